@@ -1,0 +1,123 @@
+import type { HttpClient } from '../http/client.js';
+import type { HttpRequest, HttpResponse } from '../http/types.js';
+import { CliError } from '../core/errors.js';
+import { isIdempotent, type Operation } from './operation.js';
+
+export interface OperationInput {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface Envelope {
+  success?: boolean;
+  data?: unknown;
+  additional_data?: Record<string, unknown> | null;
+  related_objects?: unknown;
+}
+
+export function fillPath(path: string, params: Record<string, unknown> = {}): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === null || v === '') throw new CliError(`internal: path parameter ${name} missing for ${path}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+export function toRequest(op: Operation, input: OperationInput, extra: Partial<HttpRequest> = {}): HttpRequest {
+  return {
+    method: op.method,
+    path: fillPath(op.path, input.params),
+    query: input.query as HttpRequest['query'],
+    body: input.body,
+    encoding: op.encoding ?? 'json',
+    idempotent: isIdempotent(op),
+    cost: op.cost,
+    scopes: op.scopes,
+    ...extra,
+  };
+}
+
+/** Calls one operation and returns the parsed envelope (input is assumed validated by the caller). */
+export async function callOperation(http: HttpClient, op: Operation, input: OperationInput, extra: Partial<HttpRequest> = {}): Promise<{ envelope: Envelope; response: HttpResponse }> {
+  const response = await http.send(toRequest(op, input, extra));
+  const envelope = (response.body && typeof response.body === 'object' ? response.body : { data: response.body }) as Envelope;
+  return { envelope, response };
+}
+
+/** The records of a response: `data`, or `data[unwrap]` for operations that nest them (goals). */
+export function recordsOf(op: Operation, envelope: Envelope): unknown {
+  const data = envelope.data;
+  if (op.cli.unwrap && data && typeof data === 'object' && !Array.isArray(data)) {
+    return (data as Record<string, unknown>)[op.cli.unwrap];
+  }
+  return data;
+}
+
+export interface PageOptions {
+  /** Stop after this many records in all. */
+  limit?: number;
+  /** Follow every page (otherwise only the first). */
+  all?: boolean;
+  /** Resume from this offset or cursor. */
+  from?: string | number;
+  /** Told after each page: where the next page starts (for checkpoints) and the page size. */
+  onPage?: (info: { next: string | number | undefined; count: number; total?: number }) => void | Promise<void>;
+}
+
+/**
+ * Records of a list operation as an async iterator, page by page in constant memory, for both
+ * pagination styles: offset (start/limit, additional_data.pagination) and cursor (additional_data.next_cursor).
+ */
+export async function* paginate(http: HttpClient, op: Operation, input: OperationInput, opts: PageOptions = {}): AsyncGenerator<unknown> {
+  const max = op.maxLimit ?? 500;
+  const query: Record<string, unknown> = { ...(input.query ?? {}) };
+  const pageSize = Math.min(max, Number(query.limit ?? (opts.limit ?? (opts.all ? max : 100))));
+  if (op.pagination !== 'none') query.limit = opts.all ? Math.min(max, Math.max(pageSize, opts.limit ?? max)) : pageSize;
+  if (opts.from !== undefined) {
+    if (op.pagination === 'offset') query.start = Number(opts.from);
+    if (op.pagination === 'cursor') query.cursor = String(opts.from);
+  }
+  let emitted = 0;
+  for (;;) {
+    const { envelope } = await callOperation(http, op, { ...input, query });
+    const data = recordsOf(op, envelope);
+    const records = Array.isArray(data) ? data : data == null ? [] : [data];
+    const next = nextPage(op, envelope);
+    for (const r of records) {
+      if (opts.limit !== undefined && emitted >= opts.limit) return;
+      emitted++;
+      yield r;
+    }
+    await opts.onPage?.({ next, count: records.length, total: totalOf(envelope) });
+    if (next === undefined || records.length === 0) return;
+    if (opts.limit !== undefined && emitted >= opts.limit) return;
+    if (!opts.all && opts.limit === undefined) return;
+    if (op.pagination === 'offset') query.start = next;
+    else query.cursor = next;
+  }
+}
+
+export function nextPage(op: Operation, envelope: Envelope): string | number | undefined {
+  const add = envelope.additional_data ?? {};
+  if (op.pagination === 'cursor') {
+    const c = (add as Record<string, unknown>).next_cursor;
+    return typeof c === 'string' && c ? c : undefined;
+  }
+  if (op.pagination === 'offset') {
+    // The spec puts pagination under additional_data.pagination, but a few schemas put it directly
+    // under additional_data; read both.
+    const p = ((add as Record<string, unknown>).pagination ?? add) as Record<string, unknown>;
+    if (p.more_items_in_collection !== true) return undefined;
+    const n = Number(p.next_start ?? Number(p.start ?? 0) + Number(p.limit ?? 0));
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+function totalOf(envelope: Envelope): number | undefined {
+  const add = (envelope.additional_data ?? {}) as Record<string, unknown>;
+  const p = (add.pagination ?? add) as Record<string, unknown>;
+  const t = Number(p.total_count ?? p.total);
+  return Number.isFinite(t) ? t : undefined;
+}

@@ -1,0 +1,57 @@
+import type { Operation } from '../api/operation.js';
+import type { Context } from './context.js';
+
+export interface ArgSpec {
+  name: string;
+  description: string;
+  required?: boolean;
+  variadic?: boolean;
+}
+
+export interface OptionSpec {
+  /** Commander flags string: '--title <text>', '--exact-match [bool]', '-F, --field <key=value...>'. */
+  flags: string;
+  description: string;
+  /** Allowed values (shown in help, completions and checked before anything is sent). */
+  choices?: readonly string[];
+  defaultValue?: unknown;
+  /** Repeatable option collecting values into an array. */
+  repeatable?: boolean;
+  hidden?: boolean;
+}
+
+/**
+ * A command is a spec plus a run function (gh's NewCmdX + xRun, wrangler's createCommand).
+ * Generated commands (from operation tables) and hand-written ones share this shape, so the
+ * command tree, --help, docs/ and completions/ all read one structure.
+ */
+export interface CommandSpec {
+  /** Path under crmctl: ['leads', 'list']. */
+  path: string[];
+  summary: string;
+  description?: string;
+  /** Lines starting with `crmctl `; at least one. */
+  examples: string[];
+  args?: ArgSpec[];
+  options?: OptionSpec[];
+  /** The operations it calls; --help and docs show their method, path, cost and scopes. */
+  operations?: Operation[];
+  /** Record fields available to --fields. */
+  fields?: string[];
+  aliases?: string[];
+  hidden?: boolean;
+  run(ctx: Context, input: CommandInput): Promise<void>;
+}
+
+export interface CommandInput {
+  args: string[];
+  /** Commander's parsed options, keyed by camelCase attribute name. */
+  opts: Record<string, unknown>;
+}
+
+/** A group of commands under one top-level name (an API area or a tool like `auth`). */
+export interface AreaModule {
+  commands: CommandSpec[];
+  /** Summaries for intermediate groups, e.g. { 'notes comments': 'Comments on notes' }. */
+  groups?: Record<string, string>;
+}

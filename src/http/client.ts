@@ -1,0 +1,203 @@
+import { Agent, request } from 'undici';
+import { AmbiguousWriteError, CliError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
+import { backoffDelay, retryAfterMs, sleep } from './backoff.js';
+import { CostGovernor } from './governor.js';
+import { toApiError } from './map-error.js';
+import { redactHeaders, redactText, redactUrlEncoded, redactValue } from './redact.js';
+import type { CredentialSource, HttpRequest, HttpResponse } from './types.js';
+
+export interface HttpClientOptions {
+  credentials: CredentialSource;
+  /** Debug trace sink (stderr) or undefined. */
+  trace?: (line: string) => void;
+  maxRetries?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  userAgent?: string;
+  timeoutMs?: number;
+}
+
+const RETRY_STATUS = new Set([429, 502, 503, 504]);
+/** Errors that happen before a byte was sent: always safe to retry. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Errors after the request may have reached the service. */
+const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * The one HTTP path of the CLI: auth headers, refresh once on 401, retries with jittered backoff on
+ * 429/5xx and resets (never a blind resend of a create), pacing to the cost budget, redacted traces.
+ */
+export class HttpClient {
+  readonly governor = new CostGovernor();
+  private readonly agent: Agent;
+  private readonly opts: Required<Omit<HttpClientOptions, 'trace'>> & Pick<HttpClientOptions, 'trace'>;
+
+  constructor(opts: HttpClientOptions) {
+    this.opts = {
+      maxRetries: 5,
+      baseDelayMs: 300,
+      maxDelayMs: 10_000,
+      userAgent: 'crmctl',
+      timeoutMs: 60_000,
+      ...opts,
+    };
+    this.agent = new Agent({ keepAliveTimeout: 4_000, connections: 16, headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs });
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    let refreshed = false;
+    let attempt = 0;
+    for (;;) {
+      const creds = await this.opts.credentials.get();
+      const release = await this.governor.acquire(req.cost ?? null);
+      let res: HttpResponse;
+      try {
+        res = await this.once(creds.baseUrl, creds.headers, req);
+      } catch (err) {
+        release();
+        const code = errorCode(err);
+        const maybeSent = !NOT_SENT.has(code);
+        if (!NOT_SENT.has(code) && !MAYBE_SENT.has(code)) throw this.networkError(err, req, creds.baseUrl);
+        if (maybeSent && !req.idempotent) {
+          const settled = await this.reconcile(req, `connection ${code}`);
+          if (settled) return settled;
+        }
+        if (attempt >= this.opts.maxRetries) throw this.networkError(err, req, creds.baseUrl);
+        await this.wait(attempt++, undefined, `${code}`);
+        continue;
+      }
+      release();
+      this.governor.observe(res.headers);
+
+      if (res.status === 401 && !refreshed) {
+        refreshed = true;
+        if (await this.opts.credentials.refreshAfter401()) continue;
+      }
+      if (RETRY_STATUS.has(res.status)) {
+        // A 429 is refused before any work; a gateway error may hide a committed write.
+        if (res.status !== 429 && !req.idempotent) {
+          const settled = await this.reconcile(req, `status ${res.status}`);
+          if (settled) return settled;
+        }
+        if (attempt < this.opts.maxRetries) {
+          await this.wait(attempt++, res, `status ${res.status}`);
+          continue;
+        }
+      }
+      if (res.status >= 400) {
+        throw toApiError(res, { method: req.method, path: req.path, scopes: req.scopes, grantedScopes: creds.scopes });
+      }
+      return res;
+    }
+  }
+
+  /** Asks the caller whether an ambiguous write landed; without a way to know, stop rather than duplicate. */
+  private async reconcile(req: HttpRequest, why: string): Promise<HttpResponse | undefined> {
+    if (!req.reconcile) {
+      throw new AmbiguousWriteError(`${req.method} ${req.path} failed with ${why} after it may have reached the service; not resent to avoid a duplicate.`);
+    }
+    const existing = await req.reconcile();
+    this.trace(`~ reconcile ${req.method} ${req.path} after ${why}: ${existing ? 'already applied' : 'not applied, resending'}`);
+    return existing;
+  }
+
+  private async wait(attempt: number, res: HttpResponse | undefined, why: string): Promise<void> {
+    let ms = backoffDelay(attempt, this.opts.baseDelayMs, this.opts.maxDelayMs);
+    const after = res ? retryAfterMs(res.headers['retry-after']) : undefined;
+    const reset = res ? Number(first(res.headers['x-ratelimit-reset'])) : NaN;
+    if (after !== undefined) ms = Math.max(ms, after) + Math.round(Math.random() * 100);
+    else if (res?.status === 429 && Number.isFinite(reset)) ms = Math.max(ms, reset * 1000);
+    this.trace(`~ retry #${attempt + 1} in ${ms} ms (${why})`);
+    await sleep(ms);
+  }
+
+  private async once(baseUrl: string, authHeaders: Record<string, string>, req: HttpRequest): Promise<HttpResponse> {
+    const url = buildUrl(baseUrl, req.path, req.query);
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json', ...authHeaders, ...req.headers };
+    let body: string | undefined;
+    if (req.body !== undefined && req.method !== 'GET') {
+      if (req.encoding === 'form') {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        body = formEncode(req.body as Record<string, unknown>);
+      } else {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(req.body);
+      }
+    }
+    const started = Date.now();
+    if (this.opts.trace) {
+      this.trace(`> ${req.method} ${redactUrlEncoded(url)}`);
+      for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${String(v)}`);
+      if (body !== undefined) this.trace(`> ${req.encoding === 'form' ? redactUrlEncoded(body) : JSON.stringify(redactValue(JSON.parse(body)))}`);
+    }
+    const res = await request(url, { method: req.method as 'GET', headers, body, dispatcher: this.agent });
+    const text = await res.body.text();
+    let parsed: unknown = text;
+    const type = String(res.headers['content-type'] ?? '');
+    if (text && (type.includes('json') || /^[[{]/.test(text.trimStart()))) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    } else if (!text) parsed = undefined;
+    if (this.opts.trace) {
+      this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
+      for (const [k, v] of Object.entries(redactHeaders(res.headers as Record<string, unknown>))) {
+        if (/^(x-|retry-after|content-type|date)/i.test(k)) this.trace(`< ${k}: ${String(v)}`);
+      }
+      const shown = typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed));
+      if (shown) this.trace(`< ${shown.length > 2000 ? `${shown.slice(0, 2000)}… (${shown.length} chars)` : shown}`);
+    }
+    return { status: res.statusCode, headers: res.headers as HttpResponse['headers'], body: parsed };
+  }
+
+  private trace(line: string): void {
+    this.opts.trace?.(redactText(line, this.opts.credentials.secrets()));
+  }
+
+  private networkError(err: unknown, req: HttpRequest, baseUrl: string): CliError {
+    const code = errorCode(err);
+    const msg = err instanceof Error ? err.message : String(err);
+    const hint =
+      code === 'ECONNREFUSED'
+        ? `Nothing answers at ${baseUrl}. If this profile points at the sandbox, start it with \`crmctl sandbox start\`.`
+        : 'Check the network and the profile\'s API domain (`crmctl auth status`).';
+    return new CliError(`Could not reach the service for ${req.method} ${req.path}: ${code || msg}.`, EXIT.ERROR, hint);
+  }
+}
+
+export function buildUrl(baseUrl: string, path: string, query?: HttpRequest['query']): string {
+  const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  // `new URL('/api/..', base)` drops any base path; keep a base path if the domain has one.
+  const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
+  url.pathname = `${basePath}${path}`;
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined) continue;
+    url.searchParams.set(k, v === null ? 'null' : Array.isArray(v) ? v.join(',') : String(v));
+  }
+  return url.toString();
+}
+
+function formEncode(body: Record<string, unknown>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined) continue;
+    p.set(k, v === null ? '' : typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+  }
+  return p.toString();
+}
+
+function errorCode(err: unknown): string {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code ?? '';
+}
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}

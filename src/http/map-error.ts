@@ -1,0 +1,52 @@
+import { ApiError, AuthError, NotFoundError, RateLimitError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
+import type { HttpResponse } from './types.js';
+
+/** The service's words from any of its error shapes (api-facts §4). */
+export function serviceMessage(body: unknown): { message?: string; info?: string } {
+  if (!body || typeof body !== 'object') return typeof body === 'string' && body ? { message: body.slice(0, 300) } : {};
+  const b = body as Record<string, unknown>;
+  const info = typeof b.error_info === 'string' ? b.error_info : typeof b.error_description === 'string' ? b.error_description : undefined;
+  if (typeof b.error === 'string') return { message: b.error, info };
+  if (typeof b.message === 'string') return { message: b.message, info };
+  if (b.errors && typeof b.errors === 'object') {
+    const parts = Object.entries(b.errors as Record<string, unknown>).map(
+      ([field, msgs]) => `${field}: ${Array.isArray(msgs) ? msgs.join(', ') : String(msgs)}`,
+    );
+    return { message: parts.join('; '), info };
+  }
+  return { info };
+}
+
+export function toApiError(res: HttpResponse, ctx: { method: string; path: string; scopes?: string[]; grantedScopes?: string[] }): Error {
+  const { message, info } = serviceMessage(res.body);
+  const requestId = first(res.headers['x-request-id']);
+  const what = `${ctx.method} ${ctx.path}`;
+  const said = message ? `: ${message}` : '';
+  switch (res.status) {
+    case 401:
+      return new AuthError(`The service refused the credentials (401)${said}.`, 'Run `crmctl auth login` (or check CRMCTL_ACCESS_TOKEN / CRMCTL_API_TOKEN).');
+    case 403: {
+      const needs = ctx.scopes?.length ? ` This operation needs one of the scopes: ${ctx.scopes.join(', ')}.` : '';
+      const has = ctx.grantedScopes?.length ? ` The token has: ${ctx.grantedScopes.join(', ')}.` : '';
+      return new AuthError(`Permission denied (403) for ${what}${said}.${needs}${has}`, info ?? 'Ask an admin for the permission, or add the scope to the app and log in again.');
+    }
+    case 404:
+      return new NotFoundError(`Not found (404)${said || ` for ${what}`}.`, info);
+    case 429:
+      return new RateLimitError(`Rate limited (429) on ${what} after every retry${said}.`);
+    default: {
+      const exitCode = res.status === 400 || res.status === 422 ? EXIT.USAGE : EXIT.ERROR;
+      return new ApiError(res.status, `The service answered ${res.status} for ${what}${said}.`, {
+        body: res.body,
+        requestId,
+        hint: info,
+        exitCode,
+      });
+    }
+  }
+}
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}

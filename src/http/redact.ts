@@ -1,0 +1,35 @@
+/** Keys whose values are secrets wherever they appear (headers, JSON bodies, form bodies, URLs). */
+const SECRET_KEY = /(authorization|token|secret|password|api[-_]?key|cookie|code_verifier|^code$)/i;
+
+export const REDACTED = '[redacted]';
+
+export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(headers)) out[k] = SECRET_KEY.test(k) ? REDACTED : v;
+  return out;
+}
+
+/** Deep copy with secret-looking keys replaced; safe to print. */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (depth > 20 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = SECRET_KEY.test(k) && v !== null && v !== undefined ? REDACTED : redactValue(v, depth + 1);
+  }
+  return out;
+}
+
+/** Redacts secret query/form parameters in a URL or urlencoded string. */
+export function redactUrlEncoded(text: string): string {
+  return text.replace(/([?&]|^)([^=&?]+)=([^&]*)/g, (all, sep: string, key: string) =>
+    SECRET_KEY.test(decodeURIComponent(key)) ? `${sep}${key}=${REDACTED}` : all,
+  );
+}
+
+/** Last line of defence for free text (error messages): removes anything shaped like a bearer or basic credential. */
+export function redactText(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
+  let out = text.replace(/(Bearer|Basic)\s+[A-Za-z0-9._~+/:=-]+/g, `$1 ${REDACTED}`);
+  for (const s of secrets) if (s && s.length >= 6) out = out.split(s).join(REDACTED);
+  return out;
+}

@@ -1,0 +1,36 @@
+/** Where requests go and how they are authorised; implemented by src/auth (profiles, env tokens). */
+export interface CredentialSource {
+  /** Base URL (the token response's api domain) and auth headers; refreshes first when the token is near expiry. */
+  get(): Promise<{ baseUrl: string; headers: Record<string, string>; scopes?: string[] }>;
+  /** Called once after a 401. True when fresh credentials are available for one more try. */
+  refreshAfter401(): Promise<boolean>;
+  /** Secrets that must never be printed (tokens, client secret), for the last-line redaction of messages. */
+  secrets(): string[];
+}
+
+export interface HttpRequest {
+  method: string;
+  /** Path with placeholders filled, e.g. /api/v1/leads/abc. */
+  path: string;
+  query?: Record<string, string | number | boolean | Array<string | number> | undefined | null>;
+  body?: unknown;
+  encoding?: 'json' | 'form';
+  headers?: Record<string, string>;
+  /** Safe to resend when the outcome is unknown. */
+  idempotent: boolean;
+  /** Cost of the operation, for pacing to the budget. */
+  cost?: number | null;
+  /** Scopes that allow the call, named in 403 messages. */
+  scopes?: string[];
+  /**
+   * For non-idempotent writes: asked after an ambiguous failure (reset after send, 502/503/504)
+   * whether the write landed. Returns the existing result (then we stop) or undefined (then we resend).
+   */
+  reconcile?: () => Promise<HttpResponse | undefined>;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}

@@ -1,0 +1,57 @@
+import { CommanderError } from 'commander';
+import { CliError } from './core/errors.js';
+import { EXIT, type ExitCode } from './core/exit-codes.js';
+import { processIO, type IO } from './core/io.js';
+import type { Context } from './core/context.js';
+import { buildProgram } from './program.js';
+import { redactText } from './http/redact.js';
+
+/**
+ * Runs one command line and returns its exit code. The only place errors become exit codes and
+ * the only place that prints them; never calls process.exit, so tests run it in-process.
+ */
+export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  let ctx: Context | undefined;
+  try {
+    if (argv[0] === 'help' && argv[1]) {
+      const { helpTopic } = await import('./commands/help-topics.js');
+      const text = helpTopic(argv[1]);
+      if (text) {
+        io.stdout.write(text);
+        return EXIT.OK;
+      }
+    }
+    const program = await buildProgram(argv, io, env, { onContext: (c) => (ctx = c) });
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.OK;
+  } catch (err) {
+    return report(err, io, ctx);
+  } finally {
+    await ctx?.close().catch(() => undefined);
+  }
+}
+
+function report(err: unknown, io: IO, ctx: Context | undefined): ExitCode {
+  const secrets = collectSecrets(ctx);
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.OK;
+    if (err.code === 'commander.executeSubCommandAsync') return EXIT.OK;
+    // Commander already printed its message (unknown option, missing argument...).
+    return EXIT.USAGE;
+  }
+  if (err instanceof CliError) {
+    io.stderr.write(`error: ${redactText(err.message, secrets)}\n`);
+    if (err.hint) io.stderr.write(`hint: ${redactText(err.hint, secrets)}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr.write(`error: unexpected failure: ${redactText(message, secrets)}\n`);
+  io.stderr.write('hint: run again with --debug and report it with the trace (secrets are redacted).\n');
+  if (ctx?.globals.debug && err instanceof Error && err.stack) io.stderr.write(`${redactText(err.stack, secrets)}\n`);
+  return EXIT.ERROR;
+}
+
+function collectSecrets(ctx: Context | undefined): string[] {
+  const s = (ctx as unknown as { _secrets?: string[] } | undefined)?._secrets;
+  return s ?? [];
+}
