@@ -1,0 +1,147 @@
+// Validation of lead create/update bodies (interface, Lead table; api-facts §6).
+// Every rule failure is a 400 naming the field and the rule.
+import { invalid } from '../../http/errors.js';
+import {
+  has, objectBody, optBool, optDate, optInt, optString, rejectUnknown, reqString, UUID, type Body,
+} from '../../http/validate.js';
+import type { FieldMeta, Lead } from '../../store/records.js';
+import type { SandboxState } from '../../store/state.js';
+import { allowedVisibility } from '../access.js';
+
+const COMMON = ['title', 'owner_id', 'label_ids', 'person_id', 'organization_id', 'value', 'expected_close_date',
+  'visible_to', 'was_seen', 'origin_id', 'channel', 'channel_id'] as const;
+const PATCH_ONLY = ['is_archived', 'archive_reason'] as const;
+
+/** Custom deal fields (leads use the deal schema); a monetary key K also allows K_currency. */
+function customFields(state: SandboxState): Map<string, FieldMeta> {
+  const m = new Map<string, FieldMeta>();
+  for (const f of state.dealFields.all()) if (f.is_custom) m.set(f.key, f);
+  return m;
+}
+
+/** Fields of a lead that a create or update sets. Only keys present in the body appear. */
+export type LeadChanges = Partial<Lead>;
+
+export function parseLeadBody(state: SandboxState, raw: unknown, mode: 'create' | 'update'): LeadChanges {
+  const b = objectBody(raw);
+  const custom = customFields(state);
+  const isCustomKey = (k: string) => custom.has(k) || (k.endsWith('_currency') && custom.get(k.slice(0, -9))?.field_type === 'monetary');
+  rejectUnknown(b, mode === 'create' ? COMMON : [...COMMON, ...PATCH_ONLY], isCustomKey);
+
+  const out: LeadChanges = {};
+  if (mode === 'create') out.title = reqString(b, 'title', { max: 255 });
+  else if (has(b, 'title')) out.title = optString(b, 'title', { max: 255 }) as string;
+
+  const owner = optInt(b, 'owner_id', { min: 1 });
+  if (owner !== undefined && owner !== null) {
+    const u = state.users.get(owner);
+    if (!u || !u.active_flag) throw invalid('owner_id', `user ${owner} does not exist or is not active`);
+    out.owner_id = owner;
+  }
+
+  const person = optInt(b, 'person_id', { nullable: true, min: 1 });
+  if (person !== undefined) {
+    if (person !== null && !state.persons.get(person)) throw invalid('person_id', `person ${person} does not exist`);
+    out.person_id = person;
+  }
+  const org = optInt(b, 'organization_id', { nullable: true, min: 1 });
+  if (org !== undefined) {
+    if (org !== null && !state.organizations.get(org)) throw invalid('organization_id', `organization ${org} does not exist`);
+    out.organization_id = org;
+  }
+
+  if (has(b, 'label_ids')) {
+    const v = b.label_ids;
+    if (!Array.isArray(v)) throw invalid('label_ids', 'must be an array of lead label ids');
+    for (const id of v) {
+      if (typeof id !== 'string' || !UUID.test(id)) throw invalid('label_ids', `${JSON.stringify(id)} is not a UUID`);
+      if (!state.leadLabels.get(id)) throw invalid('label_ids', `lead label ${id} does not exist`);
+    }
+    out.label_ids = [...new Set(v as string[])];
+  }
+
+  if (has(b, 'value')) out.value = parseValue(state, b.value);
+
+  const ecd = optDate(b, 'expected_close_date', { nullable: true });
+  if (ecd !== undefined) out.expected_close_date = ecd;
+
+  if (has(b, 'visible_to')) {
+    const v = b.visible_to;
+    const s = typeof v === 'number' && Number.isInteger(v) ? String(v) : v;
+    const allowed = allowedVisibility(state);
+    if (typeof s !== 'string' || !allowed.includes(s)) throw invalid('visible_to', `must be one of ${allowed.join(', ')}`);
+    out.visible_to = s;
+  }
+
+  const seen = optBool(b, 'was_seen');
+  if (seen !== undefined) out.was_seen = seen;
+  const originId = optString(b, 'origin_id', { nullable: true });
+  if (originId !== undefined) out.origin_id = originId;
+  const channelId = optString(b, 'channel_id', { nullable: true });
+  if (channelId !== undefined) out.channel_id = channelId;
+
+  const channel = optInt(b, 'channel', { nullable: true });
+  if (channel !== undefined) {
+    if (channel !== null) {
+      const opts = state.dealFields.find((f) => f.key === 'channel')?.options ?? [];
+      if (!opts.some((o) => o.id === channel)) {
+        throw invalid('channel', `must be one of the configured marketing channels (${opts.map((o) => o.id).join(', ') || 'none configured'})`);
+      }
+    }
+    out.channel = channel;
+  }
+
+  if (mode === 'update') {
+    const archived = optBool(b, 'is_archived');
+    if (archived !== undefined) out.is_archived = archived;
+    const reason = optString(b, 'archive_reason', { nullable: true, max: 255 });
+    if (reason !== undefined) out.archive_reason = reason;
+  }
+
+  for (const k of Object.keys(b)) if (isCustomKey(k)) out[k] = parseCustom(k, custom, b);
+  return out;
+}
+
+function parseValue(state: SandboxState, v: unknown): Lead['value'] {
+  if (v === null) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalid('value', 'must be an object with amount and currency, or null');
+  const o = v as Body;
+  rejectUnknown(o, ['amount', 'currency']);
+  if (!has(o, 'amount') || o.amount === null) throw invalid('value.amount', 'is required');
+  if (typeof o.amount !== 'number' || !Number.isFinite(o.amount)) throw invalid('value.amount', 'must be a number');
+  if (!has(o, 'currency') || o.currency === null) throw invalid('value.currency', 'is required');
+  if (typeof o.currency !== 'string') throw invalid('value.currency', 'must be a string');
+  if (!state.currencies.find((c) => c.code === o.currency && c.active_flag)) {
+    throw invalid('value.currency', `${o.currency} is not an active currency of the company`);
+  }
+  return { amount: o.amount, currency: o.currency };
+}
+
+function parseCustom(k: string, custom: Map<string, FieldMeta>, b: Body): unknown {
+  const v = b[k];
+  if (v === null) return null;
+  const f = custom.get(k);
+  if (!f) { // K_currency of a monetary field
+    if (typeof v !== 'string' || !/^[A-Z]{3}$/.test(v)) throw invalid(k, 'must be a 3-letter currency code');
+    return v;
+  }
+  switch (f.field_type) {
+    case 'double': case 'monetary':
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(k, `must be a number (${f.name})`);
+      return v;
+    case 'enum':
+      if (!f.options?.some((o) => o.id === v)) throw invalid(k, `must be one of the option ids of ${f.name}`);
+      return v;
+    case 'set': {
+      const arr = Array.isArray(v) ? v : [v];
+      if (!arr.every((x) => f.options?.some((o) => o.id === x))) throw invalid(k, `must be option ids of ${f.name}`);
+      return arr;
+    }
+    case 'date':
+      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw invalid(k, 'must be a date in YYYY-MM-DD format');
+      return v;
+    default:
+      if (typeof v !== 'string' && typeof v !== 'number') throw invalid(k, `must be a string (${f.name})`);
+      return v;
+  }
+}

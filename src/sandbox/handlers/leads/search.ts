@@ -1,0 +1,97 @@
+// GET /api/v2/leads/search: term over title, notes and custom fields; v2 search
+// result shape {items:[{result_score, item}]} with cursor pagination.
+import { ok } from '../../http/envelope.js';
+import { invalid } from '../../http/errors.js';
+import { cursorPage } from '../../http/paginate.js';
+import type { Lead } from '../../store/records.js';
+import type { SandboxState } from '../../store/state.js';
+import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
+import { canSee } from '../access.js';
+
+const FIELDS = ['custom_fields', 'notes', 'title'] as const;
+type SearchField = (typeof FIELDS)[number];
+const SEARCHABLE_CUSTOM = new Set(['address', 'varchar', 'text', 'varchar_auto', 'double', 'monetary', 'phone']);
+
+const stripHtml = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+
+/** Score of one text against the term: exact 1, prefix 0.8, contained 0.5, none 0. */
+function score(text: string, term: string, exact: boolean): number {
+  const t = text.toLowerCase(), q = term.toLowerCase();
+  if (t === q) return 1;
+  if (exact) return 0;
+  if (t.startsWith(q)) return 0.8;
+  return t.includes(q) ? 0.5 : 0;
+}
+
+function searchOne(state: SandboxState, lead: Lead, term: string, exact: boolean, fields: Set<SearchField>) {
+  let best = 0;
+  const notes: string[] = [], custom: string[] = [];
+  if (fields.has('title')) best = Math.max(best, score(lead.title, term, exact));
+  if (fields.has('notes')) {
+    for (const n of state.notes.filter((x) => x.lead_id === lead.id)) {
+      const text = stripHtml(n.content);
+      const s = score(text, term, exact);
+      if (s > 0) { notes.push(text); best = Math.max(best, s * 0.9); }
+    }
+  }
+  if (fields.has('custom_fields')) {
+    for (const f of state.dealFields.filter((x) => x.is_custom && SEARCHABLE_CUSTOM.has(x.field_type))) {
+      const v = lead[f.key];
+      if (v === undefined || v === null) continue;
+      const s = score(String(v), term, exact);
+      if (s > 0) { custom.push(String(v)); best = Math.max(best, s * 0.9); }
+    }
+  }
+  return { best, notes, custom };
+}
+
+function search(req: SandboxRequest, ctx: HandlerContext) {
+  const { state } = ctx;
+  const q = req.query;
+  const exact = q.bool('exact_match') ?? false;
+  const term = q.str('term');
+  if (term === undefined) throw invalid('term', 'is required');
+  const min = exact ? 1 : 2;
+  if (term.length < min) throw invalid('term', `must be at least ${min} characters${exact ? '' : ' (1 with exact_match)'}`);
+  const fieldList = q.list('fields');
+  for (const f of fieldList ?? []) if (!(FIELDS as readonly string[]).includes(f)) throw invalid('fields', `must be a comma-separated list of ${FIELDS.join(', ')}`);
+  const fields = new Set<SearchField>((fieldList ?? FIELDS) as SearchField[]);
+  const include = q.list('include_fields') ?? [];
+  for (const f of include) if (f !== 'lead.was_seen') throw invalid('include_fields', 'must be lead.was_seen');
+  const personId = q.int('person_id'), orgId = q.int('organization_id');
+  // Validate limit before doing work so an over-limit request fails fast (max 100).
+  q.int('limit', { min: 1, max: 100 });
+
+  const hits = state.leads
+    .filter((l) => canSee(state, req.user, l))
+    .filter((l) => personId === undefined || l.person_id === personId)
+    .filter((l) => orgId === undefined || l.organization_id === orgId)
+    .map((l) => ({ lead: l, ...searchOne(state, l, term, exact, fields) }))
+    .filter((h) => h.best > 0)
+    .sort((a, b) => b.best - a.best || a.lead.add_time.localeCompare(b.lead.add_time));
+
+  const ranked = hits.map((h, i) => ({ id: h.lead.id, rank: i, h }));
+  const page = cursorPage(ranked, q, { maxLimit: 100, field: 'rank' });
+  const items = page.data.map(({ h }) => {
+    const l = h.lead;
+    const person = l.person_id ? state.persons.getAny(l.person_id) : undefined;
+    const org = l.organization_id ? state.organizations.getAny(l.organization_id) : undefined;
+    const item: Record<string, unknown> = {
+      id: l.id, type: 'lead', title: l.title, owner: { id: l.owner_id },
+      person: person ? { id: person.id, name: person.name } : null,
+      organization: org ? { id: org.id, name: org.name } : null,
+      phones: person ? person.phones.map((p) => p.value) : [],
+      emails: person ? person.emails.map((e) => e.value) : [],
+      custom_fields: h.custom, notes: h.notes,
+      value: l.value?.amount ?? null, currency: l.value?.currency ?? null,
+      visible_to: Number(l.visible_to), is_archived: l.is_archived,
+    };
+    if (include.includes('lead.was_seen')) item.was_seen = l.was_seen;
+    return { result_score: Math.round(h.best * 1000) / 1000, item };
+  });
+  return ok({ items }, page.additional_data);
+}
+
+export const searchRoutes: RouteDef[] = [
+  { method: 'GET', path: '/api/v2/leads/search', cost: 20, scopes: ['leads:read', 'leads:full', 'search:read'], handler: search },
+];
