@@ -1,0 +1,259 @@
+import { join } from 'node:path';
+import { AuthError } from '../core/errors.js';
+import type { CredentialSource } from '../http/types.js';
+import { withFileLock } from '../config/lock.js';
+import { configDir, getProfile, resolveProfileName, updateProfile, type Profile } from '../config/store.js';
+import { normalizeDomain, refreshTokens, type ClientCredentials, type TokenSet } from './oauth.js';
+
+/** Refresh when the access token expires within this window. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+export interface CredentialOptions {
+  env: NodeJS.ProcessEnv;
+  profile: string | undefined;
+  debug: (line: string) => void;
+}
+
+/** Which credentials the environment supplies, in precedence order (for `auth status` too). */
+export function envCredentialKind(env: NodeJS.ProcessEnv): 'access_token' | 'api_token' | 'refresh_token' | undefined {
+  if (env.CRMCTL_ACCESS_TOKEN) return 'access_token';
+  if (env.CRMCTL_API_TOKEN) return 'api_token';
+  if (env.CRMCTL_CLIENT_ID && env.CRMCTL_CLIENT_SECRET && env.CRMCTL_REFRESH_TOKEN) return 'refresh_token';
+  return undefined;
+}
+
+export function loginHint(profile: string): string {
+  return `Run \`crmctl auth login --profile ${profile}\` (or set CRMCTL_ACCESS_TOKEN and CRMCTL_API_DOMAIN in CI).`;
+}
+
+export function refreshLockPath(env: NodeJS.ProcessEnv, profile: string): string {
+  return join(configDir(env), `${profile}.refresh.lock`);
+}
+
+/**
+ * Credentials for API calls. Precedence: CRMCTL_ACCESS_TOKEN (Bearer) / CRMCTL_API_TOKEN
+ * (x-api-token) > CRMCTL_CLIENT_ID + CRMCTL_CLIENT_SECRET + CRMCTL_REFRESH_TOKEN (refreshed
+ * in memory, config untouched) > the stored profile (refreshed under a cross-process lock).
+ */
+export async function createCredentialSource(opts: CredentialOptions): Promise<CredentialSource> {
+  const { env, debug } = opts;
+  const kind = envCredentialKind(env);
+  if (kind === 'access_token' || kind === 'api_token') return envTokenSource(opts, kind);
+  if (kind === 'refresh_token') return envRefreshSource(opts);
+  const name = await resolveProfileName(env, opts.profile);
+  return profileSource(name, env, debug);
+}
+
+/** The stored profile if it can be read; env-only setups do not need a config file at all. */
+async function profileIfAny(opts: CredentialOptions): Promise<{ name: string; profile: Profile | undefined }> {
+  const name = await resolveProfileName(opts.env, opts.profile);
+  return { name, profile: await getProfile(name, opts.env) };
+}
+
+async function envTokenSource(opts: CredentialOptions, kind: 'access_token' | 'api_token'): Promise<CredentialSource> {
+  const { env, debug } = opts;
+  let baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN) : undefined;
+  let profileName = opts.profile ?? env.CRMCTL_PROFILE ?? 'default';
+  if (!baseUrl) {
+    const { name, profile } = await profileIfAny(opts);
+    profileName = name;
+    baseUrl = profile?.apiDomain;
+    if (!baseUrl) {
+      throw new AuthError(
+        `${kind === 'access_token' ? 'CRMCTL_ACCESS_TOKEN' : 'CRMCTL_API_TOKEN'} is set but there is no API address: set CRMCTL_API_DOMAIN, or log in profile "${name}" so it stores one (its apiDomain).`,
+        `e.g. CRMCTL_API_DOMAIN=https://yourcompany.example.com, or ${loginHint(name).replace(/^Run /, 'run ')}`,
+      );
+    }
+    debug(`auth: API address from profile ${name}`);
+  }
+  const apiToken = env.CRMCTL_API_TOKEN;
+  let accessToken = env.CRMCTL_ACCESS_TOKEN;
+  const seen = new Set<string>([accessToken, apiToken, env.CRMCTL_CLIENT_SECRET, env.CRMCTL_REFRESH_TOKEN].filter((s): s is string => !!s));
+  debug(`auth: using ${kind === 'access_token' ? 'CRMCTL_ACCESS_TOKEN (Bearer)' : 'CRMCTL_API_TOKEN (x-api-token)'} from the environment`);
+  const refresher = kind === 'access_token' && env.CRMCTL_CLIENT_ID && env.CRMCTL_CLIENT_SECRET && env.CRMCTL_REFRESH_TOKEN ? envRefresher(opts, profileName) : undefined;
+  return {
+    async get() {
+      const headers: Record<string, string> = kind === 'api_token' ? { 'x-api-token': apiToken! } : { authorization: `Bearer ${accessToken}` };
+      return { baseUrl: baseUrl!, headers };
+    },
+    async refreshAfter401() {
+      if (!refresher) return false;
+      const t = await refresher.refresh();
+      accessToken = t.accessToken;
+      seen.add(t.accessToken);
+      if (t.refreshToken) seen.add(t.refreshToken);
+      return true;
+    },
+    secrets: () => [...seen],
+  };
+}
+
+/** In-memory refresh from env client credentials; never writes the config file. */
+function envRefresher(opts: CredentialOptions, profileName: string) {
+  const { env, debug } = opts;
+  let refreshToken = env.CRMCTL_REFRESH_TOKEN!;
+  return {
+    async refresh(): Promise<TokenSet> {
+      let authUrl = env.CRMCTL_AUTH_URL;
+      if (!authUrl) {
+        try {
+          authUrl = (await getProfile(profileName, env))?.authUrl;
+        } catch {
+          authUrl = undefined;
+        }
+      }
+      if (!authUrl) {
+        throw new AuthError('CRMCTL_REFRESH_TOKEN is set but there is no OAuth server address: set CRMCTL_AUTH_URL.', 'e.g. CRMCTL_AUTH_URL=https://oauth.example.com');
+      }
+      const c: ClientCredentials = { authUrl, clientId: env.CRMCTL_CLIENT_ID!, clientSecret: env.CRMCTL_CLIENT_SECRET! };
+      debug('auth: refreshing with CRMCTL_REFRESH_TOKEN (in memory; the config file is not touched)');
+      const t = await refreshTokens(c, refreshToken, debug);
+      if (t.refreshToken && t.refreshToken !== refreshToken) {
+        debug('auth: the service rotated the refresh token; CRMCTL_REFRESH_TOKEN may stop working after this run');
+        refreshToken = t.refreshToken;
+      }
+      return t;
+    },
+  };
+}
+
+async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSource> {
+  const { env, debug } = opts;
+  const profileName = opts.profile ?? env.CRMCTL_PROFILE ?? 'default';
+  const refresher = envRefresher(opts, profileName);
+  const seen = new Set<string>([env.CRMCTL_CLIENT_SECRET!, env.CRMCTL_REFRESH_TOKEN!]);
+  let current: TokenSet | undefined;
+  let baseUrl: string | undefined;
+  const refresh = async () => {
+    current = await refresher.refresh();
+    seen.add(current.accessToken);
+    if (current.refreshToken) seen.add(current.refreshToken);
+    baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN) : current.apiDomain;
+    if (!baseUrl) {
+      let stored: string | undefined;
+      try {
+        stored = (await getProfile(profileName, env))?.apiDomain;
+      } catch {
+        stored = undefined;
+      }
+      baseUrl = stored;
+    }
+    if (!baseUrl) throw new AuthError('The token response has no api_domain and CRMCTL_API_DOMAIN is not set.', 'Set CRMCTL_API_DOMAIN to the company API address.');
+  };
+  debug('auth: using CRMCTL_CLIENT_ID / CRMCTL_CLIENT_SECRET / CRMCTL_REFRESH_TOKEN from the environment');
+  return {
+    async get() {
+      if (!current || current.expiresAt - Date.now() < REFRESH_MARGIN_MS) await refresh();
+      return { baseUrl: baseUrl!, headers: { authorization: `Bearer ${current!.accessToken}` }, scopes: current!.scopes.length ? current!.scopes : undefined };
+    },
+    async refreshAfter401() {
+      await refresh();
+      return true;
+    },
+    secrets: () => [...seen],
+  };
+}
+
+/** Credentials of a stored profile, refreshed near expiry and once after a 401. */
+export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug: (l: string) => void): Promise<CredentialSource> {
+  let profile = await getProfile(name, env);
+  if (!profile?.accessToken) {
+    throw new AuthError(
+      profile ? `Profile "${name}" is not logged in.` : `Not logged in: there is no profile "${name}".`,
+      loginHint(name),
+    );
+  }
+  const seen = new Set<string>();
+  const remember = (p: Profile) => {
+    for (const s of [p.accessToken, p.refreshToken, p.clientSecret]) if (s) seen.add(s);
+  };
+  remember(profile);
+  if (env.CRMCTL_CLIENT_SECRET) seen.add(env.CRMCTL_CLIENT_SECRET);
+
+  let inflight: Promise<boolean> | undefined;
+  const refresh = (reason: 'expiry' | '401'): Promise<boolean> => {
+    inflight ??= refreshProfile(name, env, profile!, reason, debug)
+      .then((p) => {
+        const changed = p.accessToken !== profile!.accessToken;
+        profile = p;
+        remember(p);
+        return changed;
+      })
+      .finally(() => {
+        inflight = undefined;
+      });
+    return inflight;
+  };
+
+  return {
+    async get() {
+      if (profile!.expiresAt !== undefined && profile!.expiresAt - Date.now() < REFRESH_MARGIN_MS) {
+        await refresh('expiry');
+      }
+      if (!profile!.apiDomain) {
+        if (env.CRMCTL_API_DOMAIN) return { baseUrl: normalizeDomain(env.CRMCTL_API_DOMAIN), headers: { authorization: `Bearer ${profile!.accessToken}` }, scopes: profile!.scopes };
+        throw new AuthError(`Profile "${name}" has no API address (apiDomain).`, loginHint(name));
+      }
+      return { baseUrl: profile!.apiDomain, headers: { authorization: `Bearer ${profile!.accessToken}` }, scopes: profile!.scopes };
+    },
+    async refreshAfter401() {
+      debug(`auth: 401 with the stored access token of profile ${name}; refreshing once`);
+      return refresh('401');
+    },
+    secrets: () => [...seen],
+  };
+}
+
+/**
+ * Refreshes the profile's tokens under a cross-process lock. After acquiring the lock the profile
+ * is read again: if another process already refreshed (the stored access token is fresh and is not
+ * the one that failed), its tokens are used instead of refreshing a second time.
+ */
+export async function refreshProfile(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  known: Profile,
+  reason: 'expiry' | '401' | 'forced',
+  debug: (l: string) => void,
+): Promise<Profile> {
+  const lock = refreshLockPath(env, name);
+  return withFileLock(
+    lock,
+    async () => {
+      const cur = await getProfile(name, env);
+      if (!cur?.accessToken) throw new AuthError(`Profile "${name}" is not logged in (it was logged out meanwhile).`, loginHint(name));
+      const fresh = cur.expiresAt === undefined || cur.expiresAt - Date.now() >= REFRESH_MARGIN_MS;
+      const otherDidIt = cur.accessToken !== known.accessToken || cur.refreshToken !== known.refreshToken;
+      if (reason === 'expiry' && fresh) {
+        debug(`auth: profile ${name} already has a fresh token (${otherDidIt ? 'refreshed by another process' : 'not expired'})`);
+        return cur;
+      }
+      if (reason === '401' && otherDidIt && fresh) {
+        debug(`auth: profile ${name} was refreshed by another process; using its token`);
+        return cur;
+      }
+      if (!cur.refreshToken) throw new AuthError(`The access token of profile "${name}" expired and there is no refresh token.`, loginHint(name));
+      const clientSecret = cur.clientSecret ?? env.CRMCTL_CLIENT_SECRET;
+      if (!cur.authUrl || !cur.clientId || !clientSecret) {
+        throw new AuthError(`Profile "${name}" cannot refresh its token: the auth URL, client id or client secret is missing.`, `${loginHint(name)} (or set CRMCTL_CLIENT_SECRET)`);
+      }
+      debug(`auth: refreshing the access token of profile ${name} (${reason === 'expiry' ? 'expires within 60 s' : reason === '401' ? 'after a 401' : 'asked for'})`);
+      let t: TokenSet;
+      try {
+        t = await refreshTokens({ authUrl: cur.authUrl, clientId: cur.clientId, clientSecret }, cur.refreshToken, debug);
+      } catch (err) {
+        if (err instanceof AuthError) throw new AuthError(err.message, loginHint(name));
+        throw err;
+      }
+      const updated = await updateProfile(name, env, () => ({
+        accessToken: t.accessToken,
+        refreshToken: t.refreshToken ?? cur.refreshToken,
+        expiresAt: t.expiresAt,
+        ...(t.scopes.length ? { scopes: t.scopes } : {}),
+        ...(t.apiDomain ? { apiDomain: t.apiDomain } : {}),
+      }));
+      return updated!;
+    },
+    { staleMs: 30_000, timeoutMs: 60_000, onWait: (h) => debug(`auth: waiting for another crmctl refreshing profile ${name} (lock ${lock}, holder ${h.split(' ')[0] || '?'})`) },
+  );
+}

@@ -1,0 +1,117 @@
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { DEFAULT_CALLBACK_PORT, getProfile, readStore, saveProfile, setDefaultProfile, validateProfileName } from '../../config/store.js';
+
+export interface LoginOptions {
+  authUrl?: string;
+  clientId?: string;
+  clientSecretStdin?: boolean;
+  callbackPort?: string;
+  browser?: boolean;
+  timeout?: string;
+}
+
+export function parsePort(v: string | number | undefined, flag = '--callback-port'): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`${flag}: must be a port number 1-65535 (got "${v}")`);
+  return n;
+}
+
+function checkUrl(v: string, flag: string): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`${flag}: not a URL: "${v}"`, 'e.g. --auth-url https://oauth.example.com');
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`${flag}: must be an http(s) URL (got "${v}")`);
+  return v.replace(/\/+$/, '');
+}
+
+export async function runLogin(ctx: Context, o: LoginOptions): Promise<void> {
+  const name = validateProfileName(await ctx.profileName());
+  const existing = await getProfile(name, ctx.env);
+  const port = parsePort(o.callbackPort) ?? existing?.callbackPort ?? DEFAULT_CALLBACK_PORT;
+  const timeoutSec = o.timeout === undefined ? 300 : Number(o.timeout);
+  if (!Number.isFinite(timeoutSec) || timeoutSec <= 0) throw new UsageError(`--timeout: must be a positive number of seconds (got "${o.timeout}")`);
+
+  // Read stdin only when asked to: the secret first, then pasted redirect URLs (--no-browser).
+  const wantsStdin = Boolean(o.clientSecretStdin) || o.browser === false;
+  const { LineReader } = await import('../../auth/lines.js');
+  const lines = wantsStdin ? new LineReader(ctx.io.stdin) : undefined;
+  try {
+    let authUrl = o.authUrl ?? ctx.env.CRMCTL_AUTH_URL ?? existing?.authUrl;
+    let clientId = o.clientId ?? ctx.env.CRMCTL_CLIENT_ID ?? existing?.clientId;
+    if (!authUrl) {
+      const p = await ctx.prompter();
+      authUrl = await p.input({ message: 'OAuth server URL (auth URL):', flag: '--auth-url' });
+    }
+    authUrl = checkUrl(authUrl, '--auth-url');
+    if (!clientId) {
+      const p = await ctx.prompter();
+      clientId = (await p.input({ message: 'Client ID of the app:', flag: '--client-id' })).trim();
+    }
+    if (!clientId) throw new UsageError('--client-id: must not be empty');
+
+    let clientSecret: string | undefined;
+    if (o.clientSecretStdin) {
+      clientSecret = (await lines!.next())?.trim();
+      if (!clientSecret) throw new UsageError('--client-secret-stdin: stdin had no client secret (give it as the first line)');
+    } else if (ctx.env.CRMCTL_CLIENT_SECRET) {
+      clientSecret = ctx.env.CRMCTL_CLIENT_SECRET;
+    } else if (existing?.clientSecret && existing.clientId === clientId) {
+      clientSecret = existing.clientSecret;
+    } else {
+      const p = await ctx.prompter();
+      clientSecret = (await p.password({ message: 'Client secret of the app:', flag: '--client-secret-stdin (or env CRMCTL_CLIENT_SECRET)' })).trim();
+      if (!clientSecret) throw new UsageError('the client secret must not be empty');
+    }
+
+    const [{ authorize }, { exchangeCode, fetchUser }] = await Promise.all([import('../../auth/login.js'), import('../../auth/oauth.js')]);
+    const auth = await authorize({
+      authUrl,
+      clientId,
+      port,
+      openBrowser: o.browser !== false,
+      timeoutMs: timeoutSec * 1000,
+      paste: o.browser === false ? lines : undefined,
+      stderr: ctx.io.stderr,
+      debug: (l) => ctx.debug(l),
+    });
+    let ok = false;
+    try {
+      const tokens = await exchangeCode({ authUrl, clientId, clientSecret }, auth.code, auth.redirectUri, (l) => ctx.debug(l));
+      const apiDomain = tokens.apiDomain ?? existing?.apiDomain;
+      const user = apiDomain ? await fetchUser(apiDomain, tokens.accessToken) : undefined;
+      const hadDefault = Boolean(readStore(ctx.env).defaultProfile);
+      await saveProfile(
+        name,
+        {
+          authUrl,
+          clientId,
+          clientSecret,
+          callbackPort: port,
+          apiDomain,
+          accessToken: tokens.accessToken,
+          refreshToken: tokens.refreshToken,
+          expiresAt: tokens.expiresAt,
+          scopes: tokens.scopes,
+          user,
+          kind: existing?.kind ?? 'oauth',
+        },
+        ctx.env,
+      );
+      if (!hadDefault && !ctx.env.CRMCTL_PROFILE) await setDefaultProfile(name, ctx.env);
+      ok = true;
+      await auth.finish({ ok: true });
+      const who = user ? ` as ${user.name || user.email || `user ${user.id}`}` : '';
+      ctx.io.stderr.write(`Logged in to profile ${name}${who}.${tokens.scopes.length ? ` Scopes: ${tokens.scopes.join(', ')}.` : ''}\n`);
+      if (!apiDomain) ctx.warn('the token response carried no api_domain; set CRMCTL_API_DOMAIN or log in again');
+    } finally {
+      if (!ok) await auth.finish({ ok: false, message: 'The code could not be exchanged for a token; see the terminal.' });
+    }
+  } finally {
+    lines?.close();
+  }
+}
