@@ -89,7 +89,7 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
 }
 
 function isGenerated(spec: CommandSpec): boolean {
-  return (spec as CommandSpec & { generated?: boolean }).generated === true;
+  return spec.generated === true;
 }
 
 function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks): void {

@@ -61,7 +61,8 @@ export interface Operation {
   cli: OperationCli;
 }
 
-export function defineOperations<const T extends readonly Operation[]>(ops: T): T {
+/** Typed identity: checks every row against Operation without narrowing to literal types. */
+export function defineOperations(ops: Operation[]): Operation[] {
   return ops;
 }
 

@@ -18,7 +18,6 @@ export interface AreaEntry {
 export const AREAS: AreaEntry[] = [
   { name: 'leads', summary: 'Leads: list, create, update, archive, search, convert to deals', group: 'Sales work', load: () => import('./leads/index.js').then((m) => m.area) },
   { name: 'lead-labels', aliases: ['labels'], summary: 'Lead labels: list, create, update, delete', group: 'Sales work', load: () => import('./lead-labels/index.js').then((m) => m.area) },
-  { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },
   { name: 'sandbox', summary: 'Run the local emulator of the service', group: 'Setup', load: () => import('./sandbox/index.js').then((m) => m.area) },
 ];
 

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { defineOperations } from '../operation.js';
+import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
+
+const READ = ['leads:read', 'leads:full'];
+const WRITE = ['leads:full'];
+
+export const LEAD_FIELDS = [
+  'id', 'title', 'owner_id', 'creator_id', 'label_ids', 'person_id', 'organization_id', 'source_name', 'origin', 'origin_id',
+  'channel', 'channel_id', 'source_deal_id', 'is_archived', 'archive_reason', 'was_seen', 'value', 'expected_close_date',
+  'next_activity_id', 'add_time', 'update_time', 'visible_to', 'cc_email',
+];
+const COLUMNS = ['id', 'title', 'value', 'person_id', 'organization_id', 'label_ids', 'owner_id', 'add_time'];
+const LIST_SORT = ['id', 'title', 'owner_id', 'creator_id', 'label_ids', 'value', 'source_name', 'was_seen', 'expected_close_date', 'next_activity_id', 'add_time', 'update_time', 'visible_to'];
+const ARCHIVED_SORT = ['id', 'title', 'owner_id', 'creator_id', 'was_seen', 'expected_close_date', 'next_activity_id', 'add_time', 'update_time'];
+
+const money = z.object({ amount: z.number(), currency });
+const params = z.object({ id: uuid });
+
+const leadFields = {
+  owner_id: id.optional(),
+  label_ids: z.array(uuid).optional(),
+  expected_close_date: isoDate.optional(),
+  visible_to: visibleTo.optional(),
+  was_seen: z.boolean().optional(),
+  origin_id: z.string().optional(),
+  channel: z.int().optional(),
+  channel_id: z.string().optional(),
+};
+
+const createBody = z
+  .object({
+    title: z.string().trim().min(1),
+    person_id: id.optional(),
+    organization_id: id.optional(),
+    value: money.optional(),
+    ...leadFields,
+  })
+  .superRefine((b, ctx) => {
+    if (b.person_id === undefined && b.organization_id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['person_id'], message: 'a lead needs a person or an organization: give --person-id or --organization-id (or both)' });
+    }
+  });
+
+const updateBody = z
+  .object({
+    title: z.string().trim().min(1).optional(),
+    person_id: id.nullable().optional(),
+    organization_id: id.nullable().optional(),
+    value: money.nullable().optional(),
+    ...leadFields,
+    expected_close_date: isoDate.nullable().optional(),
+    is_archived: z.boolean().optional(),
+    archive_reason: z.string().min(1).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.person_id === null && b.organization_id === null) {
+      ctx.addIssue({ code: 'custom', path: ['person_id'], message: 'cannot clear both person and organization: a lead must stay linked to one' });
+    }
+    if (b.archive_reason !== undefined && b.is_archived === false) {
+      ctx.addIssue({ code: 'custom', path: ['archive_reason'], message: 'cannot be sent while unarchiving (is_archived=false clears it)' });
+    }
+  });
+
+const listQuery = {
+  owner_id: id.optional(),
+  person_id: id.optional(),
+  organization_id: id.optional(),
+  filter_id: id.optional(),
+  ...offsetQuery,
+};
+
+export const leadOperations = defineOperations([
+  {
+    id: 'leads.list',
+    method: 'GET',
+    path: '/api/v1/leads',
+    cost: 20,
+    scopes: READ,
+    pagination: 'offset',
+    maxLimit: 500,
+    query: z.object({ ...listQuery, updated_since: dateTime.optional(), sort: sortString(LIST_SORT, true).optional() }),
+    cli: {
+      command: ['leads', 'list'],
+      summary: 'List leads that are not archived, oldest first',
+      examples: ['crmctl leads list --owner-id 1 --sort "add_time DESC" --limit 20', 'crmctl leads list --all --output ndjson > leads.ndjson'],
+      columns: COLUMNS,
+      fields: LEAD_FIELDS,
+      help: { filter_id: 'saved filter id; wins over owner, person and organization', updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
+    },
+  },
+  {
+    id: 'leads.get',
+    method: 'GET',
+    path: '/api/v1/leads/{id}',
+    cost: 2,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: { command: ['leads', 'get'], summary: 'Show one lead', examples: ['crmctl leads get 9b2e4c1a-6f0e-4d2b-9a51-1c2d3e4f5a6b --json'], columns: LEAD_FIELDS, fields: LEAD_FIELDS },
+  },
+  {
+    id: 'leads.create',
+    method: 'POST',
+    path: '/api/v1/leads',
+    cost: 10,
+    scopes: WRITE,
+    pagination: 'none',
+    successStatus: 201,
+    body: createBody,
+    cli: {
+      command: ['leads', 'create'],
+      summary: 'Create a lead (linked to a person or an organization)',
+      examples: ['crmctl leads create --title "Acme expansion" --organization-id 3 --value-amount 5000 --value-currency EUR --label-ids <label-uuid>'],
+      columns: COLUMNS,
+      fields: LEAD_FIELDS,
+      help: { 'value.amount': 'lead value; needs --value-currency', 'value.currency': '3-letter code; needs --value-amount', visible_to: '1 owner (and followers), 3 group/company, 5 group and sub-groups, 7 company', channel: 'a marketing channel configured for the company' },
+    },
+  },
+  {
+    id: 'leads.update',
+    method: 'PATCH',
+    path: '/api/v1/leads/{id}',
+    cost: 10,
+    scopes: WRITE,
+    pagination: 'none',
+    params,
+    body: updateBody,
+    cli: {
+      command: ['leads', 'update'],
+      summary: 'Change a lead: only the fields you give change; --unset clears value, person, organization',
+      examples: ['crmctl leads update <lead-id> --title "Acme (renewal)" --unset value'],
+      columns: COLUMNS,
+      fields: LEAD_FIELDS,
+    },
+  },
+  {
+    id: 'leads.delete',
+    method: 'DELETE',
+    path: '/api/v1/leads/{id}',
+    cost: 6,
+    scopes: WRITE,
+    pagination: 'none',
+    params,
+    cli: { command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], confirm: true, columns: ['id'] },
+  },
+  {
+    id: 'leads.archived',
+    method: 'GET',
+    path: '/api/v1/leads/archived',
+    cost: 40,
+    scopes: READ,
+    pagination: 'offset',
+    maxLimit: 500,
+    query: z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }),
+    cli: { command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS },
+  },
+  {
+    id: 'leads.search',
+    method: 'GET',
+    path: '/api/v2/leads/search',
+    cost: 20,
+    scopes: [...READ, 'search:read'],
+    pagination: 'cursor',
+    // The interface gives 100 in one statement and 500 in another; 100 is safe against both.
+    maxLimit: 100,
+    query: searchQuery({
+      term: z.string(),
+      fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(),
+      exact_match: z.boolean().optional(),
+      person_id: id.optional(),
+      organization_id: id.optional(),
+      include_fields: z.array(z.enum(['lead.was_seen'])).optional(),
+      ...cursorQuery(100),
+    }),
+    cli: {
+      command: ['leads', 'search'],
+      summary: 'Search leads by title, notes or custom fields',
+      examples: ['crmctl leads search --term acme --fields title,notes', 'crmctl leads search --term X --exact-match'],
+      unwrap: 'items',
+      columns: ['item.id', 'item.title', 'item.value', 'item.person.name', 'item.organization.name', 'result_score'],
+      help: { term: 'at least 2 characters (1 with --exact-match)', person_id: 'at most 2000 leads are found per person', organization_id: 'at most 2000 leads are found per organization' },
+    },
+  },
+  {
+    id: 'leads.permittedUsers',
+    method: 'GET',
+    path: '/api/v1/leads/{id}/permittedUsers',
+    cost: 10,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: { command: ['leads', 'permitted-users'], summary: 'List the users who may see a lead', examples: ['crmctl leads permitted-users <lead-id>'] },
+  },
+  {
+    id: 'leads.convert',
+    method: 'POST',
+    path: '/api/v2/leads/{id}/convert/deal',
+    cost: 40,
+    scopes: WRITE,
+    pagination: 'none',
+    params,
+    body: z.object({ stage_id: id.optional(), pipeline_id: id.optional() }),
+    cli: {
+      command: ['leads', 'convert'],
+      summary: 'Convert a lead to a deal (notes, files, emails and activities move to the deal)',
+      examples: ['crmctl leads convert <lead-id> --stage-id 2 --wait'],
+      help: { stage_id: 'target stage; its pipeline follows (default: first stage of the default pipeline)', pipeline_id: 'first stage of this pipeline; ignored with --stage-id' },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'leads.conversionStatus',
+    method: 'GET',
+    path: '/api/v2/leads/{id}/convert/status/{conversion_id}',
+    cost: 1,
+    scopes: READ,
+    pagination: 'none',
+    params: z.object({ id: uuid, conversion_id: uuid }),
+    cli: { command: ['leads', 'conversion-status'], summary: 'Show a lead conversion job (deal id once completed)', examples: ['crmctl leads conversion-status <lead-id> <conversion-id>'], columns: ['conversion_id', 'status', 'deal_id', 'lead_id'] },
+  },
+]);

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Building blocks shared by the operation tables; each carries the rule the interface states. */
+export const id = z.int().positive();
+export const uuid = z.guid({ error: 'must be a UUID' });
+export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' }).refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { error: 'must be a real calendar date YYYY-MM-DD' });
+/** RFC 3339 / ISO 8601 date-time (a bare date is accepted where the service takes one). */
+export const dateTime = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
+  error: 'must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z',
+});
+export const flag01 = z.union([z.literal(0), z.literal(1)]);
+/** visible_to values of the interface's visibility table. */
+export const visibleTo = z.enum(['1', '3', '5', '7']);
+export const visibleToNumber = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)]);
+export const currency = z.string().regex(/^[A-Za-z]{3}$/, { error: 'must be a 3-letter currency code' });
+
+/** `field ASC, other DESC` with fields from an allowed list (custom-field hashes allowed when `custom`). */
+export function sortString(fields: readonly string[], custom = false) {
+  return z.string().refine(
+    (s) =>
+      s.split(',').every((part) => {
+        const m = /^\s*([A-Za-z0-9_]+)(\s+(ASC|DESC))?\s*$/i.exec(part);
+        return Boolean(m) && (fields.includes(m![1]!) || (custom && /^[0-9a-f]{40}$/.test(m![1]!)));
+      }),
+    { error: `must be "field ASC|DESC" pairs, comma separated; fields: ${fields.join(', ')}${custom ? ', or a custom field key' : ''}` },
+  );
+}
+
+/** Search term: at least 2 characters, or 1 with exact_match (interface Limits table). */
+export function searchQuery<T extends z.ZodRawShape>(shape: T) {
+  return z.object(shape).superRefine((q: Record<string, unknown>, ctx) => {
+    const term = q.term;
+    if (typeof term !== 'string') return;
+    const min = q.exact_match === true ? 1 : 2;
+    if (term.trim().length < min) {
+      ctx.addIssue({ code: 'custom', path: ['term'], message: `must have at least ${min} character${min > 1 ? 's' : ''}${min > 1 ? ' (1 with --exact-match)' : ''}` });
+    }
+  });
+}
+
+export const offsetQuery = { start: z.int().min(0).optional(), limit: z.int().min(1).max(500).optional() };
+export function cursorQuery(max = 500) {
+  return { cursor: z.string().optional(), limit: z.int().min(1).max(max).optional() };
+}

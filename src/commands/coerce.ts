@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { UsageError, ValidationError } from '../core/errors.js';
+import type { FieldSpec } from './schema-fields.js';
+
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** Turns one flag's text into the typed value its field wants; type errors name the flag. */
+export function coerceField(field: FieldSpec, raw: unknown): unknown {
+  const bad = (rule: string): never => {
+    throw new ValidationError([{ field: `--${field.flag}`, rule: `${rule} (got ${JSON.stringify(raw)})` }]);
+  };
+  if (raw === undefined) return undefined;
+  const text = typeof raw === 'string' ? raw : raw;
+  switch (field.kind) {
+    case 'boolean':
+      if (text === true || text === false) return text;
+      if (/^(true|1|yes)$/i.test(String(text))) return true;
+      if (/^(false|0|no)$/i.test(String(text))) return false;
+      return bad('must be true or false');
+    case 'integer':
+      if (!NUMBER.test(String(text)) || !Number.isInteger(Number(text))) return bad('must be an integer');
+      return Number(text);
+    case 'number':
+      if (!NUMBER.test(String(text))) return bad('must be a number');
+      return Number(text);
+    case 'enum':
+      if (field.choices && !field.choices.includes(String(text))) return bad(`must be one of ${field.choices.join(', ')}`);
+      return field.numericChoices ? Number(text) : String(text);
+    case 'array': {
+      const items = (Array.isArray(text) ? text : [text]).flatMap((t) => String(t).split(',')).map((s) => s.trim()).filter((s) => s !== '');
+      return items.map((item) => {
+        if (field.choices && !field.choices.includes(item)) return bad(`each value must be one of ${field.choices.join(', ')}`);
+        if (field.itemKind === 'integer') {
+          if (!NUMBER.test(item) || !Number.isInteger(Number(item))) return bad('must be a comma-separated list of integers');
+          return Number(item);
+        }
+        if (field.itemKind === 'number') {
+          if (!NUMBER.test(item)) return bad('must be a comma-separated list of numbers');
+          return Number(item);
+        }
+        return item;
+      });
+    }
+    case 'json':
+      try {
+        return JSON.parse(readMaybeFile(String(text), `--${field.flag}`));
+      } catch (err) {
+        if (err instanceof UsageError) throw err;
+        return bad('must be JSON (or @file with JSON)');
+      }
+    default:
+      return String(text);
+  }
+}
+
+/** `@path` reads a file, `-` reads stdin (sync, small inputs), anything else is the value itself. */
+export function readMaybeFile(value: string, flag: string): string {
+  if (value === '-') return readFileSync(0, 'utf8');
+  if (value.startsWith('@')) {
+    try {
+      return readFileSync(value.slice(1), 'utf8');
+    } catch (err) {
+      throw new UsageError(`${flag}: cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  return value;
+}
+
+export function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let cur = target;
+  for (const p of path.slice(0, -1)) {
+    if (cur[p] === null || typeof cur[p] !== 'object') cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[path[path.length - 1]!] = value;
+}
+
+/** Zod issues as "--flag: rule" lines; the flag name is what the user typed, or the field path for --data input. */
+export function issuesToError(issues: z.core.$ZodIssue[], fields: FieldSpec[], location: string): ValidationError {
+  return new ValidationError(
+    issues.map((i) => {
+      const key = i.path.map(String).join('.');
+      const field = fields.find((f) => f.key === key) ?? fields.find((f) => key.startsWith(`${f.key}.`));
+      const name = field ? `--${field.flag}` : key ? `${location}.${key}` : location;
+      return { field: name, rule: ruleText(i) };
+    }),
+  );
+}
+
+function ruleText(i: z.core.$ZodIssue): string {
+  const iss = i as z.core.$ZodIssue & { input?: unknown; expected?: string; values?: unknown[]; minimum?: number | bigint; maximum?: number | bigint; origin?: string };
+  switch (i.code) {
+    case 'invalid_type':
+      return iss.input === undefined ? 'is required' : `must be ${iss.expected === 'int' ? 'an integer' : `a ${iss.expected}`}`;
+    case 'invalid_value':
+      return `must be one of ${(iss.values ?? []).map(String).join(', ')}`;
+    case 'too_small':
+      return iss.origin === 'string'
+        ? `must have at least ${iss.minimum} character${Number(iss.minimum) === 1 ? '' : 's'}`
+        : iss.origin === 'array'
+          ? `must have at least ${iss.minimum} item${Number(iss.minimum) === 1 ? '' : 's'}`
+          : `must be at least ${iss.minimum}`;
+    case 'too_big':
+      return iss.origin === 'string' ? `must have at most ${iss.maximum} characters` : iss.origin === 'array' ? `must have at most ${iss.maximum} items` : `must be at most ${iss.maximum}`;
+    case 'invalid_format':
+      return i.message.replace(/^Invalid\s*/i, 'must be a valid ');
+    default:
+      return i.message;
+  }
+}

@@ -1,0 +1,236 @@
+import type { z } from 'zod';
+import { pathParamNames, type Operation } from '../api/operation.js';
+import type { CommandSpec, OptionSpec } from '../core/command.js';
+import type { Context } from '../core/context.js';
+import { UsageError, ValidationError } from '../core/errors.js';
+import { readAll } from '../core/stdin.js';
+import { coerceField, issuesToError, readMaybeFile, setPath } from './coerce.js';
+import { fieldsOf, type FieldSpec } from './schema-fields.js';
+
+/** Query fields the paginator owns; shown as --limit/--all/--start/--cursor instead. */
+const PAGING = new Set(['start', 'limit', 'cursor']);
+
+export interface BuiltInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** The flags of an operation: path params as args, query and body fields as typed options. */
+export function operationFields(op: Operation): { args: string[]; fields: FieldSpec[] } {
+  const args = op.cli.args ?? pathParamNames(op.path);
+  const fields = [
+    ...fieldsOf(op.query, 'query', op.cli.flagNames, op.cli.help).filter((f) => !(op.pagination !== 'none' && PAGING.has(f.key))),
+    ...fieldsOf(op.body, 'body', op.cli.flagNames, op.cli.help),
+  ];
+  return { args, fields };
+}
+
+function optionFor(f: FieldSpec): OptionSpec {
+  const placeholder = f.kind === 'boolean' ? '[bool]' : f.kind === 'array' ? '<list>' : f.kind === 'json' ? '<json>' : f.choices ? '<value>' : f.kind === 'string' ? '<text>' : '<n>';
+  const notes = [
+    f.description,
+    f.kind === 'array' ? 'comma-separated' : undefined,
+    f.kind === 'json' ? 'JSON or @file' : undefined,
+    f.required ? 'required' : undefined,
+  ].filter(Boolean);
+  return {
+    flags: `--${f.flag} ${placeholder}`,
+    description: notes.join('; ') || f.key,
+    choices: f.kind === 'enum' ? f.choices : undefined,
+    repeatable: f.kind === 'array',
+  };
+}
+
+export function isUpdate(op: Operation): boolean {
+  return op.method === 'PATCH' || op.method === 'PUT';
+}
+
+/** Command spec generated from one operation row (Stripe's NewOperationCmd). */
+export function commandFromOperation(op: Operation): CommandSpec {
+  const { args, fields } = operationFields(op);
+  const nullable = fields.filter((f) => f.location === 'body' && f.nullable).map((f) => f.key);
+  const options: OptionSpec[] = fields.map(optionFor);
+  if (op.body) options.push({ flags: '--data <json>', description: 'request body as JSON, @file or - for stdin; flags override its fields' });
+  if (isUpdate(op) && nullable.length) options.push({ flags: '--unset <fields>', description: `clear these fields (sent as null): ${nullable.join(', ')}` });
+  if (op.pagination !== 'none') {
+    options.push({ flags: '--limit <n>', description: `at most this many records (page size up to ${op.maxLimit ?? 500})` });
+    options.push({ flags: '--all', description: 'follow every page' });
+    options.push({ flags: op.pagination === 'offset' ? '--start <n>' : '--cursor <cursor>', description: 'start from this position (resume)' });
+  }
+  return {
+    generated: true,
+    path: op.cli.command,
+    summary: op.cli.summary + (op.beta ? ' (beta)' : ''),
+    description: op.cli.description,
+    examples: op.cli.examples,
+    args: args.map((a) => ({ name: a, description: `${a.replace(/_/g, ' ')} (path parameter)`, required: false })),
+    options,
+    operations: [op],
+    fields: op.cli.fields,
+    run: (ctx, input) => runOperation(ctx, op, input.args, input.opts),
+  };
+}
+
+/** Collects, coerces and validates every input of an operation. Throws before anything is sent. */
+export async function buildInput(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>): Promise<BuiltInput> {
+  const { args, fields } = operationFields(op);
+  const params: Record<string, unknown> = {};
+  for (const [i, name] of args.entries()) {
+    let v: unknown = argv[i];
+    if (v === undefined || v === '') {
+      if (!ctx.canPrompt) throw new UsageError(`missing argument <${name}>`, `Usage: crmctl ${op.cli.command.join(' ')} ${args.map((a) => `<${a}>`).join(' ')}`);
+      v = await (await ctx.prompter()).input({ message: `${name}:`, flag: `<${name}>`, validate: (s) => (s.trim() ? true : `${name} is required`) });
+    }
+    params[name] = v;
+  }
+  if (op.params) {
+    const r = op.params.safeParse(coerceParams(op.params, params));
+    if (!r.success) {
+      throw new ValidationError(r.error.issues.map((i) => ({ field: `<${String(i.path[0] ?? 'argument')}>`, rule: issuesToError([i], [], 'argument').issues[0]!.rule })));
+    }
+    Object.assign(params, r.data);
+  }
+
+  let body: unknown = undefined;
+  if (opts.data !== undefined) {
+    const text = opts.data === '-' ? await readAll(ctx.io.stdin) : readMaybeFile(String(opts.data), '--data');
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ValidationError([{ field: '--data', rule: 'must be JSON' }]);
+    }
+  }
+  const query: Record<string, unknown> = {};
+  for (const f of fields) {
+    const raw = opts[camel(f.flag)];
+    if (raw === undefined) continue;
+    const value = raw === '-' && f.kind === 'json' ? JSON.parse(await readAll(ctx.io.stdin)) : coerceField(f, raw);
+    if (f.location === 'query') query[f.key] = value;
+    else {
+      if (body === undefined || body === null || typeof body !== 'object') body = {};
+      setPath(body as Record<string, unknown>, f.path, value);
+    }
+  }
+  if (opts.unset !== undefined) {
+    const allowed = fields.filter((f) => f.location === 'body' && f.nullable);
+    for (const name of String(opts.unset).split(',').map((s) => s.trim()).filter(Boolean)) {
+      const f = allowed.find((a) => a.key === name || a.flag === name);
+      if (!f) throw new ValidationError([{ field: '--unset', rule: `${name} cannot be cleared; clearable: ${allowed.map((a) => a.key).join(', ')}` }]);
+      body ??= {};
+      setPath(body as Record<string, unknown>, f.path, null);
+    }
+  }
+  if (op.body && body === undefined && isUpdate(op)) {
+    throw new UsageError(`nothing to update: give at least one of ${fields.filter((f) => f.location === 'body').map((f) => `--${f.flag}`).join(', ')}`);
+  }
+  await promptMissing(ctx, op, fields, query, body === undefined ? (body = {}) : body);
+  const q = validate(op.query, query, fields, 'query');
+  const b = op.body ? validate(op.body, body ?? {}, fields, 'body') : undefined;
+  return { params, query: q as Record<string, unknown>, body: op.body ? b : undefined };
+}
+
+function validate(schema: z.ZodType | undefined, value: unknown, fields: FieldSpec[], where: string): unknown {
+  if (!schema) return value;
+  const r = schema.safeParse(value);
+  if (!r.success) throw issuesToError(r.error.issues, fields, where);
+  return r.data;
+}
+
+/** On a terminal, asks for required fields that no flag gave; elsewhere validation names the flag. */
+async function promptMissing(ctx: Context, op: Operation, fields: FieldSpec[], query: Record<string, unknown>, body: unknown): Promise<void> {
+  if (!ctx.canPrompt) return;
+  const missing = fields.filter((f) => f.required && (f.kind !== 'json') && get(f.location === 'query' ? query : body, f.path) === undefined);
+  if (!missing.length) return;
+  const p = await ctx.prompter();
+  for (const f of missing) {
+    let value: unknown;
+    if (f.kind === 'enum' && f.choices) {
+      value = await p.select({ message: `${f.key}:`, flag: `--${f.flag}`, choices: f.choices.map((c) => ({ name: c, value: c })) });
+    } else if (f.kind === 'boolean') {
+      value = await p.confirm({ message: `${f.key}?`, flag: `--${f.flag}` });
+    } else {
+      value = await p.input({
+        message: `${f.key}:`,
+        flag: `--${f.flag}`,
+        validate: (s) => {
+          try {
+            coerceField(f, s);
+            return s.trim() ? true : `${f.key} is required`;
+          } catch (err) {
+            return (err as Error).message;
+          }
+        },
+      });
+    }
+    const typed = coerceField(f, value);
+    if (f.location === 'query') query[f.key] = typed;
+    else setPath(body as Record<string, unknown>, f.path, typed);
+  }
+  void op;
+}
+
+function get(obj: unknown, path: string[]): unknown {
+  let cur = obj;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  return cur;
+}
+
+function coerceParams(schema: z.ZodObject<z.ZodRawShape>, params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params };
+  for (const f of fieldsOf(schema, 'query')) {
+    const v = out[f.key];
+    if (typeof v === 'string' && (f.kind === 'integer' || f.kind === 'number') && /^-?\d+(\.\d+)?$/.test(v)) out[f.key] = Number(v);
+  }
+  return out;
+}
+
+export function camel(flag: string): string {
+  return flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export function pagingOptions(opts: Record<string, unknown>): { limit?: number; all?: boolean; from?: string | number } {
+  let limit: number | undefined;
+  if (opts.limit !== undefined) {
+    limit = Number(opts.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new ValidationError([{ field: '--limit', rule: `must be a positive integer (got ${JSON.stringify(opts.limit)})` }]);
+  }
+  const from = (opts.start ?? opts.cursor) as string | undefined;
+  if (opts.start !== undefined && !/^\d+$/.test(String(opts.start))) throw new ValidationError([{ field: '--start', rule: 'must be a non-negative integer' }]);
+  return { limit, all: Boolean(opts.all), from };
+}
+
+/** Runs a generated command: validate, confirm, call (paged when the operation is), render. */
+export interface RunHooks {
+  /** Checks that need the account's data (labels exist, channel configured); may read, must not write. */
+  preflight?: (ctx: Context, input: BuiltInput) => Promise<void>;
+  /** Adjusts the validated input before sending (hand-written verbs such as `leads archive`). */
+  transform?: (input: BuiltInput) => BuiltInput;
+}
+
+export async function runOperation(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, hooks: RunHooks = {}): Promise<void> {
+  let input = await buildInput(ctx, op, argv, opts);
+  if (hooks.transform) input = hooks.transform(input);
+  if (hooks.preflight) await hooks.preflight(ctx, input);
+  const paging = op.pagination !== 'none' ? pagingOptions(opts) : {};
+  if (op.pagination !== 'none' && paging.limit !== undefined && !paging.all && op.maxLimit && paging.limit > op.maxLimit) {
+    // More than one page's worth: follow pages until the limit.
+    paging.all = true;
+  }
+  const { checkFields, renderRecords, renderRecord } = await import('../output/render.js');
+  checkFields(ctx, op.cli.fields);
+  if (op.cli.confirm) await ctx.confirm(`${op.cli.summary} ${Object.values(input.params).join(' ')}?`);
+  const http = await ctx.http();
+  const { callOperation, paginate, recordsOf } = await import('../api/call.js');
+  if (op.pagination !== 'none') {
+    await renderRecords(ctx, paginate(http, op, input, paging), { columns: op.cli.columns, fields: op.cli.fields });
+    return;
+  }
+  const { envelope } = await callOperation(http, op, input);
+  const data = recordsOf(op, envelope);
+  if (Array.isArray(data)) await renderRecords(ctx, data, { columns: op.cli.columns, fields: op.cli.fields });
+  else await renderRecord(ctx, data ?? { success: envelope.success ?? true }, { columns: op.cli.columns, fields: op.cli.fields });
+}

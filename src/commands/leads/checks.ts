@@ -1,0 +1,61 @@
+import { callOperation, paginate, recordsOf } from '../../api/call.js';
+import { dealFieldOperations } from '../../api/operations/deal-fields.js';
+import { leadLabelOperations } from '../../api/operations/lead-labels.js';
+import { leadOperations } from '../../api/operations/leads.js';
+import type { Context } from '../../core/context.js';
+import { AuthError, ValidationError } from '../../core/errors.js';
+import type { BuiltInput } from '../from-operation.js';
+
+const op = (id: string) => [...leadOperations, ...leadLabelOperations, ...dealFieldOperations].find((o) => o.id === id)!;
+
+/** Channel options configured for the company (deal field `channel`). */
+export async function channelOptions(ctx: Context): Promise<Array<{ id: number; label: string }>> {
+  const http = await ctx.http();
+  for await (const f of paginate(http, op('dealFields.list'), {}, { all: true })) {
+    const field = f as { key?: string; options?: Array<{ id: number; label: string }> };
+    if (field.key === 'channel') return field.options ?? [];
+  }
+  return [];
+}
+
+/**
+ * Rules that need the account's data, checked with reads before the write is sent:
+ * label ids exist, the channel is configured, archive_reason only for archived leads,
+ * and a lead keeps a person or an organization.
+ */
+export async function leadPreflight(ctx: Context, input: BuiltInput): Promise<void> {
+  const body = (input.body ?? {}) as Record<string, unknown>;
+  const http = await ctx.http();
+  const issues: Array<{ field: string; rule: string }> = [];
+  try {
+    if (Array.isArray(body.label_ids) && body.label_ids.length) {
+      const { envelope } = await callOperation(http, op('leadLabels.list'), {});
+      const known = new Set(((envelope.data as Array<{ id: string }>) ?? []).map((l) => l.id));
+      const missing = (body.label_ids as string[]).filter((id) => !known.has(id));
+      if (missing.length) issues.push({ field: '--label-ids', rule: `no such lead label: ${missing.join(', ')} (see crmctl lead-labels list)` });
+    }
+    if (typeof body.channel === 'number') {
+      const options = await channelOptions(ctx);
+      if (!options.some((o) => o.id === body.channel)) {
+        issues.push({ field: '--channel', rule: `must be a configured channel: ${options.map((o) => `${o.id} (${o.label})`).join(', ') || 'none configured'}` });
+      }
+    }
+  } catch (err) {
+    // A token without deal scopes cannot read channels; leave that rule to the service.
+    if (!(err instanceof AuthError)) throw err;
+    ctx.debug(`preflight skipped: ${err.message}`);
+  }
+  const id = input.params.id as string | undefined;
+  const needsLead = id && ((body.archive_reason !== undefined && body.is_archived === undefined) || body.person_id === null || body.organization_id === null);
+  if (needsLead) {
+    const { envelope } = await callOperation(http, op('leads.get'), { params: { id } });
+    const lead = (recordsOf(op('leads.get'), envelope) ?? {}) as Record<string, unknown>;
+    if (body.archive_reason !== undefined && body.is_archived === undefined && lead.is_archived !== true) {
+      issues.push({ field: '--archive-reason', rule: 'only for an archived lead, or together with --is-archived true (use crmctl leads archive ID --reason TEXT)' });
+    }
+    const person = body.person_id === null ? null : (body.person_id ?? lead.person_id);
+    const org = body.organization_id === null ? null : (body.organization_id ?? lead.organization_id);
+    if (person == null && org == null) issues.push({ field: '--unset', rule: 'a lead must stay linked to a person or an organization' });
+  }
+  if (issues.length) throw new ValidationError(issues);
+}

@@ -1,0 +1,76 @@
+import type { CommandSpec } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { CliError, UsageError } from '../../core/errors.js';
+import { parseFaults } from './faults.js';
+
+/** URL of a running sandbox: --url, else the sandbox profile's auth URL. */
+async function sandboxUrl(ctx: Context, opts: Record<string, unknown>): Promise<string> {
+  if (opts.url) return String(opts.url).replace(/\/$/, '');
+  const { getProfile } = await import('../../config/store.js');
+  const name = ctx.globals.profile ?? 'sandbox';
+  const p = await getProfile(name, ctx.env);
+  if (!p?.authUrl) throw new UsageError(`no sandbox URL: give --url or start one with \`crmctl sandbox start\` (profile "${name}" has none)`);
+  return p.authUrl.replace(/\/$/, '');
+}
+
+async function control(ctx: Context, opts: Record<string, unknown>, method: string, path: string, body?: unknown): Promise<unknown> {
+  const base = await sandboxUrl(ctx, opts);
+  const { request } = await import('undici');
+  let res;
+  try {
+    res = await request(`${base}/__sandbox/${path}`, {
+      method: method as 'GET',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new CliError(`No sandbox answers at ${base}: ${(err as { code?: string }).code ?? (err as Error).message}.`, 1, 'Start it with `crmctl sandbox start`.');
+  }
+  const text = await res.body.text();
+  if (res.statusCode >= 400) throw new CliError(`Sandbox answered ${res.statusCode}: ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+const urlOption = { flags: '--url <url>', description: 'sandbox address (default: the sandbox profile\'s)' };
+
+export const controlCommands: CommandSpec[] = [
+  {
+    path: ['sandbox', 'reset'],
+    summary: 'Reset a running sandbox to a seed (all data is replaced)',
+    examples: ['crmctl sandbox reset --seed empty --yes'],
+    options: [urlOption, { flags: '--seed <name>', description: 'seed to load', choices: ['demo', 'empty'], defaultValue: 'demo' }],
+    async run(ctx, { opts }) {
+      await ctx.confirm('Reset the sandbox? All its data is replaced.');
+      await control(ctx, opts, 'POST', 'reset', { seed: opts.seed });
+      ctx.info(`Sandbox reset to seed ${String(opts.seed)}.`);
+    },
+  },
+  {
+    path: ['sandbox', 'requests'],
+    summary: 'Show the request log of a running sandbox (what reached the service)',
+    examples: ['crmctl sandbox requests --output ndjson', 'crmctl sandbox requests --clear'],
+    options: [urlOption, { flags: '--clear', description: 'empty the log' }],
+    async run(ctx, { opts }) {
+      if (opts.clear) {
+        await control(ctx, opts, 'DELETE', 'requests');
+        return;
+      }
+      const log = (await control(ctx, opts, 'GET', 'requests')) as { data?: unknown[] } | unknown[];
+      const rows = Array.isArray(log) ? log : (log?.data ?? []);
+      const { renderRecords } = await import('../../output/render.js');
+      await renderRecords(ctx, rows, { columns: ['seq', 'method', 'path', 'status', 'cost', 'user_id'] });
+    },
+  },
+  {
+    path: ['sandbox', 'faults'],
+    summary: 'Set the fault rates of a running sandbox (no spec clears them)',
+    examples: ['crmctl sandbox faults 5xx=0.1,429=0.05,reset=0.05,latency=10-40', 'crmctl sandbox faults'],
+    args: [{ name: 'spec', description: 'rates, e.g. 5xx=0.1,reset=0.05', required: false }],
+    options: [urlOption],
+    async run(ctx, { args, opts }) {
+      const spec = args[0] ? parseFaults(args[0]) : {};
+      const { renderRecord } = await import('../../output/render.js');
+      await renderRecord(ctx, await control(ctx, opts, 'PUT', 'faults', spec));
+    },
+  },
+];

@@ -1,0 +1,138 @@
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import type { OutputFormat } from '../core/globals.js';
+import { cellText, csvCell, getPath, tsvCell } from './cells.js';
+
+export interface RenderOptions {
+  /** Default columns for table/TSV/CSV. */
+  columns?: string[];
+  /** Known fields, to reject unknown --fields before anything is sent. */
+  fields?: string[];
+}
+
+/** The one decision point for output format: flag, else table on a TTY, TSV when piped. */
+export function outputFormat(ctx: Pick<Context, 'globals' | 'io'>): OutputFormat {
+  return ctx.globals.output ?? (ctx.io.isStdoutTTY ? 'table' : 'tsv');
+}
+
+/** Fails (exit 2) for --fields names outside the known list; call before sending when the list is known. */
+export function checkFields(ctx: Pick<Context, 'globals'>, known: readonly string[] | undefined): void {
+  const wanted = ctx.globals.fields;
+  if (!wanted || !known?.length) return;
+  const unknown = wanted.filter((f) => !known.includes(f.split('.')[0]!));
+  if (unknown.length) {
+    throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Valid fields: ${known.join(', ')}`);
+  }
+}
+
+function selectFields(record: unknown, fields: string[] | undefined): unknown {
+  if (!fields || record === null || typeof record !== 'object' || Array.isArray(record)) return record;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = getPath(record, f) ?? null;
+  return out;
+}
+
+/**
+ * Streams records to stdout in the chosen format. json/ndjson/csv/tsv write as records arrive
+ * (constant memory for --all); only the table buffers, because column widths need every row.
+ */
+export async function renderRecords(ctx: Context, records: AsyncIterable<unknown> | Iterable<unknown>, opts: RenderOptions = {}): Promise<number> {
+  const format = outputFormat(ctx);
+  const out = ctx.io.stdout;
+  const fields = ctx.globals.fields;
+  let count = 0;
+  let columns = fields ?? opts.columns;
+  let knownChecked = Boolean(opts.fields?.length) || !fields;
+  const checkAgainst = (rec: unknown) => {
+    if (knownChecked) return;
+    knownChecked = true;
+    if (rec && typeof rec === 'object') checkFields(ctx, Object.keys(rec));
+  };
+  const write = (s: string) => writeOut(out, s);
+
+  if (format === 'table') {
+    const rows: unknown[] = [];
+    for await (const r of records) {
+      checkAgainst(r);
+      rows.push(r);
+    }
+    columns ??= inferColumns(rows);
+    if (rows.length === 0) {
+      ctx.info('No records.');
+      return 0;
+    }
+    const { renderTable } = await import('./table.js');
+    await write(renderTable(rows, columns, { color: ctx.colorEnabled, width: ctx.io.columns }));
+    return rows.length;
+  }
+
+  if (format === 'json') {
+    let first = true;
+    for await (const r of records) {
+      checkAgainst(r);
+      await write(`${first ? '[\n' : ',\n'}${indent(JSON.stringify(selectFields(r, fields), null, 2))}`);
+      first = false;
+      count++;
+    }
+    await write(first ? '[]\n' : '\n]\n');
+    return count;
+  }
+
+  for await (const r of records) {
+    checkAgainst(r);
+    if (format === 'ndjson') {
+      await write(`${JSON.stringify(selectFields(r, fields))}\n`);
+    } else {
+      if (count === 0) {
+        columns ??= inferColumns([r]);
+        if (format === 'csv') await write(`${columns.map(csvCell).join(',')}\r\n`);
+      }
+      const cells = columns!.map((c) => getPath(r, c));
+      await write(format === 'csv' ? `${cells.map(csvCell).join(',')}\r\n` : `${cells.map(tsvCell).join('\t')}\n`);
+    }
+    count++;
+  }
+  if (count === 0 && format === 'csv' && columns) await write(`${columns.map(csvCell).join(',')}\r\n`);
+  return count;
+}
+
+/** One object (get, create, update): json prints the object itself; table prints field/value rows. */
+export async function renderRecord(ctx: Context, record: unknown, opts: RenderOptions = {}): Promise<void> {
+  const format = outputFormat(ctx);
+  if (record && typeof record === 'object' && !Array.isArray(record)) checkFields(ctx, opts.fields?.length ? opts.fields : Object.keys(record));
+  if (format === 'json') {
+    await writeOut(ctx.io.stdout, `${JSON.stringify(selectFields(record, ctx.globals.fields), null, 2)}\n`);
+    return;
+  }
+  if (format === 'table' && record && typeof record === 'object' && !Array.isArray(record)) {
+    const keys = ctx.globals.fields ?? opts.columns ?? Object.keys(record);
+    const { renderKeyValue } = await import('./table.js');
+    await writeOut(ctx.io.stdout, renderKeyValue(record as Record<string, unknown>, keys, { color: ctx.colorEnabled, width: ctx.io.columns }));
+    return;
+  }
+  if (Array.isArray(record)) {
+    await renderRecords(ctx, record, opts);
+    return;
+  }
+  if (record === null || typeof record !== 'object') {
+    await writeOut(ctx.io.stdout, `${format === 'ndjson' ? JSON.stringify(record) : cellText(record)}\n`);
+    return;
+  }
+  await renderRecords(ctx, [record], opts);
+}
+
+function inferColumns(rows: unknown[]): string[] {
+  const keys = new Set<string>();
+  for (const r of rows.slice(0, 20)) if (r && typeof r === 'object') for (const k of Object.keys(r)) keys.add(k);
+  return [...keys].slice(0, 8);
+}
+
+function indent(s: string): string {
+  return s.replace(/^/gm, '  ');
+}
+
+/** Respects back-pressure so a slow pipe (| head, | less) does not make us buffer everything. */
+function writeOut(stream: NodeJS.WritableStream, s: string): Promise<void> | void {
+  if (stream.write(s)) return;
+  return new Promise((resolve) => stream.once('drain', () => resolve()));
+}
