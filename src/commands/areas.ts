@@ -18,6 +18,22 @@ export interface AreaEntry {
 export const AREAS: AreaEntry[] = [
   { name: 'leads', summary: 'Leads: list, create, update, archive, search, convert to deals', group: 'Sales work', load: () => import('./leads/index.js').then((m) => m.area) },
   { name: 'lead-labels', aliases: ['labels'], summary: 'Lead labels: list, create, update, delete', group: 'Sales work', load: () => import('./lead-labels/index.js').then((m) => m.area) },
+  { name: 'persons', summary: 'Persons: list, search, followers, flow, files, deals, activities', group: 'Sales work', load: () => import('./persons/index.js').then((m) => m.area) },
+  { name: 'notes', summary: 'Notes and their comments on leads, deals, persons, organizations, projects', group: 'Sales work', load: () => import('./notes/index.js').then((m) => m.area) },
+  { name: 'projects', summary: 'Projects: list, create, update, archive, search, plan, tasks', group: 'Sales work', load: () => import('./projects/index.js').then((m) => m.area) },
+  { name: 'phases', aliases: ['project-phases'], summary: 'Project phases of a board (beta)', group: 'Sales work', load: () => import('./phases/index.js').then((m) => m.area) },
+  { name: 'mailbox', aliases: ['mail'], summary: 'Mail threads and messages: list by folder, link, archive, delete', group: 'Sales work', load: () => import('./mailbox/index.js').then((m) => m.area) },
+  { name: 'subscriptions', summary: 'Recurring and installment subscriptions of deals (retired from the live service)', group: 'Sales work', load: () => import('./subscriptions/index.js').then((m) => m.area) },
+  { name: 'installments', aliases: ['deal-installments'], summary: 'Deal installments: list, add, update, delete', group: 'Sales work', load: () => import('./installments/index.js').then((m) => m.area) },
+  { name: 'goals', summary: 'Goals: find, create, update, delete, results', group: 'Admin and configuration', load: () => import('./goals/index.js').then((m) => m.area) },
+  { name: 'roles', summary: 'Roles: CRUD, assignments, visibility settings, pipelines', group: 'Admin and configuration', load: () => import('./roles/index.js').then((m) => m.area) },
+  { name: 'permission-sets', summary: 'Permission sets and their assignments (read-only)', group: 'Admin and configuration', load: () => import('./permission-sets/index.js').then((m) => m.area) },
+  { name: 'teams', aliases: ['legacy-teams'], summary: 'Legacy teams: CRUD and members', group: 'Admin and configuration', load: () => import('./teams/index.js').then((m) => m.area) },
+  { name: 'activity-types', summary: 'Activity types: list, create, update, delete', group: 'Admin and configuration', load: () => import('./activity-types/index.js').then((m) => m.area) },
+  { name: 'activity-fields', summary: 'Activity field metadata (read-only)', group: 'Admin and configuration', load: () => import('./activity-fields/index.js').then((m) => m.area) },
+  { name: 'org-fields', aliases: ['organization-fields'], summary: 'Organization custom fields and their options', group: 'Admin and configuration', load: () => import('./org-fields/index.js').then((m) => m.area) },
+  { name: 'webhooks', summary: 'Webhooks: list, create, delete, and listen locally', group: 'Admin and configuration', load: () => import('./webhooks/index.js').then((m) => m.area) },
+  { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },
   { name: 'sandbox', summary: 'Run the local emulator of the service', group: 'Setup', load: () => import('./sandbox/index.js').then((m) => m.area) },
 ];
 

@@ -3,8 +3,38 @@
 import type { AreaModule } from '../types.js';
 import { leadLabelsArea } from './lead-labels.js';
 import { leadsArea } from './leads/index.js';
+import { personsArea } from './persons.js';
+import { notesArea } from './notes.js';
+import { projectsArea } from './projects.js';
+import { phasesArea } from './phases.js';
+import { mailboxArea } from './mailbox.js';
+import { subscriptionsArea } from './subscriptions.js';
+import { dealInstallmentsArea } from './deal-installments.js';
+import { goalsArea } from './goals.js';
+import { rolesArea } from './roles.js';
+import { permissionSetsArea } from './permission-sets.js';
+import { legacyTeamsArea } from './legacy-teams.js';
+import { activityTypesArea } from './activity-types.js';
+import { activityFieldsArea } from './activity-fields.js';
+import { organizationFieldsArea } from './organization-fields.js';
+import { webhooksArea } from './webhooks.js';
 
 export const areas: AreaModule[] = [
   leadsArea,
   leadLabelsArea,
+  personsArea,
+  notesArea,
+  projectsArea,
+  phasesArea,
+  mailboxArea,
+  subscriptionsArea,
+  dealInstallmentsArea,
+  goalsArea,
+  rolesArea,
+  permissionSetsArea,
+  legacyTeamsArea,
+  activityTypesArea,
+  activityFieldsArea,
+  organizationFieldsArea,
+  webhooksArea,
 ];
