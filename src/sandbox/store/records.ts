@@ -292,6 +292,8 @@ export interface OAuthToken {
   /** Refresh token that belongs to this access token / access token issued with this refresh token. */
   pair?: string;
   issued_at: number;
+  /** Authorization code the token was issued for (a replayed code revokes these). */
+  from_code?: string;
   [k: string]: unknown;
 }
 
