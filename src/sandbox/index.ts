@@ -6,7 +6,7 @@ import { DEFAULT_APP_SCOPES } from './oauth/scopes.js';
 import { issueTokenPair } from './oauth/tokens.js';
 import { makeSeeder } from './seed/index.js';
 import { SandboxServer } from './server.js';
-import { readStateFile, saveState } from './store/persist.js';
+import { cleanupTempFiles, readStateFile, saveState } from './store/persist.js';
 import { SandboxState } from './store/state.js';
 import type { OAuthClient, RunningSandbox, SandboxConfig, SandboxOptions } from './types.js';
 
@@ -36,6 +36,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 
   const state = new SandboxState();
   state.setSeeder(makeSeeder(defaultAreas));
+  if (opts.dataFile) cleanupTempFiles(opts.dataFile);
   const saved = opts.dataFile ? readStateFile(opts.dataFile) : null;
   if (saved) state.load(saved);
   else state.seed(opts.seed ?? 'demo');
