@@ -5,7 +5,7 @@ import type { Context } from '../core/context.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { readAll } from '../core/stdin.js';
 import { coerceField, issuesToError, readMaybeFile, setPath } from './coerce.js';
-import { fieldsOf, type FieldSpec } from './schema-fields.js';
+import { fieldsOf, nullableKeys, type FieldSpec } from './schema-fields.js';
 
 /** Query fields the paginator owns; shown as --limit/--all/--start/--cursor instead. */
 const PAGING = new Set(['start', 'limit', 'cursor']);
@@ -49,7 +49,7 @@ export function isUpdate(op: Operation): boolean {
 /** Command spec generated from one operation row (Stripe's NewOperationCmd). */
 export function commandFromOperation(op: Operation): CommandSpec {
   const { args, fields } = operationFields(op);
-  const nullable = fields.filter((f) => f.location === 'body' && f.nullable).map((f) => f.key);
+  const nullable = nullableKeys(op.body);
   const options: OptionSpec[] = fields.map(optionFor);
   if (op.body) options.push({ flags: '--data <json>', description: 'request body as JSON, @file or - for stdin; flags override its fields' });
   if (isUpdate(op) && nullable.length) options.push({ flags: '--unset <fields>', description: `clear these fields (sent as null): ${nullable.join(', ')}` });
@@ -113,12 +113,12 @@ export async function buildInput(ctx: Context, op: Operation, argv: string[], op
     }
   }
   if (opts.unset !== undefined) {
-    const allowed = fields.filter((f) => f.location === 'body' && f.nullable);
+    const allowed = nullableKeys(op.body);
     for (const name of String(opts.unset).split(',').map((s) => s.trim()).filter(Boolean)) {
-      const f = allowed.find((a) => a.key === name || a.flag === name);
-      if (!f) throw new ValidationError([{ field: '--unset', rule: `${name} cannot be cleared; clearable: ${allowed.map((a) => a.key).join(', ')}` }]);
-      body ??= {};
-      setPath(body as Record<string, unknown>, f.path, null);
+      const key = allowed.find((a) => a === name || a.replace(/_/g, '-') === name);
+      if (!key) throw new ValidationError([{ field: '--unset', rule: `${name} cannot be cleared; clearable: ${allowed.join(', ')}` }]);
+      if (body === undefined || body === null || typeof body !== 'object') body = {};
+      (body as Record<string, unknown>)[key] = null;
     }
   }
   if (op.body && body === undefined && isUpdate(op)) {

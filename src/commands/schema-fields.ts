@@ -77,6 +77,17 @@ export function flagName(key: string): string {
   return key.replace(/[._]/g, '-').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
 }
 
+/** Top-level body keys that accept null (cleared by `--unset`), including nested objects such as a lead's value. */
+export function nullableKeys(schema: z.ZodType | undefined): string[] {
+  if (!schema) return [];
+  const top = defOf(unwrap(schema).inner);
+  if (top.type !== 'object') return [];
+  return Object.entries(top.shape!).filter(([, v]) => unwrap(v).nullable).map(([k]) => k);
+}
+
+/** Global flags; an operation field with the same name gets another flag name. */
+export const GLOBAL_FLAGS = new Set(['fields', 'output', 'json', 'profile', 'debug', 'yes', 'color', 'no-color', 'input', 'no-input', 'help', 'version', 'data', 'unset', 'all', 'limit', 'start', 'cursor']);
+
 /** Flattens an object schema into command-line fields; nested objects become dotted keys. */
 export function fieldsOf(schema: z.ZodType | undefined, location: 'query' | 'body', names: Record<string, string> = {}, help: Record<string, string> = {}): FieldSpec[] {
   if (!schema) return [];
@@ -89,10 +100,13 @@ export function fieldsOf(schema: z.ZodType | undefined, location: 'query' | 'bod
       for (const [k, v] of Object.entries(d.shape!)) walk(v, [...path, k], parentOptional || optional);
       return;
     }
+    let flag = names[key] ?? flagName(key);
+    // `fields` of a search op is what to search in; keep --fields for output selection.
+    if (!names[key] && GLOBAL_FLAGS.has(flag) && !(location === 'query' && ['limit', 'start', 'cursor'].includes(flag))) flag = location === 'query' ? `search-${flag}` : `body-${flag}`;
     const base: Omit<FieldSpec, 'kind'> = {
       key,
       path,
-      flag: names[key] ?? flagName(key),
+      flag,
       location,
       required: !optional && !parentOptional,
       nullable,

@@ -3,6 +3,7 @@
 import type { AreaModule } from '../types.js';
 import { leadLabelsArea } from './lead-labels.js';
 import { leadsArea } from './leads/index.js';
+import { dealFieldsArea } from './deal-fields.js';
 import { personsArea } from './persons.js';
 import { notesArea } from './notes.js';
 import { projectsArea } from './projects.js';
@@ -22,6 +23,7 @@ import { webhooksArea } from './webhooks.js';
 export const areas: AreaModule[] = [
   leadsArea,
   leadLabelsArea,
+  dealFieldsArea,
   personsArea,
   notesArea,
   projectsArea,
