@@ -12,6 +12,10 @@ import { redactText } from './http/redact.js';
  */
 export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   let ctx: Context | undefined;
+  if (argv.includes('--no-color')) {
+    argv = argv.filter((a) => a !== '--no-color');
+    env = { ...env, CRMCTL_NO_COLOR: '1' };
+  }
   try {
     if (argv[0] === 'help' && argv[1]) {
       const { helpTopic } = await import('./commands/help-topics.js');

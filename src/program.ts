@@ -22,7 +22,6 @@ export function createRoot(io: IO): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
     .option('--json', 'shorthand for --output json')
     .option('--fields <list>', 'comma-separated fields to show (unknown ones are listed)')
-    .option('--no-color', 'no colours (also NO_COLOR)')
     .option('--debug', 'trace HTTP on stderr (secrets redacted)')
     .option('-y, --yes', 'confirm destructive actions without a prompt')
     .option('--no-input', 'never prompt; fail naming the missing flag')
@@ -32,7 +31,7 @@ export function createRoot(io: IO): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  root.addHelpText('after', '\nExamples:\n  $ crmctl sandbox start --seed demo\n  $ crmctl auth login --profile sandbox\n  $ crmctl leads list --json\n\nMore: crmctl help environment | output | exit-codes');
+  root.addHelpText('after', '\nAlso: --no-color (or NO_COLOR=1) turns colours off everywhere.\n\nExamples:\n  $ crmctl sandbox start --seed demo\n  $ crmctl auth login --profile sandbox\n  $ crmctl leads list --json\n\nMore: crmctl help environment | output | exit-codes');
   return root;
 }
 
@@ -43,7 +42,8 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
     profile: (o.profile as string | undefined) ?? (env.CRMCTL_PROFILE || undefined),
     output,
     fields: o.fields ? parseFieldList(String(o.fields)) : undefined,
-    color: o.color !== false,
+    // --no-color is taken out of argv by main (so that a resource's own --color flag stays free).
+    color: env.CRMCTL_NO_COLOR !== '1',
     debug: Boolean(o.debug) || env.CRMCTL_DEBUG === '1',
     yes: Boolean(o.yes),
     noInput: o.input === false,

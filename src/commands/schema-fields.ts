@@ -46,7 +46,10 @@ export function unwrap(schema: z.ZodType): { inner: z.ZodType; optional: boolean
 }
 
 function scalarKind(s: z.ZodType): 'string' | 'number' | 'integer' | undefined {
-  const d = defOf(unwrap(s).inner);
+  const inner = unwrap(s).inner;
+  const d = defOf(inner);
+  const choices = literalChoices(inner);
+  if (choices) return choices.every((c) => typeof c === 'number') ? 'integer' : 'string';
   if (d.type === 'string') return 'string';
   if (d.type === 'number') return isInteger(d) ? 'integer' : 'number';
   return undefined;
@@ -86,7 +89,7 @@ export function nullableKeys(schema: z.ZodType | undefined): string[] {
 }
 
 /** Global flags; an operation field with the same name gets another flag name. */
-export const GLOBAL_FLAGS = new Set(['fields', 'output', 'json', 'profile', 'debug', 'yes', 'color', 'no-color', 'input', 'no-input', 'help', 'version', 'data', 'unset', 'all', 'limit', 'start', 'cursor']);
+export const GLOBAL_FLAGS = new Set(['fields', 'output', 'json', 'profile', 'debug', 'yes', 'input', 'no-input', 'help', 'version', 'data', 'unset', 'all', 'limit', 'start', 'cursor']);
 
 /** Flattens an object schema into command-line fields; nested objects become dotted keys. */
 export function fieldsOf(schema: z.ZodType | undefined, location: 'query' | 'body', names: Record<string, string> = {}, help: Record<string, string> = {}): FieldSpec[] {
