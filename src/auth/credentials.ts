@@ -188,7 +188,13 @@ export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug:
   return {
     async get() {
       if (profile!.expiresAt !== undefined && profile!.expiresAt - Date.now() < REFRESH_MARGIN_MS) {
-        await refresh('expiry');
+        try {
+          await refresh('expiry');
+        } catch (err) {
+          // Refreshing early failed, but the token still works for a few seconds: use it.
+          if (profile!.expiresAt - Date.now() < 5_000) throw err;
+          debug(`auth: early refresh failed (${err instanceof Error ? err.message : String(err)}); using the current token until it expires`);
+        }
       }
       if (!profile!.apiDomain) {
         if (env.CRMCTL_API_DOMAIN) return { baseUrl: normalizeDomain(env.CRMCTL_API_DOMAIN), headers: { authorization: `Bearer ${profile!.accessToken}` }, scopes: profile!.scopes };

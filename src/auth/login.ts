@@ -85,6 +85,22 @@ export async function authorize(o: AuthorizationOptions): Promise<Authorization>
   const closeServer = () => closeQuietly(server);
 
   try {
+    // Armed before the URL is shown, so Ctrl-C at any point closes the server.
+    const timer = setTimeout(() => {
+      settle(() =>
+        rejectCode(
+          new AuthError(
+            `Timed out after ${Math.round(o.timeoutMs / 1000)} s waiting for the authorization (nothing arrived at ${redirectUri}).`,
+            'Run `crmctl auth login` again (use --timeout SECONDS to wait longer, or --no-browser to paste the redirect URL).',
+          ),
+        ),
+      );
+    }, o.timeoutMs);
+    cleanup.push(() => clearTimeout(timer));
+    const onSigint = () => settle(() => rejectCode(new CancelledError('Login cancelled (Ctrl-C).')));
+    process.once('SIGINT', onSigint);
+    cleanup.push(() => process.off('SIGINT', onSigint));
+
     o.debug(`auth: waiting for the callback on ${redirectUri}`);
     o.stderr.write(`Open this URL in a browser to authorize crmctl:\n\n  ${url}\n\n`);
     if (o.openBrowser) {
@@ -112,21 +128,6 @@ export async function authorize(o: AuthorizationOptions): Promise<Authorization>
         }
       })();
     }
-
-    const timer = setTimeout(() => {
-      settle(() =>
-        rejectCode(
-          new AuthError(
-            `Timed out after ${Math.round(o.timeoutMs / 1000)} s waiting for the authorization (nothing arrived at ${redirectUri}).`,
-            'Run `crmctl auth login` again (use --timeout SECONDS to wait longer, or --no-browser to paste the redirect URL).',
-          ),
-        ),
-      );
-    }, o.timeoutMs);
-    cleanup.push(() => clearTimeout(timer));
-    const onSigint = () => settle(() => rejectCode(new CancelledError('Login cancelled (Ctrl-C).')));
-    process.once('SIGINT', onSigint);
-    cleanup.push(() => process.off('SIGINT', onSigint));
 
     const code = await codePromise;
     for (const c of cleanup.splice(0)) c();

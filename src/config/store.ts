@@ -1,8 +1,6 @@
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import Conf from 'conf';
-import { z } from 'zod';
 import { CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { withFileLock } from './lock.js';
@@ -41,24 +39,43 @@ export const DEFAULT_PROFILE = 'default';
 export const DEFAULT_CALLBACK_PORT = 8250;
 const CONFIG_NAME = 'config';
 
-const userSchema = z.looseObject({ id: z.number(), name: z.string(), email: z.string() });
-const profileSchema = z.looseObject({
-  authUrl: z.string().optional(),
-  clientId: z.string().optional(),
-  clientSecret: z.string().optional(),
-  callbackPort: z.number().int().optional(),
-  apiDomain: z.string().optional(),
-  accessToken: z.string().optional(),
-  refreshToken: z.string().optional(),
-  expiresAt: z.number().optional(),
-  scopes: z.array(z.string()).optional(),
-  user: userSchema.optional(),
-  kind: z.enum(['oauth', 'sandbox']).optional(),
-});
-const storeSchema = z.looseObject({
-  defaultProfile: z.string().optional(),
-  profiles: z.record(z.string(), profileSchema).optional(),
-});
+/** Light shape check (no schema library: reading the config is on every command's start-up path). */
+const PROFILE_FIELDS: Record<string, (v: unknown) => boolean> = {
+  authUrl: isString,
+  clientId: isString,
+  clientSecret: isString,
+  callbackPort: (v) => Number.isInteger(v),
+  apiDomain: isString,
+  accessToken: isString,
+  refreshToken: isString,
+  expiresAt: (v) => typeof v === 'number' && Number.isFinite(v),
+  scopes: (v) => Array.isArray(v) && v.every(isString),
+  user: (v) => isObject(v) && typeof v.id === 'number',
+  kind: (v) => v === 'oauth' || v === 'sandbox',
+};
+
+function isString(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The first problem in the file's shape, as `path: what`, or undefined when it is fine. */
+function shapeProblem(raw: unknown): string | undefined {
+  if (!isObject(raw)) return '(root): expected an object';
+  if (raw.defaultProfile !== undefined && !isString(raw.defaultProfile)) return 'defaultProfile: expected a string';
+  if (raw.profiles === undefined) return undefined;
+  if (!isObject(raw.profiles)) return 'profiles: expected an object';
+  for (const [name, p] of Object.entries(raw.profiles)) {
+    if (!isObject(p)) return `profiles.${name}: expected an object`;
+    for (const [k, check] of Object.entries(PROFILE_FIELDS)) {
+      if (p[k] !== undefined && !check(p[k])) return `profiles.${name}.${k}: invalid value ${JSON.stringify(p[k])?.slice(0, 40)}`;
+    }
+  }
+  return undefined;
+}
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -112,7 +129,8 @@ function storeError(env: NodeJS.ProcessEnv, err: unknown, writing: boolean): Cli
   return new CliError(`Cannot ${writing ? 'write' : 'read'} the config file ${file}: ${msg}`, EXIT.ERROR, `Check ${file}, or set CRMCTL_CONFIG_DIR to another directory.`);
 }
 
-function openConf(env: NodeJS.ProcessEnv, writing: boolean): Conf<Record<string, unknown>> {
+async function openConf(env: NodeJS.ProcessEnv, writing: boolean): Promise<import('conf').default<Record<string, unknown>>> {
+  const { default: Conf } = await import('conf');
   try {
     return new Conf<Record<string, unknown>>({
       cwd: configDir(env),
@@ -129,23 +147,30 @@ function openConf(env: NodeJS.ProcessEnv, writing: boolean): Conf<Record<string,
 }
 
 function parseStore(env: NodeJS.ProcessEnv, raw: unknown): StoreData {
-  const parsed = storeSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected shape';
+  const problem = shapeProblem(raw);
+  if (problem) {
     const file = configPath(env);
-    throw new CliError(`The config file ${file} has an unexpected shape (${where}).`, EXIT.ERROR, `Fix or delete ${file}, then log in again with \`crmctl auth login\`.`);
+    throw new CliError(`The config file ${file} has an unexpected shape (${problem}).`, EXIT.ERROR, `Fix or delete ${file}, then log in again with \`crmctl auth login\`.`);
   }
-  const data = parsed.data as unknown as StoreData;
+  const data = raw as StoreData;
   return { ...data, profiles: { ...(data.profiles ?? {}) } };
 }
 
-/** Reads the whole store (lock-free: writes are atomic renames, so a reader never sees half a file). */
+/**
+ * Reads the whole store. Lock-free: conf writes by atomic rename, so a reader never sees half a
+ * file. Plain fs + JSON.parse (what conf does) so that commands that only read pay no conf import.
+ */
 export function readStore(env: NodeJS.ProcessEnv): StoreData {
-  const conf = openConf(env, false);
+  let text: string;
+  try {
+    text = readFileSync(configPath(env), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw storeError(env, err, false);
+  }
   let raw: unknown;
   try {
-    raw = conf.store;
+    raw = text.trim() === '' ? {} : JSON.parse(text);
   } catch (err) {
     throw storeError(env, err, false);
   }
@@ -160,13 +185,13 @@ export async function updateStore<T>(env: NodeJS.ProcessEnv, fn: (data: StoreDat
   return withFileLock(configLockPath(env), async () => {
     const data = readStore(env);
     const result = await fn(data);
-    writeStore(env, data);
+    await writeStore(env, data);
     return result;
   });
 }
 
-function writeStore(env: NodeJS.ProcessEnv, data: StoreData): void {
-  const conf = openConf(env, true);
+async function writeStore(env: NodeJS.ProcessEnv, data: StoreData): Promise<void> {
+  const conf = await openConf(env, true);
   const clean: Record<string, unknown> = { ...data, profiles: data.profiles };
   if (clean.defaultProfile === undefined) delete clean.defaultProfile;
   try {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { AUTHORIZE_URL, consent, liveMain, startAuthFixture, type AuthFixture } from './helpers.js';
+import { AUTHORIZE_URL, consent, liveCli, liveMain, startAuthFixture, type AuthFixture } from './helpers.js';
 
 describe('auth login (loopback OAuth flow against the sandbox)', () => {
   let fx: AuthFixture;
@@ -130,6 +130,17 @@ describe('auth login (loopback OAuth flow against the sandbox)', () => {
       expect(r.code).toBe(4);
       expect(r.stderr).toMatch(/Timed out after 1 s/);
       // The callback server was closed.
+      await expect(fetch(`http://127.0.0.1:${fx.callbackPort}/callback`)).rejects.toThrow();
+    });
+
+    it('Ctrl-C while waiting exits 3 and closes the callback server (real process)', async () => {
+      const cli = liveCli(loginArgs(fx, ['--timeout', '30']), fx.env);
+      cli.write(`${fx.sandbox.clientSecret}\n`);
+      await cli.waitFor(AUTHORIZE_URL);
+      cli.kill('SIGINT');
+      const r = await cli.done;
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/Login cancelled/);
       await expect(fetch(`http://127.0.0.1:${fx.callbackPort}/callback`)).rejects.toThrow();
     });
 

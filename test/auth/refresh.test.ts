@@ -102,7 +102,7 @@ describe('token refresh', () => {
     expect(p.refreshToken).not.toBe(t.refresh_token);
     expect(await tokenCalls()).toHaveLength(1);
     expect(await refreshAccepted(fx.sandbox.url, fx.sandbox.clientId, fx.sandbox.clientSecret, p.refreshToken)).toBe(true);
-  });
+  }, 90_000);
 
   it('auth refresh, auth token and logout', async () => {
     const t = await fx.mint();
