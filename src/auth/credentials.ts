@@ -8,6 +8,15 @@ import { normalizeDomain, refreshTokens, type ClientCredentials, type TokenSet }
 /** Refresh when the access token expires within this window. */
 export const REFRESH_MARGIN_MS = 60_000;
 
+/**
+ * The early-refresh window: 60 s, but at most half the lifetime of a token this process just
+ * obtained (a service issuing 30 s tokens must not cause a refresh before every request).
+ */
+function marginFor(expiresAt: number, obtainedAt: number): number {
+  if (!obtainedAt) return REFRESH_MARGIN_MS;
+  return Math.min(REFRESH_MARGIN_MS, Math.max(1_000, (expiresAt - obtainedAt) / 2));
+}
+
 export interface CredentialOptions {
   env: NodeJS.ProcessEnv;
   profile: string | undefined;
@@ -124,8 +133,10 @@ async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSour
   const seen = new Set<string>([env.CRMCTL_CLIENT_SECRET!, env.CRMCTL_REFRESH_TOKEN!]);
   let current: TokenSet | undefined;
   let baseUrl: string | undefined;
+  let obtainedAt = 0;
   const refresh = async () => {
     current = await refresher.refresh();
+    obtainedAt = Date.now();
     seen.add(current.accessToken);
     if (current.refreshToken) seen.add(current.refreshToken);
     baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN) : current.apiDomain;
@@ -143,7 +154,7 @@ async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSour
   debug('auth: using CRMCTL_CLIENT_ID / CRMCTL_CLIENT_SECRET / CRMCTL_REFRESH_TOKEN from the environment');
   return {
     async get() {
-      if (!current || current.expiresAt - Date.now() < REFRESH_MARGIN_MS) await refresh();
+      if (!current || current.expiresAt - Date.now() < marginFor(current.expiresAt, obtainedAt)) await refresh();
       return { baseUrl: baseUrl!, headers: { authorization: `Bearer ${current!.accessToken}` }, scopes: current!.scopes.length ? current!.scopes : undefined };
     },
     async refreshAfter401() {
@@ -171,10 +182,13 @@ export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug:
   if (env.CRMCTL_CLIENT_SECRET) seen.add(env.CRMCTL_CLIENT_SECRET);
 
   let inflight: Promise<boolean> | undefined;
+  // When this process obtained the token itself, a short-lived one is not refreshed on every call.
+  let obtainedAt = 0;
   const refresh = (reason: 'expiry' | '401'): Promise<boolean> => {
     inflight ??= refreshProfile(name, env, profile!, reason, debug)
       .then((p) => {
         const changed = p.accessToken !== profile!.accessToken;
+        if (changed) obtainedAt = Date.now();
         profile = p;
         remember(p);
         return changed;
@@ -187,7 +201,7 @@ export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug:
 
   return {
     async get() {
-      if (profile!.expiresAt !== undefined && profile!.expiresAt - Date.now() < REFRESH_MARGIN_MS) {
+      if (profile!.expiresAt !== undefined && profile!.expiresAt - Date.now() < marginFor(profile!.expiresAt, obtainedAt)) {
         try {
           await refresh('expiry');
         } catch (err) {
@@ -230,7 +244,7 @@ export async function refreshProfile(
       if (!cur?.accessToken) throw new AuthError(`Profile "${name}" is not logged in (it was logged out meanwhile).`, loginHint(name));
       const fresh = cur.expiresAt === undefined || cur.expiresAt - Date.now() >= REFRESH_MARGIN_MS;
       const otherDidIt = cur.accessToken !== known.accessToken || cur.refreshToken !== known.refreshToken;
-      if (reason === 'expiry' && fresh) {
+      if (reason === 'expiry' && (fresh || (otherDidIt && cur.expiresAt! - Date.now() > 5_000))) {
         debug(`auth: profile ${name} already has a fresh token (${otherDidIt ? 'refreshed by another process' : 'not expired'})`);
         return cur;
       }

@@ -71,8 +71,9 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
         accept: 'application/json',
       },
       body: new URLSearchParams(form).toString(),
-      headersTimeout: 30_000,
-      bodyTimeout: 30_000,
+      // Well under the 30 s after which a refresh lock counts as abandoned.
+      headersTimeout: 12_000,
+      bodyTimeout: 12_000,
     });
     status = res.statusCode;
     text = await res.body.text();

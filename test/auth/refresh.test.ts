@@ -126,3 +126,26 @@ describe('token refresh', () => {
     expect(after.stderr).toMatch(/crmctl auth login --profile default/);
   });
 });
+
+describe('short-lived tokens', () => {
+  it('a service issuing 20 s tokens is not asked for a new one before every request', async () => {
+    const fx = await startAuthFixture({ tokenLifetimeSec: 20 });
+    try {
+      const t = await fx.mint({ lifetimeSec: 20 });
+      await fx.seedProfile('default', t);
+      const { profileSource } = await import('../../src/auth/credentials.js');
+      const src = await profileSource('default', { CRMCTL_CONFIG_DIR: fx.configDir }, () => {});
+      const first = await src.get();
+      const second = await src.get();
+      const third = await src.get();
+      expect(first.headers.authorization).not.toBe(`Bearer ${t.access_token}`);
+      expect(second.headers).toEqual(first.headers);
+      expect(third.headers).toEqual(first.headers);
+      const calls = (await fx.requests()).filter((r) => r.path.startsWith('/oauth/token'));
+      expect(calls).toHaveLength(1);
+      expect(src.secrets()).toContain(t.access_token);
+    } finally {
+      await fx.close();
+    }
+  });
+});
