@@ -1,5 +1,5 @@
 /** Keys whose values are secrets wherever they appear (headers, JSON bodies, form bodies, URLs). */
-const SECRET_KEY = /(authorization|token|secret|password|api[-_]?key|cookie|code_verifier|^code$)/i;
+const SECRET_KEY = /(authorization|(^|[-_])token$|secret|password|api[-_]?key|cookie|code_verifier|^code$|^state$)/i;
 
 export const REDACTED = '[redacted]';
 

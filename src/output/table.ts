@@ -16,7 +16,9 @@ export function renderTable(rows: unknown[], columns: string[], opts: TableOptio
     style: { head: [], border: [] },
     wordWrap: false,
   });
-  for (const r of rows) table.push(columns.map((c) => truncate(cellText(getPath(r, c)), maxCell)));
+  // Ids are what admins copy into the next command: never shorten them.
+  const keep = (c: string) => c === 'id' || c.endsWith('.id') || c.endsWith('_id');
+  for (const r of rows) table.push(columns.map((c) => (keep(c) ? cellText(getPath(r, c)) : truncate(cellText(getPath(r, c)), maxCell))));
   return `${table.toString()}\n`;
 }
 
