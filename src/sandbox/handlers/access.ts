@@ -19,3 +19,11 @@ export function permittedUserIds(state: SandboxState, rec: { owner_id: number; v
 export function allowedVisibility(state: SandboxState): string[] {
   return state.company.plan === 'premium' || state.company.plan === 'ultimate' ? ['1', '3', '5', '7'] : ['1', '3'];
 }
+
+/**
+ * Default visible_to for a new record of `item` created by `user`. The company default for
+ * now; the roles area may refine it from the user's role settings (`<item>_default_visibility`).
+ */
+export function defaultVisibility(state: SandboxState, _user: User, item: keyof SandboxState['company']['default_visibility']): number {
+  return state.company.default_visibility[item];
+}

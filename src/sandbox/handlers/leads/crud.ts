@@ -7,7 +7,7 @@ import { parseSort } from '../../http/sort.js';
 import { has, objectBody } from '../../http/validate.js';
 import type { Lead } from '../../store/records.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee, permittedUserIds } from '../access.js';
+import { canSee, defaultVisibility, permittedUserIds } from '../access.js';
 import { applyFilter } from '../filter-eval.js';
 import { parseLeadBody } from './body.js';
 import { LEAD_READ, LEAD_WRITE, loadLead, present } from './common.js';
@@ -46,10 +46,11 @@ function list(archived: boolean) {
       }
     }
     // Oldest created first; the collection keeps creation order, add_time breaks ties across reloads.
-    rows = [...rows].sort((a, b) => a.add_time.localeCompare(b.add_time));
+    rows = [...rows].sort((a, b) => (a.add_time < b.add_time ? -1 : a.add_time > b.add_time ? 1 : 0));
     if (cmp) rows.sort(cmp);
-    const page = offsetPage(rows.map(present), q);
-    return ok(page.data, page.additional_data);
+    // Copy only the page, not the whole collection.
+    const page = offsetPage(rows, q);
+    return ok(page.data.map(present), page.additional_data);
   };
 }
 
@@ -69,7 +70,7 @@ function create(req: SandboxRequest, ctx: HandlerContext) {
     source_name: 'API', origin: 'API', origin_id: c.origin_id ?? null, channel: c.channel ?? null, channel_id: c.channel_id ?? null,
     source_deal_id: null, is_archived: false, archive_reason: null, was_seen: c.was_seen ?? false, value: c.value ?? null,
     expected_close_date: c.expected_close_date ?? null, next_activity_id: null, add_time: now, update_time: now,
-    visible_to: c.visible_to ?? String(state.company.default_visibility.lead),
+    visible_to: c.visible_to ?? String(defaultVisibility(state, req.user, 'lead')),
     cc_email: `${state.company.domain}+lead${n}@pipedrivemail.com`,
     ...customOnly(c),
   }, { userId: req.userId });
