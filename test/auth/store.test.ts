@@ -139,3 +139,31 @@ describe('profile store', () => {
     expect(r.stderr).toMatch(/invalid profile name/);
   });
 });
+
+describe('auth profiles commands', () => {
+  it('list, use and remove (remove needs --yes off a terminal)', async () => {
+    const env = { CRMCTL_CONFIG_DIR: tempConfigDir() };
+    await saveProfile('alpha', { ...base, accessToken: 'secret-access-alpha', user: { id: 1, name: 'Ada', email: 'ada@example.com' } }, env);
+    await saveProfile('beta', base, env);
+    const list = await runCli(['auth', 'profiles', 'list', '--json'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    const rows = JSON.parse(list.stdout);
+    expect(rows.map((r: { name: string; loggedIn: boolean }) => [r.name, r.loggedIn])).toEqual([
+      ['alpha', true],
+      ['beta', false],
+    ]);
+    expect(list.stdout).not.toContain('secret-access-alpha');
+    expect((await runCli(['auth', 'profiles', 'use', 'beta'], { env })).code).toBe(0);
+    expect(await resolveProfileName(env, undefined)).toBe('beta');
+    expect((await runCli(['auth', 'profiles', 'use', 'nope'], { env })).code).toBe(5);
+    const refused = await runCli(['auth', 'profiles', 'remove', 'alpha'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect(await getProfile('alpha', env)).toBeDefined();
+    const removed = await runCli(['auth', 'profiles', 'remove', 'alpha', '--yes'], { env });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(await getProfile('alpha', env)).toBeUndefined();
+    const tsv = await runCli(['auth', 'profiles', 'list'], { env });
+    expect(tsv.stdout).toMatch(/^beta\ttrue\tfalse/m);
+  });
+});
