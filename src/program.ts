@@ -57,14 +57,7 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
   top.configureOutput(root.configureOutput());
   top.exitOverride();
   const groups = new Map<string, Command>([[entry.name, top]]);
-  // Hand-written commands win over generated ones with the same path.
-  const byPath = new Map<string, CommandSpec>();
-  for (const spec of mod.commands) {
-    const key = spec.path.join(' ');
-    const prev = byPath.get(key);
-    if (!prev || !isGenerated(spec)) byPath.set(key, spec);
-  }
-  for (const spec of byPath.values()) {
+  for (const spec of effectiveCommands(mod)) {
     let parent = top;
     for (let i = 1; i < spec.path.length - 1; i++) {
       const key = spec.path.slice(0, i + 1).join(' ');
@@ -88,8 +81,15 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
   return top;
 }
 
-function isGenerated(spec: CommandSpec): boolean {
-  return spec.generated === true;
+/** The commands an area really registers: a hand-written command replaces a generated one with the same path. */
+export function effectiveCommands(mod: AreaModule): CommandSpec[] {
+  const byPath = new Map<string, CommandSpec>();
+  for (const spec of mod.commands) {
+    const key = spec.path.join(' ');
+    const prev = byPath.get(key);
+    if (!prev || spec.generated !== true) byPath.set(key, spec);
+  }
+  return [...byPath.values()];
 }
 
 function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks): void {
