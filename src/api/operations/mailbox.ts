@@ -1,4 +1,133 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { flag01, id, offsetQuery, uuid } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the mailbox area).
-export const mailboxOperations = defineOperations([]);
+const READ = ['mail:read', 'mail:full'];
+const WRITE = ['mail:full'];
+
+export const MAIL_FOLDERS = ['inbox', 'drafts', 'sent', 'archive'] as const;
+
+export const THREAD_FIELDS = [
+  'id', 'account_id', 'user_id', 'subject', 'snippet', 'snippet_draft', 'snippet_sent', 'read_flag', 'has_attachments_flag',
+  'has_inline_attachments_flag', 'has_real_attachments_flag', 'deleted_flag', 'synced_flag', 'smart_bcc_flag',
+  'mail_link_tracking_enabled_flag', 'has_draft_flag', 'has_sent_flag', 'archived_flag', 'shared_flag', 'external_deleted_flag',
+  'first_message_to_me_flag', 'all_messages_sent_flag', 'mail_tracking_status', 'parties', 'drafts_parties', 'folders', 'version',
+  'message_count', 'last_message_timestamp', 'first_message_timestamp', 'last_message_sent_timestamp',
+  'last_message_received_timestamp', 'add_time', 'update_time', 'deal_id', 'deal_status', 'lead_id',
+];
+// Arrays of parties are shown by their first address (`from.0.email_address`): JSON in a cell helps nobody.
+const THREAD_COLUMNS = ['id', 'subject', 'parties.from.0.email_address', 'message_count', 'last_message_timestamp', 'read_flag', 'deal_id', 'lead_id'];
+
+export const MESSAGE_FIELDS = [
+  'id', 'from', 'to', 'cc', 'bcc', 'body_url', 'body', 'account_id', 'user_id', 'mail_thread_id', 'subject', 'snippet',
+  'mail_tracking_status', 'mail_link_tracking_enabled_flag', 'read_flag', 'draft', 'draft_flag', 'synced_flag', 'deleted_flag',
+  'has_body_flag', 'sent_flag', 'sent_from_pipedrive_flag', 'smart_bcc_flag', 'message_time', 'add_time', 'update_time',
+  'has_attachments_flag', 'has_inline_attachments_flag', 'has_real_attachments_flag',
+];
+export const MESSAGE_COLUMNS = ['id', 'message_time', 'from.0.email_address', 'to.0.email_address', 'subject', 'snippet'];
+
+const threadParams = z.object({ id });
+
+export const mailboxOperations = defineOperations([
+  {
+    id: 'mailbox.threads.list',
+    method: 'GET',
+    path: '/api/v1/mailbox/mailThreads',
+    cost: 20,
+    scopes: READ,
+    pagination: 'offset',
+    maxLimit: 500,
+    // `folder` is required by the service; its default is inbox, so the CLI always sends one.
+    query: z.object({ folder: z.enum(MAIL_FOLDERS).default('inbox'), ...offsetQuery }),
+    cli: {
+      command: ['mailbox', 'threads', 'list'],
+      summary: 'List your mail threads of one folder, most recent message first',
+      examples: ['crmctl mailbox threads list --folder inbox', 'crmctl mailbox threads list --folder archive --all --output ndjson'],
+      columns: THREAD_COLUMNS,
+      fields: THREAD_FIELDS,
+      help: { folder: 'inbox (default), drafts, sent or archive' },
+    },
+  },
+  {
+    id: 'mailbox.threads.get',
+    method: 'GET',
+    path: '/api/v1/mailbox/mailThreads/{id}',
+    cost: 20,
+    scopes: READ,
+    pagination: 'none',
+    params: threadParams,
+    cli: { command: ['mailbox', 'threads', 'get'], summary: 'Show one mail thread', examples: ['crmctl mailbox threads get 1 --json'], columns: ['id', 'subject', 'folders', 'parties.from.0.email_address', 'parties.to.0.email_address', 'message_count', 'read_flag', 'shared_flag', 'archived_flag', 'deal_id', 'lead_id', 'last_message_timestamp'], fields: THREAD_FIELDS },
+  },
+  {
+    id: 'mailbox.threads.messages',
+    method: 'GET',
+    path: '/api/v1/mailbox/mailThreads/{id}/mailMessages',
+    cost: 20,
+    scopes: READ,
+    pagination: 'none',
+    params: threadParams,
+    cli: { command: ['mailbox', 'threads', 'messages'], summary: 'List the messages of a mail thread (bodies not included)', examples: ['crmctl mailbox threads messages 1'], columns: MESSAGE_COLUMNS, fields: MESSAGE_FIELDS },
+  },
+  {
+    id: 'mailbox.threads.update',
+    method: 'PUT',
+    path: '/api/v1/mailbox/mailThreads/{id}',
+    cost: 10,
+    scopes: WRITE,
+    pagination: 'none',
+    // The vendor spec lists only application/x-www-form-urlencoded for this one.
+    encoding: 'form',
+    params: threadParams,
+    body: z.object({
+      deal_id: id.nullable().optional(),
+      lead_id: uuid.nullable().optional(),
+      shared_flag: flag01.optional(),
+      read_flag: flag01.optional(),
+      archived_flag: flag01.optional(),
+    }),
+    cli: {
+      command: ['mailbox', 'threads', 'update'],
+      summary: 'Link a thread to a deal or lead, mark it read or shared, archive it (only the fields you give change)',
+      examples: ['crmctl mailbox threads update 1 --deal-id 1 --read 1', 'crmctl mailbox threads update 1 --archived 1', 'crmctl mailbox threads update 1 --unset deal_id'],
+      columns: ['id', 'subject', 'folders', 'read_flag', 'shared_flag', 'archived_flag', 'deal_id', 'lead_id'],
+      fields: THREAD_FIELDS,
+      flagNames: { shared_flag: 'shared', read_flag: 'read', archived_flag: 'archived' },
+      help: {
+        deal_id: 'link to this deal (must exist)',
+        lead_id: 'link to this lead (UUID, must exist)',
+        shared_flag: '1 shares the thread with the rest of the company, 0 makes it private',
+        read_flag: '1 read, 0 unread',
+        archived_flag: '1 archives an inbox thread (moves it to archive), 0 brings it back to the inbox',
+      },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'mailbox.threads.delete',
+    method: 'DELETE',
+    path: '/api/v1/mailbox/mailThreads/{id}',
+    cost: 6,
+    scopes: WRITE,
+    pagination: 'none',
+    params: threadParams,
+    cli: { command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], confirm: true, columns: ['id'] },
+  },
+  {
+    id: 'mailbox.messages.get',
+    method: 'GET',
+    path: '/api/v1/mailbox/mailMessages/{id}',
+    cost: 2,
+    scopes: READ,
+    pagination: 'none',
+    params: z.object({ id }),
+    query: z.object({ include_body: flag01.optional() }),
+    cli: {
+      command: ['mailbox', 'messages', 'get'],
+      summary: 'Show one mail message; --body includes its full body',
+      examples: ['crmctl mailbox messages get 3 --body', 'crmctl mailbox messages get 3 --json'],
+      columns: ['id', 'mail_thread_id', 'subject', 'from.0.email_address', 'to.0.email_address', 'message_time', 'read_flag', 'snippet'],
+      fields: MESSAGE_FIELDS,
+      handWritten: true,
+    },
+  },
+]);
