@@ -1,4 +1,105 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { id } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the webhooks area).
-export const webhookOperations = defineOperations([]);
+// Webhooks (v1, scope admin). The list and create answers carry `status: "ok"` beside `success`.
+export const EVENT_ACTIONS = ['create', 'change', 'delete', '*'] as const;
+export const EVENT_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', '*'] as const;
+export const WEBHOOK_VERSIONS = ['1.0', '2.0'] as const;
+/** At most 40 webhooks per user (api-facts §6/§7); the service enforces it, the CLI names it in help. */
+export const MAX_WEBHOOKS_PER_USER = 40;
+
+export const WEBHOOK_FIELDS = [
+  'id', 'company_id', 'owner_id', 'user_id', 'event_action', 'event_object', 'subscription_url', 'version', 'is_active', 'add_time',
+  'remove_time', 'type', 'http_auth_user', 'http_auth_password', 'remove_reason', 'last_delivery_time', 'last_http_status', 'admin_id', 'name',
+];
+const COLUMNS = ['id', 'name', 'event_action', 'event_object', 'subscription_url', 'version', 'user_id', 'is_active', 'last_http_status'];
+const SCOPES = ['admin'];
+
+/** A full http(s) URL with a host; whether it is the service's own address is checked against the profile (commands/webhooks/checks.ts). */
+export const subscriptionUrl = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}, { error: 'must be a full http(s) URL, e.g. https://hooks.example.com/crm' });
+
+const createBody = z
+  .object({
+    subscription_url: subscriptionUrl,
+    event_action: z.enum(EVENT_ACTIONS),
+    event_object: z.enum(EVENT_OBJECTS),
+    name: z.string().trim().min(1),
+    user_id: id.optional(),
+    http_auth_user: z.string().min(1).optional(),
+    http_auth_password: z.string().min(1).optional(),
+    version: z.enum(WEBHOOK_VERSIONS).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.http_auth_password !== undefined && b.http_auth_user === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['http_auth_user'], message: 'is required with a password (basic auth needs a user name)' });
+    }
+  });
+
+export const webhookOperations = defineOperations([
+  {
+    id: 'webhooks.list',
+    method: 'GET',
+    path: '/api/v1/webhooks',
+    cost: 10,
+    scopes: SCOPES,
+    pagination: 'none',
+    cli: {
+      command: ['webhooks', 'list'],
+      summary: "List the company's webhooks (passwords masked)",
+      examples: ['crmctl webhooks list', 'crmctl webhooks list --json --fields id,name,last_http_status,last_delivery_time'],
+      columns: COLUMNS,
+      fields: WEBHOOK_FIELDS,
+      handWritten: true,
+    },
+  },
+  {
+    id: 'webhooks.create',
+    method: 'POST',
+    path: '/api/v1/webhooks',
+    cost: 10,
+    scopes: SCOPES,
+    pagination: 'none',
+    successStatus: 201,
+    body: createBody,
+    cli: {
+      command: ['webhooks', 'create'],
+      summary: 'Create a webhook: POST events <action>.<object> to a URL',
+      description: `The URL must be a full, publicly reachable http(s) URL that does not redirect and is not an address of the service. A user can have at most ${MAX_WEBHOOKS_PER_USER} webhooks. Each event is sent only if the webhook's user (default: you) may see the object.`,
+      examples: [
+        'crmctl webhooks create --name "ERP sync" --url https://erp.example.com/hooks/crm --action "*" --object deal',
+        'crmctl webhooks create --name "New leads" --url https://hooks.example.com/leads --action create --object lead --version 1.0 --auth-user crm --auth-password-stdin < secret.txt',
+      ],
+      columns: COLUMNS,
+      fields: WEBHOOK_FIELDS,
+      flagNames: { subscription_url: 'url', event_action: 'action', event_object: 'object', http_auth_user: 'auth-user', http_auth_password: 'auth-password' },
+      help: {
+        subscription_url: 'full http(s) URL that receives the POSTs; not an address of the service',
+        event_action: 'create, change, delete or * (all)',
+        event_object: 'object type, or * (all)',
+        user_id: 'events are checked against this user\'s permissions (default: you)',
+        http_auth_user: 'basic-auth user the service sends',
+        http_auth_password: 'basic-auth password (prefer --auth-password-stdin)',
+        version: 'payload version (default 2.0)',
+      },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'webhooks.delete',
+    method: 'DELETE',
+    path: '/api/v1/webhooks/{id}',
+    cost: 6,
+    scopes: SCOPES,
+    pagination: 'none',
+    params: z.object({ id }),
+    cli: { command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['success'] },
+  },
+]);

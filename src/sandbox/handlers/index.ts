@@ -4,6 +4,7 @@ import type { AreaModule } from '../types.js';
 import { leadLabelsArea } from './lead-labels.js';
 import { leadsArea } from './leads/index.js';
 import { dealFieldsArea } from './deal-fields.js';
+import { usersArea } from './users.js';
 import { personsArea } from './persons.js';
 import { notesArea } from './notes/index.js';
 import { projectsArea } from './projects.js';
@@ -11,19 +12,20 @@ import { phasesArea } from './phases.js';
 import { mailboxArea } from './mailbox/index.js';
 import { subscriptionsArea } from './subscriptions.js';
 import { dealInstallmentsArea } from './deal-installments.js';
-import { goalsArea } from './goals.js';
-import { rolesArea } from './roles.js';
+import { goalsArea } from './goals/index.js';
+import { rolesArea } from './roles/index.js';
 import { permissionSetsArea } from './permission-sets.js';
 import { legacyTeamsArea } from './legacy-teams.js';
 import { activityTypesArea } from './activity-types.js';
 import { activityFieldsArea } from './activity-fields.js';
-import { organizationFieldsArea } from './organization-fields.js';
-import { webhooksArea } from './webhooks.js';
+import { organizationFieldsArea } from './organization-fields/index.js';
+import { webhooksArea } from './webhooks/index.js';
 
 export const areas: AreaModule[] = [
   leadsArea,
   leadLabelsArea,
   dealFieldsArea,
+  usersArea,
   personsArea,
   notesArea,
   projectsArea,

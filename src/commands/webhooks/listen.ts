@@ -1,0 +1,160 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { CommandSpec } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { CliError, ValidationError } from '../../core/errors.js';
+import { readAll } from '../../core/stdin.js';
+import { summarize, summaryLine } from './listen-format.js';
+
+interface ListenOptions {
+  port: number;
+  user?: string;
+  password?: string;
+  forward?: URL;
+  maxEvents?: number;
+  timeoutSec?: number;
+}
+
+const positiveInt = (v: unknown, flag: string, min: number): number => {
+  const n = Number(v);
+  if (!/^\d+$/.test(String(v)) || n < min) throw new ValidationError([{ field: flag, rule: `must be an integer of at least ${min} (got ${JSON.stringify(v)})` }]);
+  return n;
+};
+
+async function parseOptions(ctx: Context, opts: Record<string, unknown>): Promise<ListenOptions> {
+  const port = positiveInt(opts.port ?? '0', '--port', 0);
+  if (port > 65535) throw new ValidationError([{ field: '--port', rule: 'must be at most 65535' }]);
+  const out: ListenOptions = { port };
+  if (opts.maxEvents !== undefined) out.maxEvents = positiveInt(opts.maxEvents, '--max-events', 1);
+  if (opts.timeout !== undefined) out.timeoutSec = positiveInt(opts.timeout, '--timeout', 1);
+  if (opts.forward !== undefined) {
+    try {
+      out.forward = new URL(String(opts.forward));
+      if (!/^https?:$/.test(out.forward.protocol)) throw new Error('scheme');
+    } catch {
+      throw new ValidationError([{ field: '--forward', rule: 'must be a full http(s) URL, e.g. http://127.0.0.1:3000/hooks' }]);
+    }
+  }
+  if (opts.passwordStdin && opts.user === undefined) throw new ValidationError([{ field: '--user', rule: 'is required with --password-stdin' }]);
+  if (opts.user !== undefined) {
+    const user = String(opts.user);
+    if (!user || user.includes(':')) throw new ValidationError([{ field: '--user', rule: 'must be a non-empty name without ":"' }]);
+    const password = opts.passwordStdin ? (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '') : ctx.env.CRMCTL_WEBHOOK_PASSWORD;
+    if (!password) throw new ValidationError([{ field: '--password-stdin', rule: 'a password is needed with --user: pipe it to --password-stdin or set CRMCTL_WEBHOOK_PASSWORD' }]);
+    out.user = user;
+    out.password = password;
+  }
+  return out;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a), y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function authorized(req: IncomingMessage, o: ListenOptions): boolean {
+  if (o.user === undefined) return true;
+  const m = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  if (!m) return false;
+  return sameSecret(Buffer.from(m[1]!, 'base64').toString('utf8'), `${o.user}:${o.password}`);
+}
+
+function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Receives webhook deliveries on 127.0.0.1 until Ctrl-C, --max-events or --timeout. */
+export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
+  const pretty = ctx.io.isStdoutTTY && ctx.globals.output !== 'json' && ctx.globals.output !== 'ndjson';
+  let received = 0;
+  let finish!: (err?: Error) => void;
+  const done = new Promise<void>((resolve, reject) => { finish = (err) => (err ? reject(err) : resolve()); });
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (req.method === 'GET' || req.method === 'HEAD') return reply(res, 200, { listening: true, received });
+      if (req.method !== 'POST') return reply(res, 405, { error: 'only POST' }, { allow: 'GET, POST' });
+      if (!authorized(req, o)) {
+        ctx.warn(`rejected a delivery with wrong or missing basic auth from ${req.socket.remoteAddress ?? '?'}`);
+        return reply(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Basic realm="crmctl webhooks listen"' });
+      }
+      const text = await readAll(req);
+      let payload: unknown;
+      try {
+        payload = JSON.parse(text);
+      } catch {
+        return reply(res, 400, { error: 'body must be JSON' });
+      }
+      if (o.maxEvents !== undefined && received >= o.maxEvents) return reply(res, 503, { error: 'listener is stopping' });
+      received++;
+      reply(res, 200, { ok: true });
+      ctx.io.stdout.write(pretty ? `${summaryLine(summarize(payload))}\n` : `${JSON.stringify(payload)}\n`);
+      if (o.forward) await forward(ctx, o.forward, text, req.headers['content-type']);
+      if (o.maxEvents !== undefined && received >= o.maxEvents) finish();
+    })().catch((err: unknown) => {
+      if (!res.headersSent) reply(res, 500, { error: 'listener failed' });
+      ctx.warn(`listener error: ${(err as Error).message}`);
+    });
+  });
+  server.keepAliveTimeout = 1000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new CliError(`cannot listen on 127.0.0.1:${o.port}: ${err.code ?? err.message}`, 1, err.code === 'EADDRINUSE' ? 'Pick another --port (or 0 for any free port).' : undefined)));
+    server.listen(o.port, '127.0.0.1', () => resolve());
+  });
+  const addr = server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : o.port}/`;
+  ctx.io.stderr.write(`Listening for webhook deliveries on ${url}${o.user ? ` (basic auth as ${o.user})` : ''}${o.forward ? `, forwarding to ${o.forward.href}` : ''}. Ctrl-C to stop.\n`);
+
+  const onSigint = () => finish();
+  process.once('SIGINT', onSigint);
+  const timer = o.timeoutSec !== undefined
+    ? setTimeout(() => finish(o.maxEvents !== undefined ? new CliError(`timed out after ${o.timeoutSec}s with ${received} of ${o.maxEvents} events`) : undefined), o.timeoutSec * 1000)
+    : undefined;
+  try {
+    await done;
+  } finally {
+    if (timer) clearTimeout(timer);
+    process.off('SIGINT', onSigint);
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    ctx.info(`Stopped after ${received} event${received === 1 ? '' : 's'}.`);
+  }
+}
+
+async function forward(ctx: Context, target: URL, body: string, contentType: string | undefined): Promise<void> {
+  try {
+    const res = await fetch(target, { method: 'POST', headers: { 'content-type': contentType ?? 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+    await res.arrayBuffer().catch(() => undefined);
+    if (res.ok) ctx.info(`forwarded to ${target.href}: ${res.status}`);
+    else ctx.warn(`forward to ${target.href} answered ${res.status}`);
+  } catch (err) {
+    ctx.warn(`forward to ${target.href} failed: ${(err as Error).message}`);
+  }
+}
+
+export const listenCommand: CommandSpec = {
+  path: ['webhooks', 'listen'],
+  summary: 'Receive webhook deliveries locally and print each event',
+  description: 'Starts a receiver on 127.0.0.1 that answers 200 to each POST and prints the event: a one-line summary on a terminal, the full payload as one JSON line when piped. With --user, deliveries must carry that basic auth (else 401). Register its URL with `crmctl webhooks create` (the sandbox accepts loopback URLs; the real service needs a public URL, e.g. through a tunnel).',
+  examples: [
+    'crmctl webhooks listen --port 8788',
+    'printf %s "$HOOK_SECRET" | crmctl webhooks listen --port 8788 --user crm --password-stdin --max-events 10 > events.ndjson',
+    'crmctl webhooks listen --port 8788 --forward http://127.0.0.1:3000/hooks',
+  ],
+  options: [
+    { flags: '--port <n>', description: 'port on 127.0.0.1 (0 = any free port, printed on stderr)', defaultValue: '0' },
+    { flags: '--user <name>', description: 'require this basic-auth user (password from --password-stdin or CRMCTL_WEBHOOK_PASSWORD)' },
+    { flags: '--password-stdin', description: 'read the basic-auth password from stdin' },
+    { flags: '--forward <url>', description: 'also POST each payload to this URL (your app under development)' },
+    { flags: '--max-events <n>', description: 'stop after this many events' },
+    { flags: '--timeout <seconds>', description: 'stop after this long (an error if --max-events was not reached)' },
+  ],
+  async run(ctx, { opts }) {
+    await listen(ctx, await parseOptions(ctx, opts));
+  },
+};

@@ -1,0 +1,34 @@
+// The webhook record (api-facts §6 "Webhooks") and its collection. Webhooks are
+// not an event object themselves, so the collection emits no events.
+import type { SandboxState } from '../../store/state.js';
+
+export const EVENT_ACTIONS = ['create', 'change', 'delete', '*'] as const;
+export const EVENT_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', '*'] as const;
+export const VERSIONS = ['1.0', '2.0'] as const;
+/** Interface / api-facts §6: at most 40 webhooks per user. */
+export const MAX_WEBHOOKS_PER_USER = 40;
+
+export interface Webhook {
+  id: number;
+  company_id: number;
+  owner_id: number;
+  user_id: number;
+  event_action: string;
+  event_object: string;
+  subscription_url: string;
+  version: string;
+  is_active: 0 | 1;
+  add_time: string;
+  remove_time: string | null;
+  type: 'general' | 'application' | 'automation';
+  http_auth_user: string | null;
+  http_auth_password: string | null;
+  remove_reason: string | null;
+  last_delivery_time: string | null;
+  last_http_status: number | null;
+  admin_id: number;
+  name: string;
+  [k: string]: unknown;
+}
+
+export const webhooks = (state: SandboxState) => state.collection<Webhook>('webhooks', { idKind: 'int' });
