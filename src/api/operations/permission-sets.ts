@@ -1,4 +1,69 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { offsetQuery, uuid } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the permission-sets area).
-export const permissionSetOperations = defineOperations([]);
+// Permission sets are read-only and admin-only (api-facts §1).
+const ADMIN = ['admin'];
+
+export const PERMISSION_SET_APPS = ['sales', 'projects', 'campaigns', 'global', 'account_settings', 'partnership', 'nova'] as const;
+export const PERMISSION_SET_FIELDS = ['id', 'name', 'description', 'app', 'type', 'assignment_count'];
+const COLUMNS = ['id', 'name', 'app', 'type', 'assignment_count'];
+
+// Ids are strings in the interface; every id the service hands out is a UUID (api-facts §6), so a typo is caught here.
+const params = z.object({ id: uuid });
+
+export const permissionSetOperations = defineOperations([
+  {
+    id: 'permissionSets.list',
+    method: 'GET',
+    path: '/api/v1/permissionSets',
+    cost: 20,
+    scopes: ADMIN,
+    pagination: 'none',
+    query: z.object({ app: z.enum(PERMISSION_SET_APPS).optional() }),
+    cli: {
+      command: ['permission-sets', 'list'],
+      summary: 'List permission sets, optionally of one app',
+      examples: ['crmctl permission-sets list', 'crmctl permission-sets list --app sales --output tsv'],
+      columns: COLUMNS,
+      fields: PERMISSION_SET_FIELDS,
+      help: { app: 'only the sets of this app' },
+    },
+  },
+  {
+    id: 'permissionSets.get',
+    method: 'GET',
+    path: '/api/v1/permissionSets/{id}',
+    cost: 2,
+    scopes: ADMIN,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['permission-sets', 'get'],
+      summary: 'Show one permission set with the permissions it grants',
+      examples: ['crmctl permission-sets get f07d229d-088a-4144-a40f-1fe64295d180'],
+      columns: [...COLUMNS, 'description', 'contents'],
+      fields: [...PERMISSION_SET_FIELDS, 'contents'],
+    },
+  },
+  {
+    id: 'permissionSets.assignments',
+    method: 'GET',
+    path: '/api/v1/permissionSets/{id}/assignments',
+    cost: 20,
+    scopes: ADMIN,
+    pagination: 'offset',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...offsetQuery }),
+    cli: {
+      command: ['permission-sets', 'assignments'],
+      summary: 'List the users a permission set is assigned to',
+      examples: ['crmctl permission-sets assignments f07d229d-088a-4144-a40f-1fe64295d180 --all'],
+      columns: ['user_id', 'permission_set_id', 'name'],
+      fields: ['user_id', 'permission_set_id', 'name'],
+      // The service answers 404 for a set without assignments; the hand-written command shows an empty list then.
+      handWritten: true,
+    },
+  },
+]);

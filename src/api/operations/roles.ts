@@ -1,4 +1,245 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { id, offsetQuery, visibleToNumber } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the roles area).
-export const roleOperations = defineOperations([]);
+// Roles are admin-only for reads and writes (api-facts §1).
+const ADMIN = ['admin'];
+
+export const ROLE_FIELDS = ['id', 'name', 'parent_role_id', 'level', 'active_flag', 'assignment_count', 'sub_role_count'];
+const ROLE_COLUMNS = ['id', 'name', 'parent_role_id', 'level', 'assignment_count', 'sub_role_count', 'active_flag'];
+export const ASSIGNMENT_FIELDS = ['user_id', 'role_id', 'parent_role_id', 'name', 'active_flag', 'type'];
+export const VISIBILITY_SETTING_KEYS = [
+  'deal_default_visibility',
+  'lead_default_visibility',
+  'org_default_visibility',
+  'person_default_visibility',
+  'product_default_visibility',
+] as const;
+/** Settings as GET /roles/{id}/settings answers them; the access levels appear only for the default role. */
+export const SETTING_FIELDS = [...VISIBILITY_SETTING_KEYS, 'deal_access_level', 'org_access_level', 'person_access_level', 'product_access_level'];
+
+const roleParams = z.object({ id });
+const pipelineIds = z.array(id);
+
+const VISIBILITY_HELP = '1 owner (and followers), 3 owner\'s group (company on Light/Growth), 5 group and sub-groups, 7 entire company';
+
+export const roleOperations = defineOperations([
+  {
+    id: 'roles.list',
+    method: 'GET',
+    path: '/api/v1/roles',
+    cost: 20,
+    scopes: ADMIN,
+    pagination: 'offset',
+    maxLimit: 500,
+    query: z.object({ ...offsetQuery }),
+    cli: {
+      command: ['roles', 'list'],
+      summary: 'List the roles of the company with their place in the hierarchy',
+      examples: ['crmctl roles list', 'crmctl roles list --all --output tsv'],
+      columns: ROLE_COLUMNS,
+      fields: ROLE_FIELDS,
+    },
+  },
+  {
+    id: 'roles.get',
+    method: 'GET',
+    path: '/api/v1/roles/{id}',
+    cost: 2,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    cli: {
+      command: ['roles', 'get'],
+      summary: 'Show one role and its default-visibility settings',
+      examples: ['crmctl roles get 2', 'crmctl roles get 2 --json'],
+      columns: [...ROLE_COLUMNS.filter((c) => c !== 'level'), 'settings'],
+      fields: [...ROLE_FIELDS.filter((c) => c !== 'level'), 'settings'],
+      // The settings come in additional_data; the hand-written command shows them with the role.
+      handWritten: true,
+    },
+  },
+  {
+    id: 'roles.create',
+    method: 'POST',
+    path: '/api/v1/roles',
+    cost: 10,
+    scopes: ADMIN,
+    pagination: 'none',
+    body: z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }),
+    cli: {
+      command: ['roles', 'create'],
+      summary: 'Create a role, at the top of the hierarchy or under a parent role',
+      examples: ['crmctl roles create --name "EMEA sales" --parent-role-id 2'],
+      columns: ['id'],
+      help: { name: 'role name', parent_role_id: 'an existing role; omit for a top-level role' },
+    },
+  },
+  {
+    id: 'roles.update',
+    method: 'PUT',
+    path: '/api/v1/roles/{id}',
+    cost: 10,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    body: z
+      .object({ name: z.string().trim().min(1).optional(), parent_role_id: id.nullable().optional() })
+      .superRefine((b, ctx) => {
+        if (b.name === undefined && b.parent_role_id === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['name'], message: 'give --name or --parent-role-id (or --unset parent_role_id)' });
+        }
+      }),
+    cli: {
+      command: ['roles', 'update'],
+      summary: 'Rename a role or move it under another parent (--unset parent_role_id makes it top-level)',
+      examples: ['crmctl roles update 4 --name "EMEA & APAC sales"', 'crmctl roles update 4 --parent-role-id 1'],
+      columns: ['id'],
+      help: { parent_role_id: 'an existing role other than this one and its sub-roles' },
+    },
+  },
+  {
+    id: 'roles.delete',
+    method: 'DELETE',
+    path: '/api/v1/roles/{id}',
+    cost: 6,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    cli: { command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
+  },
+  {
+    id: 'roles.assignments.list',
+    method: 'GET',
+    path: '/api/v1/roles/{id}/assignments',
+    cost: 10,
+    scopes: ADMIN,
+    pagination: 'offset',
+    maxLimit: 500,
+    params: roleParams,
+    query: z.object({ ...offsetQuery }),
+    cli: {
+      command: ['roles', 'assignments', 'list'],
+      summary: 'List the users assigned to a role',
+      examples: ['crmctl roles assignments list 2', 'crmctl roles assignments list 2 --all --output tsv'],
+      columns: ['user_id', 'role_id', 'name', 'parent_role_id', 'active_flag', 'type'],
+      fields: ASSIGNMENT_FIELDS,
+    },
+  },
+  {
+    id: 'roles.assignments.add',
+    method: 'POST',
+    path: '/api/v1/roles/{id}/assignments',
+    cost: 10,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    body: z.object({ user_id: id }),
+    cli: {
+      command: ['roles', 'assignments', 'add'],
+      summary: 'Assign a user to a role (a user has one role; this moves them)',
+      examples: ['crmctl roles assignments add 3 --user-id 2'],
+      columns: ['user_id', 'role_id'],
+      help: { user_id: 'an existing user of the company' },
+    },
+  },
+  {
+    id: 'roles.assignments.remove',
+    method: 'DELETE',
+    path: '/api/v1/roles/{id}/assignments',
+    cost: 6,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    body: z.object({ user_id: id }),
+    cli: {
+      command: ['roles', 'assignments', 'remove'],
+      summary: 'Remove a user from a role (the user moves to the default role)',
+      examples: ['crmctl roles assignments remove 3 --user-id 2 --yes'],
+      confirm: true,
+      columns: ['id'],
+      help: { user_id: 'a user currently assigned to this role' },
+    },
+  },
+  {
+    id: 'roles.settings.list',
+    method: 'GET',
+    path: '/api/v1/roles/{id}/settings',
+    cost: 20,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    cli: {
+      command: ['roles', 'settings', 'list'],
+      summary: 'Show a role\'s default visibility per item type (access levels only for the default role)',
+      examples: ['crmctl roles settings list 2', 'crmctl roles settings list 1 --json'],
+      fields: SETTING_FIELDS,
+    },
+  },
+  {
+    id: 'roles.settings.set',
+    method: 'POST',
+    path: '/api/v1/roles/{id}/settings',
+    cost: 10,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    body: z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibleToNumber }),
+    cli: {
+      command: ['roles', 'settings', 'set'],
+      summary: 'Set (add or update) one default-visibility setting of a role',
+      examples: ['crmctl roles settings set 2 --key deal_default_visibility --value 7'],
+      flagNames: { setting_key: 'key' },
+      help: { setting_key: 'which item type\'s default visibility', value: VISIBILITY_HELP },
+    },
+  },
+  {
+    id: 'roles.pipelines.list',
+    method: 'GET',
+    path: '/api/v1/roles/{id}/pipelines',
+    cost: 20,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    query: z.object({ visible: z.boolean().optional() }),
+    cli: {
+      command: ['roles', 'pipelines', 'list'],
+      summary: 'List the pipelines a role can see (or, with --hidden, cannot see)',
+      examples: ['crmctl roles pipelines list 2', 'crmctl roles pipelines list 2 --hidden'],
+      columns: ['visible', 'pipeline_ids'],
+      fields: ['pipeline_ids', 'visible'],
+      help: { visible: 'true (default): visible pipelines; false: hidden ones' },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'roles.pipelines.update',
+    method: 'PUT',
+    path: '/api/v1/roles/{id}/pipelines',
+    cost: 10,
+    scopes: ADMIN,
+    pagination: 'none',
+    params: roleParams,
+    body: z
+      .object({ visible_pipeline_ids: z.object({ add: pipelineIds.optional(), remove: pipelineIds.optional() }) })
+      .superRefine((b, ctx) => {
+        const add = b.visible_pipeline_ids.add ?? [];
+        const remove = b.visible_pipeline_ids.remove ?? [];
+        if (add.length === 0 && remove.length === 0) {
+          ctx.addIssue({ code: 'custom', path: ['visible_pipeline_ids', 'add'], message: 'give at least one pipeline id to --add or --remove' });
+        }
+        const both = add.filter((p) => remove.includes(p));
+        if (both.length) {
+          ctx.addIssue({ code: 'custom', path: ['visible_pipeline_ids', 'remove'], message: `a pipeline cannot be both added and removed: ${both.join(', ')}` });
+        }
+      }),
+    cli: {
+      command: ['roles', 'pipelines', 'update'],
+      summary: 'Make pipelines visible (--add) or hidden (--remove) for a role',
+      examples: ['crmctl roles pipelines update 2 --add 1,2 --remove 3'],
+      columns: ['visible', 'pipeline_ids'],
+      flagNames: { 'visible_pipeline_ids.add': 'add', 'visible_pipeline_ids.remove': 'remove' },
+      help: { 'visible_pipeline_ids.add': 'pipeline ids to make visible', 'visible_pipeline_ids.remove': 'pipeline ids to hide' },
+    },
+  },
+]);

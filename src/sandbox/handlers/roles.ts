@@ -1,4 +1,0 @@
-import type { AreaModule } from '../types.js';
-
-// Placeholder until this area's handlers land.
-export const rolesArea: AreaModule = { name: 'roles', routes: [] };
