@@ -1,4 +1,49 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { cursorQuery } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the activity-fields area).
-export const activityFieldOperations = defineOperations([]);
+// v2 activity field metadata is read-only and needs the admin scope (api-facts §1, index-v2).
+const SCOPES = ['admin'];
+const FIELDS = ['field_code', 'field_name', 'field_type', 'description', 'options', 'subfields', 'is_custom_field', 'is_optional_response_field', 'ui_visibility'];
+const COLUMNS = ['field_code', 'field_name', 'field_type', 'is_custom_field'];
+const includeFields = z.array(z.enum(['ui_visibility'])).optional();
+const HELP = { include_fields: 'also return ui_visibility (add_visible_flag, details_visible_flag)' };
+
+export const activityFieldOperations = defineOperations([
+  {
+    id: 'activityFields.list',
+    method: 'GET',
+    path: '/api/v2/activityFields',
+    cost: 10,
+    scopes: SCOPES,
+    pagination: 'cursor',
+    maxLimit: 500,
+    query: z.object({ include_fields: includeFields, ...cursorQuery(500) }),
+    cli: {
+      command: ['activity-fields', 'list'],
+      summary: 'List activity field metadata (read-only)',
+      examples: ['crmctl activity-fields list --include-fields ui_visibility --all', 'crmctl activity-fields list --json'],
+      columns: COLUMNS,
+      fields: FIELDS,
+      help: HELP,
+    },
+  },
+  {
+    id: 'activityFields.get',
+    method: 'GET',
+    path: '/api/v2/activityFields/{field_code}',
+    cost: 1,
+    scopes: SCOPES,
+    pagination: 'none',
+    params: z.object({ field_code: z.string().trim().min(1) }),
+    query: z.object({ include_fields: includeFields }),
+    cli: {
+      command: ['activity-fields', 'get'],
+      summary: 'Show one activity field by its field code',
+      examples: ['crmctl activity-fields get due_date --include-fields ui_visibility'],
+      columns: [...COLUMNS, 'options', 'ui_visibility'],
+      fields: FIELDS,
+      help: HELP,
+    },
+  },
+]);

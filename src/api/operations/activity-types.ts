@@ -1,4 +1,111 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { id } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the activity-types area).
-export const activityTypeOperations = defineOperations([]);
+/** Icons the service offers (interface, Activity type table). */
+export const ACTIVITY_ICON_KEYS = [
+  'task', 'email', 'meeting', 'deadline', 'call', 'lunch', 'calendar', 'downarrow', 'document', 'smartphone', 'camera',
+  'scissors', 'cogs', 'bubble', 'uparrow', 'checkbox', 'signpost', 'shuffle', 'addressbook', 'linegraph', 'picture', 'car',
+  'world', 'search', 'clip', 'sound', 'brush', 'key', 'padlock', 'pricetag', 'suitcase', 'finish', 'plane', 'loop', 'wifi',
+  'truck', 'cart', 'bulb', 'bell', 'presentation',
+] as const;
+
+const READ = ['activities:read', 'activities:full', 'admin'];
+const WRITE = ['admin'];
+const FIELDS = ['id', 'name', 'key_string', 'icon_key', 'color', 'order_nr', 'active_flag', 'is_custom_flag', 'add_time', 'update_time'];
+const COLUMNS = ['id', 'name', 'key_string', 'icon_key', 'color', 'order_nr', 'is_custom_flag'];
+
+const name = z.string().trim().min(1).max(255);
+const iconKey = z.enum(ACTIVITY_ICON_KEYS);
+const color = z.string().regex(/^[0-9A-Fa-f]{6}$/, { error: 'must be 6 hex characters without a leading #, e.g. FFCC00' });
+
+/**
+ * Strict bodies: key_string is generated from the name and immutable, so a --data body that tries to set it
+ * (or carries any unknown key) is refused before sending instead of being silently dropped.
+ */
+const strictBody = <T extends z.ZodRawShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? iss.keys.includes('key_string')
+          ? 'key_string is generated from the name and cannot be set'
+          : `unknown field ${iss.keys.join(', ')}; allowed: ${Object.keys(shape).join(', ')}`
+        : undefined,
+  });
+
+const HELP = {
+  name: 'shown in the app; key_string is generated from it on create and never changes',
+  icon_key: 'one of the service\'s icons (see choices)',
+  color: '6 hex characters without #, e.g. FFCC00',
+  order_nr: 'display order (0 or more)',
+};
+
+export const activityTypeOperations = defineOperations([
+  {
+    id: 'activityTypes.list',
+    method: 'GET',
+    path: '/api/v1/activityTypes',
+    cost: 20,
+    scopes: READ,
+    pagination: 'none',
+    cli: {
+      command: ['activity-types', 'list'],
+      summary: 'List the activity types of the account (calls, meetings, custom ones)',
+      examples: ['crmctl activity-types list', 'crmctl activity-types list --output tsv --fields id,key_string'],
+      columns: COLUMNS,
+      fields: FIELDS,
+    },
+  },
+  {
+    id: 'activityTypes.create',
+    method: 'POST',
+    path: '/api/v1/activityTypes',
+    cost: 10,
+    scopes: WRITE,
+    pagination: 'none',
+    body: strictBody({ name, icon_key: iconKey, color: color.optional() }),
+    cli: {
+      command: ['activity-types', 'create'],
+      summary: 'Create an activity type (its key_string is generated from the name)',
+      examples: ['crmctl activity-types create --name "Site visit" --icon-key car --color 2E86DE'],
+      columns: COLUMNS,
+      fields: FIELDS,
+      help: HELP,
+    },
+  },
+  {
+    id: 'activityTypes.update',
+    method: 'PUT',
+    path: '/api/v1/activityTypes/{id}',
+    cost: 10,
+    scopes: WRITE,
+    pagination: 'none',
+    params: z.object({ id }),
+    body: strictBody({ name: name.optional(), icon_key: iconKey.optional(), color: color.optional(), order_nr: z.int().min(0).optional() }),
+    cli: {
+      command: ['activity-types', 'update'],
+      summary: 'Rename, re-icon, recolour or reorder an activity type (key_string stays)',
+      examples: ['crmctl activity-types update 7 --name "On-site visit" --order-nr 2'],
+      columns: COLUMNS,
+      fields: FIELDS,
+      help: HELP,
+    },
+  },
+  {
+    id: 'activityTypes.delete',
+    method: 'DELETE',
+    path: '/api/v1/activityTypes/{id}',
+    cost: 6,
+    scopes: WRITE,
+    pagination: 'none',
+    params: z.object({ id }),
+    cli: {
+      command: ['activity-types', 'delete'],
+      summary: 'Delete (deactivate) an activity type; prints the deactivated type',
+      examples: ['crmctl activity-types delete 7 --yes'],
+      confirm: true,
+      columns: COLUMNS,
+      fields: FIELDS,
+    },
+  },
+]);
