@@ -56,6 +56,5 @@ function report(err: unknown, io: IO, ctx: Context | undefined): ExitCode {
 }
 
 function collectSecrets(ctx: Context | undefined): string[] {
-  const s = (ctx as unknown as { _secrets?: string[] } | undefined)?._secrets;
-  return s ?? [];
+  return ctx?.knownSecrets() ?? [];
 }

@@ -92,8 +92,13 @@ export function effectiveCommands(mod: AreaModule): CommandSpec[] {
   return [...byPath.values()];
 }
 
+/** The spec behind a commander command, for docs and completions generated from the tree. */
+export const SPEC = Symbol('crmctl.spec');
+
 function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks): void {
+  (cmd as Command & { [SPEC]?: CommandSpec })[SPEC] = spec;
   cmd.description(spec.summary + (spec.description ? `\n\n${spec.description}` : ''));
+  cmd.summary(spec.summary);
   for (const a of spec.aliases ?? []) cmd.alias(a);
   if (spec.hidden) (cmd as unknown as { _hidden: boolean })._hidden = true;
   for (const a of spec.args ?? []) {

@@ -200,6 +200,7 @@ export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug:
   };
 
   return {
+    loginHint: () => loginHint(name),
     async get() {
       if (profile!.expiresAt !== undefined && profile!.expiresAt - Date.now() < marginFor(profile!.expiresAt, obtainedAt)) {
         try {

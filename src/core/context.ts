@@ -29,6 +29,8 @@ export interface Context {
   warn(line: string): void;
   /** Asks for confirmation of a destructive action, or requires --yes. */
   confirm(message: string): Promise<void>;
+  /** Secrets known so far (tokens, client secret) so that error messages can be scrubbed; never loads anything. */
+  knownSecrets(): string[];
   /** Closes what was opened (HTTP agent). */
   close(): Promise<void>;
 }
@@ -37,6 +39,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
   const canPrompt = io.isStdinTTY && io.isStdoutTTY && !isCI(env) && !globals.noInput;
   const colorEnabled = globals.color && io.isStdoutTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   let creds: Promise<CredentialSource> | undefined;
+  let resolvedCreds: CredentialSource | undefined;
   let http: Promise<HttpClient> | undefined;
   let prompter: Promise<Prompter> | undefined;
   const write = (line: string) => io.stderr.write(`${line}\n`);
@@ -54,7 +57,8 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     credentials() {
       creds ??= (async () => {
         const { createCredentialSource } = await import('../auth/credentials.js');
-        return createCredentialSource({ env, profile: globals.profile, debug: (l) => ctx.debug(l) });
+        resolvedCreds = await createCredentialSource({ env, profile: globals.profile, debug: (l) => ctx.debug(l) });
+        return resolvedCreds;
       })();
       return creds;
     },
@@ -91,6 +95,10 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
       if (!canPrompt) throw new UsageError(`${message} Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).`);
       const p = await ctx.prompter();
       if (!(await p.confirm({ message, flag: '--yes', default: false }))) throw new CancelledError();
+    },
+    knownSecrets() {
+      const fromEnv = [env.CRMCTL_ACCESS_TOKEN, env.CRMCTL_API_TOKEN, env.CRMCTL_CLIENT_SECRET, env.CRMCTL_REFRESH_TOKEN].filter((s): s is string => Boolean(s));
+      return [...fromEnv, ...(resolvedCreds?.secrets() ?? [])];
     },
     async close() {
       if (http) await (await http).close();

@@ -90,7 +90,7 @@ export class HttpClient {
         }
       }
       if (res.status >= 400) {
-        throw toApiError(res, { method: req.method, path: req.path, scopes: req.scopes, grantedScopes: creds.scopes });
+        throw toApiError(res, { method: req.method, path: req.path, scopes: req.scopes, grantedScopes: creds.scopes, loginHint: this.opts.credentials.loginHint?.() });
       }
       return res;
     }

@@ -18,14 +18,14 @@ export function serviceMessage(body: unknown): { message?: string; info?: string
   return { info };
 }
 
-export function toApiError(res: HttpResponse, ctx: { method: string; path: string; scopes?: string[]; grantedScopes?: string[] }): Error {
+export function toApiError(res: HttpResponse, ctx: { method: string; path: string; scopes?: string[]; grantedScopes?: string[]; loginHint?: string }): Error {
   const { message, info } = serviceMessage(res.body);
   const requestId = first(res.headers['x-request-id']);
   const what = `${ctx.method} ${ctx.path}`;
   const said = message ? `: ${message}` : '';
   switch (res.status) {
     case 401:
-      return new AuthError(`The service refused the credentials (401)${said}.`, 'Run `crmctl auth login` (or check CRMCTL_ACCESS_TOKEN / CRMCTL_API_TOKEN).');
+      return new AuthError(`The service refused the credentials (401)${said}.`, ctx.loginHint ?? 'Run `crmctl auth login` (or check CRMCTL_ACCESS_TOKEN / CRMCTL_API_TOKEN).');
     case 403: {
       const needs = ctx.scopes?.length ? ` This operation needs one of the scopes: ${ctx.scopes.join(', ')}.` : '';
       const has = ctx.grantedScopes?.length ? ` The token has: ${ctx.grantedScopes.join(', ')}.` : '';

@@ -6,6 +6,8 @@ export interface CredentialSource {
   refreshAfter401(): Promise<boolean>;
   /** Secrets that must never be printed (tokens, client secret), for the last-line redaction of messages. */
   secrets(): string[];
+  /** What to tell the user when the service still refuses the credentials (e.g. the login command for this profile). */
+  loginHint?(): string;
 }
 
 export interface HttpRequest {
