@@ -1,4 +1,483 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { cursorQuery, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the persons area).
-export const personOperations = defineOperations([]);
+// Persons: the 19 read operations of the interface (v2 and v1 forms). Pairs that do the same job
+// (list, get, files, followers) share one command; `--v1` picks the other form (see commands/persons).
+
+const READ = ['contacts:read', 'contacts:full'];
+/** Changelog and flow are "recents" in the service's scope model (api-facts §1). */
+const RECENTS = ['recents:read'];
+const MAIL = ['mail:read', 'mail:full'];
+
+/** Optional fields of a person that `include_fields` can add (interface, Person). */
+export const PERSON_INCLUDE_FIELDS = [
+  'next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count',
+  'related_closed_deals_count', 'participant_open_deals_count', 'participant_closed_deals_count', 'email_messages_count',
+  'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count',
+  'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'last_incoming_mail_time',
+  'last_outgoing_mail_time', 'marketing_status', 'doi_status', 'smart_bcc_email',
+] as const;
+
+/** Fields that appear only with contact sync (the first five) or the marketing app (the last two). */
+const SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'];
+
+export const PERSON_FIELDS = [
+  'id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'add_time', 'update_time', 'emails', 'phones', 'is_deleted',
+  'visible_to', 'label_ids', 'labels', 'picture_id', 'custom_fields', ...SYNC_FIELDS, ...PERSON_INCLUDE_FIELDS,
+];
+const V1_PERSON_FIELDS = [
+  'id', 'company_id', 'owner_id', 'org_id', 'name', 'first_name', 'last_name', 'email', 'phone', 'first_char', 'active_flag',
+  'add_time', 'update_time', 'delete_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'cc_email', 'owner_name', 'org_name',
+  'next_activity_date', 'next_activity_time', 'last_activity_date', ...SYNC_FIELDS,
+  ...PERSON_INCLUDE_FIELDS.filter((f) => f !== 'doi_status' && f !== 'smart_bcc_email'),
+];
+/** First-level keys the v1 list sorts on (interface: "first-level keys only"); custom field hashes too. */
+const V1_SORT = [
+  'id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'first_char', 'add_time', 'update_time', 'visible_to', 'label',
+  'open_deals_count', 'closed_deals_count', 'won_deals_count', 'lost_deals_count', 'activities_count', 'done_activities_count',
+  'undone_activities_count', 'email_messages_count', 'notes_count', 'files_count', 'followers_count', 'next_activity_date',
+  'last_activity_date', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'org_name', 'owner_name',
+];
+const FILE_SORT_API = ['id', 'update_time'];
+const FILE_SORT_V1 = ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'add_time', 'update_time', 'file_name', 'file_type', 'file_size', 'comment'];
+const DEAL_SORT = [
+  'id', 'title', 'value', 'currency', 'status', 'stage_id', 'pipeline_id', 'user_id', 'person_id', 'org_id', 'add_time',
+  'update_time', 'close_time', 'won_time', 'lost_time', 'expected_close_date', 'probability', 'visible_to',
+];
+export const FLOW_ITEMS = [
+  'call', 'activity', 'plannedActivity', 'change', 'note', 'deal', 'file', 'dealChange', 'personChange', 'organizationChange',
+  'follower', 'dealFollower', 'personFollower', 'organizationFollower', 'participant', 'comment', 'mailMessage',
+  'mailMessageWithAttachment', 'invoice', 'document', 'marketing_campaign_stat', 'marketing_status_change',
+] as const;
+export const DEAL_STATUSES = ['open', 'won', 'lost', 'deleted', 'all_not_deleted'] as const;
+
+const COLUMNS = ['id', 'name', 'emails.0.value', 'phones.0.value', 'org_id', 'owner_id', 'update_time'];
+const V1_COLUMNS = ['id', 'name', 'email.0.value', 'phone.0.value', 'org_name', 'owner_name', 'update_time'];
+
+/** RFC 3339 date-time with a time zone, as the v2 list's time filters want it. */
+const rfc3339 = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), {
+  error: 'must be an RFC 3339 date-time with a zone, e.g. 2026-01-31T12:00:00Z',
+});
+const firstChar = z.string().length(1, { error: 'must be exactly one character (the first letter of the name)' });
+const params = z.object({ id });
+
+const detailQuery = {
+  include_fields: z.array(z.enum(PERSON_INCLUDE_FIELDS)).optional(),
+  custom_fields: z.array(z.string().min(1)).max(15, { error: 'must have at most 15 custom field keys' }).optional(),
+  include_option_labels: z.boolean().optional(),
+  include_labels: z.boolean().optional(),
+};
+const DETAIL_HELP = {
+  include_fields: 'extra fields to add; marketing_status and doi_status only with the marketing app',
+  custom_fields: 'custom field keys to include (at most 15)',
+  include_option_labels: 'option custom fields as {id, label} objects instead of ids',
+  include_labels: 'add the person\'s labels as {id, label} objects',
+};
+
+/** The filters the service ignores when a saved filter is given; the CLI refuses the mix rather than drop them silently. */
+function filterWins(winner: string, ignored: string[]) {
+  return (q: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if (q[winner] === undefined) return;
+    for (const k of ignored) {
+      if (q[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `is ignored by the service when --${winner.replace(/_/g, '-')} is given (the filter wins); drop one of them` });
+    }
+  };
+}
+
+const listQuery = z
+  .object({
+    filter_id: id.optional(),
+    ids: z.array(id).max(100, { error: 'must have at most 100 ids' }).optional(),
+    owner_id: id.optional(),
+    org_id: id.optional(),
+    deal_id: id.optional(),
+    updated_since: rfc3339.optional(),
+    updated_until: rfc3339.optional(),
+    sort_by: z.enum(['id', 'update_time', 'add_time']).optional(),
+    sort_direction: z.enum(['asc', 'desc']).optional(),
+    ...detailQuery,
+    ...cursorQuery(500),
+  })
+  .superRefine(filterWins('filter_id', ['ids', 'owner_id', 'org_id', 'deal_id']));
+
+const v1ListQuery = z
+  .object({
+    user_id: id.optional(),
+    filter_id: id.optional(),
+    first_char: firstChar.optional(),
+    sort: sortString(V1_SORT, true).optional(),
+    ...offsetQuery,
+  })
+  .superRefine(filterWins('filter_id', ['user_id']));
+
+export const personOperations = defineOperations([
+  {
+    id: 'persons.list',
+    method: 'GET',
+    path: '/api/v2/persons',
+    cost: 10,
+    scopes: READ,
+    pagination: 'cursor',
+    maxLimit: 500,
+    query: listQuery,
+    cli: {
+      command: ['persons', 'list'],
+      summary: 'List persons (cursor-paged); --v1 for the offset-paged v1 list',
+      examples: [
+        'crmctl persons list --owner-id 1 --sort-by update_time --sort-direction desc --limit 50',
+        'crmctl persons list --ids 1,2,3 --include-fields open_deals_count,notes_count --json',
+        'crmctl persons list --updated-since 2026-01-01T00:00:00Z --all --output ndjson',
+      ],
+      columns: COLUMNS,
+      fields: PERSON_FIELDS,
+      help: {
+        filter_id: 'saved filter id; --ids, --owner-id, --org-id and --deal-id cannot be combined with it (the service ignores them)',
+        ids: 'up to 100 person ids; ids that do not exist or are not visible are left out',
+        updated_since: 'RFC 3339, inclusive',
+        updated_until: 'RFC 3339, exclusive',
+        ...DETAIL_HELP,
+      },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.get',
+    method: 'GET',
+    path: '/api/v2/persons/{id}',
+    cost: 1,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    query: z.object(detailQuery),
+    cli: {
+      command: ['persons', 'get'],
+      summary: 'Show one person; --v1 for the v1 form with every count and related objects',
+      examples: ['crmctl persons get 12 --include-fields open_deals_count,followers_count --include-labels', 'crmctl persons get 12 --v1 --json'],
+      columns: PERSON_FIELDS.filter((f) => !(PERSON_INCLUDE_FIELDS as readonly string[]).includes(f)),
+      fields: PERSON_FIELDS,
+      help: DETAIL_HELP,
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.changelog',
+    method: 'GET',
+    path: '/api/v1/persons/{id}/changelog',
+    cost: 20,
+    scopes: RECENTS,
+    pagination: 'cursor',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...cursorQuery(500) }),
+    cli: {
+      command: ['persons', 'changelog'],
+      summary: 'Field changes of a person, newest first',
+      examples: ['crmctl persons changelog 12 --limit 20'],
+      columns: ['time', 'field_key', 'old_value', 'new_value', 'actor_user_id', 'change_source'],
+      fields: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent', 'is_bulk_update_flag'],
+    },
+  },
+  {
+    id: 'persons.files',
+    method: 'GET',
+    path: '/api/v1/persons/{id}/files',
+    cost: 20,
+    scopes: READ,
+    pagination: 'offset',
+    maxLimit: 100,
+    params,
+    query: z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_API).optional() }),
+    cli: {
+      command: ['persons', 'files'],
+      summary: 'Files attached to a person (pages of at most 100); --v1 sorts on more fields',
+      examples: ['crmctl persons files 12 --sort "update_time DESC"', 'crmctl persons files 12 --v1 --sort "file_size DESC"'],
+      columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
+      help: { sort: '"field ASC|DESC"; fields: id, update_time (with --v1: id, user_id, deal_id, person_id, org_id, product_id, add_time, update_time, file_name, file_type, file_size, comment)' },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.filesV1',
+    method: 'GET',
+    path: '/v1/persons/{id}/files',
+    // "not stated" in the interface; the vendor charges 20 for the person files operation.
+    cost: 20,
+    scopes: READ,
+    pagination: 'offset',
+    // The Limits table caps person files at 100 a page; it names no form, so both get it.
+    maxLimit: 100,
+    params,
+    query: z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_V1).optional() }),
+    cli: {
+      command: ['persons', 'files'],
+      summary: 'Files attached to a person, v1 form (reached with `crmctl persons files ID --v1`)',
+      examples: ['crmctl persons files 12 --v1 --sort "file_size DESC"'],
+      columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.flow',
+    method: 'GET',
+    path: '/api/v1/persons/{id}/flow',
+    cost: 40,
+    scopes: RECENTS,
+    pagination: 'offset',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...offsetQuery, all_changes: flag01.optional(), items: z.array(z.enum(FLOW_ITEMS)).optional() }),
+    cli: {
+      command: ['persons', 'flow'],
+      summary: 'Updates about a person (notes, activities, changes, deals, files, mail), newest first',
+      examples: ['crmctl persons flow 12 --items note,activity,personChange --all-changes 1'],
+      columns: ['timestamp', 'object', 'data.id'],
+      help: { all_changes: '1 includes custom field changes', items: `only these kinds: ${FLOW_ITEMS.join(', ')}` },
+    },
+  },
+  {
+    id: 'persons.followers',
+    method: 'GET',
+    path: '/api/v2/persons/{id}/followers',
+    cost: 10,
+    scopes: READ,
+    pagination: 'cursor',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...cursorQuery(500) }),
+    cli: {
+      command: ['persons', 'followers'],
+      summary: 'Users following a person; --v1 for the v1 form',
+      examples: ['crmctl persons followers 12', 'crmctl persons followers 12 --v1 --json'],
+      columns: ['user_id', 'add_time'],
+      fields: ['user_id', 'add_time', 'id', 'person_id'],
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.followersChangelog',
+    method: 'GET',
+    path: '/api/v2/persons/{id}/followers/changelog',
+    cost: 10,
+    scopes: READ,
+    pagination: 'cursor',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...cursorQuery(500) }),
+    cli: {
+      command: ['persons', 'followers-changelog'],
+      summary: 'Who started or stopped following a person, and when',
+      examples: ['crmctl persons followers-changelog 12'],
+      columns: ['time', 'action', 'follower_user_id', 'actor_user_id'],
+      fields: ['action', 'actor_user_id', 'follower_user_id', 'time'],
+    },
+  },
+  {
+    id: 'persons.mailMessages',
+    method: 'GET',
+    path: '/api/v1/persons/{id}/mailMessages',
+    cost: 20,
+    scopes: MAIL,
+    pagination: 'offset',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...offsetQuery, include_body: flag01.optional() }),
+    cli: {
+      command: ['persons', 'mail-messages'],
+      summary: 'Mail messages with a person, newest first',
+      examples: ['crmctl persons mail-messages 12 --include-body 1 --json'],
+      columns: ['data.id', 'timestamp', 'data.subject', 'data.from.0.email_address', 'data.mail_thread_id'],
+      help: { include_body: '1 adds each message body (default 0)' },
+    },
+  },
+  {
+    id: 'persons.permittedUsers',
+    method: 'GET',
+    path: '/api/v1/persons/{id}/permittedUsers',
+    cost: 10,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: { command: ['persons', 'permitted-users'], summary: 'Ids of the users who may see a person', examples: ['crmctl persons permitted-users 12'], columns: ['user_id'], fields: ['user_id'], handWritten: true },
+  },
+  {
+    id: 'persons.picture',
+    method: 'GET',
+    path: '/api/v2/persons/{id}/picture',
+    cost: 1,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['persons', 'picture'],
+      summary: 'URLs of a person\'s picture (128x128 and 512x512)',
+      examples: ['crmctl persons picture 12 --fields pictures.128,pictures.512'],
+      columns: ['id', 'item_id', 'pictures.128', 'pictures.512', 'file_size', 'added_by_user_id'],
+      fields: ['id', 'item_type', 'item_id', 'added_by_user_id', 'active_flag', 'file_size', 'pictures'],
+    },
+  },
+  {
+    id: 'persons.products',
+    method: 'GET',
+    path: '/api/v1/persons/{id}/products',
+    cost: 20,
+    scopes: READ,
+    pagination: 'offset',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...offsetQuery }),
+    cli: {
+      command: ['persons', 'products'],
+      summary: 'Products on the deals of a person (one row per deal product)',
+      examples: ['crmctl persons products 12 --all'],
+      columns: ['deal_id', 'deal.title', 'deal.status', 'product.id', 'product.name', 'product.code'],
+      fields: ['deal_id', 'deal', 'product'],
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.search',
+    method: 'GET',
+    path: '/api/v2/persons/search',
+    // "not shown" in the interface; the vendor charges 20.
+    cost: 20,
+    scopes: [...READ, 'search:read'],
+    beta: true,
+    pagination: 'cursor',
+    maxLimit: 500,
+    query: searchQuery({
+      term: z.string(),
+      fields: z.array(z.enum(['custom_fields', 'email', 'notes', 'phone', 'name'])).optional(),
+      exact_match: z.boolean().optional(),
+      organization_id: id.optional(),
+      include_fields: z.array(z.enum(['person.picture'])).optional(),
+      ...cursorQuery(500),
+    }),
+    cli: {
+      command: ['persons', 'search'],
+      summary: 'Search persons by name, email, phone, notes or custom fields',
+      examples: ['crmctl persons search --term alice --search-fields name,email', 'crmctl persons search --term "+372 5550" --search-fields phone --exact-match'],
+      unwrap: 'items',
+      columns: ['item.id', 'item.name', 'item.emails.0', 'item.phones.0', 'item.organization.name', 'result_score'],
+      help: {
+        term: 'at least 2 characters (1 with --exact-match)',
+        fields: 'where to search (default all); custom fields of types address, varchar, text, varchar_auto, double, monetary, phone',
+        exact_match: 'only full matches (case-insensitive)',
+        organization_id: 'at most 2000 persons are found per organization',
+      },
+    },
+  },
+  {
+    id: 'persons.listV1',
+    method: 'GET',
+    path: '/v1/persons',
+    cost: null,
+    scopes: READ,
+    pagination: 'offset',
+    maxLimit: 500,
+    query: v1ListQuery,
+    cli: {
+      command: ['persons', 'list'],
+      summary: 'List persons, v1 form (reached with `crmctl persons list --v1`)',
+      examples: ['crmctl persons list --v1 --first-char a --sort "name ASC"', 'crmctl persons list --v1 --user-id 2 --all'],
+      columns: V1_COLUMNS,
+      fields: V1_PERSON_FIELDS,
+      help: {
+        user_id: 'owner; cannot be combined with --filter-id (the filter wins)',
+        first_char: 'first letter of the name (case-insensitive)',
+        sort: '"field ASC|DESC", comma separated; first-level keys only',
+      },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.collection',
+    method: 'GET',
+    path: '/v1/persons/collection',
+    cost: null,
+    scopes: READ,
+    beta: true,
+    pagination: 'cursor',
+    maxLimit: 500,
+    query: z.object({ since: dateTime.optional(), until: dateTime.optional(), owner_id: id.optional(), first_char: firstChar.optional(), ...cursorQuery(500) }),
+    cli: {
+      command: ['persons', 'collection'],
+      summary: 'Every person in one cursor-paged stream, for exports (global admins only)',
+      examples: ['crmctl persons collection --since "2026-01-01 00:00:00" --all --output ndjson > persons.ndjson'],
+      columns: ['id', 'name', 'email.0.value', 'owner_id', 'org_id', 'update_time'],
+      fields: ['id', 'active_flag', 'owner_id', 'org_id', 'name', 'email', 'phone', 'update_time', 'delete_time', 'add_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'cc_email'],
+      help: { since: 'update_time from (date-time)', until: 'update_time up to (date-time)', first_char: 'first letter of the name (case-insensitive)' },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.getV1',
+    method: 'GET',
+    path: '/v1/persons/{id}',
+    cost: null,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['persons', 'get'],
+      summary: 'Show one person, v1 form (reached with `crmctl persons get ID --v1`)',
+      examples: ['crmctl persons get 12 --v1'],
+      columns: V1_COLUMNS,
+      fields: V1_PERSON_FIELDS,
+      handWritten: true,
+    },
+  },
+  {
+    id: 'persons.activities',
+    method: 'GET',
+    path: '/v1/persons/{id}/activities',
+    cost: null,
+    scopes: READ,
+    pagination: 'offset',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...offsetQuery, done: flag01.optional(), exclude: z.array(id).optional() }),
+    cli: {
+      command: ['persons', 'activities'],
+      summary: 'Activities of a person',
+      examples: ['crmctl persons activities 12 --done 0', 'crmctl persons activities 12 --exclude 4,9'],
+      columns: ['id', 'type', 'subject', 'due_date', 'done', 'user_id', 'deal_id'],
+      help: { done: '1 done only, 0 not done only (default both)', exclude: 'activity ids to leave out' },
+    },
+  },
+  {
+    id: 'persons.deals',
+    method: 'GET',
+    path: '/v1/persons/{id}/deals',
+    cost: null,
+    scopes: READ,
+    pagination: 'offset',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...offsetQuery, status: z.enum(DEAL_STATUSES).optional(), sort: sortString(DEAL_SORT, true).optional() }),
+    cli: {
+      command: ['persons', 'deals'],
+      summary: 'Deals of a person',
+      examples: ['crmctl persons deals 12 --status open --sort "value DESC"', 'crmctl persons deals 12 --status deleted'],
+      columns: ['id', 'title', 'status', 'value', 'currency', 'stage_id', 'user_id'],
+      help: { status: 'default all_not_deleted; deleted lists deals deleted in the last 30 days', sort: '"field ASC|DESC", comma separated' },
+    },
+  },
+  {
+    id: 'persons.followersV1',
+    method: 'GET',
+    path: '/v1/persons/{id}/followers',
+    // "not stated" in the interface; the vendor charges 20.
+    cost: 20,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['persons', 'followers'],
+      summary: 'Users following a person, v1 form (reached with `crmctl persons followers ID --v1`)',
+      examples: ['crmctl persons followers 12 --v1'],
+      columns: ['id', 'user_id', 'add_time'],
+      handWritten: true,
+    },
+  },
+]);

@@ -1,4 +1,2 @@
-import type { AreaModule } from '../types.js';
-
-// Placeholder until this area's handlers land.
-export const personsArea: AreaModule = { name: 'persons', routes: [] };
+// The persons area lives in ./persons/; this file keeps the import line of handlers/index.ts unchanged.
+export { personsArea } from './persons/index.js';

@@ -1,0 +1,91 @@
+// Shared pieces of the persons handlers: scopes, the company's contact-sync and
+// marketing-app switches, the person-side collections, loaders and time formats.
+import { forbidden, invalid, notFound } from '../../http/errors.js';
+import type { FieldMeta, Person, User } from '../../store/records.js';
+import type { SandboxState } from '../../store/state.js';
+import { canSee } from '../access.js';
+
+export const READ = ['contacts:read', 'contacts:full'];
+/** Changelog and flow are "recents" (api-facts §1). */
+export const RECENTS = ['recents:read'];
+export const MAIL = ['mail:read', 'mail:full'];
+export const SEARCH = ['contacts:read', 'contacts:full', 'search:read'];
+
+/** Company switches that decide which person fields exist (interface, Person). Kept on the company record. */
+export interface PersonSettings { contact_sync_enabled?: boolean; marketing_app_enabled?: boolean }
+export const settings = (state: SandboxState): PersonSettings => state.company as unknown as PersonSettings;
+export const contactSync = (state: SandboxState) => settings(state).contact_sync_enabled === true;
+export const marketingApp = (state: SandboxState) => settings(state).marketing_app_enabled === true;
+
+export const CONTACT_SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'] as const;
+
+export interface PersonLabel { id: number; label: string; color: string; [k: string]: unknown }
+export interface Follower { id: number; person_id: number; user_id: number; add_time: string; [k: string]: unknown }
+export interface FollowerChange { id: number; person_id: number; action: 'added' | 'removed'; actor_user_id: number; follower_user_id: number; time: string; [k: string]: unknown }
+export interface Change {
+  id: number; person_id: number; field_key: string; old_value: string | null; new_value: string | null; actor_user_id: number;
+  time: string; change_source: string | null; change_source_user_agent: string | null; is_bulk_update_flag: boolean; [k: string]: unknown;
+}
+export interface Picture {
+  id: number; item_type: 'person'; item_id: number; added_by_user_id: number; active_flag: boolean; file_size: number;
+  pictures: { '128': string; '512': string }; add_time: string; [k: string]: unknown;
+}
+export interface Party { id: number; email_address: string; name: string; linked_person_id: number | null; linked_person_name: string | null; mail_message_party_id: number }
+export interface MailMessage {
+  id: number; person_id: number; from: Party[]; to: Party[]; cc: Party[]; bcc: Party[]; subject: string; snippet: string; body: string;
+  mail_thread_id: number; user_id: number; sent_flag: 0 | 1; has_attachments_flag: 0 | 1; read_flag: 0 | 1; message_time: string;
+  add_time: string; update_time: string; [k: string]: unknown;
+}
+export interface FileRec {
+  id: number; user_id: number; deal_id: number | null; person_id: number | null; org_id: number | null; product_id: number | null;
+  file_name: string; file_type: string; file_size: number; add_time: string; update_time: string; name: string; description: string;
+  comment: string | null; url: string; [k: string]: unknown;
+}
+export interface Product { id: number; name: string; code: string; unit: string; tax: number; category: string; [k: string]: unknown }
+export interface DealProduct { id: number; deal_id: number; product_id: number; item_price: number; quantity: number; currency: string; [k: string]: unknown }
+export interface Participant { id: number; deal_id: number; person_id: number; add_time: string; [k: string]: unknown }
+
+export const personFields = (s: SandboxState) => s.collection<FieldMeta>('personFields', { idKind: 'int' });
+export const personLabels = (s: SandboxState) => s.collection<PersonLabel>('personLabels', { idKind: 'int' });
+export const followers = (s: SandboxState) => s.collection<Follower>('personFollowers', { idKind: 'int' });
+export const followerChanges = (s: SandboxState) => s.collection<FollowerChange>('personFollowerChanges', { idKind: 'int' });
+export const changelog = (s: SandboxState) => s.collection<Change>('personChangelog', { idKind: 'int' });
+export const pictures = (s: SandboxState) => s.collection<Picture>('personPictures', { idKind: 'int' });
+export const mailMessages = (s: SandboxState) => s.collection<MailMessage>('personMailMessages', { idKind: 'int' });
+export const files = (s: SandboxState) => s.collection<FileRec>('files', { idKind: 'int' });
+export const products = (s: SandboxState) => s.collection<Product>('products', { idKind: 'int' });
+export const dealProducts = (s: SandboxState) => s.collection<DealProduct>('dealProducts', { idKind: 'int' });
+export const participants = (s: SandboxState) => s.collection<Participant>('dealParticipants', { idKind: 'int' });
+
+/** Custom person fields by key. */
+export function customFieldMap(state: SandboxState): Map<string, FieldMeta> {
+  return new Map(personFields(state).filter((f) => f.is_custom).map((f) => [f.key, f]));
+}
+
+export const personNotFound = () => notFound('Person not found');
+
+/** A live person the user may see: 400 for a bad id, 404 when missing or deleted, 403 when hidden. */
+export function loadPerson(state: SandboxState, user: User, raw: string): Person {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw invalid('id', 'must be a positive integer');
+  const p = state.persons.get(Number(raw));
+  if (!p) throw personNotFound();
+  if (!canSee(state, user, p)) throw forbidden();
+  return p;
+}
+
+/** v1 timestamps are `YYYY-MM-DD HH:MM:SS` UTC. */
+export const v1Time = (iso: string | null | undefined): string | null => (iso ? new Date(iso).toISOString().slice(0, 19).replace('T', ' ') : null);
+/** v2 timestamps are RFC 3339 without milliseconds. */
+export const v2Time = (iso: string | null | undefined): string | null => (iso ? new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+/** Parses the service's date-time forms (RFC 3339 or `YYYY-MM-DD HH:MM:SS`, taken as UTC). */
+export function parseTime(s: string): number {
+  const t = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(s) ? Date.parse(`${s.replace(' ', 'T')}Z`) : Date.parse(s);
+  return t;
+}
+
+/** Deals a person is on: as the contact person or as a participant. Includes deleted ones when asked. */
+export function dealsOf(state: SandboxState, personId: number, withDeleted = false) {
+  const extra = new Set(participants(state).filter((x) => x.person_id === personId).map((x) => x.deal_id));
+  const all = withDeleted ? state.deals.allWithDeleted() : state.deals.all();
+  return all.filter((d) => d.person_id === personId || extra.has(d.id));
+}

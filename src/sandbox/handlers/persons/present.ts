@@ -1,0 +1,175 @@
+// Response shapes of a person: the v2 record (api-facts §6, OpenAPI example) and the
+// classic v1 record, plus the v1 forms of the deals and activities a person is on.
+// Contact-sync and marketing fields exist only when the company has them switched on.
+import type { Activity, Deal, Person } from '../../store/records.js';
+import type { SandboxState } from '../../store/state.js';
+import {
+  CONTACT_SYNC_FIELDS, contactSync, customFieldMap, dealsOf, files, followers, mailMessages, marketingApp, participants,
+  personLabels, pictures, v1Time, v2Time,
+} from './common.js';
+
+export const INCLUDE_FIELDS = [
+  'next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count',
+  'related_closed_deals_count', 'participant_open_deals_count', 'participant_closed_deals_count', 'email_messages_count',
+  'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count',
+  'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'last_incoming_mail_time',
+  'last_outgoing_mail_time', 'marketing_status', 'doi_status', 'smart_bcc_email',
+] as const;
+const MARKETING = new Set(['marketing_status', 'doi_status']);
+
+export interface DetailOptions { include?: string[]; customKeys?: string[]; optionLabels?: boolean; labels?: boolean }
+
+/** Counts and pointers of a person (the include_fields values; always part of the v1 record). */
+export function stats(state: SandboxState, p: Person): Record<string, unknown> {
+  const own = state.deals.filter((d) => d.person_id === p.id);
+  const partIds = new Set(participants(state).filter((x) => x.person_id === p.id).map((x) => x.deal_id));
+  const part = state.deals.filter((d) => partIds.has(d.id) && d.person_id !== p.id);
+  // "related" deals: those of the person's organization that are not the person's own.
+  const related = p.org_id ? state.deals.filter((d) => d.org_id === p.org_id && d.person_id !== p.id) : [];
+  const count = (ds: Deal[], s: Deal['status'] | 'closed') => ds.filter((d) => (s === 'closed' ? d.status === 'won' || d.status === 'lost' : d.status === s)).length;
+  const acts = state.activities.filter((a) => a.person_id === p.id);
+  const planned = acts.filter((a) => !a.done).sort((a, b) => String(a.due_date ?? '9999').localeCompare(String(b.due_date ?? '9999')) || a.id - b.id);
+  const done = acts.filter((a) => a.done).sort((a, b) => String(b.due_date ?? '').localeCompare(String(a.due_date ?? '')) || b.id - a.id);
+  const mails = mailMessages(state).filter((m) => m.person_id === p.id);
+  const last = (sent: 0 | 1) => mails.filter((m) => m.sent_flag === sent).map((m) => m.message_time).sort().at(-1) ?? null;
+  return {
+    next_activity_id: planned[0]?.id ?? null,
+    last_activity_id: done[0]?.id ?? null,
+    open_deals_count: count(own, 'open'),
+    related_open_deals_count: count(related, 'open'),
+    closed_deals_count: count(own, 'closed'),
+    related_closed_deals_count: count(related, 'closed'),
+    participant_open_deals_count: count(part, 'open'),
+    participant_closed_deals_count: count(part, 'closed'),
+    email_messages_count: mails.length,
+    activities_count: acts.length,
+    done_activities_count: acts.filter((a) => a.done).length,
+    undone_activities_count: planned.length,
+    files_count: files(state).filter((f) => f.person_id === p.id).length,
+    notes_count: state.notes.filter((n) => n.person_id === p.id).length,
+    followers_count: followers(state).filter((f) => f.person_id === p.id).length,
+    won_deals_count: count(own, 'won'),
+    related_won_deals_count: count(related, 'won'),
+    lost_deals_count: count(own, 'lost'),
+    related_lost_deals_count: count(related, 'lost'),
+    last_incoming_mail_time: last(0),
+    last_outgoing_mail_time: last(1),
+    marketing_status: p.marketing_status ?? 'no_consent',
+    doi_status: p.doi_status ?? null,
+    smart_bcc_email: `${state.company.domain}+person${p.id}@pipedrivemail.com`,
+  };
+}
+
+function syncFields(state: SandboxState, p: Person): Record<string, unknown> {
+  if (!contactSync(state)) return {};
+  return Object.fromEntries(CONTACT_SYNC_FIELDS.map((k) => [k, p[k] ?? (k === 'ims' ? [] : null)]));
+}
+
+/** Custom values: every custom field key (null when unset); option ids become {id, label} on request. */
+function customValues(state: SandboxState, p: Person, o: DetailOptions): Record<string, unknown> {
+  const fields = customFieldMap(state);
+  const keys = o.customKeys?.length ? o.customKeys.filter((k) => fields.has(k)) : [...fields.keys()];
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    const f = fields.get(k)!;
+    const v = p.custom_fields?.[k] ?? null;
+    if (o.optionLabels && v !== null && (f.field_type === 'enum' || f.field_type === 'set')) {
+      const label = (id: unknown) => ({ id, label: f.options?.find((x) => x.id === id)?.label ?? null });
+      out[k] = f.field_type === 'set' ? (Array.isArray(v) ? v : [v]).map(label) : label(v);
+    } else out[k] = v;
+  }
+  return out;
+}
+
+const labelsOf = (state: SandboxState, p: Person) =>
+  p.label_ids.map((id) => personLabels(state).get(id)).filter((l) => l !== undefined).map((l) => ({ id: l.id, label: l.label }));
+
+export function v2Person(state: SandboxState, p: Person, o: DetailOptions = {}): Record<string, unknown> {
+  const rec: Record<string, unknown> = {
+    id: p.id, name: p.name, first_name: p.first_name, last_name: p.last_name, owner_id: p.owner_id, org_id: p.org_id,
+    add_time: v2Time(p.add_time), update_time: v2Time(p.update_time), emails: p.emails, phones: p.phones, is_deleted: p.is_deleted,
+    visible_to: p.visible_to, label_ids: p.label_ids, picture_id: p.picture_id, custom_fields: customValues(state, p, o),
+    ...syncFields(state, p),
+  };
+  if (o.labels) rec.labels = labelsOf(state, p);
+  if (o.include?.length) {
+    const s = stats(state, p);
+    for (const k of o.include) {
+      // marketing_status and doi_status exist only with the marketing app (interface, Person).
+      if (MARKETING.has(k) && !marketingApp(state)) continue;
+      rec[k] = s[k] ?? null;
+    }
+  }
+  return rec;
+}
+
+/** The classic v1 record: owner and organization as objects, every count, custom values as top-level keys. */
+export function v1Person(state: SandboxState, p: Person): Record<string, unknown> {
+  const owner = state.users.getAny(p.owner_id);
+  const org = p.org_id ? state.organizations.getAny(p.org_id) : undefined;
+  const pic = p.picture_id ? pictures(state).get(p.picture_id) : undefined;
+  const s = stats(state, p);
+  const next = s.next_activity_id ? state.activities.get(s.next_activity_id as number) : undefined;
+  const last = s.last_activity_id ? state.activities.get(s.last_activity_id as number) : undefined;
+  const { marketing_status: _m, doi_status: _d, smart_bcc_email: _b, ...counts } = s;
+  return {
+    id: p.id, company_id: state.company.id,
+    owner_id: owner ? { id: owner.id, name: owner.name, email: owner.email, has_pic: 0, pic_hash: null, active_flag: owner.active_flag, value: owner.id } : null,
+    org_id: org ? {
+      name: org.name, people_count: state.persons.filter((x) => x.org_id === org.id).length, owner_id: org.owner_id,
+      address: org.address?.value ?? null, active_flag: !org.is_deleted, cc_email: `${state.company.domain}+org${org.id}@pipedrivemail.com`, value: org.id,
+    } : null,
+    name: p.name, first_name: p.first_name, last_name: p.last_name,
+    ...counts,
+    active_flag: !p.is_deleted, phone: p.phones, email: p.emails, first_char: p.name.charAt(0).toLowerCase(),
+    update_time: v1Time(p.update_time), delete_time: null, add_time: v1Time(p.add_time), visible_to: String(p.visible_to),
+    picture_id: pic ? { item_type: 'person', item_id: p.id, active_flag: pic.active_flag, add_time: v1Time(pic.add_time), update_time: v1Time(pic.add_time), added_by_user_id: pic.added_by_user_id, pictures: pic.pictures, value: pic.id } : null,
+    next_activity_date: next?.due_date ?? null, next_activity_time: next?.due_time ?? null,
+    last_activity_date: last?.due_date ?? null,
+    label: p.label_ids[0] ?? null, label_ids: p.label_ids, cc_email: `${state.company.domain}+person${p.id}@pipedrivemail.com`,
+    org_name: org?.name ?? null, owner_name: owner?.name ?? null,
+    ...syncFields(state, p),
+    ...customValues(state, p, {}),
+  };
+}
+
+/** The light record of the v1 collection. */
+export function collectionPerson(p: Person, state: SandboxState): Record<string, unknown> {
+  return {
+    id: p.id, active_flag: !p.is_deleted, owner_id: p.owner_id, org_id: p.org_id, name: p.name, email: p.emails, phone: p.phones,
+    update_time: v1Time(p.update_time), delete_time: null, add_time: v1Time(p.add_time), visible_to: String(p.visible_to),
+    picture_id: p.picture_id, label: p.label_ids[0] ?? null, label_ids: p.label_ids, cc_email: `${state.company.domain}+person${p.id}@pipedrivemail.com`,
+  };
+}
+
+export function v1Deal(state: SandboxState, d: Deal): Record<string, unknown> {
+  const person = d.person_id ? state.persons.getAny(d.person_id) : undefined;
+  const org = d.org_id ? state.organizations.getAny(d.org_id) : undefined;
+  const deleted = state.deals.isDeleted(d.id);
+  return {
+    id: d.id, creator_user_id: d.creator_user_id, user_id: d.owner_id, person_id: d.person_id, org_id: d.org_id, stage_id: d.stage_id,
+    title: d.title, value: d.value, currency: d.currency, add_time: v1Time(d.add_time), update_time: v1Time(d.update_time),
+    stage_change_time: v1Time(d.stage_change_time), active: !deleted && d.status === 'open', deleted, status: deleted ? 'deleted' : d.status,
+    probability: d.probability, lost_reason: d.lost_reason, visible_to: String(d.visible_to), close_time: v1Time(d.close_time),
+    pipeline_id: d.pipeline_id, won_time: v1Time(d.won_time), lost_time: v1Time(d.lost_time), expected_close_date: d.expected_close_date,
+    label: d.label_ids[0] ?? null, person_name: person?.name ?? null, org_name: org?.name ?? null,
+    owner_name: state.users.getAny(d.owner_id)?.name ?? null, delete_time: deleted ? v1Time(d.delete_time as string | undefined) : null,
+    ...(d.custom_fields ?? {}),
+  };
+}
+
+export function v1Activity(state: SandboxState, a: Activity): Record<string, unknown> {
+  const person = a.person_id ? state.persons.getAny(a.person_id) : undefined;
+  const org = a.org_id ? state.organizations.getAny(a.org_id) : undefined;
+  const deal = a.deal_id ? state.deals.getAny(a.deal_id) : undefined;
+  return {
+    id: a.id, company_id: state.company.id, user_id: a.owner_id, done: a.done, type: a.type, subject: a.subject,
+    due_date: a.due_date, due_time: a.due_time ?? '', duration: '', busy_flag: false, add_time: v1Time(a.add_time),
+    update_time: v1Time(a.update_time), marked_as_done_time: a.done ? v1Time(a.update_time) : '', deal_id: a.deal_id,
+    lead_id: a.lead_id, person_id: a.person_id, org_id: a.org_id, active_flag: !a.is_deleted, person_name: person?.name ?? null,
+    org_name: org?.name ?? null, deal_title: deal?.title ?? null, owner_name: state.users.getAny(a.owner_id)?.name ?? null,
+    assigned_to_user_id: a.owner_id, created_by_user_id: a.owner_id, note: null, location: null, public_description: null,
+  };
+}
+
+export { dealsOf };
