@@ -17,6 +17,28 @@ export interface StateJSON {
 }
 
 export type SeedName = 'demo' | 'empty';
+
+/** Options of the core collections, so collection('deals') without opts still emits events. */
+const CORE: Record<string, CollectionOptions> = {
+  users: { idKind: 'int', object: 'user' },
+  persons: { idKind: 'int', object: 'person' },
+  organizations: { idKind: 'int', object: 'organization' },
+  pipelines: { idKind: 'int', object: 'pipeline' },
+  stages: { idKind: 'int', object: 'stage' },
+  deals: { idKind: 'int', object: 'deal' },
+  leads: { idKind: 'uuid', object: 'lead' },
+  leadLabels: { idKind: 'uuid' },
+  dealFields: { idKind: 'int' },
+  notes: { idKind: 'int', object: 'note' },
+  activities: { idKind: 'int', object: 'activity' },
+  activityTypes: { idKind: 'int' },
+  currencies: { idKind: 'int' },
+  filters: { idKind: 'int' },
+  leadConversions: { idKind: 'uuid' },
+  apiTokens: { idKind: 'given' },
+  oauthTokens: { idKind: 'given' },
+  authCodes: { idKind: 'given' },
+};
 export type Seeder = (state: SandboxState, name: SeedName) => void;
 
 export class SandboxState {
@@ -28,11 +50,11 @@ export class SandboxState {
   private dirty = false;
   private seeder: Seeder | null = null;
 
-  /** Get (or create on first use) a collection. `opts` is needed only the first time. */
-  collection<T extends Rec = Rec>(name: string, opts: CollectionOptions = { idKind: 'int' }): Collection<T> {
+  /** Get (or create on first use) a collection. `opts` matters only the first time (core names have fixed options). */
+  collection<T extends Rec = Rec>(name: string, opts?: CollectionOptions): Collection<T> {
     let c = this.cols.get(name);
     if (!c) {
-      c = new Collection<T>(name, opts, this.events, () => { this.dirty = true; }) as unknown as Collection;
+      c = new Collection<T>(name, CORE[name] ?? opts ?? { idKind: 'int' }, this.events, () => { this.dirty = true; }) as unknown as Collection;
       const p = this.pending.get(name);
       if (p) { c.load(p); this.pending.delete(name); }
       this.cols.set(name, c);
@@ -41,24 +63,24 @@ export class SandboxState {
   }
 
   // Core collections, typed. Names are also the keys of GET /__sandbox/state/<name>.
-  get users() { return this.collection<User>('users', { idKind: 'int', object: 'user' }); }
-  get persons() { return this.collection<Person>('persons', { idKind: 'int', object: 'person' }); }
-  get organizations() { return this.collection<Organization>('organizations', { idKind: 'int', object: 'organization' }); }
-  get pipelines() { return this.collection<Pipeline>('pipelines', { idKind: 'int', object: 'pipeline' }); }
-  get stages() { return this.collection<Stage>('stages', { idKind: 'int', object: 'stage' }); }
-  get deals() { return this.collection<Deal>('deals', { idKind: 'int', object: 'deal' }); }
-  get leads() { return this.collection<Lead>('leads', { idKind: 'uuid', object: 'lead' }); }
-  get leadLabels() { return this.collection<LeadLabel>('leadLabels', { idKind: 'uuid' }); }
-  get dealFields() { return this.collection<FieldMeta>('dealFields', { idKind: 'int' }); }
-  get notes() { return this.collection<Note>('notes', { idKind: 'int', object: 'note' }); }
-  get activities() { return this.collection<Activity>('activities', { idKind: 'int', object: 'activity' }); }
-  get activityTypes() { return this.collection<ActivityType>('activityTypes', { idKind: 'int' }); }
-  get currencies() { return this.collection<Currency>('currencies', { idKind: 'int' }); }
-  get filters() { return this.collection<Filter>('filters', { idKind: 'int' }); }
-  get conversions() { return this.collection<Conversion>('leadConversions', { idKind: 'uuid' }); }
-  get apiTokens() { return this.collection<ApiToken>('apiTokens', { idKind: 'given' }); }
-  get oauthTokens() { return this.collection<OAuthToken>('oauthTokens', { idKind: 'given' }); }
-  get authCodes() { return this.collection<AuthCode>('authCodes', { idKind: 'given' }); }
+  get users() { return this.collection<User>('users'); }
+  get persons() { return this.collection<Person>('persons'); }
+  get organizations() { return this.collection<Organization>('organizations'); }
+  get pipelines() { return this.collection<Pipeline>('pipelines'); }
+  get stages() { return this.collection<Stage>('stages'); }
+  get deals() { return this.collection<Deal>('deals'); }
+  get leads() { return this.collection<Lead>('leads'); }
+  get leadLabels() { return this.collection<LeadLabel>('leadLabels'); }
+  get dealFields() { return this.collection<FieldMeta>('dealFields'); }
+  get notes() { return this.collection<Note>('notes'); }
+  get activities() { return this.collection<Activity>('activities'); }
+  get activityTypes() { return this.collection<ActivityType>('activityTypes'); }
+  get currencies() { return this.collection<Currency>('currencies'); }
+  get filters() { return this.collection<Filter>('filters'); }
+  get conversions() { return this.collection<Conversion>('leadConversions'); }
+  get apiTokens() { return this.collection<ApiToken>('apiTokens'); }
+  get oauthTokens() { return this.collection<OAuthToken>('oauthTokens'); }
+  get authCodes() { return this.collection<AuthCode>('authCodes'); }
 
   /** Names of collections that exist (created or loaded). */
   collectionNames(): string[] { return [...new Set([...this.cols.keys(), ...this.pending.keys()])].sort(); }
