@@ -2,8 +2,8 @@
 // ("HTML, sanitized by the service"). The exact rules of the service are not
 // shown; the sandbox keeps a documented allow-list:
 //
-// - removed with everything inside: script, style, iframe, object, embed, noscript,
-//   template, and HTML comments;
+// - removed with everything inside: script, style, iframe, object, noscript, template,
+//   and HTML comments (embed is a void element: the tag goes, the text after it stays);
 // - kept (tags and text): p, br, div, span, b, strong, i, em, u, s, strike, sub, sup,
 //   ul, ol, li, blockquote, pre, code, h1-h6, hr, table, thead, tbody, tr, th, td, a;
 // - any other tag is dropped but its text stays (e.g. <form>, <img>, <font>);
@@ -11,7 +11,7 @@
 //   on* event handlers and style included; an href whose scheme is javascript:,
 //   vbscript: or data: is dropped.
 
-const DROP_WITH_CONTENT = ['script', 'style', 'iframe', 'object', 'embed', 'noscript', 'template'];
+const DROP_WITH_CONTENT = ['script', 'style', 'iframe', 'object', 'noscript', 'template'];
 const KEEP = new Set([
   'p', 'br', 'div', 'span', 'b', 'strong', 'i', 'em', 'u', 's', 'strike', 'sub', 'sup', 'ul', 'ol', 'li', 'blockquote',
   'pre', 'code', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a',
