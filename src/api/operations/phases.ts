@@ -1,4 +1,111 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { id } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the phases area).
-export const phaseOperations = defineOperations([]);
+const READ = ['projects:read', 'projects:full'];
+const WRITE = ['projects:full'];
+
+export const PHASE_FIELDS = ['id', 'name', 'board_id', 'order_nr', 'add_time', 'update_time'];
+const COLUMNS = ['id', 'name', 'board_id', 'order_nr'];
+
+/**
+ * order_nr: from 1 to (phases on the board + 1). The upper bound depends on the board, so the
+ * commands check it with a read of the board's phases before sending (commands/phases/checks.ts).
+ */
+const orderNr = z.int().min(1);
+const params = z.object({ id });
+
+const HELP = {
+  board_id: 'project board',
+  order_nr: 'position on the board, 1 to (phases on the board + 1); the others are renumbered (default: last)',
+};
+
+export const phaseOperations = defineOperations([
+  {
+    id: 'phases.list',
+    method: 'GET',
+    path: '/api/v2/phases',
+    cost: 10,
+    scopes: READ,
+    beta: true,
+    pagination: 'none',
+    query: z.object({ board_id: id }),
+    cli: {
+      command: ['phases', 'list'],
+      summary: 'List the active phases of a board, in board order',
+      examples: ['crmctl phases list --board-id 1'],
+      columns: COLUMNS,
+      fields: PHASE_FIELDS,
+      help: { board_id: 'board whose phases to list' },
+    },
+  },
+  {
+    id: 'phases.get',
+    method: 'GET',
+    path: '/api/v2/phases/{id}',
+    cost: 10,
+    scopes: READ,
+    beta: true,
+    pagination: 'none',
+    params,
+    cli: { command: ['phases', 'get'], summary: 'Show one project phase', examples: ['crmctl phases get 2 --json'], columns: PHASE_FIELDS, fields: PHASE_FIELDS },
+  },
+  {
+    id: 'phases.create',
+    method: 'POST',
+    path: '/api/v2/phases',
+    cost: 5,
+    scopes: WRITE,
+    beta: true,
+    pagination: 'none',
+    body: z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }),
+    cli: {
+      command: ['phases', 'create'],
+      summary: 'Add a phase to a board (at --order-nr, else last)',
+      examples: ['crmctl phases create --name "Quality review" --board-id 1 --order-nr 2'],
+      columns: COLUMNS,
+      fields: PHASE_FIELDS,
+      help: HELP,
+      handWritten: true,
+    },
+  },
+  {
+    id: 'phases.update',
+    method: 'PATCH',
+    path: '/api/v2/phases/{id}',
+    cost: 5,
+    scopes: WRITE,
+    beta: true,
+    pagination: 'none',
+    params,
+    body: z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }),
+    cli: {
+      command: ['phases', 'update'],
+      summary: 'Rename, reorder or move a phase to another board (both boards are renumbered)',
+      examples: ['crmctl phases update 4 --order-nr 1', 'crmctl phases update 4 --board-id 2 --order-nr 3'],
+      columns: COLUMNS,
+      fields: PHASE_FIELDS,
+      help: { ...HELP, board_id: 'move the phase (and its projects) to this board' },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'phases.delete',
+    method: 'DELETE',
+    path: '/api/v2/phases/{id}',
+    cost: 3,
+    scopes: WRITE,
+    beta: true,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['phases', 'delete'],
+      summary: 'Delete an empty phase (the remaining phases are renumbered)',
+      description: 'A phase that still holds projects (archived ones included) cannot be deleted: move them first with `crmctl projects update ID --phase-id N`.',
+      examples: ['crmctl phases delete 4 --yes'],
+      confirm: true,
+      columns: ['id'],
+      handWritten: true,
+    },
+  },
+]);

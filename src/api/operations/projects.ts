@@ -1,4 +1,332 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { cursorQuery, id, isoDate, searchQuery } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the projects area).
-export const projectOperations = defineOperations([]);
+const READ = ['projects:read', 'projects:full'];
+const WRITE = ['projects:full'];
+
+/** Status filter values (interface, Project table); `deleted` is only listed when asked for. */
+export const PROJECT_STATUSES = ['open', 'completed', 'canceled', 'deleted'] as const;
+/** Statuses a create or update may set: `deleted` comes from deleting, which this interface does not show. */
+export const SETTABLE_STATUSES = ['open', 'completed', 'canceled'] as const;
+
+export const PROJECT_FIELDS = [
+  'id', 'title', 'description', 'status', 'board_id', 'phase_id', 'owner_id', 'start_date', 'end_date', 'deal_ids', 'person_ids',
+  'org_ids', 'label_ids', 'health_status', 'add_time', 'update_time', 'status_change_time', 'archive_time', 'custom_fields',
+];
+const COLUMNS = ['id', 'title', 'status', 'board_id', 'phase_id', 'owner_id', 'end_date', 'health_status'];
+
+/** A custom field key of a project: the 40-character hash, or `<hash>_currency` for a monetary field. */
+export const CUSTOM_FIELD_KEY = /^[0-9a-f]{40}(_currency)?$/;
+
+/**
+ * custom_fields: keys are field hashes, null clears a value; an empty array is refused because the
+ * service rejects it for multi-option (`set`) fields and no other field type takes an array.
+ */
+export const customFields = z.record(z.string(), z.unknown()).superRefine((cf, ctx) => {
+  for (const [key, value] of Object.entries(cf)) {
+    if (!CUSTOM_FIELD_KEY.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `${key}: must be a 40-character custom field key (hex hash)` });
+    else if (Array.isArray(value) && value.length === 0) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `${key}: an empty array cannot clear a multi-option field; use null` });
+    }
+  }
+});
+
+const params = z.object({ id });
+const ids = z.array(id);
+
+const common = {
+  description: z.string().optional(),
+  status: z.enum(SETTABLE_STATUSES).optional(),
+  board_id: id.optional(),
+  phase_id: id.optional(),
+  owner_id: id.optional(),
+  start_date: isoDate.optional(),
+  end_date: isoDate.optional(),
+  deal_ids: ids.optional(),
+  person_ids: ids.optional(),
+  org_ids: ids.optional(),
+  label_ids: ids.optional(),
+  health_status: z.int().optional(),
+  custom_fields: customFields.optional(),
+};
+
+/**
+ * Body object that refuses keys it does not know (a plain z.object would silently drop them from
+ * --data), with a pointed message for template_id on updates.
+ */
+function projectBody<T extends z.ZodRawShape>(shape: T, mode: 'create' | 'update') {
+  return z.looseObject(shape).superRefine((b: Record<string, unknown>, ctx) => {
+    for (const k of Object.keys(b)) {
+      if (k in shape) continue;
+      const rule = k === 'template_id' && mode === 'update' ? 'is only used when creating a project; it cannot be sent on update' : 'is not a field of a project';
+      ctx.addIssue({ code: 'custom', path: [k], message: rule });
+    }
+  });
+}
+
+const createBody = projectBody({ title: z.string().trim().min(1), ...common, template_id: id.optional() }, 'create');
+
+const updateBody = projectBody(
+  {
+    title: z.string().trim().min(1).optional(),
+    ...common,
+    description: z.string().nullable().optional(),
+    start_date: isoDate.nullable().optional(),
+    end_date: isoDate.nullable().optional(),
+    health_status: z.int().nullable().optional(),
+  },
+  'update',
+);
+
+const statusFilter = z.array(z.enum(PROJECT_STATUSES)).optional();
+
+const HELP = {
+  board_id: 'project board; the phase must belong to it (default: the first board)',
+  phase_id: 'phase of the board (default: the first phase of the board)',
+  deal_ids: 'linked deal ids',
+  person_ids: 'linked person ids',
+  org_ids: 'linked organization ids',
+  label_ids: 'project label ids',
+  custom_fields: 'custom field values as a JSON object keyed by field hash (see also --custom-field)',
+  status: 'open, completed or canceled',
+  owner_id: 'user id (default: you)',
+  start_date: 'YYYY-MM-DD',
+  end_date: 'YYYY-MM-DD',
+  health_status: 'health indicator (integer)',
+};
+
+export const projectOperations = defineOperations([
+  {
+    id: 'projects.list',
+    method: 'GET',
+    path: '/api/v2/projects',
+    cost: 10,
+    scopes: READ,
+    pagination: 'cursor',
+    maxLimit: 500,
+    query: z.object({
+      filter_id: id.optional(),
+      status: statusFilter,
+      phase_id: id.optional(),
+      deal_id: id.optional(),
+      person_id: id.optional(),
+      org_id: id.optional(),
+      ...cursorQuery(500),
+    }),
+    cli: {
+      command: ['projects', 'list'],
+      summary: 'List projects that are not archived (deleted ones only with --status deleted)',
+      examples: ['crmctl projects list --status open,completed --phase-id 2', 'crmctl projects list --all --output ndjson > projects.ndjson'],
+      columns: COLUMNS,
+      fields: PROJECT_FIELDS,
+      help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted (deleted hidden by default)', deal_id: 'projects linked to this deal', org_id: 'projects linked to this organization' },
+    },
+  },
+  {
+    id: 'projects.get',
+    method: 'GET',
+    path: '/api/v2/projects/{id}',
+    cost: 1,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: { command: ['projects', 'get'], summary: 'Show one project (custom fields inside custom_fields)', examples: ['crmctl projects get 3 --json'], columns: PROJECT_FIELDS, fields: PROJECT_FIELDS },
+  },
+  {
+    id: 'projects.create',
+    method: 'POST',
+    path: '/api/v2/projects',
+    cost: 5,
+    scopes: WRITE,
+    pagination: 'none',
+    successStatus: 201,
+    body: createBody,
+    cli: {
+      command: ['projects', 'create'],
+      summary: 'Create a project on a board, optionally from a template',
+      examples: [
+        'crmctl projects create --title "Acme rollout" --board-id 1 --phase-id 2 --deal-ids 1 --template-id 1',
+        'crmctl projects create --title "Globex rollout" --custom-field 21063e5924b1743bcdc93c0cdb53d1c727db42b6=GLX-7 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=[11,13]',
+      ],
+      columns: COLUMNS,
+      fields: PROJECT_FIELDS,
+      help: { ...HELP, template_id: 'project template to copy groups, tasks and activities from (create only)' },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'projects.update',
+    method: 'PATCH',
+    path: '/api/v2/projects/{id}',
+    cost: 5,
+    scopes: WRITE,
+    pagination: 'none',
+    params,
+    body: updateBody,
+    cli: {
+      command: ['projects', 'update'],
+      summary: 'Change a project: only the fields you give change; --unset clears description, dates, health',
+      examples: ['crmctl projects update 3 --phase-id 3 --status completed', 'crmctl projects update 3 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=null --unset end_date'],
+      columns: COLUMNS,
+      fields: PROJECT_FIELDS,
+      help: HELP,
+      handWritten: true,
+    },
+  },
+  {
+    id: 'projects.archive',
+    method: 'POST',
+    path: '/api/v2/projects/{id}/archive',
+    cost: 3,
+    scopes: WRITE,
+    pagination: 'none',
+    // Archiving twice leaves the project archived once: safe to resend.
+    idempotent: true,
+    params,
+    cli: {
+      command: ['projects', 'archive'],
+      summary: 'Archive a project (it leaves `projects list` and shows in `projects archived`)',
+      examples: ['crmctl projects archive 3 --yes'],
+      confirm: true,
+      columns: ['id', 'title', 'status', 'archive_time'],
+      fields: PROJECT_FIELDS,
+    },
+  },
+  {
+    id: 'projects.archived',
+    method: 'GET',
+    path: '/api/v2/projects/archived',
+    cost: 10,
+    scopes: READ,
+    pagination: 'cursor',
+    maxLimit: 500,
+    query: z.object({ filter_id: id.optional(), status: statusFilter, phase_id: id.optional(), ...cursorQuery(500) }),
+    cli: {
+      command: ['projects', 'archived'],
+      summary: 'List archived projects',
+      examples: ['crmctl projects archived --status completed --limit 50'],
+      columns: [...COLUMNS.slice(0, 5), 'archive_time'],
+      fields: PROJECT_FIELDS,
+      help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted' },
+    },
+  },
+  {
+    id: 'projects.search',
+    method: 'GET',
+    path: '/api/v2/projects/search',
+    cost: 20,
+    scopes: [...READ, 'search:read'],
+    beta: true,
+    pagination: 'cursor',
+    maxLimit: 100,
+    query: searchQuery({
+      term: z.string(),
+      fields: z.array(z.enum(['custom_fields', 'notes', 'title', 'description'])).optional(),
+      exact_match: z.boolean().optional(),
+      person_id: id.optional(),
+      organization_id: id.optional(),
+      ...cursorQuery(100),
+    }),
+    cli: {
+      command: ['projects', 'search'],
+      summary: 'Search projects by title, description, notes or custom fields',
+      examples: ['crmctl projects search --term rollout --search-fields title,description', 'crmctl projects search --term X --exact-match --json'],
+      unwrap: 'items',
+      columns: ['item.id', 'item.title', 'item.status', 'item.phase.name', 'item.organization.name', 'result_score'],
+      // --fields is the global output-field selector.
+      flagNames: { fields: 'search-fields' },
+      help: { term: 'at least 2 characters (1 with --exact-match)', fields: 'where to search: custom_fields, notes, title, description (default all)' },
+    },
+  },
+  {
+    id: 'projects.activities',
+    method: 'GET',
+    path: '/api/v1/projects/{id}/activities',
+    cost: 20,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['projects', 'activities'],
+      summary: 'List the activities of a project',
+      examples: ['crmctl projects activities 3'],
+      columns: ['id', 'subject', 'type', 'user_id', 'due_date', 'due_time', 'done'],
+    },
+  },
+  {
+    id: 'projects.changelog',
+    method: 'GET',
+    path: '/api/v2/projects/{id}/changelog',
+    cost: 10,
+    scopes: READ,
+    pagination: 'cursor',
+    maxLimit: 500,
+    params,
+    query: z.object({ ...cursorQuery(500) }),
+    cli: {
+      command: ['projects', 'changelog'],
+      summary: 'Show the change history of a project, newest first',
+      examples: ['crmctl projects changelog 3 --limit 20 --json'],
+      columns: ['time', 'actor_user_id', 'change_source', 'old_values', 'new_values'],
+    },
+  },
+  {
+    id: 'projects.groups',
+    method: 'GET',
+    path: '/api/v1/projects/{id}/groups',
+    cost: 20,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: { command: ['projects', 'groups'], summary: 'List the active groups of a project', examples: ['crmctl projects groups 3'], columns: ['id', 'name', 'order_nr'] },
+  },
+  {
+    id: 'projects.permittedUsers',
+    method: 'GET',
+    path: '/api/v2/projects/{id}/permittedUsers',
+    cost: 5,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['projects', 'permitted-users'],
+      summary: 'List the ids of users who may access a project',
+      examples: ['crmctl projects permitted-users 3 --output tsv'],
+      columns: ['user_id'],
+      fields: ['user_id'],
+      // The service answers a bare array of ids; the command shows them as {user_id} rows.
+      handWritten: true,
+    },
+  },
+  {
+    id: 'projects.plan',
+    method: 'GET',
+    path: '/api/v1/projects/{id}/plan',
+    cost: 20,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['projects', 'plan'],
+      summary: 'Show the plan of a project: its tasks and activities with their phase and group',
+      examples: ['crmctl projects plan 3 --output tsv'],
+      columns: ['item_type', 'item_id', 'phase_id', 'group_id'],
+    },
+  },
+  {
+    id: 'projects.tasks',
+    method: 'GET',
+    path: '/api/v1/projects/{id}/tasks',
+    cost: 20,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['projects', 'tasks'],
+      summary: 'List the tasks of a project',
+      examples: ['crmctl projects tasks 3'],
+      columns: ['id', 'title', 'assignee_id', 'due_date', 'done', 'parent_task_id'],
+    },
+  },
+]);

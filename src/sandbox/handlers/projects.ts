@@ -1,4 +1,16 @@
+// Area module: projects (v2 CRUD, lists, archive, search, changelog, permitted users; v1
+// activities, groups, plan, tasks). The implementation lives in ./projects/.
 import type { AreaModule } from '../types.js';
+import { crudRoutes } from './projects/crud.js';
+import { searchRoutes } from './projects/search.js';
+import { seedProjects } from './projects/seed.js';
+import { subresourceRoutes } from './projects/subresources.js';
 
-// Placeholder until this area's handlers land.
-export const projectsArea: AreaModule = { name: 'projects', routes: [] };
+export { PROJECT_FIELD_KEYS } from './projects/seed.js';
+
+export const projectsArea: AreaModule = {
+  name: 'projects',
+  routes: [...crudRoutes, ...searchRoutes, ...subresourceRoutes],
+  // Boards and phases are seeded here too (the phases area only serves them).
+  seed: seedProjects,
+};

@@ -1,0 +1,46 @@
+import { callOperation, recordsOf } from '../../api/call.js';
+import { phaseOperations } from '../../api/operations/phases.js';
+import { projectOperations } from '../../api/operations/projects.js';
+import type { Context } from '../../core/context.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import type { BuiltInput } from '../from-operation.js';
+
+const phaseGet = phaseOperations.find((o) => o.id === 'phases.get')!;
+const projectGet = projectOperations.find((o) => o.id === 'projects.get')!;
+
+/** A phase by id, or undefined when the service says it does not exist. */
+export async function readPhase(ctx: Context, id: number): Promise<{ id: number; board_id: number; name: string } | undefined> {
+  const http = await ctx.http();
+  try {
+    const { envelope } = await callOperation(http, phaseGet, { params: { id } });
+    return recordsOf(phaseGet, envelope) as { id: number; board_id: number; name: string };
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The phase of a project must belong to its board (interface, Project). Checked with reads before
+ * a create or update is sent: the phase exists, and its board is the one given (or, on update
+ * without --board-id, the project's current board).
+ */
+export async function projectPreflight(ctx: Context, input: BuiltInput): Promise<void> {
+  const body = (input.body ?? {}) as Record<string, unknown>;
+  if (typeof body.phase_id !== 'number') return;
+  const phase = await readPhase(ctx, body.phase_id);
+  if (!phase) throw new ValidationError([{ field: '--phase-id', rule: `no such phase ${body.phase_id} (see crmctl phases list --board-id N)` }]);
+  let board = typeof body.board_id === 'number' ? body.board_id : undefined;
+  let boardFlag = '--board-id';
+  if (board === undefined && input.params.id !== undefined) {
+    const http = await ctx.http();
+    const { envelope } = await callOperation(http, projectGet, { params: input.params });
+    board = (recordsOf(projectGet, envelope) as { board_id?: number }).board_id;
+    boardFlag = "the project's board";
+  }
+  if (board !== undefined && phase.board_id !== board) {
+    throw new ValidationError([
+      { field: '--phase-id', rule: `phase ${phase.id} (${phase.name}) belongs to board ${phase.board_id}, not to ${boardFlag === '--board-id' ? `--board-id ${board}` : `${boardFlag} ${board}`}` },
+    ]);
+  }
+}

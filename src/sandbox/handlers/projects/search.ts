@@ -1,0 +1,91 @@
+// GET /api/v2/projects/search (beta): term over title, description, notes and searchable custom
+// fields; v2 search result shape {items:[{result_score, item}]} with cursor pagination (max 100).
+import { ok } from '../../http/envelope.js';
+import { invalid } from '../../http/errors.js';
+import { cursorPage } from '../../http/paginate.js';
+import type { SandboxState } from '../../store/state.js';
+import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
+import { phases, PROJECT_READ, projectFields, projects, type Project } from './store.js';
+
+const FIELDS = ['custom_fields', 'notes', 'title', 'description'] as const;
+type SearchField = (typeof FIELDS)[number];
+/** Custom field types the service searches (vendor OpenAPI, searchProjects `fields`). */
+const SEARCHABLE = new Set(['address', 'varchar', 'text', 'varchar_auto', 'double', 'monetary', 'phone']);
+
+const stripHtml = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+
+/** exact: whole value equals the term (case-insensitive); else prefix 0.8, contained 0.5. */
+function score(text: string, term: string, exact: boolean): number {
+  const t = text.toLowerCase(), q = term.toLowerCase();
+  if (t === q) return 1;
+  if (exact) return 0;
+  if (t.startsWith(q)) return 0.8;
+  return t.includes(q) ? 0.5 : 0;
+}
+
+function match(state: SandboxState, p: Project, term: string, exact: boolean, fields: Set<SearchField>) {
+  let best = 0;
+  const notes: string[] = [], custom: string[] = [];
+  if (fields.has('title')) best = Math.max(best, score(p.title, term, exact));
+  if (fields.has('description') && p.description) best = Math.max(best, score(p.description, term, exact) * 0.9);
+  if (fields.has('notes')) {
+    for (const n of state.notes.filter((x) => x.project_id === p.id)) {
+      const text = stripHtml(n.content);
+      const s = score(text, term, exact);
+      if (s > 0) { notes.push(text); best = Math.max(best, s * 0.8); }
+    }
+  }
+  if (fields.has('custom_fields')) {
+    for (const f of projectFields(state).filter((x) => SEARCHABLE.has(x.field_type))) {
+      const v = p.custom_fields[f.field_code];
+      if (v === undefined || v === null) continue;
+      const s = score(String(v), term, exact);
+      if (s > 0) { custom.push(String(v)); best = Math.max(best, s * 0.8); }
+    }
+  }
+  return { best, notes, custom };
+}
+
+function item(state: SandboxState, p: Project, notes: string[], custom: string[]) {
+  const phase = phases(state).get(p.phase_id);
+  const person = p.person_ids[0] !== undefined ? state.persons.get(p.person_ids[0]) : undefined;
+  const org = p.org_ids[0] !== undefined ? state.organizations.get(p.org_ids[0]) : undefined;
+  const deal = p.deal_ids[0] !== undefined ? state.deals.get(p.deal_ids[0]) : undefined;
+  return {
+    id: p.id, type: 'project', title: p.title, status: p.status, owner: { id: p.owner_id }, board_id: p.board_id,
+    phase: phase ? { id: phase.id, name: phase.name } : null,
+    person: person ? { id: person.id, name: person.name } : null,
+    organization: org ? { id: org.id, name: org.name, address: org.address?.value ?? null } : null,
+    deal: deal ? { id: deal.id, title: deal.title } : null,
+    deal_count: p.deal_ids.length, description: p.description, end_date: p.end_date, custom_fields: custom, notes,
+  };
+}
+
+function search(req: SandboxRequest, ctx: HandlerContext) {
+  const { state } = ctx;
+  const q = req.query;
+  const exact = q.bool('exact_match') ?? false;
+  const term = q.str('term');
+  if (term === undefined) throw invalid('term', 'is required');
+  const min = exact ? 1 : 2;
+  if (term.trim().length < min) throw invalid('term', `must be at least ${min} character${min > 1 ? 's' : ''}${exact ? '' : ' (1 with exact_match)'}`);
+  const list = q.list('fields');
+  for (const f of list ?? []) if (!(FIELDS as readonly string[]).includes(f)) throw invalid('fields', `must be a comma-separated list of ${FIELDS.join(', ')}`);
+  const fields = new Set<SearchField>((list ?? FIELDS) as SearchField[]);
+  const person = q.int('person_id', { min: 1 }), org = q.int('organization_id', { min: 1 });
+  // Limit checked before the work: max 100 for project search (interface, Limits).
+  q.int('limit', { min: 1, max: 100 });
+
+  const hits = projects(state)
+    .filter((p) => p.status !== 'deleted' && (person === undefined || p.person_ids.includes(person)) && (org === undefined || p.org_ids.includes(org)))
+    .map((p) => ({ p, m: match(state, p, term.trim(), exact, fields) }))
+    .filter((h) => h.m.best > 0)
+    .sort((a, b) => b.m.best - a.m.best || a.p.id - b.p.id)
+    .map((h) => ({ id: h.p.id, result_score: Math.round(h.m.best * 10000) / 10000, item: item(state, h.p, h.m.notes, h.m.custom) }));
+  const page = cursorPage(hits, q, { maxLimit: 100, field: 'result_score', direction: 'desc' });
+  return ok({ items: page.data.map(({ result_score, item: it }) => ({ result_score, item: it })) }, page.additional_data);
+}
+
+export const searchRoutes: RouteDef[] = [
+  { method: 'GET', path: '/api/v2/projects/search', cost: 20, scopes: [...PROJECT_READ, 'search:read'], handler: search },
+];
