@@ -59,12 +59,19 @@ const V1_COLUMNS = ['id', 'name', 'email.0.value', 'phone.0.value', 'org_name', 
 const rfc3339 = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), {
   error: 'must be an RFC 3339 date-time with a zone, e.g. 2026-01-31T12:00:00Z',
 });
-const firstChar = z.string().length(1, { error: 'must be exactly one character (the first letter of the name)' });
-const params = z.object({ id });
+const firstChar = z.string().refine((s) => [...s].length === 1, { error: 'must be exactly one character (the first letter of the name)' });
+/**
+ * Person id from the command line. A refinement rather than z.int(): a type issue would be reported as
+ * "is required" for text such as "abc" (zod 4 issues carry no input), which misleads.
+ */
+const personId = z.unknown().superRefine((v, ctx) => {
+  if (!(typeof v === 'number' ? Number.isInteger(v) && v > 0 : /^[1-9]\d*$/.test(String(v)))) ctx.addIssue({ code: 'custom', message: 'must be a positive integer (a person id)' });
+});
+const params = z.object({ id: personId });
 
 const detailQuery = {
   include_fields: z.array(z.enum(PERSON_INCLUDE_FIELDS)).optional(),
-  custom_fields: z.array(z.string().min(1)).max(15, { error: 'must have at most 15 custom field keys' }).optional(),
+  custom_fields: z.array(z.string().min(1)).max(15).optional(),
   include_option_labels: z.boolean().optional(),
   include_labels: z.boolean().optional(),
 };
@@ -88,7 +95,7 @@ function filterWins(winner: string, ignored: string[]) {
 const listQuery = z
   .object({
     filter_id: id.optional(),
-    ids: z.array(id).max(100, { error: 'must have at most 100 ids' }).optional(),
+    ids: z.array(id).max(100).optional(),
     owner_id: id.optional(),
     org_id: id.optional(),
     deal_id: id.optional(),
