@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
 import { flag01, id } from '../schemas.js';
+import { idParam } from './roles.js';
 
 // Legacy teams (the former /teams paths): reads need users:read, writes admin (api-facts §1).
 const READ = ['users:read'];
@@ -10,7 +11,7 @@ export const TEAM_FIELDS = ['id', 'name', 'description', 'manager_id', 'users', 
 const COLUMNS = ['id', 'name', 'manager_id', 'users', 'active_flag', 'deleted_flag'];
 export const TEAM_ORDER = ['id', 'name', 'manager_id', 'active_flag'] as const;
 
-const params = z.object({ id });
+const params = z.object({ id: idParam });
 const userIds = z.array(id);
 const listQuery = z.object({ order_by: z.enum(TEAM_ORDER).optional(), skip_users: flag01.optional() });
 const help = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { id, offsetQuery, visibleToNumber } from '../schemas.js';
+import { id, offsetQuery } from '../schemas.js';
 
 // Roles are admin-only for reads and writes (api-facts §1).
 const ADMIN = ['admin'];
@@ -18,7 +18,17 @@ export const VISIBILITY_SETTING_KEYS = [
 /** Settings as GET /roles/{id}/settings answers them; the access levels appear only for the default role. */
 export const SETTING_FIELDS = [...VISIBILITY_SETTING_KEYS, 'deal_access_level', 'org_access_level', 'person_access_level', 'product_access_level'];
 
-const roleParams = z.object({ id });
+/**
+ * Integer path ids. The shared `id` schema reports a non-number argument as "is required" (zod 4 issues carry
+ * no input), so path ids are checked as digits first and then turned into numbers.
+ */
+export const idParam = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer' }).transform(Number).pipe(id);
+/** 1, 3, 5, 7 with a message that says which (a bare literal union reports only "Invalid input"). */
+const visibility = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)], {
+  error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of 1, 3, 5, 7'),
+});
+
+const roleParams = z.object({ id: idParam });
 const pipelineIds = z.array(id);
 
 const VISIBILITY_HELP = '1 owner (and followers), 3 owner\'s group (company on Light/Growth), 5 group and sub-groups, 7 entire company';
@@ -184,7 +194,7 @@ export const roleOperations = defineOperations([
     scopes: ADMIN,
     pagination: 'none',
     params: roleParams,
-    body: z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibleToNumber }),
+    body: z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }),
     cli: {
       command: ['roles', 'settings', 'set'],
       summary: 'Set (add or update) one default-visibility setting of a role',
