@@ -34,6 +34,7 @@ export const AREAS: AreaEntry[] = [
   { name: 'org-fields', aliases: ['organization-fields'], summary: 'Organization custom fields and their options', group: 'Admin and configuration', load: () => import('./org-fields/index.js').then((m) => m.area) },
   { name: 'webhooks', summary: 'Webhooks: list, create, delete, and listen locally', group: 'Admin and configuration', load: () => import('./webhooks/index.js').then((m) => m.area) },
   { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },
+  { name: 'completion', summary: 'Print shell completion scripts (bash, zsh, fish)', group: 'Setup', load: () => import('./completion/index.js').then((m) => m.area) },
   { name: 'sandbox', summary: 'Run the local emulator of the service', group: 'Setup', load: () => import('./sandbox/index.js').then((m) => m.area) },
 ];
 
