@@ -26,6 +26,9 @@ export const subscriptionUrl = z.string().refine((s) => {
   }
 }, { error: 'must be a full http(s) URL, e.g. https://hooks.example.com/crm' });
 
+/** Path ids come in as text; a clear rule instead of a type error. */
+const webhookId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }).transform(Number);
+
 const createBody = z
   .object({
     subscription_url: subscriptionUrl,
@@ -75,11 +78,11 @@ export const webhookOperations = defineOperations([
       description: `The URL must be a full, publicly reachable http(s) URL that does not redirect and is not an address of the service. A user can have at most ${MAX_WEBHOOKS_PER_USER} webhooks. Each event is sent only if the webhook's user (default: you) may see the object.`,
       examples: [
         'crmctl webhooks create --name "ERP sync" --url https://erp.example.com/hooks/crm --action "*" --object deal',
-        'crmctl webhooks create --name "New leads" --url https://hooks.example.com/leads --action create --object lead --version 1.0 --auth-user crm --auth-password-stdin < secret.txt',
+        'crmctl webhooks create --name "New leads" --url https://hooks.example.com/leads --action create --object lead --payload-version 1.0 --auth-user crm --auth-password-stdin < secret.txt',
       ],
       columns: COLUMNS,
       fields: WEBHOOK_FIELDS,
-      flagNames: { subscription_url: 'url', event_action: 'action', event_object: 'object', http_auth_user: 'auth-user', http_auth_password: 'auth-password' },
+      flagNames: { subscription_url: 'url', event_action: 'action', event_object: 'object', http_auth_user: 'auth-user', http_auth_password: 'auth-password', version: 'payload-version' },
       help: {
         subscription_url: 'full http(s) URL that receives the POSTs; not an address of the service',
         event_action: 'create, change, delete or * (all)',
@@ -99,7 +102,7 @@ export const webhookOperations = defineOperations([
     cost: 6,
     scopes: SCOPES,
     pagination: 'none',
-    params: z.object({ id }),
+    params: z.object({ id: webhookId }),
     cli: { command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['success'] },
   },
 ]);

@@ -54,17 +54,25 @@ function onEvent(ctx: HandlerContext, e: SandboxEvent): void {
       host: hostOf(ctx.baseUrl), permittedUserIds: isOwned(rec) ? permittedUserIds(state, rec) : state.users.filter((u) => u.active_flag).map((u) => u.id),
     };
     // Scheduled, so the API response that caused the event goes out first.
-    ctx.schedule(() => void attempt(ctx, wh.id, e, info), 0);
+    ctx.schedule(() => void attempt(ctx, identity(wh), e, info), 0);
   }
 }
+
+/** Id plus creation time and URL: after a reset, a new webhook with the same id is not the same webhook. */
+const identity = (wh: Webhook) => ({ id: wh.id, key: `${wh.add_time}|${wh.subscription_url}` });
+type Identity = ReturnType<typeof identity>;
+const current = (state: SandboxState, who: Identity) => {
+  const wh = webhooks(state).get(who.id);
+  return wh && wh.is_active === 1 && identity(wh).key === who.key ? wh : undefined;
+};
 
 function hostOf(url: string): string {
   try { return new URL(url).host; } catch { return url; }
 }
 
-async function attempt(ctx: HandlerContext, webhookId: number, e: SandboxEvent, info: DeliveryInfo): Promise<void> {
-  const wh = webhooks(ctx.state).get(webhookId);
-  if (!wh || wh.is_active !== 1) return;
+async function attempt(ctx: HandlerContext, who: Identity, e: SandboxEvent, info: DeliveryInfo): Promise<void> {
+  const wh = current(ctx.state, who);
+  if (!wh) return;
   const body = wh.version === '1.0' ? payloadV1(wh, e, info) : payloadV2(wh, e, info);
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'crmctl-sandbox-webhooks/1.0' };
   if (wh.http_auth_user !== null) {
@@ -79,13 +87,12 @@ async function attempt(ctx: HandlerContext, webhookId: number, e: SandboxEvent, 
   } catch {
     status = null; // no answer (refused, reset, timeout)
   }
-  const live = webhooks(ctx.state).get(webhookId);
-  if (!live) return;
-  webhooks(ctx.state).update(webhookId, { last_delivery_time: new Date().toISOString(), last_http_status: status });
+  if (!current(ctx.state, who)) return;
+  webhooks(ctx.state).update(who.id, { last_delivery_time: new Date().toISOString(), last_http_status: status });
   const delivered = status !== null && status >= 200 && status < 300;
   const delay = RETRY_DELAYS_MS[info.attempt - 1];
   if (!delivered && delay !== undefined) {
-    ctx.schedule(() => void attempt(ctx, webhookId, e, { ...info, attempt: info.attempt + 1 }), delay);
+    ctx.schedule(() => void attempt(ctx, who, e, { ...info, attempt: info.attempt + 1 }), delay);
   } else {
     ctx.schedule(() => undefined, 0); // persist the delivery status
   }
