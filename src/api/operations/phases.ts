@@ -13,7 +13,11 @@ const COLUMNS = ['id', 'name', 'board_id', 'order_nr'];
  * commands check it with a read of the board's phases before sending (commands/phases/checks.ts).
  */
 const orderNr = z.int().min(1);
-const params = z.object({ id });
+/**
+ * Path id: digits checked as text, then a number. (A z.int() here would report "is required" for
+ * `get abc`: the shared issue formatter reads every invalid_type issue as a missing value.)
+ */
+const params = z.object({ id: z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer id' }).transform(Number) });
 
 const HELP = {
   board_id: 'project board',

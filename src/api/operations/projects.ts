@@ -32,7 +32,11 @@ export const customFields = z.record(z.string(), z.unknown()).superRefine((cf, c
   }
 });
 
-const params = z.object({ id });
+/**
+ * Path id: digits checked as text, then a number. (A z.int() here would report "is required" for
+ * `get abc`: the shared issue formatter reads every invalid_type issue as a missing value.)
+ */
+const params = z.object({ id: z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer id' }).transform(Number) });
 const ids = z.array(id);
 
 const common = {
