@@ -1,4 +1,98 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { cursorQuery, id, isoDate } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the installments area).
-export const dealInstallmentOperations = defineOperations([]);
+// The vendor's spec lists deals:read as well as deals:full on every installment operation, writes included
+// (api-facts §1, index-v2.txt); kept as written so a deals:read token is not refused by the CLI when the service accepts it.
+const SCOPES = ['deals:read', 'deals:full'];
+
+export const INSTALLMENT_FIELDS = ['id', 'deal_id', 'description', 'amount', 'billing_date'];
+const COLUMNS = ['id', 'deal_id', 'billing_date', 'amount', 'description'];
+
+const PLAN_NOTE = 'Deal installments need the Growth plan or above. A deal takes installments only when it has at least one one-time product and no recurring product; the service refuses others (400).';
+
+const params = z.object({ id, installment_id: id });
+const amount = z.number().gt(0, { error: 'must be greater than 0' });
+const HELP = { description: 'name of the installment', amount: 'greater than 0', billing_date: 'YYYY-MM-DD, the day it is charged' };
+
+export const dealInstallmentOperations = defineOperations([
+  {
+    id: 'dealInstallments.list',
+    method: 'GET',
+    path: '/api/v2/deals/installments',
+    cost: 10,
+    scopes: SCOPES,
+    pagination: 'cursor',
+    maxLimit: 500,
+    query: z.object({
+      deal_ids: z.array(id).min(1).max(100),
+      sort_by: z.enum(['id', 'billing_date', 'deal_id']).optional(),
+      sort_direction: z.enum(['asc', 'desc']).optional(),
+      ...cursorQuery(500),
+    }),
+    cli: {
+      command: ['installments', 'list'],
+      summary: 'List the installments of up to 100 deals',
+      description: PLAN_NOTE,
+      examples: ['crmctl installments list --deal-ids 1,6 --sort-by billing_date', 'crmctl installments list --deal-ids 1 --all --output ndjson'],
+      columns: COLUMNS,
+      fields: INSTALLMENT_FIELDS,
+      help: { deal_ids: 'comma list of deal ids, at most 100', sort_by: 'default id', sort_direction: 'default asc' },
+    },
+  },
+  {
+    id: 'dealInstallments.add',
+    method: 'POST',
+    path: '/api/v2/deals/{id}/installments',
+    cost: 5,
+    scopes: SCOPES,
+    pagination: 'none',
+    params: z.object({ id }),
+    body: z.object({ description: z.string().trim().min(1), amount, billing_date: isoDate }),
+    cli: {
+      command: ['installments', 'add'],
+      summary: 'Add an installment to a deal',
+      description: PLAN_NOTE,
+      examples: ['crmctl installments add 1 --description "Deposit" --amount 2400 --billing-date 2026-03-01'],
+      args: ['id'],
+      columns: COLUMNS,
+      fields: INSTALLMENT_FIELDS,
+      help: HELP,
+    },
+  },
+  {
+    id: 'dealInstallments.update',
+    method: 'PATCH',
+    path: '/api/v2/deals/{id}/installments/{installment_id}',
+    cost: 5,
+    scopes: SCOPES,
+    pagination: 'none',
+    params,
+    body: z.object({ description: z.string().trim().min(1).optional(), amount: amount.optional(), billing_date: isoDate.optional() }),
+    cli: {
+      command: ['installments', 'update'],
+      summary: 'Change an installment of a deal (only the fields you give change)',
+      description: PLAN_NOTE,
+      examples: ['crmctl installments update 1 3 --amount 2600 --billing-date 2026-03-15'],
+      columns: COLUMNS,
+      fields: INSTALLMENT_FIELDS,
+      help: HELP,
+    },
+  },
+  {
+    id: 'dealInstallments.delete',
+    method: 'DELETE',
+    path: '/api/v2/deals/{id}/installments/{installment_id}',
+    cost: 3,
+    scopes: SCOPES,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['installments', 'delete'],
+      summary: 'Delete an installment of a deal',
+      examples: ['crmctl installments delete 1 3 --yes'],
+      columns: ['id'],
+      confirm: true,
+    },
+  },
+]);

@@ -1,4 +1,279 @@
+import { z } from 'zod';
 import { defineOperations } from '../operation.js';
+import { currency, id, isoDate } from '../schemas.js';
 
-// Placeholder until this area's table lands (owner: the engineer of the subscriptions area).
-export const subscriptionOperations = defineOperations([]);
+// The vendor removed subscriptions from its live API (SDK 29.0.0, 2025-09); the service interface keeps
+// them and wins, so crmctl serves them exactly as the interface writes the paths (/v1/subscriptions/...).
+// Scopes are the ones the operations had before removal (api-facts §1): deals:read|deals:full to read, deals:full to write.
+const READ = ['deals:read', 'deals:full'];
+const WRITE = ['deals:full'];
+
+// The interface states no costs for subscriptions: these are the v1 typical values (api-facts §5):
+// get-one 2, list-like reads 20, create/update/cancel 10, delete 6. The sandbox charges the same.
+const COST = { get: 2, read: 20, write: 10, delete: 6 } as const;
+
+export const RETIRED_NOTE =
+  'Subscriptions are retired from the vendor\'s live service; the service interface keeps them and crmctl follows it. ' +
+  'They work against the sandbox and any service that still serves /v1/subscriptions. See docs/subscriptions.md.';
+
+export const CADENCES = ['weekly', 'monthly', 'quarterly', 'yearly'] as const;
+
+export const SUBSCRIPTION_FIELDS = [
+  'id', 'user_id', 'deal_id', 'description', 'is_active', 'cycles_count', 'cycle_amount', 'infinite', 'currency', 'cadence_type',
+  'start_date', 'end_date', 'lifetime_value', 'final_status', 'add_time', 'update_time',
+];
+const COLUMNS = ['id', 'deal_id', 'currency', 'cadence_type', 'cycle_amount', 'cycles_count', 'infinite', 'start_date', 'end_date', 'is_active', 'final_status'];
+
+export const PAYMENT_FIELDS = [
+  'id', 'subscription_id', 'deal_id', 'is_active', 'amount', 'currency', 'change_amount', 'due_at', 'revenue_movement_type',
+  'payment_type', 'description', 'add_time', 'update_time',
+];
+
+/** One payment as the interface describes it: amount, description, due_at (date). */
+export const payment = z.object({
+  amount: z.number(),
+  description: z.string().optional(),
+  due_at: isoDate,
+});
+export type PaymentInput = z.infer<typeof payment>;
+
+const params = z.object({ id });
+
+const PAYMENT_HELP = 'repeatable AMOUNT:DUE_AT[:DESCRIPTION], e.g. 500:2026-03-01:"Setup fee"; or --payments-file';
+const COMMON_HELP = {
+  deal_id: 'the deal; a deal has at most one subscription',
+  currency: '3-letter code, e.g. EUR',
+  update_deal_value: 'set the deal value to the MRR (recurring) or the total of the payments (installment)',
+  payments: PAYMENT_HELP,
+};
+
+const createRecurringBody = z
+  .object({
+    deal_id: id,
+    currency,
+    description: z.string().optional(),
+    cadence_type: z.enum(CADENCES),
+    cycles_count: z.int().positive().optional(),
+    cycle_amount: z.int(),
+    start_date: isoDate,
+    infinite: z.boolean().optional(),
+    payments: z.array(payment).optional(),
+    update_deal_value: z.boolean().optional(),
+  })
+  .superRefine((b, ctx) => {
+    // Interface: one of cycles_count or infinite must be set (exactly one: a counted subscription cannot also be endless).
+    if (b.infinite === true && b.cycles_count !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['infinite'], message: 'cannot be combined with --cycles-count: give exactly one of them' });
+    } else if (b.infinite !== true && b.cycles_count === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['cycles_count'], message: 'is required unless --infinite is set (give exactly one of them)' });
+    }
+  });
+
+const updateRecurringBody = z
+  .object({
+    effective_date: isoDate,
+    description: z.string().optional(),
+    cycle_amount: z.int().optional(),
+    payments: z.array(payment).optional(),
+    update_deal_value: z.boolean().optional(),
+  })
+  .superRefine((b, ctx) => {
+    // Only payments due after effective_date change, so a payment due on or before it cannot be applied.
+    (b.payments ?? []).forEach((p, i) => {
+      if (p.due_at <= b.effective_date) {
+        ctx.addIssue({ code: 'custom', path: ['payments'], message: `item ${i + 1} is due ${p.due_at}; payments must be due after --effective-date ${b.effective_date}` });
+      }
+    });
+  });
+
+export const subscriptionOperations = defineOperations([
+  {
+    id: 'subscriptions.createRecurring',
+    method: 'POST',
+    path: '/v1/subscriptions/recurring',
+    cost: COST.write,
+    scopes: WRITE,
+    pagination: 'none',
+    body: createRecurringBody,
+    cli: {
+      command: ['subscriptions', 'create-recurring'],
+      summary: 'Add a recurring subscription to a deal (equal payments at a fixed cadence)',
+      description: RETIRED_NOTE,
+      examples: [
+        'crmctl subscriptions create-recurring --deal-id 4 --currency EUR --cadence-type monthly --cycle-amount 450 --start-date 2026-01-01 --cycles-count 12 --update-deal-value',
+        'crmctl subscriptions create-recurring --deal-id 4 --currency EUR --cadence-type yearly --cycle-amount 9000 --start-date 2026-01-01 --infinite --payment 1500:2026-01-15:"Onboarding"',
+      ],
+      columns: COLUMNS,
+      fields: SUBSCRIPTION_FIELDS,
+      flagNames: { payments: 'payment' },
+      help: {
+        ...COMMON_HELP,
+        cadence_type: 'interval between payments',
+        cycle_amount: 'amount of each payment (integer)',
+        cycles_count: 'number of payments; or --infinite',
+        infinite: 'lasts until canceled or deleted; or --cycles-count',
+        start_date: 'YYYY-MM-DD, due date of the first payment',
+        payments: `additional payments: ${PAYMENT_HELP}`,
+      },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'subscriptions.createInstallment',
+    method: 'POST',
+    path: '/v1/subscriptions/installment',
+    cost: COST.write,
+    scopes: WRITE,
+    pagination: 'none',
+    body: z.object({ deal_id: id, currency, payments: z.array(payment).min(1), update_deal_value: z.boolean().optional() }),
+    cli: {
+      command: ['subscriptions', 'create-installment'],
+      summary: 'Add an installment subscription to a deal (payments of varying amounts and dates)',
+      description: RETIRED_NOTE,
+      examples: ['crmctl subscriptions create-installment --deal-id 3 --currency USD --payment 5000:2026-02-01:"First half" --payment 7500:2026-08-01:"Second half"'],
+      columns: COLUMNS,
+      fields: SUBSCRIPTION_FIELDS,
+      flagNames: { payments: 'payment' },
+      help: COMMON_HELP,
+      handWritten: true,
+    },
+  },
+  {
+    id: 'subscriptions.get',
+    method: 'GET',
+    path: '/v1/subscriptions/{id}',
+    cost: COST.get,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['subscriptions', 'get'],
+      summary: 'Show one subscription',
+      description: RETIRED_NOTE,
+      examples: ['crmctl subscriptions get 1 --json'],
+      columns: SUBSCRIPTION_FIELDS,
+      fields: SUBSCRIPTION_FIELDS,
+    },
+  },
+  {
+    id: 'subscriptions.findByDeal',
+    method: 'GET',
+    path: '/v1/subscriptions/find/{dealId}',
+    cost: COST.read,
+    scopes: READ,
+    pagination: 'none',
+    params: z.object({ dealId: id }),
+    cli: {
+      command: ['subscriptions', 'find'],
+      summary: 'Show the subscription of a deal',
+      description: RETIRED_NOTE,
+      examples: ['crmctl subscriptions find --deal-id 4'],
+      columns: SUBSCRIPTION_FIELDS,
+      fields: SUBSCRIPTION_FIELDS,
+      handWritten: true,
+    },
+  },
+  {
+    id: 'subscriptions.payments',
+    method: 'GET',
+    path: '/v1/subscriptions/{id}/payments',
+    cost: COST.read,
+    scopes: READ,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['subscriptions', 'payments'],
+      summary: 'List the payments of a subscription, by due date (not paginated)',
+      description: RETIRED_NOTE,
+      examples: ['crmctl subscriptions payments 1', 'crmctl subscriptions payments 1 --output csv > schedule.csv'],
+      columns: ['id', 'due_at', 'amount', 'currency', 'payment_type', 'revenue_movement_type', 'description'],
+      fields: PAYMENT_FIELDS,
+    },
+  },
+  {
+    id: 'subscriptions.updateRecurring',
+    method: 'PUT',
+    path: '/v1/subscriptions/recurring/{id}',
+    cost: COST.write,
+    scopes: WRITE,
+    pagination: 'none',
+    params,
+    body: updateRecurringBody,
+    cli: {
+      command: ['subscriptions', 'update-recurring'],
+      summary: 'Change a recurring subscription from a date on (only payments due after --effective-date change)',
+      description: RETIRED_NOTE,
+      examples: ['crmctl subscriptions update-recurring 1 --effective-date 2026-06-30 --cycle-amount 500 --update-deal-value'],
+      columns: COLUMNS,
+      fields: SUBSCRIPTION_FIELDS,
+      flagNames: { payments: 'payment' },
+      help: {
+        ...COMMON_HELP,
+        effective_date: 'YYYY-MM-DD; payments due after it are changed',
+        cycle_amount: 'new amount of each payment (integer)',
+        payments: `additional payments due after --effective-date, replacing those: ${PAYMENT_HELP}`,
+      },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'subscriptions.updateInstallment',
+    method: 'PUT',
+    path: '/v1/subscriptions/installment/{id}',
+    cost: COST.write,
+    scopes: WRITE,
+    pagination: 'none',
+    params,
+    body: z.object({ payments: z.array(payment).min(1), update_deal_value: z.boolean().optional() }),
+    cli: {
+      command: ['subscriptions', 'update-installment'],
+      summary: 'Replace the payments of an installment subscription',
+      description: RETIRED_NOTE,
+      examples: ['crmctl subscriptions update-installment 2 --payment 4000:2026-02-01 --payment 8500:2026-09-01 --update-deal-value'],
+      columns: COLUMNS,
+      fields: SUBSCRIPTION_FIELDS,
+      flagNames: { payments: 'payment' },
+      help: { ...COMMON_HELP, payments: `the new full list of payments: ${PAYMENT_HELP}` },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'subscriptions.cancelRecurring',
+    method: 'PUT',
+    path: '/v1/subscriptions/recurring/{id}/cancel',
+    cost: COST.write,
+    scopes: WRITE,
+    pagination: 'none',
+    params,
+    body: z.object({ end_date: isoDate.optional() }),
+    cli: {
+      command: ['subscriptions', 'cancel'],
+      summary: 'Cancel a recurring subscription: payments after --end-date (default today) are deleted',
+      description: RETIRED_NOTE,
+      examples: ['crmctl subscriptions cancel 1 --end-date 2026-06-30 --yes'],
+      columns: COLUMNS,
+      fields: SUBSCRIPTION_FIELDS,
+      confirm: true,
+      help: { end_date: 'YYYY-MM-DD, default today; the subscription then ends on the due date of the next payment after it' },
+      handWritten: true,
+    },
+  },
+  {
+    id: 'subscriptions.delete',
+    method: 'DELETE',
+    path: '/v1/subscriptions/{id}',
+    cost: COST.delete,
+    scopes: WRITE,
+    pagination: 'none',
+    params,
+    cli: {
+      command: ['subscriptions', 'delete'],
+      summary: 'Delete a subscription (recurring or installment) and its payments',
+      description: RETIRED_NOTE,
+      examples: ['crmctl subscriptions delete 1 --yes'],
+      columns: ['id', 'deal_id', 'is_active', 'final_status'],
+      fields: SUBSCRIPTION_FIELDS,
+      confirm: true,
+    },
+  },
+]);

@@ -1,4 +1,2 @@
-import type { AreaModule } from '../types.js';
-
-// Placeholder until this area's handlers land.
-export const dealInstallmentsArea: AreaModule = { name: 'deal-installments', routes: [] };
+// The deal-installments area lives in ./deal-installments/; this file keeps the import line of handlers/index.ts unchanged.
+export { dealInstallmentsArea } from './deal-installments/index.js';

@@ -1,4 +1,2 @@
-import type { AreaModule } from '../types.js';
-
-// Placeholder until this area's handlers land.
-export const subscriptionsArea: AreaModule = { name: 'subscriptions', routes: [] };
+// The subscriptions area lives in ./subscriptions/; this file keeps the import line of handlers/index.ts unchanged.
+export { subscriptionsArea } from './subscriptions/index.js';

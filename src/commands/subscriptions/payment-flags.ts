@@ -1,0 +1,74 @@
+import { payment } from '../../api/operations/subscriptions.js';
+import type { OptionSpec } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { UsageError, ValidationError } from '../../core/errors.js';
+import { readAll } from '../../core/stdin.js';
+import { readMaybeFile } from '../coerce.js';
+
+/**
+ * Payments are an array of {amount, due_at, description}. Typing JSON on a command line is error-prone,
+ * so `--payment AMOUNT:DUE_AT[:DESCRIPTION]` (repeatable) and `--payments-file FILE` replace the generated JSON flag.
+ */
+export const paymentOptions: OptionSpec[] = [
+  {
+    flags: '--payment <AMOUNT:DUE_AT[:DESCRIPTION]>',
+    description: 'one payment, repeatable; e.g. --payment 500:2026-03-01:"Setup fee" (the description may contain colons)',
+    repeatable: true,
+  },
+  { flags: '--payments-file <file>', description: 'JSON array of {"amount","due_at","description"}; - reads stdin' },
+];
+
+const AMOUNT = /^-?\d+(\.\d+)?$/;
+
+/** `500:2026-03-01:Setup fee` → {amount: 500, due_at: '2026-03-01', description: 'Setup fee'}. */
+export function parsePaymentFlag(text: string, index: number): { amount: number; due_at: string; description?: string } {
+  const bad = (rule: string): never => {
+    throw new ValidationError([{ field: '--payment', rule: `item ${index + 1} (${JSON.stringify(text)}): ${rule}` }]);
+  };
+  const [amount, dueAt, ...rest] = text.split(':');
+  if (dueAt === undefined) bad('must be AMOUNT:DUE_AT[:DESCRIPTION], e.g. 500:2026-03-01:Setup fee');
+  if (!AMOUNT.test(amount!.trim())) bad('AMOUNT must be a number');
+  const due = dueAt!.trim();
+  const date = payment.shape.due_at.safeParse(due);
+  if (!date.success) bad(`DUE_AT ${date.error.issues[0]!.message}`);
+  const description = rest.join(':').trim();
+  return { amount: Number(amount), due_at: due, ...(description ? { description } : {}) };
+}
+
+/** Items of a payments file, each checked so the message names the item. */
+function checkFileItems(items: unknown): unknown[] {
+  if (!Array.isArray(items)) throw new ValidationError([{ field: '--payments-file', rule: 'must hold a JSON array of payments' }]);
+  items.forEach((item, i) => {
+    const r = payment.safeParse(item);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      const key = issue.path.map(String).join('.') || 'item';
+      const rule = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined ? 'is required' : issue.message;
+      throw new ValidationError([{ field: '--payments-file', rule: `item ${i + 1}: ${key} ${rule}` }]);
+    }
+  });
+  return items;
+}
+
+/**
+ * Turns --payment / --payments-file into the JSON text of the operation's `payments` field
+ * (flag name `payment`, see flagNames in the operation table); other options pass through.
+ */
+export async function withPaymentsOption(ctx: Context, opts: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const flags = (opts.payment as string[] | undefined) ?? [];
+  const file = opts.paymentsFile as string | undefined;
+  const { payment: _p, paymentsFile: _f, ...rest } = opts;
+  if (flags.length && file !== undefined) throw new UsageError('give payments either with --payment or with --payments-file, not both');
+  if (flags.length) return { ...rest, payment: JSON.stringify(flags.map(parsePaymentFlag)) };
+  if (file !== undefined) {
+    const text = file === '-' ? await readAll(ctx.io.stdin) : readMaybeFile(`@${file}`, '--payments-file');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ValidationError([{ field: '--payments-file', rule: 'must be JSON (an array of payments)' }]);
+    }
+    return { ...rest, payment: JSON.stringify(checkFileItems(parsed)) };
+  }
+  return rest;
+}
