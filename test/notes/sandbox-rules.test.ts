@@ -187,3 +187,14 @@ describe('HTML sanitizing (what the sandbox keeps)', () => {
     expect((await fx.collection<{ id: number; content: string }>('notes')).find((n) => n.id === 3)!.content).toBe('<p>Signed</p>');
   });
 });
+
+test('scopes: reads take deal or contact scopes, writes need a :full one', async () => {
+  const contactsReader = fx.sandbox.issueToken({ scopes: ['contacts:read'] }).access_token;
+  expect((await api(fx, 'GET', '/api/v1/notes/3', { token: contactsReader })).status).toBe(200);
+  const r = await api(fx, 'POST', '/api/v1/notes', { json: { content: 'x', deal_id: 1 }, token: contactsReader });
+  expect(r.status).toBe(403);
+  const dealsWriter = fx.sandbox.issueToken({ scopes: ['deals:full'] }).access_token;
+  expect((await api(fx, 'POST', '/api/v1/notes/3/comments', { json: { content: 'x' }, token: dealsWriter })).status).toBe(200);
+  const mailOnly = fx.sandbox.issueToken({ scopes: ['mail:full'] }).access_token;
+  expect((await api(fx, 'GET', '/api/v1/notes', { token: mailOnly })).status).toBe(403);
+});

@@ -86,7 +86,8 @@ export const TARGET_NOUN: Record<Target, string> = {
 /** Response form (api-facts §6): the stored note plus names of what it is attached to and its author. */
 export function presentNote(state: SandboxState, note: Note, viewer: User): Record<string, unknown> {
   // id first, as the service lists it (the store appends it after the other fields).
-  const out: Record<string, unknown> = { id: note.id, ...structuredClone(note) };
+  const { id, ...rest } = structuredClone(note);
+  const out: Record<string, unknown> = { id, ...rest };
   const title = (r: Rec | undefined) => (r ? { title: (r.title ?? r.name ?? null) as string | null } : null);
   const name = (r: Rec | undefined) => (r ? { name: (r.name ?? r.title ?? null) as string | null } : null);
   out.deal = note.deal_id != null ? title(state.deals.getAny(note.deal_id)) : null;
