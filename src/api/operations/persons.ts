@@ -141,8 +141,13 @@ export const personOperations = defineOperations([
       help: {
         filter_id: 'saved filter id; --ids, --owner-id, --org-id and --deal-id cannot be combined with it (the service ignores them)',
         ids: 'up to 100 person ids; ids that do not exist or are not visible are left out',
+        owner_id: 'persons owned by this user',
+        org_id: 'persons of this organization',
+        deal_id: 'persons linked to this deal',
         updated_since: 'RFC 3339, inclusive',
         updated_until: 'RFC 3339, exclusive',
+        sort_by: 'default id',
+        sort_direction: 'default asc',
         ...DETAIL_HELP,
       },
       handWritten: true,
