@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { currency, id, isoDate } from '../schemas.js';
+import { currency, isoDate } from '../schemas.js';
 
 // The vendor removed subscriptions from its live API (SDK 29.0.0, 2025-09); the service interface keeps
 // them and wins, so crmctl serves them exactly as the interface writes the paths (/v1/subscriptions/...).
@@ -37,7 +37,11 @@ export const payment = z.object({
 });
 export type PaymentInput = z.infer<typeof payment>;
 
-const params = z.object({ id });
+// Local id schemas instead of the shared `id`: the shared rule texts print `z.int().positive()` as
+// "must be at least 0" and a non-numeric path argument as "is required" (see the report); these say what is meant.
+const id = z.int().min(1);
+const pathId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer' }).transform(Number);
+const params = z.object({ id: pathId });
 
 const PAYMENT_HELP = 'repeatable AMOUNT:DUE_AT[:DESCRIPTION], e.g. 500:2026-03-01:"Setup fee"; or --payments-file';
 const COMMON_HELP = {
@@ -53,7 +57,7 @@ const createRecurringBody = z
     currency,
     description: z.string().optional(),
     cadence_type: z.enum(CADENCES),
-    cycles_count: z.int().positive().optional(),
+    cycles_count: z.int().min(1).optional(),
     cycle_amount: z.int(),
     start_date: isoDate,
     infinite: z.boolean().optional(),
@@ -162,7 +166,7 @@ export const subscriptionOperations = defineOperations([
     cost: COST.read,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ dealId: id }),
+    params: z.object({ dealId: pathId }),
     cli: {
       command: ['subscriptions', 'find'],
       summary: 'Show the subscription of a deal',
