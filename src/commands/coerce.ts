@@ -95,6 +95,13 @@ function ruleText(i: z.core.$ZodIssue): string {
       return iss.input === undefined ? 'is required' : `must be ${iss.expected === 'int' ? 'an integer' : `a ${iss.expected}`}`;
     case 'invalid_value':
       return `must be one of ${(iss.values ?? []).map(String).join(', ')}`;
+    case 'invalid_union': {
+      // A union of literals (visible_to 1|3|5|7) reports each branch; list the allowed values.
+      const branches = ((i as unknown as { errors?: z.core.$ZodIssue[][] }).errors ?? []).flat();
+      const values = branches.flatMap((b) => ((b as { values?: unknown[] }).values ?? []).map(String));
+      if (iss.input === undefined) return 'is required';
+      return values.length ? `must be one of ${values.join(', ')}` : i.message;
+    }
     case 'too_small':
       return iss.origin === 'string'
         ? `must have at least ${iss.minimum} character${Number(iss.minimum) === 1 ? '' : 's'}`

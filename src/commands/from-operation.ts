@@ -85,7 +85,7 @@ export async function buildInput(ctx: Context, op: Operation, argv: string[], op
     params[name] = v;
   }
   if (op.params) {
-    const r = op.params.safeParse(coerceParams(op.params, params));
+    const r = op.params.safeParse(coerceParams(op.params, params), { reportInput: true });
     if (!r.success) {
       throw new ValidationError(r.error.issues.map((i) => ({ field: `<${String(i.path[0] ?? 'argument')}>`, rule: issuesToError([i], [], 'argument').issues[0]!.rule })));
     }
@@ -132,7 +132,8 @@ export async function buildInput(ctx: Context, op: Operation, argv: string[], op
 
 function validate(schema: z.ZodType | undefined, value: unknown, fields: FieldSpec[], where: string): unknown {
   if (!schema) return value;
-  const r = schema.safeParse(value);
+  // reportInput: issues carry the value, so "is required" and "must be an integer" can be told apart.
+  const r = schema.safeParse(value, { reportInput: true });
   if (!r.success) throw issuesToError(r.error.issues, fields, where);
   return r.data;
 }
