@@ -89,7 +89,10 @@ export function issuesToError(issues: z.core.$ZodIssue[], fields: FieldSpec[], l
 }
 
 function ruleText(i: z.core.$ZodIssue): string {
-  const iss = i as z.core.$ZodIssue & { input?: unknown; expected?: string; values?: unknown[]; minimum?: number | bigint; maximum?: number | bigint; origin?: string };
+  const iss = i as z.core.$ZodIssue & { input?: unknown; expected?: string; values?: unknown[]; minimum?: number | bigint; maximum?: number | bigint; origin?: string; inclusive?: boolean };
+  // A message written in a table (superRefine, { error }) says the rule best; keep it.
+  if (!/^(Too (small|big)|Invalid|Expected)/.test(i.message)) return i.message;
+  const plural = (n: unknown, word: string) => `${n} ${word}${Number(n) === 1 ? '' : 's'}`;
   switch (i.code) {
     case 'invalid_type':
       return iss.input === undefined ? 'is required' : `must be ${iss.expected === 'int' ? 'an integer' : `a ${iss.expected}`}`;
@@ -103,13 +106,13 @@ function ruleText(i: z.core.$ZodIssue): string {
       return values.length ? `must be one of ${values.join(', ')}` : i.message;
     }
     case 'too_small':
-      return iss.origin === 'string'
-        ? `must have at least ${iss.minimum} character${Number(iss.minimum) === 1 ? '' : 's'}`
-        : iss.origin === 'array'
-          ? `must have at least ${iss.minimum} item${Number(iss.minimum) === 1 ? '' : 's'}`
-          : `must be at least ${iss.minimum}`;
+      if (iss.origin === 'string') return `must have at least ${plural(iss.minimum, 'character')}`;
+      if (iss.origin === 'array') return `must have at least ${plural(iss.minimum, 'item')}`;
+      return iss.inclusive === false ? `must be greater than ${iss.minimum}` : `must be at least ${iss.minimum}`;
     case 'too_big':
-      return iss.origin === 'string' ? `must have at most ${iss.maximum} characters` : iss.origin === 'array' ? `must have at most ${iss.maximum} items` : `must be at most ${iss.maximum}`;
+      if (iss.origin === 'string') return `must have at most ${plural(iss.maximum, 'character')}`;
+      if (iss.origin === 'array') return `must have at most ${plural(iss.maximum, 'item')}`;
+      return iss.inclusive === false ? `must be less than ${iss.maximum}` : `must be at most ${iss.maximum}`;
     case 'invalid_format':
       return i.message.replace(/^Invalid\s*/i, 'must be a valid ');
     default:
