@@ -20,6 +20,7 @@ const orderNr = z.int().min(1);
 const params = z.object({ id: z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer id' }).transform(Number) });
 
 const HELP = {
+  name: 'phase name',
   board_id: 'project board',
   order_nr: 'position on the board, 1 to (phases on the board + 1); the others are renumbered (default: last)',
 };

@@ -124,7 +124,7 @@ export const projectOperations = defineOperations([
       examples: ['crmctl projects list --status open,completed --phase-id 2', 'crmctl projects list --all --output ndjson > projects.ndjson'],
       columns: COLUMNS,
       fields: PROJECT_FIELDS,
-      help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted (deleted hidden by default)', deal_id: 'projects linked to this deal', org_id: 'projects linked to this organization' },
+      help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted (deleted hidden by default)', phase_id: 'projects in this phase', deal_id: 'projects linked to this deal', person_id: 'projects linked to this person', org_id: 'projects linked to this organization' },
     },
   },
   {
@@ -212,7 +212,7 @@ export const projectOperations = defineOperations([
       examples: ['crmctl projects archived --status completed --limit 50'],
       columns: [...COLUMNS.slice(0, 5), 'archive_time'],
       fields: PROJECT_FIELDS,
-      help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted' },
+      help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted', phase_id: 'archived projects in this phase' },
     },
   },
   {
@@ -240,7 +240,7 @@ export const projectOperations = defineOperations([
       columns: ['item.id', 'item.title', 'item.status', 'item.phase.name', 'item.organization.name', 'result_score'],
       // --fields is the global output-field selector.
       flagNames: { fields: 'search-fields' },
-      help: { term: 'at least 2 characters (1 with --exact-match)', fields: 'where to search: custom_fields, notes, title, description (default all)' },
+      help: { term: 'at least 2 characters (1 with --exact-match)', fields: 'where to search: custom_fields, notes, title, description (default all)', exact_match: 'whole-value matches only (case-insensitive)', person_id: 'projects linked to this person', organization_id: 'projects linked to this organization' },
     },
   },
   {
