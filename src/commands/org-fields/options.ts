@@ -43,7 +43,9 @@ function optionPreflight(flag: string, needIds: boolean) {
 
 function optionsCommand(op: Operation, extra: CommandSpec['options'], run: CommandSpec['run']): CommandSpec {
   const base = commandFromOperation(op);
-  return { ...base, generated: false, options: [...(extra ?? []), ...(base.options ?? [])], run };
+  // The body is one array: --data replaces the friendly flags instead of being merged with them.
+  const options = (base.options ?? []).map((o) => (o.flags.startsWith('--data ') ? { ...o, description: 'the whole JSON array instead of the flags (JSON, @file or - for stdin)' } : o));
+  return { ...base, generated: false, options: [...(extra ?? []), ...options], run };
 }
 
 export const addOptionsCommand = optionsCommand(
