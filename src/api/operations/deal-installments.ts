@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { cursorQuery, isoDate } from '../schemas.js';
+import { cursorQuery, id, isoDate } from '../schemas.js';
 
 // The vendor's spec lists deals:read as well as deals:full on every installment operation, writes included
 // (api-facts §1, index-v2.txt); kept as written so a deals:read token is not refused by the CLI when the service accepts it.
@@ -11,13 +11,11 @@ const COLUMNS = ['id', 'deal_id', 'billing_date', 'amount', 'description'];
 
 const PLAN_NOTE = 'Deal installments need the Growth plan or above. A deal takes installments only when it has at least one one-time product and no recurring product; the service refuses others (400).';
 
-// Local id schemas: the shared rule texts print `z.int().positive()` as "must be at least 0" and a
-// non-numeric path argument as "is required"; these say what is meant.
-const id = z.int().min(1);
+// Path ids as checked text: with the shared `id`, a non-numeric argument is reported as "is required"
+// (the builder parses params without the input); this says what is meant.
 const pathId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer' }).transform(Number);
 const params = z.object({ id: pathId, installment_id: pathId });
-// A custom refinement, so the message is "greater than 0" rather than the generic minimum text.
-const amount = z.number().refine((n) => n > 0, { error: 'must be greater than 0' });
+const amount = z.number().gt(0);
 const HELP = { description: 'name of the installment', amount: 'greater than 0', billing_date: 'YYYY-MM-DD, the day it is charged' };
 
 export const dealInstallmentOperations = defineOperations([

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { currency, isoDate } from '../schemas.js';
+import { currency, id, isoDate } from '../schemas.js';
 
 // The vendor removed subscriptions from its live API (SDK 29.0.0, 2025-09); the service interface keeps
 // them and wins, so crmctl serves them exactly as the interface writes the paths (/v1/subscriptions/...).
@@ -37,9 +37,8 @@ export const payment = z.object({
 });
 export type PaymentInput = z.infer<typeof payment>;
 
-// Local id schemas instead of the shared `id`: the shared rule texts print `z.int().positive()` as
-// "must be at least 0" and a non-numeric path argument as "is required" (see the report); these say what is meant.
-const id = z.int().min(1);
+// Path ids as checked text: with the shared `id`, a non-numeric argument is reported as "is required"
+// (the builder parses params without the input); this says what is meant.
 const pathId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer' }).transform(Number);
 const params = z.object({ id: pathId });
 
