@@ -1,5 +1,6 @@
 // Control endpoints under /__sandbox/ (a prefix the service never uses). No auth:
 // the sandbox only listens on 127.0.0.1. These calls are not in the request log.
+import { bulkInsert } from './control-bulk.js';
 import { parseForm } from './http/body.js';
 import { issueTokenPair } from './oauth/tokens.js';
 import type { SandboxServer } from './server.js';
@@ -61,6 +62,10 @@ export async function handleControl(s: SandboxServer, method: string, url: URL, 
       const clientId = typeof body.client_id === 'string' ? body.client_id : s.primaryClient.clientId;
       const t = issueTokenPair(s.state, { clientId, userId, scopes, lifetimeSec: lifetime });
       return okk({ access_token: t.access_token, refresh_token: t.refresh_token, token_type: 'Bearer', expires_in: t.expires_in, scope: t.scope, api_domain: s.baseUrl });
+    }
+    case 'POST /__sandbox/bulk': {
+      const r = bulkInsert(s.state, body);
+      return typeof r === 'string' ? bad(r) : okk(r);
     }
     case 'GET /__sandbox/info':
       return okk(info(s));

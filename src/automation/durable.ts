@@ -1,0 +1,86 @@
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+
+/**
+ * Files that must survive kill -9: a checkpoint replaced atomically (temp file, fsync, rename, fsync
+ * of the directory) and an append-only journal whose every entry is fsynced before we act on it.
+ */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeTextAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** One JSON value per line, replaced atomically (results files). */
+export function writeJsonLinesAtomic(path: string, values: unknown[]): void {
+  writeTextAtomic(path, values.map((v) => `${JSON.stringify(v)}\n`).join(''));
+}
+
+function writeTextAtomic(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  syncDir(dirname(path));
+}
+
+export function readJson<T>(path: string): T | undefined {
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+export function removeIfExists(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename is still atomic there.
+  }
+}
+
+/** Append-only ndjson journal; `append` returns once the entry is on disk. */
+export class Journal {
+  private fd: number;
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'a');
+  }
+
+  append(entry: Record<string, unknown>): void {
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** Entries of a journal; a torn last line (killed mid-write) is ignored. */
+  static read(path: string): Array<Record<string, unknown>> {
+    if (!existsSync(path)) return [];
+    const out: Array<Record<string, unknown>> = [];
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        out.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // torn write at the end: that entry never completed, so its action never started
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { callOperation, recordsOf } from '../api/call.js';
+import type { Context } from '../core/context.js';
+import { CancelledError, CliError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { HttpResponse } from '../http/types.js';
+import { Journal } from './durable.js';
+import { installPacer } from './pacing.js';
+import { formatDuration, Progress } from './progress.js';
+import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
+import type { ImportResource } from './resources.js';
+import { RowMapper } from './row-mapper.js';
+import { readRows, type InputFormat } from './rows.js';
+import type { Issue } from './validate-body.js';
+import { writeResults, type Outcome } from './results.js';
+import { budgetProbe, customFieldsFor } from './lookups.js';
+
+export interface ImportOptions {
+  resource: ImportResource;
+  file: string;
+  format: InputFormat;
+  skipInvalid: boolean;
+  concurrency: number;
+  statePath: string;
+  resultsPath: string;
+  resume: boolean;
+  dryRun: boolean;
+}
+
+interface RunHeader {
+  type: 'run';
+  run_id: string;
+  resource: string;
+  file: string;
+  format: InputFormat;
+  started_at: string;
+}
+
+const MAX_REPORTED = 50;
+
+/**
+ * Creates one record per input row. Every row is checked first (nothing is sent when one is bad,
+ * unless --skip-invalid); then rows go out with bounded concurrency, paced to the cost budget, each
+ * journaled as "sending" (fsynced) before the request and with its id or error after. A resumed run
+ * reconciles the rows left in "sending" before it sends anything, so no row is created twice.
+ */
+export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
+  const { resource } = o;
+  const op = resource.op;
+  const reconciler = reconcilerFor(resource.name);
+  if (!existsSync(o.file)) throw new UsageError(`--file: ${o.file} does not exist`);
+
+  // What an earlier run left behind.
+  const journal = Journal.read(o.statePath);
+  const header = journal.find((e) => e.type === 'run') as RunHeader | undefined;
+  if (header && !o.resume && !o.dryRun) {
+    throw new UsageError(
+      `an import of ${header.file} (run ${header.run_id}, started ${header.started_at}) already has state in ${o.statePath}`,
+      'Continue it with --resume (rows already created are not sent again), or delete that file to import the rows again.',
+    );
+  }
+  if (header && (header.resource !== resource.name || header.format !== o.format)) {
+    throw new UsageError(`--resume: ${o.statePath} belongs to an import of ${header.resource} (${header.format}); this command imports ${resource.name} (${o.format})`);
+  }
+  const outcomes = new Map<number, Outcome>();
+  const pending = new Map<number, number>(); // line → first send time, still "sending"
+  for (const e of journal) {
+    if (typeof e.line !== 'number') continue;
+    if (e.status === 'sending') {
+      if (!pending.has(e.line)) pending.set(e.line, Number(e.at ?? Date.now()));
+    } else if (e.id !== undefined || e.error !== undefined) {
+      pending.delete(e.line);
+      outcomes.set(e.line, e.id !== undefined ? { line: e.line, id: e.id as string | number } : { line: e.line, error: String(e.error) });
+    }
+  }
+  const runId = header?.run_id ?? randomBytes(6).toString('hex');
+
+  const http = await ctx.http();
+  const pacer = installPacer(http);
+  const custom = await customFieldsFor(ctx, http, resource.name);
+  const mapper = new RowMapper(resource.name, op, custom);
+
+  // Pass 1: every row checked before anything is written.
+  const invalid: Array<{ line: number; issues: Issue[] }> = [];
+  const keys = new Map<string, number>();
+  const pendingBodies: Array<{ line: number; body: Record<string, unknown> }> = [];
+  let valid = 0;
+  for await (const { line, body, issues } of mappedRows(o.file, o.format, mapper)) {
+    const problems = [...issues];
+    const k = problems.length ? undefined : reconciler.key?.(body);
+    if (k !== undefined) {
+      const first = keys.get(k);
+      if (first !== undefined) problems.push({ field: 'name', rule: `repeats line ${first} (${JSON.stringify(k)}); names must be unique to import safely` });
+      else keys.set(k, line);
+    }
+    if (problems.length) invalid.push({ line, issues: problems });
+    else {
+      valid++;
+      if (pending.has(line)) pendingBodies.push({ line, body: reconciler.prepare(body, markerFor(runId, line)) });
+    }
+  }
+  if (invalid.length && !o.skipInvalid) throw invalidRowsError(invalid, o.file);
+
+  if (o.dryRun) {
+    await printPlan(ctx, http, o, reconciler, { total: valid + invalid.length, valid, invalid: invalid.length, done: outcomes.size });
+    return;
+  }
+
+  const log = new Journal(o.statePath);
+  const progress = new Progress(ctx, `import ${resource.name}`);
+  let stopping = false;
+  const onSigint = () => {
+    stopping = true;
+    ctx.io.stderr.write('\nStopping after the rows in flight; run the same command with --resume to continue.\n');
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    if (!header) log.append({ type: 'run', run_id: runId, resource: resource.name, file: o.file, format: o.format, started_at: new Date().toISOString() } satisfies RunHeader);
+
+    // Rows a killed run left in "sending": find out whether they landed before sending anything.
+    if (pendingBodies.length) {
+      const since = Math.min(...pendingBodies.map((r) => pending.get(r.line)!));
+      const found = reconciler.kind === 'none' ? new Map() : await reconciler.find(http, pendingBodies, since);
+      for (const r of pendingBodies) {
+        const rec = found.get(r.line);
+        if (rec) record(log, outcomes, { line: r.line, id: rec.id as string | number }, { reconciled: true });
+        else if (reconciler.kind === 'none') record(log, outcomes, { line: r.line, error: 'outcome unknown: the run stopped while this row was being sent, and this resource has no safe way to check; not resent (check the account, then remove the line from the file)' });
+        else pending.delete(r.line); // did not land: send it again below
+      }
+    }
+    // Natural keys that exist already (and were not created by this run) would be duplicates.
+    const existing = reconciler.existing ? await reconciler.existing(http) : new Map<string, string | number>();
+    const ours = new Set([...outcomes.values()].map((x) => ('id' in x ? String(x.id) : '')));
+
+    const concurrency = reconciler.kind === 'none' ? 1 : o.concurrency;
+    if (reconciler.kind === 'none' && o.concurrency > 1) ctx.info(`${resource.name} has no safe way to detect a lost answer: sending one row at a time.`);
+    const invalidLines = new Map(invalid.map((x) => [x.line, x.issues]));
+    let sent = 0, failed = 0;
+    const inFlight = new Set<Promise<void>>();
+
+    const sendRow = async (line: number, body: Record<string, unknown>): Promise<void> => {
+      const sentAt = Date.now();
+      log.append({ line, status: 'sending', at: sentAt });
+      try {
+        const { envelope } = await callOperation(http, op, { body }, { reconcile: reconcileHook(http, reconciler, line, body, sentAt) });
+        const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
+        record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
+      } catch (err) {
+        if (!(err instanceof CliError)) throw err;
+        failed++;
+        record(log, outcomes, { line, error: err.message });
+      }
+      sent++;
+      progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
+    };
+
+    for await (const { line, body } of mappedRows(o.file, o.format, mapper)) {
+      if (stopping) break;
+      if (outcomes.has(line)) continue;
+      if (invalidLines.has(line)) {
+        outcomes.set(line, { line, error: invalidLines.get(line)!.map((i) => `${i.field}: ${i.rule}`).join('; '), skipped: true });
+        continue;
+      }
+      const k = reconciler.key?.(body);
+      if (k !== undefined && existing.has(k) && !ours.has(String(existing.get(k)))) {
+        failed++;
+        record(log, outcomes, { line, error: `name: ${JSON.stringify(k)} already exists (id ${existing.get(k)}); not created again` });
+        continue;
+      }
+      const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line))).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    progress.done(outcomes.size, { total: valid, extra: `${failed} failed` });
+
+    const summary = writeResults(o.resultsPath, outcomes);
+    ctx.debug(`pacing: ${pacer.stats.acquired} cost units, ${pacer.stats.waits} waits for the budget window`);
+    if (stopping) throw new CancelledError(`Import stopped: ${summary.created} created, ${summary.failed} failed so far; results in ${o.resultsPath}. Continue with --resume.`);
+    if (stopping === false && summary.created + summary.failed + summary.skipped === 0 && sent === 0 && valid === 0) ctx.info('No rows to import.');
+    await printSummary(ctx, o, summary);
+    if (summary.failed) {
+      throw new PartialFailureError(`${summary.failed} of ${summary.created + summary.failed} rows failed; see ${o.resultsPath}`, 'Fix those rows and import them again (rows already created are listed with their id).');
+    }
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    log.close();
+  }
+}
+
+async function* mappedRows(file: string, format: InputFormat, mapper: RowMapper): AsyncGenerator<{ line: number; body: Record<string, unknown>; issues: Issue[] }> {
+  for await (const row of readRows(file, format, (h) => mapper.setCsvHeader(h))) {
+    if (row.kind === 'error') yield { line: row.line, body: {}, issues: [{ field: 'row', rule: row.rule }] };
+    else {
+      const m = row.kind === 'csv' ? mapper.fromCsv(row.cells) : mapper.fromJson(row.value);
+      yield { line: row.line, ...m };
+    }
+  }
+}
+
+/** The hook HttpClient calls after an ambiguous failure of this row's POST: did it land? */
+function reconcileHook(http: HttpClient, reconciler: Reconciler, line: number, body: Record<string, unknown>, sentAt: number): (() => Promise<HttpResponse | undefined>) | undefined {
+  if (reconciler.kind === 'none') return undefined;
+  return async () => {
+    const found = (await reconciler.find(http, [{ line, body }], sentAt)).get(line);
+    return found ? { status: 200, headers: {}, body: { success: true, data: found } } : undefined;
+  };
+}
+
+function record(log: Journal, outcomes: Map<number, Outcome>, outcome: Outcome, extra: Record<string, unknown> = {}): void {
+  log.append({ ...outcome, ...extra });
+  outcomes.set(outcome.line, outcome);
+}
+
+function invalidRowsError(invalid: Array<{ line: number; issues: Issue[] }>, file: string): ValidationError {
+  const issues = invalid.slice(0, MAX_REPORTED).flatMap((r) => r.issues.map((i) => ({ field: `line ${r.line}: ${i.field}`, rule: i.rule })));
+  const more = invalid.length > MAX_REPORTED ? ` (${invalid.length - MAX_REPORTED} more rows not shown)` : '';
+  return new ValidationError(issues, `${invalid.length} row${invalid.length > 1 ? 's' : ''} of ${file} broke a rule${more}; nothing was sent. Fix them, or pass --skip-invalid to import the others (skipped rows are listed in the results file).`);
+}
+
+async function printPlan(ctx: Context, http: HttpClient, o: ImportOptions, reconciler: Reconciler, n: { total: number; valid: number; invalid: number; done: number }): Promise<void> {
+  const op = o.resource.op;
+  const toSend = Math.max(0, (o.skipInvalid ? n.valid : n.total) - n.done);
+  const cost = (op.cost ?? 1) * toSend;
+  const budget = await budgetProbe(ctx, http, o.resource.name);
+  const windows = budget ? Math.ceil(cost / budget.limit) : undefined;
+  const plan = {
+    resource: o.resource.name,
+    operation: `${op.method} ${op.path}`,
+    rows: n.total,
+    valid: n.valid,
+    invalid: n.invalid,
+    already_done: n.done,
+    to_send: toSend,
+    cost_per_row: op.cost,
+    total_cost: cost,
+    budget_per_window: budget?.limit ?? null,
+    window_sec: budget?.windowSec ?? null,
+    estimated_seconds: windows !== undefined && budget ? Math.max(0, (windows - 1) * budget.windowSec) + (toSend ? 1 : 0) : null,
+    concurrency: reconciler.kind === 'none' ? 1 : o.concurrency,
+    reconcile: reconciler.describe,
+  };
+  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
+    ctx.io.stdout.write(`${JSON.stringify(plan, null, ctx.globals.output === 'json' ? 2 : undefined)}\n`);
+    return;
+  }
+  const lines = [
+    `Dry run: nothing was sent.`,
+    `  ${plan.operation} for ${toSend} row${toSend === 1 ? '' : 's'} (${n.valid} valid, ${n.invalid} invalid${n.done ? `, ${n.done} done by an earlier run` : ''})`,
+    `  cost ${plan.cost_per_row} per row, ${cost} in all`,
+    budget ? `  at the current budget of ${budget.limit} per ${budget.windowSec} s window: about ${formatDuration(plan.estimated_seconds ?? 0)}` : '  budget unknown (no read answered with x-ratelimit-limit)',
+    `  concurrency ${plan.concurrency}; lost answers: ${plan.reconcile}`,
+  ];
+  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function printSummary(ctx: Context, o: ImportOptions, s: { created: number; failed: number; skipped: number }): Promise<void> {
+  const text = ctx.globals.output === 'json'
+    ? `${JSON.stringify({ resource: o.resource.name, ...s, results: o.resultsPath }, null, 2)}\n`
+    : `Imported ${s.created} ${o.resource.name}; ${s.failed} failed, ${s.skipped} skipped. Results: ${o.resultsPath}\n`;
+  ctx.io.stdout.write(text);
+}
+
+export function defaultStatePath(file: string): string {
+  return `${file}.import-state.json`;
+}
+
+export function defaultResultsPath(file: string): string {
+  return `${file}.results.ndjson`;
+}

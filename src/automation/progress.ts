@@ -1,0 +1,44 @@
+import type { Context } from '../core/context.js';
+
+/**
+ * One self-rewriting status line on stderr, only on a terminal (scripts and CI get a clean stream).
+ * At most ~8 updates a second; `done` leaves the final figures on their own line.
+ */
+export class Progress {
+  private readonly started = Date.now();
+  private last = 0;
+  private readonly enabled: boolean;
+
+  constructor(private readonly ctx: Context, private readonly label: string) {
+    this.enabled = ctx.io.isStderrTTY;
+  }
+
+  update(count: number, opts: { total?: number; extra?: string; force?: boolean } = {}): void {
+    if (!this.enabled) return;
+    const now = Date.now();
+    if (!opts.force && now - this.last < 125) return;
+    this.last = now;
+    this.ctx.io.stderr.write(`\r\x1b[K${this.text(count, opts.total, opts.extra)}`);
+  }
+
+  done(count: number, opts: { total?: number; extra?: string } = {}): void {
+    if (!this.enabled) return;
+    this.ctx.io.stderr.write(`\r\x1b[K${this.text(count, opts.total, opts.extra)}\n`);
+  }
+
+  private text(count: number, total?: number, extra?: string): string {
+    const secs = Math.max(0.001, (Date.now() - this.started) / 1000);
+    const rate = count / secs;
+    const of = total !== undefined ? ` / ${total.toLocaleString('en-US')}` : '';
+    const eta = total !== undefined && rate > 0 && total > count ? `, ${formatDuration((total - count) / rate)} left` : '';
+    return `${this.label}: ${count.toLocaleString('en-US')}${of} (${Math.round(rate).toLocaleString('en-US')}/s${eta})${extra ? `, ${extra}` : ''}`;
+  }
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}

@@ -1,0 +1,120 @@
+import { callOperation, nextPage, recordsOf } from '../api/call.js';
+import type { Operation } from '../api/operation.js';
+import { ALL_OPERATIONS } from '../api/operations/index.js';
+import type { HttpClient } from '../http/client.js';
+
+/**
+ * How an import finds out whether a create landed when the answer was lost (connection reset after
+ * send, 502/503/504, or a run killed between "sending" and the result). Without such a way a row is
+ * never resent: a duplicate is worse than a row reported as "outcome unknown".
+ */
+export interface Reconciler {
+  kind: 'marker' | 'natural-key' | 'none';
+  /** One line for --dry-run and docs. */
+  describe: string;
+  /** Adds what makes the row findable (leads: origin_id marker) before it is sent. */
+  prepare(body: Record<string, unknown>, marker: string): Record<string, unknown>;
+  /** Natural key of a row (name), to refuse duplicates in the file and names that already exist. */
+  key?(body: Record<string, unknown>): string | undefined;
+  /** Keys that exist in the account now → record id. */
+  existing?(http: HttpClient): Promise<Map<string, string | number>>;
+  /** Records created for these rows since `since` (ms), by line. */
+  find(http: HttpClient, rows: Array<{ line: number; body: Record<string, unknown> }>, since: number): Promise<Map<number, Record<string, unknown>>>;
+}
+
+const op = (id: string): Operation => {
+  const found = ALL_OPERATIONS.find((o) => o.id === id);
+  if (!found) throw new Error(`internal: operation ${id} missing`);
+  return found;
+};
+
+/** Allowance for clock differences between this machine and the service when comparing add_time. */
+const SKEW_MS = 5 * 60_000;
+
+export const markerFor = (runId: string, line: number) => `crmctl-import:${runId}:${line}`;
+
+/**
+ * Leads: the interface calls origin_id an optional origin tag, so a row without one gets
+ * `crmctl-import:<run>:<line>`. To reconcile, read leads newest first (sort add_time DESC) until
+ * they are older than the first send minus a clock allowance, and match origin_id.
+ */
+const leads: Reconciler = {
+  kind: 'marker',
+  describe: 'origin_id marker crmctl-import:<run>:<line> (kept when the row has its own), found by listing leads newest first',
+  prepare: (body, marker) => (body.origin_id === undefined || body.origin_id === null ? { ...body, origin_id: marker } : body),
+  async find(http, rows, since) {
+    const wanted = new Map<string, number>();
+    for (const r of rows) if (typeof r.body.origin_id === 'string') wanted.set(r.body.origin_id, r.line);
+    const found = new Map<number, Record<string, unknown>>();
+    const list = op('leads.list');
+    let start: number | undefined;
+    for (;;) {
+      const { envelope } = await callOperation(http, list, { query: { sort: 'add_time DESC', limit: 100, ...(start !== undefined ? { start } : {}) } });
+      const page = (recordsOf(list, envelope) as Array<Record<string, unknown>> | null) ?? [];
+      let older = false;
+      for (const lead of page) {
+        const line = wanted.get(String(lead.origin_id));
+        if (line !== undefined && !found.has(line)) found.set(line, lead);
+        if (Date.parse(String(lead.add_time)) < since - SKEW_MS) older = true;
+      }
+      const next = nextPage(list, envelope);
+      if (found.size === wanted.size || older || next === undefined || page.length === 0) return found;
+      start = Number(next);
+    }
+  },
+};
+
+/** Resources whose name is unique in practice: refuse names that exist or repeat, then a name finds its record. */
+function byName(listId: string, what: string): Reconciler {
+  const all = async (http: HttpClient): Promise<Array<Record<string, unknown>>> => {
+    const list = op(listId);
+    const out: Array<Record<string, unknown>> = [];
+    let start: number | undefined;
+    for (;;) {
+      const query = list.pagination === 'offset' ? { limit: 500, ...(start !== undefined ? { start } : {}) } : {};
+      const { envelope } = await callOperation(http, list, { query });
+      const page = (recordsOf(list, envelope) as Array<Record<string, unknown>> | null) ?? [];
+      out.push(...page);
+      const next = list.pagination === 'offset' ? nextPage(list, envelope) : undefined;
+      if (next === undefined || page.length === 0) return out;
+      start = Number(next);
+    }
+  };
+  const key = (b: Record<string, unknown>) => (typeof b.name === 'string' ? b.name.trim() : undefined);
+  return {
+    kind: 'natural-key',
+    describe: `${what} name (names that already exist or repeat in the file are refused), found by listing ${what}s`,
+    prepare: (body) => body,
+    key,
+    async existing(http) {
+      return new Map((await all(http)).filter((r) => typeof r.name === 'string').map((r) => [String(r.name).trim(), r.id as string | number]));
+    },
+    async find(http, rows) {
+      const byKey = new Map((await all(http)).map((r) => [String(r.name).trim(), r]));
+      const found = new Map<number, Record<string, unknown>>();
+      for (const r of rows) {
+        const rec = byKey.get(key(r.body) ?? '');
+        if (rec) found.set(r.line, rec);
+      }
+      return found;
+    },
+  };
+}
+
+const none: Reconciler = {
+  kind: 'none',
+  describe: 'none: sent one at a time; a row whose answer is lost is reported as "outcome unknown", never resent',
+  prepare: (body) => body,
+  find: async () => new Map(),
+};
+
+const STRATEGIES: Record<string, Reconciler> = {
+  leads,
+  'lead-labels': byName('leadLabels.list', 'lead label'),
+  roles: byName('roles.list', 'role'),
+  'activity-types': byName('activityTypes.list', 'activity type'),
+};
+
+export function reconcilerFor(resource: string): Reconciler {
+  return STRATEGIES[resource] ?? none;
+}

@@ -1,0 +1,171 @@
+import { createReadStream, readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../core/errors.js';
+
+export type InputFormat = 'ndjson' | 'json' | 'csv';
+export const INPUT_FORMATS: readonly InputFormat[] = ['ndjson', 'json', 'csv'];
+
+/** One input row, named by the line it starts on (what the results file and error report use). */
+export type Row =
+  | { line: number; kind: 'json'; value: unknown }
+  | { line: number; kind: 'csv'; cells: string[] }
+  | { line: number; kind: 'error'; rule: string };
+
+export function formatOf(file: string, given: string | undefined): InputFormat {
+  if (given !== undefined) {
+    if (!(INPUT_FORMATS as readonly string[]).includes(given)) throw new UsageError(`--format: must be one of ${INPUT_FORMATS.join(', ')} (got "${given}")`);
+    return given as InputFormat;
+  }
+  const ext = extname(file).toLowerCase();
+  if (ext === '.csv') return 'csv';
+  if (ext === '.json') return 'json';
+  if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
+  throw new UsageError(`--format: cannot tell the format of ${file} from its extension; give --format ndjson, json or csv`);
+}
+
+/** Rows of a file; CSV yields its header first as `header`. Streams ndjson and CSV; a JSON array is read whole. */
+export async function* readRows(file: string, format: InputFormat, onHeader?: (cells: string[]) => void): AsyncGenerator<Row> {
+  if (format === 'ndjson') {
+    const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+    let line = 0;
+    for await (const text of rl) {
+      line++;
+      if (!text.trim()) continue;
+      try {
+        yield { line, kind: 'json', value: JSON.parse(text) };
+      } catch {
+        yield { line, kind: 'error', rule: 'is not valid JSON' };
+      }
+    }
+    return;
+  }
+  if (format === 'json') {
+    yield* jsonArrayRows(readFileSync(file, 'utf8'));
+    return;
+  }
+  let header = true;
+  for await (const rec of csvRecords(createReadStream(file, 'utf8'))) {
+    if (header) {
+      header = false;
+      onHeader?.(rec.cells.map((c, i) => (i === 0 ? c.replace(/^\uFEFF/, '') : c)));
+      continue;
+    }
+    if (rec.cells.length === 1 && rec.cells[0] === '') continue; // blank line
+    yield { line: rec.line, kind: 'csv', cells: rec.cells };
+  }
+  if (header) throw new UsageError(`--file: ${file} is empty; a CSV file needs a header row`);
+}
+
+/** Elements of a top-level JSON array with the line each starts on. */
+export function* jsonArrayRows(text: string): Generator<Row> {
+  let i = text.search(/\S/);
+  if (i < 0 || text[i] !== '[') throw new UsageError('--file: a .json input must be one JSON array of objects (use .ndjson for one object per line)');
+  let line = 1 + countNewlines(text, 0, i);
+  let depth = 0, inStr = false, esc = false, start = -1, startLine = 0;
+  for (i = i + 1; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\n') line++;
+    if (inStr) {
+      if (esc) esc = false;
+      else if (ch === '\\') esc = true;
+      else if (ch === '"') inStr = false;
+      continue;
+    }
+    if (depth === 0 && (ch === ',' || ch === ']')) {
+      if (start >= 0) yield parseElement(text.slice(start, i), startLine);
+      start = -1;
+      if (ch === ']') return;
+      continue;
+    }
+    if (start < 0 && !/\s/.test(ch)) {
+      start = i;
+      startLine = line;
+    }
+    if (ch === '"') inStr = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+  }
+  if (start >= 0) yield parseElement(text.slice(start), startLine);
+}
+
+function parseElement(slice: string, line: number): Row {
+  try {
+    return { line, kind: 'json', value: JSON.parse(slice) };
+  } catch {
+    return { line, kind: 'error', rule: 'is not valid JSON' };
+  }
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+/** RFC 4180 records from a text stream, with the line each record starts on (quoted cells may span lines). */
+export async function* csvRecords(input: AsyncIterable<string | Buffer>): AsyncGenerator<{ line: number; cells: string[] }> {
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false, afterQuote = false, pendingCR = false;
+  let line = 1, recLine = 1;
+  const endRecord = () => {
+    cells.push(cell);
+    const rec = { line: recLine, cells };
+    cells = [];
+    cell = '';
+    afterQuote = false;
+    return rec;
+  };
+  for await (const chunk of input) {
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    const out: Array<{ line: number; cells: string[] }> = [];
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i]!;
+      if (pendingCR) {
+        pendingCR = false;
+        if (ch === '\n') continue;
+      }
+      if (quoted) {
+        if (ch === '"') {
+          if (text[i + 1] === '"') {
+            cell += '"';
+            i++;
+          } else if (i + 1 === text.length) {
+            // a quote at the end of a chunk: decide with the next chunk
+            quoted = false;
+            afterQuote = true;
+          } else {
+            quoted = false;
+            afterQuote = true;
+          }
+        } else {
+          if (ch === '\n') line++;
+          cell += ch;
+        }
+        continue;
+      }
+      if (ch === '"' && afterQuote) {
+        // "" split across chunks
+        cell += '"';
+        quoted = true;
+        afterQuote = false;
+      } else if (ch === '"' && cell === '') quoted = true;
+      else if (ch === ',') {
+        cells.push(cell);
+        cell = '';
+        afterQuote = false;
+      } else if (ch === '\n' || ch === '\r') {
+        out.push(endRecord());
+        line++;
+        recLine = line;
+        if (ch === '\r') pendingCR = true;
+      } else {
+        cell += ch;
+        afterQuote = false;
+      }
+    }
+    yield* out;
+  }
+  if (cell !== '' || cells.length) yield endRecord();
+}

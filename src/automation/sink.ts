@@ -1,0 +1,117 @@
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { CliError, UsageError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
+
+/** Where an export's bytes go: a file (counted, fsynced per page, resumable) or stdout (back-pressured). */
+export interface Sink {
+  /** Bytes written so far (file offset). */
+  readonly bytes: number;
+  write(text: string): Promise<void>;
+  /** Makes what was written durable before a checkpoint names it. */
+  sync(): void;
+  close(): void;
+}
+
+export class FileSink implements Sink {
+  private fd: number;
+  bytes = 0;
+
+  /** `resumeAt` keeps the first bytes (the checkpointed length) and drops any half-written page after them. */
+  constructor(readonly path: string, resumeAt?: number) {
+    try {
+      if (resumeAt === undefined) {
+        this.fd = openSync(path, 'w');
+      } else {
+        this.fd = openSync(path, 'r+');
+        const size = fstatSync(this.fd).size;
+        if (size < resumeAt) {
+          closeSync(this.fd);
+          throw new UsageError(`--resume: ${path} has ${size} bytes but the checkpoint names ${resumeAt}; the file was changed since. Run without --resume to start over.`);
+        }
+        ftruncateSync(this.fd, resumeAt);
+        this.bytes = resumeAt;
+      }
+    } catch (err) {
+      if (err instanceof CliError) throw err;
+      throw writeError(err, path);
+    }
+  }
+
+  async write(text: string): Promise<void> {
+    const buf = Buffer.from(text, 'utf8');
+    try {
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off, this.bytes + off);
+    } catch (err) {
+      throw writeError(err, this.path);
+    }
+    this.bytes += buf.length;
+  }
+
+  sync(): void {
+    try {
+      fsyncSync(this.fd);
+    } catch (err) {
+      throw writeError(err, this.path);
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+export class StreamSink implements Sink {
+  bytes = 0;
+  private failed: Error | undefined;
+  private readonly onError = (err: Error) => {
+    this.failed ??= err;
+  };
+
+  constructor(private readonly stream: Writable) {
+    stream.on('error', this.onError);
+  }
+
+  write(text: string): Promise<void> {
+    if (this.failed) return Promise.reject(writeError(this.failed, 'stdout'));
+    return new Promise((resolve, reject) => {
+      this.stream.write(text, (err) => {
+        if (err || this.failed) reject(writeError(err ?? this.failed, 'stdout'));
+        else {
+          this.bytes += Buffer.byteLength(text);
+          resolve();
+        }
+      });
+    });
+  }
+
+  sync(): void {}
+
+  close(): void {
+    // Keep the listener: a late EPIPE from the closed pipe must not crash the process.
+  }
+}
+
+/** ENOSPC, EPIPE and friends as a message that names the cause and the fix (exit 1). */
+export function writeError(err: unknown, where: string): CliError {
+  const code = (err as NodeJS.ErrnoException)?.code ?? '';
+  const resumable = where !== 'stdout';
+  const again = resumable ? 'then run the same command again with --resume (the checkpoint keeps what was written)' : 'then run the command again';
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new CliError(`No space left on the device while writing ${where} (${code}).`, EXIT.ERROR, `Free some space or choose another --out, ${again}.`);
+    case 'EPIPE':
+    case 'ERR_STREAM_DESTROYED':
+      return new CliError(`Output closed early while writing ${where} (${code}): the program reading it stopped.`, EXIT.ERROR, 'Write to a file with --out FILE (resumable with --resume), or let the reader consume everything.');
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return new CliError(`Cannot write ${where} (${code}).`, EXIT.ERROR, 'Choose a --out path you may write to.');
+    case 'ENOENT':
+      return new CliError(`Cannot write ${where}: its folder does not exist (ENOENT).`, EXIT.ERROR, 'Create the folder or choose another --out.');
+    default:
+      return new CliError(`Writing ${where} failed: ${code || (err as Error)?.message || String(err)}.`, EXIT.ERROR, resumable ? `Fix the cause, ${again}.` : undefined);
+  }
+}

@@ -1,0 +1,178 @@
+import { STATUS_CODES } from 'node:http';
+import type { AreaModule, CommandSpec } from '../../core/command.js';
+import type { Context } from '../../core/context.js';
+import { UsageError, ValidationError } from '../../core/errors.js';
+import { readAll } from '../../core/stdin.js';
+import type { HttpRequest, HttpResponse } from '../../http/types.js';
+import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+const apiCommand: CommandSpec = {
+  path: ['api'],
+  summary: 'Call any endpoint with the profile\'s auth, retries and pacing (gh api style)',
+  description: [
+    'Fields: -F key=value is typed (true, false, null, numbers; @file reads a file), -f key=value is a',
+    'string. Nested keys: a[b]=1 or a.b=1; ids[]=1 appends. For GET they go to the query string,',
+    'otherwise to the JSON body (to the query when --input gives the body).',
+    '--paginate follows offset (additional_data.pagination) and cursor (next_cursor) pages and streams',
+    'the records: a JSON array by default, one per line with --output ndjson.',
+    'A POST is never resent when its outcome is unknown (connection reset, 502/503/504).',
+  ].join('\n'),
+  examples: [
+    'crmctl api /api/v1/leadLabels',
+    'crmctl api POST /api/v1/leadLabels -f name="Partner" -f color=green',
+    'crmctl api /api/v1/leads -F limit=500 --paginate --output ndjson > leads.ndjson',
+    'crmctl api PATCH /api/v1/leads/<id> -F value[amount]=5000 -f value[currency]=EUR',
+    'crmctl api PUT /api/v1/mailbox/mailThreads/5 -F read_flag=1 -H "Content-Type: application/x-www-form-urlencoded"',
+    'crmctl api POST /api/v1/webhooks --input webhook.json --include',
+  ],
+  args: [
+    { name: 'method-or-path', description: 'METHOD PATH, or just PATH (GET)', required: true },
+    { name: 'path', description: 'path such as /api/v1/leads (when METHOD is given first)', required: false },
+  ],
+  options: [
+    { flags: '-X, --method <method>', description: 'HTTP method (default GET)' },
+    { flags: '-F, --field <key=value>', description: 'typed field (repeatable)', repeatable: true },
+    { flags: '-f, --raw-field <key=value>', description: 'string field (repeatable)', repeatable: true },
+    { flags: '-H, --header <line>', description: '"Name: value" request header (repeatable)', repeatable: true },
+    { flags: '--input <file>', description: 'request body: a JSON file, or - for stdin' },
+    { flags: '-i, --include', description: 'print the status line and response headers before the body' },
+    { flags: '--paginate', description: 'follow every page and stream the records' },
+  ],
+  run: (ctx, { args, opts }) => runApi(ctx, args, opts),
+};
+
+async function runApi(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
+  const { method, path: rawPath } = methodAndPath(args, opts.method as string | undefined);
+  const [path, search] = splitQuery(rawPath);
+  const fields = parseFieldArgs(opts.field as string[] | undefined, opts.rawField as string[] | undefined);
+  const headers = parseHeaders(opts.header as string[] | undefined);
+  const form = /application\/x-www-form-urlencoded/i.test(headers['content-type'] ?? '');
+  delete headers['content-type']; // the client sets it from the encoding
+
+  let query: NonNullable<HttpRequest['query']> = { ...search };
+  let body: unknown;
+  if (opts.input !== undefined) {
+    const text = opts.input === '-' ? await readAll(ctx.io.stdin) : await readFile(String(opts.input));
+    try {
+      body = text.trim() === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new ValidationError([{ field: '--input', rule: 'must be JSON' }]);
+    }
+    Object.assign(query, toQuery(fields));
+  } else if (method === 'GET') {
+    Object.assign(query, toQuery(fields));
+  } else if (fields.length) {
+    body = toBody(fields);
+  }
+  if (form && body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body) || Object.values(body).some((v) => v !== null && typeof v === 'object'))) {
+    throw new ValidationError([{ field: '-H Content-Type', rule: 'a form body must be flat key=value fields' }]);
+  }
+
+  const { matchOperation } = await import('../../automation/route-match.js');
+  const op = matchOperation(method, path);
+  const request: HttpRequest = {
+    method,
+    path,
+    query,
+    body,
+    encoding: form ? 'form' : 'json',
+    headers,
+    idempotent: method !== 'POST',
+    cost: op?.cost ?? null,
+    scopes: op?.scopes,
+  };
+  const http = await ctx.http();
+  if (!opts.paginate) {
+    const res = await http.send(request);
+    if (opts.include) await write(ctx, statusBlock(res));
+    await write(ctx, bodyText(res.body, ctx.globals.output));
+    return;
+  }
+  await paginateRaw(ctx, request, Boolean(opts.include), (req) => http.send(req));
+}
+
+/** Streams the records of every page: as pages arrive, never holding more than one. */
+async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, send: (r: HttpRequest) => Promise<HttpResponse>): Promise<void> {
+  const { detectNext, pageRecords } = await import('../../automation/raw-pages.js');
+  const format = ctx.globals.output ?? 'json';
+  async function* records(): AsyncGenerator<unknown> {
+    let req = first;
+    for (;;) {
+      const res = await send(req);
+      if (include) await write(ctx, statusBlock(res));
+      const page = pageRecords(res.body);
+      yield* page;
+      const next = detectNext(res.body);
+      if (!next || page.length === 0) return;
+      req = { ...req, query: { ...req.query, ...next } };
+    }
+  }
+  if (format === 'json' || format === 'ndjson') {
+    let n = 0;
+    for await (const r of records()) {
+      await write(ctx, format === 'ndjson' ? `${JSON.stringify(r)}\n` : `${n === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r)}`);
+      n++;
+    }
+    if (format === 'json') await write(ctx, n === 0 ? '[]\n' : '\n]\n');
+    return;
+  }
+  const { renderRecords } = await import('../../output/render.js');
+  await renderRecords(ctx, records());
+}
+
+function methodAndPath(args: string[], flag: string | undefined): { method: string; path: string } {
+  let method = flag?.toUpperCase();
+  let path = args[0];
+  if (args.length >= 2) {
+    if (flag && flag.toUpperCase() !== args[0]!.toUpperCase()) throw new UsageError(`the method is given twice: ${args[0]} and --method ${flag}`);
+    method = args[0]!.toUpperCase();
+    path = args[1];
+  }
+  method ??= 'GET';
+  if (!(METHODS as readonly string[]).includes(method)) throw new ValidationError([{ field: args.length >= 2 ? '<method>' : '--method', rule: `must be one of ${METHODS.join(', ')} (got ${JSON.stringify(method)})` }]);
+  if (!path || !path.startsWith('/')) throw new ValidationError([{ field: '<path>', rule: `must start with /, e.g. /api/v1/leads (got ${JSON.stringify(path ?? '')})` }]);
+  return { method, path };
+}
+
+function splitQuery(path: string): [string, Record<string, string>] {
+  const i = path.indexOf('?');
+  if (i < 0) return [path, {}];
+  return [path.slice(0, i), Object.fromEntries(new URLSearchParams(path.slice(i + 1)))];
+}
+
+/** `HTTP/1.1 200 OK` and the headers, then a blank line, as curl -i and gh api --include print them. */
+function statusBlock(res: HttpResponse): string {
+  const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd()];
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) lines.push(`${headerCase(k)}: ${one}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+const headerCase = (k: string) => k.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
+
+function bodyText(body: unknown, output: string | undefined): string {
+  if (body === undefined) return '';
+  if (typeof body === 'string') return body.endsWith('\n') ? body : `${body}\n`;
+  return output === 'ndjson' ? `${JSON.stringify(body)}\n` : `${JSON.stringify(body, null, 2)}\n`;
+}
+
+async function readFile(file: string): Promise<string> {
+  const { readFile: read } = await import('node:fs/promises');
+  try {
+    return await read(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--input: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** Respects back-pressure so a slow reader does not make us buffer every page. */
+function write(ctx: Context, text: string): Promise<void> | void {
+  if (!text || ctx.io.stdout.write(text)) return;
+  return new Promise((resolve) => ctx.io.stdout.once('drain', () => resolve()));
+}
+
+export const area: AreaModule = { commands: [apiCommand] };

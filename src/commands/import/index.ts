@@ -1,0 +1,68 @@
+import type { AreaModule, CommandSpec } from '../../core/command.js';
+import { UsageError } from '../../core/errors.js';
+
+const importCommand: CommandSpec = {
+  path: ['import'],
+  summary: 'Create records from an ndjson, json or csv file: validated, paced, resumable',
+  description: [
+    'Every row is checked with the create command\'s rules before anything is sent; bad rows are listed',
+    'by line (exit 2), or left out with --skip-invalid. Rows are sent with bounded concurrency, paced to',
+    'the account\'s cost budget. A journal (<file>.import-state.json) records each row before and after',
+    'it is sent, so --resume after Ctrl-C, a crash or kill -9 creates no duplicate: rows whose answer was',
+    'lost are looked up first (leads: origin_id marker; labels, roles, activity types: name).',
+    'CSV headers: field names (value.amount or value_amount), common aliases, and custom field names',
+    '(leads: "Budget" → its deal-field key). Results per row: <file>.results.ndjson. Exit 7 when rows failed.',
+    'Resources: run `crmctl import --list`.',
+  ].join('\n'),
+  examples: [
+    'crmctl import leads --file leads.csv --dry-run',
+    'crmctl import leads --file leads.ndjson --concurrency 8',
+    'crmctl import leads --file leads.ndjson --resume',
+    'crmctl import lead-labels --file labels.json --skip-invalid --results labels.results.ndjson',
+  ],
+  args: [{ name: 'resource', description: 'what to create (see --list)', required: false }],
+  options: [
+    { flags: '--file <file>', description: 'input rows (.ndjson/.jsonl, .json array, .csv)' },
+    { flags: '--format <format>', description: 'input format when the extension does not tell', choices: ['ndjson', 'json', 'csv'] },
+    { flags: '--skip-invalid', description: 'import the valid rows and list the invalid ones in the results file' },
+    { flags: '--concurrency <n>', description: 'requests in flight (default 4; 1 for resources without a safe lookup)' },
+    { flags: '--state <file>', description: 'journal for --resume (default <file>.import-state.json)' },
+    { flags: '--results <file>', description: 'per-row results, ndjson {line, id} or {line, error} (default <file>.results.ndjson)' },
+    { flags: '--resume', description: 'continue an interrupted import from its journal' },
+    { flags: '--dry-run', description: 'check every row and print the plan (rows, cost, time at the current budget); sends no write' },
+    { flags: '--list', description: 'list the resources that can be imported' },
+  ],
+  async run(ctx, { args, opts }) {
+    const { importResources, findImportResource } = await import('../../automation/resources.js');
+    if (opts.list) {
+      const { reconcilerFor } = await import('../../automation/reconcile.js');
+      const { renderRecords } = await import('../../output/render.js');
+      const rows = importResources().map((r) => ({ resource: r.name, operation: `${r.op.method} ${r.op.path}`, cost: r.op.cost, reconcile: reconcilerFor(r.name).kind }));
+      await renderRecords(ctx, rows, { columns: ['resource', 'operation', 'cost', 'reconcile'] });
+      return;
+    }
+    const name = args[0];
+    if (!name) throw new UsageError('missing argument <resource>', 'See `crmctl import --list` for what can be imported.');
+    const resource = findImportResource(name);
+    if (!resource) throw new UsageError(`unknown resource "${name}"`, `Importable: ${importResources().map((r) => r.name).join(', ')}`);
+    const file = opts.file as string | undefined;
+    if (!file) throw new UsageError('--file: is required (the rows to import)', `Example: crmctl import ${resource.name} --file ${resource.name}.ndjson`);
+    const concurrency = opts.concurrency === undefined ? 4 : Number(opts.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency: must be an integer from 1 to 64 (got ${JSON.stringify(opts.concurrency)})`);
+    const { formatOf } = await import('../../automation/rows.js');
+    const { runImport, defaultResultsPath, defaultStatePath } = await import('../../automation/import.js');
+    await runImport(ctx, {
+      resource,
+      file,
+      format: formatOf(file, opts.format as string | undefined),
+      skipInvalid: Boolean(opts.skipInvalid),
+      concurrency,
+      statePath: (opts.state as string | undefined) ?? defaultStatePath(file),
+      resultsPath: (opts.results as string | undefined) ?? defaultResultsPath(file),
+      resume: Boolean(opts.resume),
+      dryRun: Boolean(opts.dryRun),
+    });
+  },
+};
+
+export const area: AreaModule = { commands: [importCommand] };
