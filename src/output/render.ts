@@ -54,7 +54,7 @@ export async function renderRecords(ctx: Context, records: AsyncIterable<unknown
     const rows: unknown[] = [];
     for await (const r of records) {
       checkAgainst(r);
-      rows.push(r);
+      rows.push(asRow(r));
     }
     columns ??= inferColumns(rows);
     if (rows.length === 0) {
@@ -78,11 +78,12 @@ export async function renderRecords(ctx: Context, records: AsyncIterable<unknown
     return count;
   }
 
-  for await (const r of records) {
+  for await (let r of records) {
     checkAgainst(r);
     if (format === 'ndjson') {
       await write(`${JSON.stringify(selectFields(r, fields))}\n`);
     } else {
+      r = asRow(r);
       if (count === 0) {
         columns ??= inferColumns([r]);
         if (format === 'csv') await write(`${columns.map(csvCell).join(',')}\r\n`);
@@ -119,6 +120,11 @@ export async function renderRecord(ctx: Context, record: unknown, opts: RenderOp
     return;
   }
   await renderRecords(ctx, [record], opts);
+}
+
+/** Lists of bare values (user ids) become one-column rows for table, TSV and CSV. */
+function asRow(r: unknown): unknown {
+  return r !== null && typeof r === 'object' ? r : { value: r };
 }
 
 function inferColumns(rows: unknown[]): string[] {

@@ -64,6 +64,29 @@ export class SandboxServer {
     if (this.deps.dataFile && this.deps.state.isDirty()) saveState(this.deps.dataFile, this.deps.state);
   }
 
+  private flushing: Promise<void> | undefined;
+
+  /**
+   * Group commit: every request that changed state waits for one atomic write that covers all the
+   * requests handled in the same turn of the event loop, so an answer is only sent once its write is
+   * on disk, but concurrent clients share the cost of the write (16 clients: one fsync, not 16).
+   */
+  persistSoon(): Promise<void> {
+    if (!this.deps.dataFile || !this.deps.state.isDirty()) return Promise.resolve();
+    this.flushing ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.flushing = undefined;
+        try {
+          this.persist();
+        } catch (e) {
+          this.deps.log(`sandbox: could not persist state: ${String(e)}`);
+        }
+        resolve();
+      }),
+    );
+    return this.flushing;
+  }
+
   schedule(fn: () => void, ms: number): void {
     const t = setTimeout(() => {
       this.timers.delete(t);
@@ -169,7 +192,7 @@ export class SandboxServer {
         headers: req.headers, user: caller.user, userId: caller.user.id, scopes: caller.scopes, requestId,
       };
       const out = await match.def.handler(sreq, this.ctx);
-      this.persist();
+      await this.persistSoon();
       if (decision.kind === 'reset-after') { fault = 'reset-after'; status = out.status; req.socket.destroy(); return; }
       finish(out);
     } catch (e) {
@@ -177,7 +200,7 @@ export class SandboxServer {
       const err = e instanceof ApiError ? e : new ApiError(500, 'Internal server error', INFO);
       if (!headers['x-ratelimit-limit']) Object.assign(headers, this.budget.peek());
       // Writes that happened before a failure are still persisted (the service has no transactions across steps either).
-      this.persist();
+      await this.persistSoon();
       finish({ status: err.status, body: err.body(), headers: err.headers });
     } finally {
       logIt();

@@ -1,0 +1,108 @@
+import { pathParamNames, type Operation } from '../../src/api/operation.js';
+import { AREAS } from '../../src/commands/areas.js';
+import { operationFields } from '../../src/commands/from-operation.js';
+import type { FieldSpec } from '../../src/commands/schema-fields.js';
+import { effectiveCommands } from '../../src/program.js';
+
+export interface HostileCase {
+  name: string;
+  argv: string[];
+  /** The flag or argument the message must name. */
+  names: string;
+  stdin?: string;
+}
+
+const UUID = '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f';
+
+/** A valid value for a path parameter, so that the case fails on the field under test only. */
+function validArg(op: Operation, name: string): string {
+  const shape = op.params?.shape as Record<string, { def?: { type?: string; format?: string } }> | undefined;
+  const t = JSON.stringify((shape?.[name] as unknown as { def?: unknown })?.def ?? {});
+  if (/guid|uuid/i.test(t)) return UUID;
+  if (/"type":"number"|int/.test(t)) return '7';
+  return /id$/i.test(name) ? '7' : 'abc';
+}
+
+function wrongValue(f: FieldSpec): string | undefined {
+  switch (f.kind) {
+    case 'integer':
+    case 'number':
+      return 'not-a-number';
+    case 'boolean':
+      return 'maybe';
+    case 'enum':
+      return 'definitely-not-allowed';
+    case 'array':
+      return f.itemKind === 'integer' || f.itemKind === 'number' ? '1,two,3' : f.choices ? 'nope-not-a-choice' : undefined;
+    case 'json':
+      return '{not json';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Cases derived from every generated command of every area: a wrong type or value for each typed
+ * flag, and a create/update with its required fields missing. Each must exit 2, name the flag and
+ * send nothing.
+ */
+export async function derivedCases(): Promise<HostileCase[]> {
+  const cases: HostileCase[] = [];
+  for (const entry of AREAS) {
+    for (const spec of effectiveCommands(await entry.load())) {
+      if (!spec.generated || spec.operations?.length !== 1) continue;
+      const op = spec.operations[0]!;
+      const { args, fields } = operationFields(op);
+      const base = [...spec.path, ...args.map((a) => validArg(op, a))];
+      const flagged = new Set((spec.options ?? []).map((o) => o.flags.split(/[ ,]/).find((p) => p.startsWith('--'))));
+      for (const f of fields) {
+        if (!flagged.has(`--${f.flag}`)) continue;
+        const bad = wrongValue(f);
+        if (bad !== undefined) cases.push({ name: `${spec.path.join(' ')} --${f.flag} ${bad}`, argv: [...base, `--${f.flag}`, bad, '--yes'], names: `--${f.flag}` });
+      }
+      const required = fields.filter((f) => f.required && f.location === 'body');
+      if (required.length && op.method !== 'GET') {
+        cases.push({ name: `${spec.path.join(' ')} without its required fields`, argv: [...base, '--yes'], names: `--${required[0]!.flag}` });
+      }
+      for (const [i, a] of args.entries()) {
+        const t = JSON.stringify((op.params?.shape as Record<string, { def?: unknown }> | undefined)?.[a]?.def ?? {});
+        if (/guid|uuid/i.test(t) || /"type":"number"|int/.test(t)) {
+          const argv = [...base];
+          argv[spec.path.length + i] = 'x';
+          cases.push({ name: `${spec.path.join(' ')} <${a}> x`, argv: [...argv, '--yes'], names: `<${a}>` });
+        }
+      }
+    }
+  }
+  void pathParamNames;
+  return cases;
+}
+
+/** Limits and rules the interface states, written out by hand. */
+export function statedLimitCases(): HostileCase[] {
+  const ids101 = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+  const keys16 = Array.from({ length: 16 }, (_, i) => `${'a'.repeat(39)}${i.toString(16)}`).join(',');
+  return [
+    { name: 'persons list --ids with 101 ids', argv: ['persons', 'list', '--ids', ids101], names: '--ids' },
+    { name: 'persons list --custom-fields with 16 keys', argv: ['persons', 'list', '--custom-fields', keys16], names: '--custom-fields' },
+    { name: 'installments list --deal-ids with 101 ids', argv: ['installments', 'list', '--deal-ids', ids101], names: '--deal-ids' },
+    { name: 'leads search one-letter term', argv: ['leads', 'search', '--term', 'a'], names: '--term' },
+    { name: 'persons search one-letter term', argv: ['persons', 'search', '--term', 'a'], names: '--term' },
+    { name: 'projects search one-letter term', argv: ['projects', 'search', '--term', 'a'], names: '--term' },
+    { name: 'leads list --limit 0', argv: ['leads', 'list', '--limit', '0'], names: '--limit' },
+    { name: 'leads list --limit -5', argv: ['leads', 'list', '--limit', '-5'], names: '--limit' },
+    { name: 'leads create bad date', argv: ['leads', 'create', '--title', 't', '--person-id', '1', '--expected-close-date', '2026-13-01'], names: '--expected-close-date' },
+    { name: 'leads create impossible date', argv: ['leads', 'create', '--title', 't', '--person-id', '1', '--expected-close-date', '2026-02-30'], names: '--expected-close-date' },
+    { name: 'lead label bad colour', argv: ['lead-labels', 'create', '--name', 'x', '--color', 'teal'], names: '--color' },
+    { name: 'activity type colour with a hash', argv: ['activity-types', 'create', '--name', 'x', '--icon-key', 'call', '--color', '#FFFFFF'], names: '--color' },
+    { name: 'activity type colour not hex', argv: ['activity-types', 'create', '--name', 'x', '--icon-key', 'call', '--color', 'GGGGGG'], names: '--color' },
+    { name: 'activity type unknown icon', argv: ['activity-types', 'create', '--name', 'x', '--icon-key', 'rocket'], names: '--icon-key' },
+    { name: 'leads update --unset an unclearable field', argv: ['leads', 'update', UUID, '--unset', 'title'], names: '--unset' },
+    { name: '--fields unknown', argv: ['leads', 'list', '--fields', 'id,nope'], names: '--fields' },
+    { name: '--output unknown', argv: ['leads', 'list', '--output', 'xml'], names: '--output' },
+    { name: '--data not JSON', argv: ['leads', 'create', '--data', '{title:'], names: '--data' },
+    { name: '--data from a missing file', argv: ['leads', 'create', '--data', '@/nonexistent/file.json'], names: '--data' },
+    { name: 'webhook URL not a URL', argv: ['webhooks', 'create', '--subscription-url', 'not a url', '--event-action', 'create', '--event-object', 'lead', '--name', 'x'], names: '--subscription-url' },
+    { name: 'visible_to 2', argv: ['leads', 'create', '--title', 't', '--person-id', '1', '--visible-to', '2'], names: '--visible-to' },
+  ];
+}
