@@ -6,6 +6,23 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Pagination = 'offset' | 'cursor' | 'none';
 
 /**
+ * Where a prompt finds the choices for one input (a select filled from the account). The list is read
+ * only when a person is actually asked; off a TTY nothing is fetched.
+ */
+export interface PromptSource {
+  /** Id of a list operation whose records are the choices: an operation of a table, or a lookup of src/prompts/lookups.ts. */
+  from?: string;
+  /** Record field sent as the answer (default `id`). */
+  value?: string;
+  /** Record field shown to the person, or a template such as `{name} ({pipeline_id})` (default `name`). */
+  label?: string;
+  /** Query for the list; a value `$key` takes an input already given (e.g. the board of a new phase). */
+  query?: Record<string, string | number | boolean>;
+  /** Inputs that can stand in for this one when a rule needs one of them (a lead: person or organization). */
+  or?: string[];
+}
+
+/**
  * How an operation shows up on the command line. Kept beside the operation, as restish's x-cli-* hints,
  * so no command needs an `if (op.id === ...)` branch.
  */
@@ -32,6 +49,8 @@ export interface OperationCli {
   unwrap?: string;
   /** The generated command is replaced by a hand-written one with the same path. */
   handWritten?: boolean;
+  /** Account-filled choices for prompts, per input key (dotted body/query key, or a path parameter name). */
+  prompts?: Record<string, PromptSource>;
 }
 
 export interface Operation {

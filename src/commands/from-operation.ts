@@ -80,7 +80,7 @@ export async function buildInput(ctx: Context, op: Operation, argv: string[], op
     let v: unknown = argv[i];
     if (v === undefined || v === '') {
       if (!ctx.canPrompt) throw new UsageError(`missing argument <${name}>`, `Usage: crmctl ${op.cli.command.join(' ')} ${args.map((a) => `<${a}>`).join(' ')}`);
-      v = await (await ctx.prompter()).input({ message: `${name}:`, flag: `<${name}>`, validate: (s) => (s.trim() ? true : `${name} is required`) });
+      v = await (await import('../prompts/missing.js')).askArg(ctx, op, name, params);
     }
     params[name] = v;
   }
@@ -121,10 +121,13 @@ export async function buildInput(ctx: Context, op: Operation, argv: string[], op
       (body as Record<string, unknown>)[key] = null;
     }
   }
+  if (op.body && body === undefined && isUpdate(op) && ctx.canPrompt) {
+    body = await (await import('../prompts/missing.js')).askChange(ctx, op, fields, params);
+  }
   if (op.body && body === undefined && isUpdate(op)) {
     throw new UsageError(`nothing to update: give at least one of ${fields.filter((f) => f.location === 'body').map((f) => `--${f.flag}`).join(', ')}`);
   }
-  await promptMissing(ctx, op, fields, query, body === undefined ? (body = {}) : body);
+  await promptMissing(ctx, op, fields, params, query, body === undefined ? (body = {}) : body);
   const q = validate(op.query, query, fields, 'query');
   const b = op.body ? validate(op.body, body ?? {}, fields, 'body') : undefined;
   return { params, query: q as Record<string, unknown>, body: op.body ? b : undefined };
@@ -138,37 +141,14 @@ function validate(schema: z.ZodType | undefined, value: unknown, fields: FieldSp
   return r.data;
 }
 
-/** On a terminal, asks for required fields that no flag gave; elsewhere validation names the flag. */
-async function promptMissing(ctx: Context, op: Operation, fields: FieldSpec[], query: Record<string, unknown>, body: unknown): Promise<void> {
+/**
+ * On a terminal, asks for required inputs that no flag gave (selects filled from the account where the
+ * table's `cli.prompts` names a list; see src/prompts). Elsewhere validation names the missing flag.
+ */
+async function promptMissing(ctx: Context, op: Operation, fields: FieldSpec[], params: Record<string, unknown>, query: Record<string, unknown>, body: unknown): Promise<void> {
   if (!ctx.canPrompt) return;
-  const missing = fields.filter((f) => f.required && (f.kind !== 'json') && get(f.location === 'query' ? query : body, f.path) === undefined);
-  if (!missing.length) return;
-  const p = await ctx.prompter();
-  for (const f of missing) {
-    let value: unknown;
-    if (f.kind === 'enum' && f.choices) {
-      value = await p.select({ message: `${f.key}:`, flag: `--${f.flag}`, choices: f.choices.map((c) => ({ name: c, value: c })) });
-    } else if (f.kind === 'boolean') {
-      value = await p.confirm({ message: `${f.key}?`, flag: `--${f.flag}` });
-    } else {
-      value = await p.input({
-        message: `${f.key}:`,
-        flag: `--${f.flag}`,
-        validate: (s) => {
-          try {
-            coerceField(f, s);
-            return s.trim() ? true : `${f.key} is required`;
-          } catch (err) {
-            return (err as Error).message;
-          }
-        },
-      });
-    }
-    const typed = coerceField(f, value);
-    if (f.location === 'query') query[f.key] = typed;
-    else setPath(body as Record<string, unknown>, f.path, typed);
-  }
-  void op;
+  const { promptMissingInputs } = await import('../prompts/missing.js');
+  await promptMissingInputs(ctx, op, fields, { params, query, body });
 }
 
 function get(obj: unknown, path: string[]): unknown {

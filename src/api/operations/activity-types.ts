@@ -83,6 +83,7 @@ export const activityTypeOperations = defineOperations([
     params: z.object({ id }),
     body: strictBody({ name: name.optional(), icon_key: iconKey.optional(), color: color.optional(), order_nr: z.int().min(0).optional() }),
     cli: {
+      prompts: { id: { from: 'activityTypes.list' } },
       command: ['activity-types', 'update'],
       summary: 'Rename, re-icon, recolour or reorder an activity type (key_string stays)',
       examples: ['crmctl activity-types update 7 --name "On-site visit" --order-nr 2'],
@@ -100,6 +101,7 @@ export const activityTypeOperations = defineOperations([
     pagination: 'none',
     params: z.object({ id }),
     cli: {
+      prompts: { id: { from: 'activityTypes.list' } },
       command: ['activity-types', 'delete'],
       summary: 'Delete (deactivate) an activity type; prints the deactivated type',
       examples: ['crmctl activity-types delete 7 --yes'],

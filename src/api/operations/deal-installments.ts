@@ -40,7 +40,7 @@ export const dealInstallmentOperations = defineOperations([
       examples: ['crmctl installments list --deal-ids 1,6 --sort-by billing_date', 'crmctl installments list --deal-ids 1 --all --output ndjson'],
       columns: COLUMNS,
       fields: INSTALLMENT_FIELDS,
-      help: { deal_ids: 'comma list of deal ids, at most 100', sort_by: 'default id', sort_direction: 'default asc' },
+      help: { deal_ids: 'deal ids, at most 100', sort_by: 'default id', sort_direction: 'default asc' },
     },
   },
   {
@@ -53,6 +53,7 @@ export const dealInstallmentOperations = defineOperations([
     params: z.object({ id: pathId }),
     body: z.object({ description: z.string().trim().min(1), amount, billing_date: isoDate }),
     cli: {
+      prompts: { id: { from: 'deals.list', label: 'title' } },
       command: ['installments', 'add'],
       summary: 'Add an installment to a deal',
       description: PLAN_NOTE,
@@ -73,6 +74,7 @@ export const dealInstallmentOperations = defineOperations([
     params,
     body: z.object({ description: z.string().trim().min(1).optional(), amount: amount.optional(), billing_date: isoDate.optional() }),
     cli: {
+      prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },
       command: ['installments', 'update'],
       summary: 'Change an installment of a deal (only the fields you give change)',
       description: PLAN_NOTE,
@@ -91,6 +93,7 @@ export const dealInstallmentOperations = defineOperations([
     pagination: 'none',
     params,
     cli: {
+      prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },
       command: ['installments', 'delete'],
       summary: 'Delete an installment of a deal',
       examples: ['crmctl installments delete 1 3 --yes'],

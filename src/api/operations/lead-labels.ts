@@ -36,7 +36,7 @@ export const leadLabelOperations = defineOperations([
     pagination: 'none',
     params: z.object({ id: uuid }),
     body: z.object({ name: z.string().trim().min(1).optional(), color: color.optional() }),
-    cli: { command: ['lead-labels', 'update'], summary: 'Rename or recolour a lead label (only the fields you give change)', examples: ['crmctl lead-labels update <label-id> --color purple'], columns: COLUMNS, fields: FIELDS },
+    cli: { prompts: { id: { from: 'leadLabels.list' } }, command: ['lead-labels', 'update'], summary: 'Rename or recolour a lead label (only the fields you give change)', examples: ['crmctl lead-labels update <label-id> --color purple'], columns: COLUMNS, fields: FIELDS },
   },
   {
     id: 'leadLabels.delete',
@@ -46,6 +46,6 @@ export const leadLabelOperations = defineOperations([
     scopes: ['leads:full'],
     pagination: 'none',
     params: z.object({ id: uuid }),
-    cli: { command: ['lead-labels', 'delete'], summary: 'Delete a lead label', examples: ['crmctl lead-labels delete <label-id> --yes'], confirm: true, columns: ['id'] },
+    cli: { prompts: { id: { from: 'leadLabels.list' } }, command: ['lead-labels', 'delete'], summary: 'Delete a lead label', examples: ['crmctl lead-labels delete <label-id> --yes'], confirm: true, columns: ['id'] },
   },
 ]);

@@ -109,6 +109,7 @@ export const leadOperations = defineOperations([
     successStatus: 201,
     body: createBody,
     cli: {
+      prompts: { person_id: { from: 'persons.list', or: ['organization_id'] }, organization_id: { from: 'organizations.list', or: ['person_id'] }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
       command: ['leads', 'create'],
       summary: 'Create a lead (linked to a person or an organization)',
       examples: ['crmctl leads create --title "Acme expansion" --organization-id 3 --value-amount 5000 --value-currency EUR --label-ids <label-uuid>'],
@@ -127,6 +128,7 @@ export const leadOperations = defineOperations([
     params,
     body: updateBody,
     cli: {
+      prompts: { id: { from: 'leads.list', label: 'title' }, person_id: { from: 'persons.list' }, organization_id: { from: 'organizations.list' }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
       command: ['leads', 'update'],
       summary: 'Change a lead: only the fields you give change; --unset clears value, person, organization',
       examples: ['crmctl leads update <lead-id> --title "Acme (renewal)" --unset value'],
@@ -142,7 +144,7 @@ export const leadOperations = defineOperations([
     scopes: WRITE,
     pagination: 'none',
     params,
-    cli: { command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], confirm: true, columns: ['id'] },
+    cli: { prompts: { id: { from: 'leads.list', label: 'title' } }, command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], confirm: true, columns: ['id'] },
   },
   {
     id: 'leads.archived',
@@ -202,6 +204,7 @@ export const leadOperations = defineOperations([
     params,
     body: z.object({ stage_id: id.optional(), pipeline_id: id.optional() }),
     cli: {
+      prompts: { id: { from: 'leads.list', label: 'title' }, stage_id: { from: 'stages.list' }, pipeline_id: { from: 'pipelines.list' } },
       command: ['leads', 'convert'],
       summary: 'Convert a lead to a deal (notes, files, emails and activities move to the deal)',
       examples: ['crmctl leads convert <lead-id> --stage-id 2 --wait'],

@@ -97,6 +97,7 @@ export const legacyTeamOperations = defineOperations([
     pagination: 'none',
     body: z.object({ name: z.string().trim().min(1), manager_id: id, description: z.string().optional(), users: userIds.optional() }),
     cli: {
+      prompts: { manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
       command: ['teams', 'create'],
       summary: 'Create a team with a manager and, optionally, members',
       examples: ['crmctl teams create --name Closers --manager-id 1 --users 2,3 --description "Berlin office"'],
@@ -122,6 +123,7 @@ export const legacyTeamOperations = defineOperations([
       deleted_flag: flag01.optional(),
     }),
     cli: {
+      prompts: { id: { from: 'legacyTeams.list' }, manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
       command: ['teams', 'update'],
       summary: 'Change a team: only the fields you give change (--users replaces the member list)',
       examples: ['crmctl teams update 1 --manager-id 3', 'crmctl teams update 1 --active-flag 0', 'crmctl teams update 1 --deleted-flag 1'],
@@ -140,6 +142,7 @@ export const legacyTeamOperations = defineOperations([
     params,
     body: z.object({ users: userIds.min(1) }),
     cli: {
+      prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } },
       command: ['teams', 'users', 'add'],
       summary: 'Add users to a team',
       examples: ['crmctl teams users add 1 --users 2,3'],
@@ -158,6 +161,7 @@ export const legacyTeamOperations = defineOperations([
     params,
     body: z.object({ users: userIds.min(1) }),
     cli: {
+      prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } },
       command: ['teams', 'users', 'remove'],
       summary: 'Remove users from a team',
       examples: ['crmctl teams users remove 1 --users 3 --yes'],

@@ -86,6 +86,7 @@ export const mailboxOperations = defineOperations([
       archived_flag: flag01.optional(),
     }),
     cli: {
+      prompts: { id: { from: 'mailbox.threads.list', label: 'subject', query: { folder: 'inbox' } }, deal_id: { from: 'deals.list', label: 'title' }, lead_id: { from: 'leads.list', label: 'title' } },
       command: ['mailbox', 'threads', 'update'],
       summary: 'Link a thread to a deal or lead, mark it read or shared, archive it (only the fields you give change)',
       examples: ['crmctl mailbox threads update 1 --deal-id 1 --read 1', 'crmctl mailbox threads update 1 --archived 1', 'crmctl mailbox threads update 1 --unset deal_id'],
@@ -110,7 +111,7 @@ export const mailboxOperations = defineOperations([
     scopes: WRITE,
     pagination: 'none',
     params: threadParams,
-    cli: { command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], confirm: true, columns: ['id'] },
+    cli: { prompts: { id: { from: 'mailbox.threads.list', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], confirm: true, columns: ['id'] },
   },
   {
     id: 'mailbox.messages.get',

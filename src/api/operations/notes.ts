@@ -179,6 +179,7 @@ export const noteOperations = defineOperations([
     pagination: 'none',
     body: createBody,
     cli: {
+      prompts: { deal_id: { from: 'deals.list', label: 'title', or: ['person_id', 'org_id', 'lead_id', 'project_id'] }, person_id: { from: 'persons.list' }, org_id: { from: 'organizations.list' }, lead_id: { from: 'leads.list', label: 'title' }, project_id: { from: 'projects.list', label: 'title' }, user_id: { from: 'users.list' } },
       command: ['notes', 'create'],
       summary: 'Add a note to a lead, deal, person, organization, project or task',
       examples: ['crmctl notes create --deal-id 1 --content "<p>Called, sending the quote Monday.</p>" --pin-deal 1', 'crmctl notes create --lead-id <lead-uuid> --content-file minutes.html'],

@@ -164,6 +164,7 @@ export const organizationFieldOperations = defineOperations([
     pagination: 'none',
     body: createBody,
     cli: {
+      prompts: { 'important_fields.stage_ids': { from: 'stages.list' } },
       command: ['org-fields', 'create'],
       summary: 'Create a custom organization field (its field code is generated)',
       examples: [
@@ -187,6 +188,7 @@ export const organizationFieldOperations = defineOperations([
     params: fieldCode,
     body: updateBody,
     cli: {
+      prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' }, 'important_fields.stage_ids': { from: 'stages.list' } },
       command: ['org-fields', 'update'],
       summary: 'Change an organization field: name, UI visibility, important or required settings (code and type never change)',
       examples: ['crmctl org-fields update <field-code> --field-name "Industry (NACE)" --required true', 'crmctl org-fields update name --show-in-add-deal true'],
@@ -206,6 +208,7 @@ export const organizationFieldOperations = defineOperations([
     pagination: 'none',
     params: fieldCode,
     cli: {
+      prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' } },
       command: ['org-fields', 'delete'],
       summary: 'Delete a custom organization field; prints the deleted field',
       examples: ['crmctl org-fields delete <field-code> --yes'],
@@ -241,6 +244,7 @@ export const organizationFieldOperations = defineOperations([
     params: fieldCode,
     body: z.array(z.object({ label: z.string().trim().min(1) })).min(1),
     cli: {
+      prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' } },
       command: ['org-fields', 'options', 'add'],
       summary: 'Add options to an enum or set field (all or nothing); prints only the added ones',
       examples: ['crmctl org-fields options add <field-code> --label Retail --label "Public sector"'],
@@ -258,6 +262,7 @@ export const organizationFieldOperations = defineOperations([
     params: fieldCode,
     body: z.array(z.object({ id, label: z.string().trim().min(1) })).min(1),
     cli: {
+      prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' } },
       command: ['org-fields', 'options', 'update'],
       summary: 'Relabel options of an enum or set field (all or nothing); prints only the updated ones',
       examples: ['crmctl org-fields options update <field-code> --option "12=Information technology" --option 13=Banking'],
@@ -275,6 +280,7 @@ export const organizationFieldOperations = defineOperations([
     params: fieldCode,
     body: z.array(z.object({ id })).min(1),
     cli: {
+      prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' } },
       command: ['org-fields', 'options', 'delete'],
       summary: 'Delete options of an enum or set field (all or nothing); prints only the deleted ones',
       examples: ['crmctl org-fields options delete <field-code> --id 12,13 --yes'],

@@ -65,6 +65,7 @@ export const phaseOperations = defineOperations([
     pagination: 'none',
     body: z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }),
     cli: {
+      prompts: { board_id: { from: 'projectBoards.list' } },
       command: ['phases', 'create'],
       summary: 'Add a phase to a board (at --order-nr, else last)',
       examples: ['crmctl phases create --name "Quality review" --board-id 1 --order-nr 2'],
@@ -85,6 +86,7 @@ export const phaseOperations = defineOperations([
     params,
     body: z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }),
     cli: {
+      prompts: { board_id: { from: 'projectBoards.list' } },
       command: ['phases', 'update'],
       summary: 'Rename, reorder or move a phase to another board (both boards are renumbered)',
       examples: ['crmctl phases update 4 --order-nr 1', 'crmctl phases update 4 --board-id 2 --order-nr 3'],

@@ -147,6 +147,7 @@ export const projectOperations = defineOperations([
     successStatus: 201,
     body: createBody,
     cli: {
+      prompts: { board_id: { from: 'projectBoards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
       command: ['projects', 'create'],
       summary: 'Create a project on a board, optionally from a template',
       examples: [
@@ -169,6 +170,7 @@ export const projectOperations = defineOperations([
     params,
     body: updateBody,
     cli: {
+      prompts: { id: { from: 'projects.list', label: 'title' }, board_id: { from: 'projectBoards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' } },
       command: ['projects', 'update'],
       summary: 'Change a project: only the fields you give change; --unset clears description, dates, health',
       examples: ['crmctl projects update 3 --phase-id 3 --status completed', 'crmctl projects update 3 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=null --unset end_date'],
@@ -189,6 +191,7 @@ export const projectOperations = defineOperations([
     idempotent: true,
     params,
     cli: {
+      prompts: { id: { from: 'projects.list', label: 'title' } },
       command: ['projects', 'archive'],
       summary: 'Archive a project (it leaves `projects list` and shows in `projects archived`)',
       examples: ['crmctl projects archive 3 --yes'],

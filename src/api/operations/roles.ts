@@ -78,6 +78,7 @@ export const roleOperations = defineOperations([
     pagination: 'none',
     body: z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }),
     cli: {
+      prompts: { parent_role_id: { from: 'roles.list' } },
       command: ['roles', 'create'],
       summary: 'Create a role, at the top of the hierarchy or under a parent role',
       examples: ['crmctl roles create --name "EMEA sales" --parent-role-id 2'],
@@ -101,6 +102,7 @@ export const roleOperations = defineOperations([
         }
       }),
     cli: {
+      prompts: { id: { from: 'roles.list' }, parent_role_id: { from: 'roles.list' } },
       command: ['roles', 'update'],
       summary: 'Rename a role or move it under another parent (--unset parent_role_id makes it top-level)',
       examples: ['crmctl roles update 4 --name "EMEA & APAC sales"', 'crmctl roles update 4 --parent-role-id 1'],
@@ -116,7 +118,7 @@ export const roleOperations = defineOperations([
     scopes: ADMIN,
     pagination: 'none',
     params: roleParams,
-    cli: { command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
+    cli: { prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
   },
   {
     id: 'roles.assignments.list',
@@ -146,6 +148,7 @@ export const roleOperations = defineOperations([
     params: roleParams,
     body: z.object({ user_id: id }),
     cli: {
+      prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
       command: ['roles', 'assignments', 'add'],
       summary: 'Assign a user to a role (a user has one role; this moves them)',
       examples: ['crmctl roles assignments add 3 --user-id 2'],
@@ -163,6 +166,7 @@ export const roleOperations = defineOperations([
     params: roleParams,
     body: z.object({ user_id: id }),
     cli: {
+      prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
       command: ['roles', 'assignments', 'remove'],
       summary: 'Remove a user from a role (the user moves to the default role)',
       examples: ['crmctl roles assignments remove 3 --user-id 2 --yes'],
@@ -196,6 +200,7 @@ export const roleOperations = defineOperations([
     params: roleParams,
     body: z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }),
     cli: {
+      prompts: { id: { from: 'roles.list' } },
       command: ['roles', 'settings', 'set'],
       summary: 'Set (add or update) one default-visibility setting of a role',
       examples: ['crmctl roles settings set 2 --key deal_default_visibility --value 7'],
@@ -244,6 +249,7 @@ export const roleOperations = defineOperations([
         }
       }),
     cli: {
+      prompts: { id: { from: 'roles.list' } },
       command: ['roles', 'pipelines', 'update'],
       summary: 'Make pipelines visible (--add) or hidden (--remove) for a role',
       examples: ['crmctl roles pipelines update 2 --add 1,2 --remove 3'],
