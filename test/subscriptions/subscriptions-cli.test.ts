@@ -113,7 +113,7 @@ describe('subscriptions create-installment', () => {
   });
 
   it.each([
-    [[], '--payment: is required'],
+    [[], '--payment: is required: give --payment AMOUNT:DUE_AT[:DESCRIPTION] (repeatable) or --payments-file FILE'],
     [['--payment', '1:2026-01-01', '--payments-file', '-'], 'give payments either with --payment or with --payments-file, not both'],
     [['--payments-file', '-'], '--payments-file: item 2: due_at is required', '[{"amount":1,"due_at":"2026-01-01"},{"amount":2}]'],
     [['--payments-file', '-'], '--payments-file: must hold a JSON array of payments', '{"amount":1}'],

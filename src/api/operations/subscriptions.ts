@@ -37,6 +37,11 @@ export const payment = z.object({
 });
 export type PaymentInput = z.infer<typeof payment>;
 
+/** Required, non-empty payments; a missing list says how to give one. */
+const requiredPayments = z
+  .array(payment, { error: (iss) => (iss.input === undefined ? 'is required: give --payment AMOUNT:DUE_AT[:DESCRIPTION] (repeatable) or --payments-file FILE' : undefined) })
+  .min(1);
+
 // Path ids as checked text: with the shared `id`, a non-numeric argument is reported as "is required"
 // (the builder parses params without the input); this says what is meant.
 const pathId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer' }).transform(Number);
@@ -99,6 +104,7 @@ export const subscriptionOperations = defineOperations([
     pagination: 'none',
     body: createRecurringBody,
     cli: {
+      prompts: { deal_id: { from: 'deals.list', label: 'title' }, cycles_count: { or: ['infinite'] } },
       command: ['subscriptions', 'create-recurring'],
       summary: 'Add a recurring subscription to a deal (equal payments at a fixed cadence)',
       description: RETIRED_NOTE,
@@ -128,8 +134,9 @@ export const subscriptionOperations = defineOperations([
     cost: COST.write,
     scopes: WRITE,
     pagination: 'none',
-    body: z.object({ deal_id: id, currency, payments: z.array(payment).min(1), update_deal_value: z.boolean().optional() }),
+    body: z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.boolean().optional() }),
     cli: {
+      prompts: { deal_id: { from: 'deals.list', label: 'title' } },
       command: ['subscriptions', 'create-installment'],
       summary: 'Add an installment subscription to a deal (payments of varying amounts and dates)',
       description: RETIRED_NOTE,
@@ -227,7 +234,7 @@ export const subscriptionOperations = defineOperations([
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({ payments: z.array(payment).min(1), update_deal_value: z.boolean().optional() }),
+    body: z.object({ payments: requiredPayments, update_deal_value: z.boolean().optional() }),
     cli: {
       command: ['subscriptions', 'update-installment'],
       summary: 'Replace the payments of an installment subscription',
