@@ -46,6 +46,7 @@ const HELP: Record<string, string> = {
   'duration.start': 'first day YYYY-MM-DD',
   'duration.end': 'last day YYYY-MM-DD (default: open-ended; --open-ended sends null)',
   interval: 'how progress is bucketed',
+  title: 'goal name (default: the type, e.g. "Deals won")',
 };
 
 type GoalBody = {
@@ -179,6 +180,7 @@ export const goalOperations = defineOperations([
     pagination: 'none',
     body: createBody,
     cli: {
+      prompts: { 'type.params.stage_id': { from: 'stages.list' }, 'type.params.pipeline_id': { from: 'pipelines.list' }, 'type.params.activity_type_id': { from: 'activityTypes.list' }, 'expected_outcome.currency_id': { from: 'currencies.list', label: '{code} {name}' } },
       command: ['goals', 'create'],
       summary: 'Create a goal (and its progress report)',
       examples: [

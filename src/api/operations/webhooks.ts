@@ -73,9 +73,10 @@ export const webhookOperations = defineOperations([
     successStatus: 201,
     body: createBody,
     cli: {
+      prompts: { user_id: { from: 'users.list' } },
       command: ['webhooks', 'create'],
       summary: 'Create a webhook: POST events <action>.<object> to a URL',
-      description: `The URL must be a full, publicly reachable http(s) URL that does not redirect and is not an address of the service. A user can have at most ${MAX_WEBHOOKS_PER_USER} webhooks. Each event is sent only if the webhook's user (default: you) may see the object.`,
+      description: `The URL must be a full, publicly reachable http(s) URL that does not redirect and is not an address of the service. A user can have at most ${MAX_WEBHOOKS_PER_USER} webhooks. Each event is sent only if the webhook's user (default: you) may see the object. The local sandbox also accepts loopback URLs (e.g. one of "crmctl webhooks listen"); the real service does not.`,
       examples: [
         'crmctl webhooks create --name "ERP sync" --url https://erp.example.com/hooks/crm --action "*" --object deal',
         'crmctl webhooks create --name "New leads" --url https://hooks.example.com/leads --action create --object lead --payload-version 1.0 --auth-user crm --auth-password-stdin < secret.txt',
@@ -103,6 +104,6 @@ export const webhookOperations = defineOperations([
     scopes: SCOPES,
     pagination: 'none',
     params: z.object({ id: webhookId }),
-    cli: { command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['success'] },
+    cli: { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['success'] },
   },
 ]);
