@@ -28,7 +28,7 @@ export function encoderFor(format: ExportFormat, columns: string[] | undefined):
   const cols = columns ?? [];
   return {
     page: (records, written) => {
-      const head = written === 0 ? `${cols.map(csvCell).join(',')}\r\n` : '';
+      const head = written === 0 && records.length > 0 ? `${cols.map(csvCell).join(',')}\r\n` : '';
       return head + records.map((r) => `${cols.map((c) => csvCell(getPath(r, c))).join(',')}\r\n`).join('');
     },
     // An empty export still gets its header row.

@@ -1,0 +1,203 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { bulkLeads, control, ndjson, workDir } from './helpers.js';
+
+let fx: SandboxFixture;
+const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...opts, env: fx.env });
+type Lead = { id: string; title: string; [k: string]: unknown };
+
+beforeAll(async () => {
+  fx = await startFixture();
+});
+afterAll(async () => fx.close());
+beforeEach(async () => {
+  await fx.reset('demo');
+  await fx.clearRequests();
+});
+
+describe('export formats', () => {
+  it('writes every lead as ndjson by default, in the service order, one page per request', async () => {
+    await bulkLeads(fx, 1203);
+    const r = await run(['export', 'leads', '--page-size', '500']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const live = (await fx.collection<Lead>('leads')).filter((l) => !l.is_archived);
+    const out = ndjson(r.stdout);
+    expect(out.map((l) => l.id)).toEqual(live.map((l) => l.id));
+    const reqs = await fx.requests();
+    expect(reqs.map((q) => [q.method, q.path, q.query.start ?? '0', q.query.limit])).toEqual([
+      ['GET', '/api/v1/leads', '0', '500'],
+      ['GET', '/api/v1/leads', '500', '500'],
+      ['GET', '/api/v1/leads', '1000', '500'],
+    ]);
+  });
+
+  it('writes a json array (streamed, valid JSON) to --out, format taken from the extension', async () => {
+    const dir = workDir();
+    const out = join(dir, 'labels.json');
+    const r = await run(['export', 'lead-labels', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    const labels = await fx.collection<{ id: string; name: string }>('leadLabels');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(labels);
+    expect(existsSync(`${out}.checkpoint.json`)).toBe(false);
+  });
+
+  it('writes an empty json array and a header-only csv when there are no records', async () => {
+    await fx.reset('empty');
+    const r = await run(['export', 'leads', '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[]\n');
+    const csv = await run(['export', 'leads', '--format', 'csv']);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toMatch(/^id,title,owner_id,.*,cc_email\r\n$/);
+  });
+
+  it('writes csv with a header and neutralises formula cells (CSV injection)', async () => {
+    await run(['leads', 'create', '--title', '=HYPERLINK("http://evil.example","x")', '--organization-id', '1']);
+    await run(['leads', 'create', '--title', '@SUM(A1:A9)', '--organization-id', '2']);
+    const r = await run(['export', 'leads', '--format', 'csv', '--columns', 'id,title,value.amount']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe('id,title,value.amount');
+    const live = (await fx.collection<Lead & { value: { amount: number } | null }>('leads')).filter((l) => !l.is_archived);
+    expect(lines.length).toBe(live.length + 1);
+    const evil = live.find((l) => l.title.startsWith('=HYPERLINK'))!;
+    expect(lines).toContain(`${evil.id},"'=HYPERLINK(""http://evil.example"",""x"")",`);
+    const sum = live.find((l) => l.title.startsWith('@SUM'))!;
+    expect(lines).toContain(`${sum.id},'@SUM(A1:A9),`);
+  });
+
+  it('takes required list parameters with --param and refuses a missing one before sending', async () => {
+    const missing = await run(['export', 'installments']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--param deal_ids: is required');
+    const unknown = await run(['export', 'leads', '--param', 'colour=red']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--param colour: is not a parameter of leads');
+    const badType = await run(['export', 'leads', '--param', 'owner_id=abc']);
+    expect(badType.code).toBe(2);
+    expect(badType.stderr).toContain('--param owner_id: must be an integer');
+    expect(await fx.requests()).toEqual([]);
+
+    const threads = await run(['export', 'mail-threads', '--param', 'folder=sent']);
+    expect(threads.code).toBe(0);
+    const reqs = await fx.requests();
+    expect(reqs[0]).toMatchObject({ path: '/api/v1/mailbox/mailThreads', query: { folder: 'sent' } });
+  });
+
+  it('refuses an unknown resource and lists the exportable ones', async () => {
+    const r = await run(['export', 'unicorns']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown resource "unicorns"');
+    expect(r.stderr).toContain('archived-leads');
+    const list = await run(['export', '--list', '--json']);
+    const names = JSON.parse(list.stdout).map((x: { resource: string }) => x.resource);
+    expect(names).toEqual(expect.arrayContaining(['leads', 'archived-leads', 'lead-labels', 'persons', 'notes', 'projects', 'roles', 'permission-sets', 'teams', 'activity-types', 'activity-fields', 'org-fields', 'webhooks', 'goals', 'mailbox-threads', 'installments']));
+  });
+});
+
+describe('export --resume', () => {
+  it('continues a killed export (kill -9 mid-way) with every record exactly once', async () => {
+    await bulkLeads(fx, 6000);
+    // Slow pages so the kill lands mid-way.
+    await control(fx, 'PUT', 'faults', { latencyMs: 40, seed: 1 });
+    const dir = workDir();
+    const out = join(dir, 'leads.ndjson');
+    const env = cleanEnv(fx.env);
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'export', 'leads', '--out', out, '--page-size', '100'], { env, stdio: 'ignore' });
+      const timer = setInterval(() => {
+        if (existsSync(`${out}.checkpoint.json`)) {
+          const cp = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8'));
+          if (cp.records >= 1500) {
+            clearInterval(timer);
+            child.kill('SIGKILL');
+          }
+        }
+      }, 5);
+      child.on('exit', (code, signal) => {
+        clearInterval(timer);
+        if (signal === 'SIGKILL') resolve();
+        else reject(new Error(`export finished before the kill (code ${code})`));
+      });
+    });
+    const cp = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8'));
+    expect(cp).toMatchObject({ resource: 'leads', format: 'ndjson' });
+    expect(cp.records).toBeGreaterThan(0);
+    // Simulate a torn page after the checkpoint: resume must drop it.
+    writeFileSync(out, '{"id":"torn', { flag: 'a' });
+    await control(fx, 'PUT', 'faults', {});
+    await fx.clearRequests();
+    const r = await run(['export', 'leads', '--out', out, '--page-size', '100', '--resume']);
+    expect(r.code).toBe(0);
+    const ids = ndjson(readFileSync(out, 'utf8')).map((l) => l.id);
+    const live = (await fx.collection<Lead>('leads')).filter((l) => !l.is_archived).map((l) => l.id);
+    expect(ids.length).toBe(live.length);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(live);
+    // The resumed run started at the checkpointed offset, not at 0.
+    expect((await fx.requests())[0]!.query.start).toBe(String(cp.next));
+    expect(existsSync(`${out}.checkpoint.json`)).toBe(false);
+  });
+
+  it('resumes a json export into one valid array', async () => {
+    await bulkLeads(fx, 250);
+    const dir = workDir();
+    const out = join(dir, 'leads.json');
+    const full = await run(['export', 'leads', '--out', out, '--page-size', '100']);
+    expect(full.code).toBe(0);
+    const expected = readFileSync(out, 'utf8');
+    // A checkpoint as a run killed after two pages leaves it (bytes of exactly 200 records).
+    const lines = expected.split('\n');
+    const partial = lines.slice(0, 201).join('\n').replace(/,$/, '');
+    writeFileSync(out, `${partial},\n{"id":"half-writ`);
+    writeFileSync(`${out}.checkpoint.json`, JSON.stringify({ version: 1, resource: 'leads', operation: 'leads.list', params: {}, query: {}, format: 'json', next: 200, records: 200, bytes: Buffer.byteLength(partial), updated_at: new Date().toISOString() }));
+    const r = await run(['export', 'leads', '--out', out, '--page-size', '100', '--resume']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(expected);
+  });
+
+  it('refuses --resume with a checkpoint of another export, and --resume without --out', async () => {
+    const dir = workDir();
+    const out = join(dir, 'x.ndjson');
+    writeFileSync(out, '');
+    writeFileSync(`${out}.checkpoint.json`, JSON.stringify({ version: 1, resource: 'notes', operation: 'notes.list', params: {}, query: {}, format: 'ndjson', next: 100, records: 0, bytes: 0 }));
+    const r = await run(['export', 'leads', '--out', out, '--resume']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the checkpoint is for `export notes --format ndjson`');
+    const noOut = await run(['export', 'leads', '--resume']);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain('--resume needs --out FILE');
+    expect(await fx.requests()).toEqual([]);
+  });
+});
+
+describe('export write failures', () => {
+  it('names a full disk (ENOSPC) and the fix, exit 1', async () => {
+    if (!existsSync('/dev/full')) return;
+    const r = await run(['export', 'leads', '--out', '/dev/full']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('No space left on the device while writing /dev/full (ENOSPC)');
+    expect(r.stderr).toContain('--resume');
+  });
+
+  it('names a closed pipe (EPIPE) when the reader goes away, exit 1', async () => {
+    await bulkLeads(fx, 3000);
+    const env = cleanEnv(fx.env);
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'export', 'leads', '--page-size', '100'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Output closed early while writing stdout (EPIPE)');
+    expect(result.stderr).toContain('--out FILE');
+  });
+});
