@@ -122,7 +122,8 @@ async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, s
   await renderRecords(ctx, records());
 }
 
-function methodAndPath(args: string[], flag: string | undefined): { method: string; path: string } {
+function methodAndPath(given: string[], flag: string | undefined): { method: string; path: string } {
+  const args = given.filter((a) => a !== undefined && a !== '');
   let method = flag?.toUpperCase();
   let path = args[0];
   if (args.length >= 2) {
