@@ -125,7 +125,7 @@ describe('goals create', () => {
   });
 
   it.each([
-    [base.slice(0, 14), '--interval: must be one of weekly, monthly, quarterly, yearly'],
+    [base.slice(0, 14), '--interval: is required'],
     [[...base.slice(0, 4), '--type-name', 'deals_progressed', ...base.slice(6)], '--stage-id: is required for --type-name deals_progressed'],
     [[...base, '--stage-id', '3'], '--stage-id: is only for --type-name deals_progressed'],
     [[...base, '--activity-type-ids', '1'], '--activity-type-ids: is only for --type-name activities_completed or activities_added'],
