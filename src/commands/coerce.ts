@@ -82,7 +82,9 @@ export function issuesToError(issues: z.core.$ZodIssue[], fields: FieldSpec[], l
     issues.map((i) => {
       const key = i.path.map(String).join('.');
       const field = fields.find((f) => f.key === key) ?? fields.find((f) => key.startsWith(`${f.key}.`));
-      const name = field ? `--${field.flag}` : key ? `${location}.${key}` : location;
+      // A missing nested object (goal assignee) is answered by its members' flags.
+      const members = field ? [] : fields.filter((f) => key && f.key.startsWith(`${key}.`) && f.required);
+      const name = field ? `--${field.flag}` : members.length ? members.map((m) => `--${m.flag}`).join(', ') : key ? `${location}.${key}` : location;
       return { field: name, rule: ruleText(i) };
     }),
   );
@@ -97,6 +99,7 @@ function ruleText(i: z.core.$ZodIssue): string {
     case 'invalid_type':
       return iss.input === undefined ? 'is required' : `must be ${iss.expected === 'int' ? 'an integer' : `a ${iss.expected}`}`;
     case 'invalid_value':
+      if ('input' in iss && iss.input === undefined) return 'is required';
       return `must be one of ${(iss.values ?? []).map(String).join(', ')}`;
     case 'invalid_union': {
       // A union of literals (visible_to 1|3|5|7) reports each branch; list the allowed values.

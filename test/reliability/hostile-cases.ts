@@ -50,7 +50,8 @@ export async function derivedCases(): Promise<HostileCase[]> {
   const cases: HostileCase[] = [];
   for (const entry of AREAS) {
     for (const spec of effectiveCommands(await entry.load())) {
-      if (!spec.generated || spec.operations?.length !== 1) continue;
+      if (!spec.operations?.length) continue;
+      // The first operation is the one the command is named for (hand-written verbs list extra reads after it).
       const op = spec.operations[0]!;
       const { args, fields } = operationFields(op);
       const base = [...spec.path, ...args.map((a) => validArg(op, a))];
