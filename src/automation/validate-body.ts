@@ -61,7 +61,8 @@ export function validateBody(op: Operation, body: Record<string, unknown>, extra
     else if (extraKey(k)) extras[k] = v;
     else issues.push({ field: k, rule: 'is not a field of this operation' });
   }
-  const r = op.body.safeParse(core);
+  // reportInput: zod 4 leaves the input out of issues otherwise, and a wrong type would read "is required".
+  const r = op.body.safeParse(core, { reportInput: true });
   if (!r.success) {
     for (const i of issuesToError(r.error.issues, [], 'row').issues) issues.push({ field: i.field.replace(/^row\.?/, '') || 'row', rule: i.rule });
   }

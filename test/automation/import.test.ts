@@ -1,0 +1,263 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/index.js';
+import { control, ndjson, workDir } from './helpers.js';
+
+let fx: SandboxFixture;
+const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...opts, env: fx.env });
+type Lead = { id: string; title: string; origin_id: string | null; [k: string]: unknown };
+
+const posts = async () => (await fx.requests()).filter((r) => r.method === 'POST');
+const leadsByTitle = async (prefix: string) => (await fx.collection<Lead>('leads')).filter((l) => l.title.startsWith(prefix));
+const file = (name: string, text: string) => {
+  const path = join(workDir(), name);
+  writeFileSync(path, text);
+  return path;
+};
+const rows = (n: number, f: (i: number) => Record<string, unknown>) => Array.from({ length: n }, (_, i) => JSON.stringify(f(i + 1))).join('\n') + '\n';
+
+beforeAll(async () => {
+  fx = await startFixture();
+});
+afterAll(async () => fx.close());
+beforeEach(async () => {
+  await fx.reset('demo');
+  await control(fx, 'PUT', 'faults', {});
+  await fx.clearRequests();
+});
+
+describe('import validation', () => {
+  it('reports every bad row with its line, field and rule, and sends nothing', async () => {
+    const f = file('leads.ndjson', [
+      JSON.stringify({ title: 'Good one', organization_id: 1 }),
+      JSON.stringify({ title: 'No link' }),
+      '',
+      JSON.stringify({ title: 'Bad money', person_id: 1, value: { amount: 'lots', currency: 'EUR' } }),
+      '{"title": broken',
+      JSON.stringify({ title: 'Typo', organisation_id: 1 }),
+    ].join('\n'));
+    const r = await run(['import', 'leads', '--file', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('line 2: person_id: a lead needs a person or an organization');
+    expect(r.stderr).toContain('line 4: value.amount: must be a number');
+    expect(r.stderr).toContain('line 5: row: is not valid JSON');
+    expect(r.stderr).toContain('line 6: organisation_id: is not a field of this operation');
+    expect(r.stderr).not.toContain('line 1:');
+    expect(r.stderr).toContain('4 rows of');
+    expect(await posts()).toEqual([]);
+    expect(existsSync(`${f}.import-state.json`)).toBe(false);
+  });
+
+  it('--skip-invalid imports the valid rows and lists the skipped ones in the results file', async () => {
+    const f = file('leads.ndjson', rows(4, (i) => (i === 3 ? { title: `Skip ${i}` } : { title: `Skip ${i}`, organization_id: i })));
+    const r = await run(['import', 'leads', '--file', f, '--skip-invalid']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Imported 3 leads; 0 failed, 1 skipped');
+    const created = await leadsByTitle('Skip ');
+    expect(created.map((l) => l.title).sort()).toEqual(['Skip 1', 'Skip 2', 'Skip 4']);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.map((x) => x.line)).toEqual([1, 2, 3, 4]);
+    expect(results[2]).toEqual({ line: 3, error: 'person_id: a lead needs a person or an organization: give --person-id or --organization-id (or both)', skipped: true });
+    for (const x of [results[0], results[1], results[3]]) expect(created.some((l) => l.id === x.id)).toBe(true);
+  });
+
+  it('refuses an unknown CSV column before reading the rows', async () => {
+    const f = file('leads.csv', 'title,organization_id,Colour\nA,1,red\n');
+    const r = await run(['import', 'leads', '--file', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown column "Colour"');
+    expect(await posts()).toEqual([]);
+  });
+});
+
+describe('import leads', () => {
+  it('maps CSV headers (nested, aliases, custom field names) and creates each row with its origin marker', async () => {
+    const f = file('leads.csv', [
+      'Title,organization,value_amount,value.currency,Budget,Budget currency,Segment,expected_close_date',
+      '"Acme, renewal",1,5000,EUR,12000,EUR,Enterprise,2026-03-31',
+      'Globex pilot,2,,,,,101,',
+    ].join('\r\n'));
+    const r = await run(['import', 'leads', '--file', f]);
+    expect(r.code, r.stderr).toBe(0);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.map((x) => x.line)).toEqual([2, 3]);
+    const stored = await fx.collection<Lead>('leads');
+    const acme = stored.find((l) => l.id === results[0].id)!;
+    expect(acme).toMatchObject({
+      title: 'Acme, renewal', organization_id: 1, value: { amount: 5000, currency: 'EUR' }, expected_close_date: '2026-03-31',
+      [DEAL_FIELD_KEYS.budget]: 12000, [`${DEAL_FIELD_KEYS.budget}_currency`]: 'EUR', [DEAL_FIELD_KEYS.segment]: 103,
+    });
+    expect(acme.origin_id).toMatch(/^crmctl-import:[0-9a-f]+:2$/);
+    const globex = stored.find((l) => l.id === results[1].id)!;
+    expect(globex).toMatchObject({ title: 'Globex pilot', organization_id: 2, value: null, [DEAL_FIELD_KEYS.segment]: 101 });
+    expect(globex.origin_id).toMatch(/^crmctl-import:[0-9a-f]+:3$/);
+    const sent = await posts();
+    expect(sent.length).toBe(2);
+    expect(sent[0]!.path).toBe('/api/v1/leads');
+  });
+
+  it('keeps a row\'s own origin_id', async () => {
+    const f = file('leads.ndjson', rows(1, () => ({ title: 'Own origin', person_id: 1, origin_id: 'legacy-crm:77' })));
+    expect((await run(['import', 'leads', '--file', f])).code).toBe(0);
+    expect((await leadsByTitle('Own origin'))[0]!.origin_id).toBe('legacy-crm:77');
+  });
+
+  it('exits 7 when the service rejects some rows and says why per line', async () => {
+    const f = file('leads.json', JSON.stringify([
+      { title: 'Fine', organization_id: 1 },
+      { title: 'Ghost org', organization_id: 999 },
+      { title: 'Fine too', person_id: 2 },
+    ], null, 2));
+    const r = await run(['import', 'leads', '--file', f]);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('1 of 3 rows failed');
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    // Lines are where each array element starts in the file.
+    expect(results.map((x) => x.line)).toEqual([2, 6, 10]);
+    expect(results[1].error).toContain('organization 999 does not exist');
+    expect(results[0].id).toBeDefined();
+    expect(results[2].id).toBeDefined();
+  });
+
+  it('--dry-run prints rows, cost and time at the current budget, and sends no write', async () => {
+    await control(fx, 'PUT', 'config', { budget: { limit: 400, windowSec: 2 } });
+    const f = file('leads.ndjson', rows(100, (i) => ({ title: `Dry ${i}`, organization_id: 1 })));
+    const r = await run(['import', 'leads', '--file', f, '--dry-run', '--json']);
+    await control(fx, 'PUT', 'config', { budget: { limit: 100000, windowSec: 2 } });
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ operation: 'POST /api/v1/leads', rows: 100, valid: 100, to_send: 100, cost_per_row: 10, total_cost: 1000, budget_per_window: 400, window_sec: 2, estimated_seconds: 5 });
+    expect(await posts()).toEqual([]);
+    expect(existsSync(`${f}.import-state.json`)).toBe(false);
+  });
+});
+
+describe('import resume and reconcile', () => {
+  it('a row left "sending" by a crash whose POST landed is found by its marker, not sent again', async () => {
+    const f = file('leads.ndjson', rows(3, (i) => ({ title: `Crash ${i}`, organization_id: 1 })));
+    const runId = 'abc123abc123';
+    // Line 2's create reached the service before the crash; line 3 never left.
+    const landed = await run(['leads', 'create', '--title', 'Crash 2', '--organization-id', '1', '--origin-id', `crmctl-import:${runId}:2`, '--json']);
+    const landedId = JSON.parse(landed.stdout).id;
+    const first = await run(['leads', 'create', '--title', 'Crash 1', '--organization-id', '1', '--origin-id', `crmctl-import:${runId}:1`, '--json']);
+    const firstId = JSON.parse(first.stdout).id;
+    const now = Date.now();
+    writeFileSync(`${f}.import-state.json`, [
+      { type: 'run', run_id: runId, resource: 'leads', file: f, format: 'ndjson', started_at: new Date(now).toISOString() },
+      { line: 1, status: 'sending', at: now }, { line: 1, id: firstId },
+      { line: 2, status: 'sending', at: now },
+      { line: 3, status: 'sending', at: now },
+    ].map((e) => JSON.stringify(e)).join('\n') + '\n{"line":3,"id":"torn');
+    await fx.clearRequests();
+    const r = await run(['import', 'leads', '--file', f, '--resume']);
+    expect(r.code, r.stderr).toBe(0);
+    const sent = await posts();
+    expect(sent.map((p) => (p.body as { title: string }).title)).toEqual(['Crash 3']);
+    const crash = await leadsByTitle('Crash ');
+    expect(crash.map((l) => l.title).sort()).toEqual(['Crash 1', 'Crash 2', 'Crash 3']);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results[0]).toEqual({ line: 1, id: firstId });
+    expect(results[1]).toEqual({ line: 2, id: landedId });
+    expect(results[2].id).toBe(crash.find((l) => l.title === 'Crash 3')!.id);
+  });
+
+  it('continues after kill -9 mid-run: every row exactly once, checked against the sandbox', async () => {
+    const n = 240;
+    const f = file('leads.ndjson', rows(n, (i) => ({ title: `Killed ${i}`, organization_id: (i % 6) + 1 })));
+    await control(fx, 'PUT', 'faults', { latencyMs: 15, seed: 1 });
+    const journal = `${f}.import-state.json`;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'import', 'leads', '--file', f, '--concurrency', '4'], { env: cleanEnv(fx.env), stdio: 'ignore' });
+      const timer = setInterval(() => {
+        if (existsSync(journal) && readFileSync(journal, 'utf8').split('"id"').length > 60) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+        }
+      }, 3);
+      child.on('exit', (code, signal) => {
+        clearInterval(timer);
+        if (signal === 'SIGKILL') resolve();
+        else reject(new Error(`import finished before the kill (code ${code})`));
+      });
+    });
+    await control(fx, 'PUT', 'faults', {});
+    const before = (await leadsByTitle('Killed ')).length;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(n);
+    const r = await run(['import', 'leads', '--file', f, '--resume']);
+    expect(r.code, r.stderr).toBe(0);
+    const created = await leadsByTitle('Killed ');
+    const lines = created.map((l) => Number(String(l.origin_id).split(':')[2])).sort((a, b) => a - b);
+    expect(lines).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.length).toBe(n);
+    expect(new Set(results.map((x) => x.id)).size).toBe(n);
+    expect(results.every((x) => created.some((l) => l.id === x.id))).toBe(true);
+  });
+
+  it('refuses to start over when a journal exists, unless --resume', async () => {
+    const f = file('leads.ndjson', rows(2, (i) => ({ title: `Twice ${i}`, organization_id: 1 })));
+    expect((await run(['import', 'leads', '--file', f])).code).toBe(0);
+    await fx.clearRequests();
+    const again = await run(['import', 'leads', '--file', f]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already has state in');
+    expect(again.stderr).toContain('--resume');
+    const resumed = await run(['import', 'leads', '--file', f, '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(await posts()).toEqual([]);
+    expect((await leadsByTitle('Twice ')).length).toBe(2);
+  });
+
+  it('creates every row exactly once through connection resets after commit (reconciled in-run)', async () => {
+    const f = file('leads.ndjson', rows(60, (i) => ({ title: `Reset ${i}`, organization_id: (i % 6) + 1 })));
+    await control(fx, 'PUT', 'faults', { rateReset: 0.3, resetAfterCommitShare: 1, seed: 1 });
+    const r = await run(['import', 'leads', '--file', f, '--concurrency', '4']);
+    await control(fx, 'PUT', 'faults', {});
+    expect(r.code, r.stderr).toBe(0);
+    const reqs = await fx.requests();
+    const resetPosts = reqs.filter((q) => q.method === 'POST' && (q as { fault?: string }).fault === 'reset-after');
+    expect(resetPosts.length).toBeGreaterThan(5);
+    const created = await leadsByTitle('Reset ');
+    expect(created.length).toBe(60);
+    const lines = created.map((l) => Number(String(l.origin_id).split(':')[2])).sort((a, b) => a - b);
+    expect(lines).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.every((x) => created.some((l) => l.id === x.id))).toBe(true);
+  });
+});
+
+describe('import natural-key resources', () => {
+  it('lead labels: refuses names repeated in the file; a name that exists is a row error, not a duplicate', async () => {
+    const dup = file('labels.ndjson', rows(3, (i) => ({ name: i === 3 ? 'Partner' : `Label ${i}`, color: 'green' })).replace('Label 1', 'Partner'));
+    const r = await run(['import', 'lead-labels', '--file', dup]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('line 3: name: repeats line 1 ("Partner")');
+
+    const f = file('labels.csv', 'name,color\nPartner,green\nHot,red\n');
+    const ok = await run(['import', 'labels', '--file', f]);
+    expect(ok.code).toBe(7);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results[0].id).toBeDefined();
+    expect(results[1].error).toMatch(/^name: "Hot" already exists \(id [0-9a-f-]+\)/);
+    const labels = await fx.collection<{ name: string }>('leadLabels');
+    expect(labels.filter((l) => l.name === 'Hot').length).toBe(1);
+    expect(labels.filter((l) => l.name === 'Partner').length).toBe(1);
+  });
+
+  it('notes (no safe lookup) go one at a time, and a lost answer is reported, never resent', async () => {
+    const f = file('notes.ndjson', rows(3, (i) => ({ content: `<p>Note ${i}</p>`, person_id: 1 })));
+    await control(fx, 'PUT', 'faults', { rateReset: 1, resetAfterCommitShare: 1, seed: 2 });
+    const r = await run(['import', 'notes', '--file', f]);
+    await control(fx, 'PUT', 'faults', {});
+    expect(r.code).toBe(7);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.every((x) => /not resent to avoid a duplicate/.test(x.error))).toBe(true);
+    // Each row reached the service once (committed) and was not resent.
+    expect((await posts()).length).toBe(3);
+  });
+});
