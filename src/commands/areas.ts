@@ -36,6 +36,8 @@ export const AREAS: AreaEntry[] = [
   { name: 'api', summary: 'Call any endpoint: typed fields, --paginate, --include (gh api style)', group: 'Automation', load: () => import('./api/index.js').then((m) => m.area) },
   { name: 'export', summary: 'Export every record of a resource as ndjson, json or csv (resumable)', group: 'Automation', load: () => import('./export/index.js').then((m) => m.area) },
   { name: 'import', summary: 'Create records from ndjson, json or csv: validated, paced, resumable', group: 'Automation', load: () => import('./import/index.js').then((m) => m.area) },
+  { name: 'apply', summary: 'Create or update records from fixture files (idempotent, with a state file)', group: 'Automation', load: () => import('./apply/index.js').then((m) => m.area) },
+  { name: 'destroy', summary: 'Delete the records crmctl apply created, dependents first', group: 'Automation', load: () => import('./destroy/index.js').then((m) => m.area) },
   { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },
   { name: 'completion', summary: 'Print shell completion scripts (bash, zsh, fish)', group: 'Setup', load: () => import('./completion/index.js').then((m) => m.area) },
   { name: 'sandbox', summary: 'Run the local emulator of the service', group: 'Setup', load: () => import('./sandbox/index.js').then((m) => m.area) },

@@ -1,0 +1,39 @@
+import type { AreaModule, CommandSpec } from '../../core/command.js';
+
+/** `crmctl apply`: fixture files → records in the account, remembered in a state file. */
+const apply: CommandSpec = {
+  path: ['apply'],
+  summary: 'Create or update records from fixture files (YAML or JSON); re-runs change only what changed',
+  description: [
+    'Each file is a list of records { kind, name, spec }: kind is what to create, name a handle unique across',
+    'the files, spec the body of the create operation. ${ref:<name>.<field>} uses a field of another record',
+    '(it is created first), ${env:VAR} an environment variable. Every spec is checked before anything is sent.',
+    'The state file remembers what was created; a re-run sends nothing for unchanged records, an update for',
+    'changed ones (PATCH: only the changed fields), and leaves records removed from the files alone unless --prune.',
+    'Kinds: lead-label, lead, note, note-comment, role, role-assignment, role-setting, webhook, activity-type,',
+    'org-field, team, goal, project, phase, installment, recurring-subscription, installment-subscription.',
+    'Guide: docs/fixtures.md.',
+  ].join('\n'),
+  examples: [
+    'crmctl apply -f fixtures/labels.yaml -f fixtures/leads.yaml -f fixtures/admin.yaml',
+    'crmctl apply -f fixtures/ --dry-run',
+    'crmctl apply -f fixtures/ --state ci-state.json --prune --json',
+  ],
+  options: [
+    { flags: '-f, --file <path>', description: 'fixture file (YAML or JSON) or a directory of them; repeat for several', repeatable: true },
+    { flags: '--state <file>', description: 'state file (default: .crmctl-state.json beside the first file)' },
+    { flags: '--dry-run', description: 'print the plan (create / update / replace / unchanged / delete) and its total cost; send nothing' },
+    { flags: '--prune', description: 'delete records an earlier apply created that the files no longer hold' },
+  ],
+  async run(ctx, { opts }) {
+    const { runApply } = await import('./run.js');
+    await runApply(ctx, {
+      files: (opts.file as string[] | undefined) ?? [],
+      state: opts.state as string | undefined,
+      dryRun: Boolean(opts.dryRun),
+      prune: Boolean(opts.prune),
+    });
+  },
+};
+
+export const area: AreaModule = { commands: [apply] };
