@@ -5,11 +5,9 @@ const destroy: CommandSpec = {
   path: ['destroy'],
   summary: 'Delete the records crmctl apply created (from its state file), dependents first',
   description: [
-    'Removes every record of the state file in reverse dependency order (a lead before its label).',
-    'A record already gone (404) counts as deleted. The state file is rewritten after each record, so an',
-    'interrupted destroy can simply be run again. Projects are archived and legacy teams marked deleted',
-    '(the interface has no delete for them); role settings go with their role.',
-  ].join('\n'),
+    'Removes every record of the state file in reverse dependency order (a lead before its label). A record already gone (404) counts as deleted. The state file is rewritten after each record, so an interrupted destroy is finished by running it again.',
+    'Projects are archived and legacy teams marked deleted (the interface has no delete for them); role settings go with their role.',
+  ].join('\n\n'),
   examples: ['crmctl destroy --state fixtures/.crmctl-state.json --yes', 'crmctl destroy --state ci-state.json --dry-run'],
   options: [
     { flags: '--state <file>', description: 'state file written by crmctl apply (required)' },
