@@ -1,0 +1,21 @@
+import type { AreaModule, CommandSpec } from '../../core/command.js';
+
+/**
+ * `crmctl doctor`: checks a setup the way support would — config file mode, credentials and token
+ * expiry, the API and auth server answering, the clock against the service's Date header, and the
+ * token's scopes against what the common commands need. Everything heavy is imported in run(), so
+ * `crmctl doctor --help` loads no HTTP or auth code.
+ */
+const doctor: CommandSpec = {
+  path: ['doctor'],
+  summary: 'Check the setup: config file, token expiry, clock, API and auth server, scopes',
+  description: 'Each finding says what was seen and, when something is wrong, the command or step that fixes it. Exit code 0 when every check passes (or does not apply), 1 when one fails. Read-only: sends GET /api/v1/users/me and opens the auth server\'s authorize page, nothing else.',
+  examples: ['crmctl doctor', 'crmctl doctor --profile sandbox --json'],
+  fields: ['ok', 'profile', 'checks'],
+  async run(ctx) {
+    const { runDoctor } = await import('./run.js');
+    await runDoctor(ctx);
+  },
+};
+
+export const area: AreaModule = { commands: [doctor] };
