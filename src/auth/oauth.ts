@@ -1,4 +1,9 @@
-import { request } from 'undici';
+/** undici is loaded when a token request is made, not when a command merely reads stored credentials. */
+async function request(...args: Parameters<typeof import('undici').request>): ReturnType<typeof import('undici').request> {
+  // undici is CommonJS: named exports under Node's loader, `default` inside the esbuild bundle.
+  const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+  return (undici.request ?? undici.default!.request)(...args);
+}
 import { AuthError, CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { redactText } from '../http/redact.js';

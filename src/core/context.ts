@@ -64,9 +64,10 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
     http() {
       http ??= (async () => {
-        const [{ HttpClient }, credentials] = await Promise.all([import('../http/client.js'), ctx.credentials()]);
+        const [{ HttpClient }, { createTransport }, credentials] = await Promise.all([import('../http/client.js'), import('../http/create-transport.js'), ctx.credentials()]);
         return new HttpClient({
           credentials,
+          transport: await createTransport(env.CRMCTL_HTTP_TRANSPORT),
           trace: globals.debug ? write : undefined,
           maxRetries: numberEnv(env.CRMCTL_MAX_RETRIES, 5),
           baseDelayMs: numberEnv(env.CRMCTL_RETRY_BASE_MS, 300),

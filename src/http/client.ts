@@ -1,10 +1,10 @@
-import { Agent, request } from 'undici';
 import { AmbiguousWriteError, CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { backoffDelay, retryAfterMs, sleep } from './backoff.js';
 import { CostGovernor } from './governor.js';
 import { toApiError } from './map-error.js';
 import { redactHeaders, redactText, redactUrlEncoded, redactValue } from './redact.js';
+import type { Transport } from './transport.js';
 import type { CredentialSource, HttpRequest, HttpResponse } from './types.js';
 
 export interface HttpClientOptions {
@@ -16,13 +16,15 @@ export interface HttpClientOptions {
   maxDelayMs?: number;
   userAgent?: string;
   timeoutMs?: number;
+  /** The wire: node:http by default, undici for long bulk runs (see createTransport). */
+  transport?: Transport;
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
 /** Errors that happen before a byte was sent: always safe to retry. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 /** Errors after the request may have reached the service. */
-const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
  * The one HTTP path of the CLI: auth headers, refresh once on 401, retries with jittered backoff on
@@ -30,8 +32,8 @@ const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CL
  */
 export class HttpClient {
   readonly governor = new CostGovernor();
-  private readonly agent: Agent;
-  private readonly opts: Required<Omit<HttpClientOptions, 'trace'>> & Pick<HttpClientOptions, 'trace'>;
+  private readonly transport: Transport;
+  private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport'>> & Pick<HttpClientOptions, 'trace'>;
 
   constructor(opts: HttpClientOptions) {
     this.opts = {
@@ -42,11 +44,12 @@ export class HttpClient {
       timeoutMs: 60_000,
       ...opts,
     };
-    this.agent = new Agent({ keepAliveTimeout: 4_000, connections: 16, headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs });
+    if (!opts.transport) throw new Error('HttpClient needs a transport (see src/http/create-transport.ts)');
+    this.transport = opts.transport;
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.transport.close();
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
@@ -135,8 +138,8 @@ export class HttpClient {
       for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${String(v)}`);
       if (body !== undefined) this.trace(`> ${req.encoding === 'form' ? redactUrlEncoded(body) : JSON.stringify(redactValue(JSON.parse(body)))}`);
     }
-    const res = await request(url, { method: req.method as 'GET', headers, body, dispatcher: this.agent });
-    const text = await res.body.text();
+    const res = await this.transport.request(url, { method: req.method, headers, body, timeoutMs: this.opts.timeoutMs });
+    const text = res.text;
     let parsed: unknown = text;
     const type = String(res.headers['content-type'] ?? '');
     if (text && (type.includes('json') || /^[[{]/.test(text.trimStart()))) {
@@ -147,14 +150,14 @@ export class HttpClient {
       }
     } else if (!text) parsed = undefined;
     if (this.opts.trace) {
-      this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
+      this.trace(`< ${res.status} (${Date.now() - started} ms)`);
       for (const [k, v] of Object.entries(redactHeaders(res.headers as Record<string, unknown>))) {
         if (/^(x-|retry-after|content-type|date)/i.test(k)) this.trace(`< ${k}: ${String(v)}`);
       }
       const shown = typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed));
       if (shown) this.trace(`< ${shown.length > 2000 ? `${shown.slice(0, 2000)}… (${shown.length} chars)` : shown}`);
     }
-    return { status: res.statusCode, headers: res.headers as HttpResponse['headers'], body: parsed };
+    return { status: res.status, headers: res.headers, body: parsed };
   }
 
   private trace(line: string): void {

@@ -45,7 +45,7 @@ describe('activity-types create', () => {
   it.each([
     [['--icon-key', 'call'], '--name: is required'],
     // A missing enum flag is reported with its allowed values (the shared zod-issue wording).
-    [['--name', 'Demo'], '--icon-key: must be one of task, email, meeting'],
+    [['--name', 'Demo'], '--icon-key: is required'],
     [['--name', 'Demo', '--icon-key', 'rocket'], /--icon-key.*'rocket' is invalid\. Allowed choices are task, email, meeting/],
     [['--name', 'Demo', '--icon-key', 'call', '--color', '#FFCC00'], '--color: must be 6 hex characters without a leading #'],
     [['--name', 'Demo', '--icon-key', 'call', '--color', 'FFCC0'], '--color: must be 6 hex characters'],

@@ -94,7 +94,7 @@ describe('org-fields create', () => {
   });
 
   it.each([
-    [['--field-name', 'X'], '--field-type: must be one of varchar'],
+    [['--field-name', 'X'], '--field-type: is required'],
     [['--field-type', 'varchar'], '--field-name: is required'],
     [['--field-name', 'X', '--field-type', 'enum'], '--options: is required for field type enum: give --option LABEL'],
     [['--field-name', 'X', '--field-type', 'set', '--options', '[]'], '--options: must have at least 1 item'],

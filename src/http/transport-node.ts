@@ -1,0 +1,34 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+
+/**
+ * node:http(s) with keep-alive agents. Costs nothing to load (the modules are part of Node), so a
+ * one-shot command like `crmctl leads list` starts fast; see docs/architecture.md for the numbers.
+ */
+export function nodeTransport(maxSockets = 16): Transport {
+  const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets }), 'https:': new https.Agent({ keepAlive: true, maxSockets }) };
+  return {
+    request(url: string, init: TransportRequest): Promise<TransportResponse> {
+      const u = new URL(url);
+      const mod = u.protocol === 'https:' ? https : http;
+      return new Promise((resolve, reject) => {
+        const headers: Record<string, string | number> = { ...init.headers };
+        if (init.body !== undefined) headers['content-length'] = Buffer.byteLength(init.body);
+        const req = mod.request(u, { method: init.method, headers, agent: agents[u.protocol as 'http:' | 'https:'] }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        });
+        req.setTimeout(init.timeoutMs, () => req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })));
+        req.on('error', reject);
+        req.end(init.body);
+      });
+    },
+    async close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}

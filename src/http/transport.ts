@@ -1,0 +1,18 @@
+/** The wire under HttpClient: one request in, status + headers + body text out. */
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export interface TransportRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+export interface Transport {
+  request(url: string, init: TransportRequest): Promise<TransportResponse>;
+  close(): Promise<void>;
+}
