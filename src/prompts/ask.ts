@@ -22,7 +22,7 @@ export interface AskOptions {
  */
 export async function askField(ctx: Context, p: Prompter, op: Operation, field: FieldSpec, o: AskOptions): Promise<unknown> {
   const hint = op.cli.prompts?.[field.key];
-  const message = o.message ?? `${label(field)}:`;
+  const message = o.message ?? `${label(field, Boolean(hint?.from))}:`;
   const flag = `--${field.flag}`;
   if (hint?.from) {
     const picked = await selectFromAccount(ctx, p, op, field, { ...hint, from: hint.from }, message, o);
@@ -37,8 +37,10 @@ export async function askField(ctx: Context, p: Prompter, op: Operation, field: 
   return checked(op, field, text);
 }
 
-function label(field: FieldSpec): string {
-  const name = field.key.replace(/[._]/g, ' ');
+function label(field: FieldSpec, picked: boolean): string {
+  // A record picked from a list is "person", not "person id".
+  const key = picked ? field.key.replace(/_ids?$/, '') : field.key;
+  const name = key.replace(/[._]/g, ' ');
   return field.description ? `${name} (${field.description})` : name;
 }
 

@@ -35,6 +35,7 @@ describe('prompts on a terminal: missing inputs are asked, with choices from the
     expect(r.asked[0]!.message).toMatch(/^title/);
     expect(r.asked[1]!.message).toBe('A lead needs a person or an organization. Which will you give?');
     expect(names(r.asked[1]!)).toEqual(['person', 'organization']);
+    expect(r.asked[2]!.message).toBe('person:');
     // Every live person of the account is offered (plus "Other"), by name.
     expect(names(r.asked[2]!)).toEqual([...persons.map((p) => p.name), 'Other (type the id)']);
     const lead = JSON.parse(r.stdout);
