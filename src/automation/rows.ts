@@ -1,7 +1,9 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
+import { decodeUtf8 } from '../commands/coerce.js';
 
 export type InputFormat = 'ndjson' | 'json' | 'csv';
 export const INPUT_FORMATS: readonly InputFormat[] = ['ndjson', 'json', 'csv'];
@@ -27,7 +29,7 @@ export function formatOf(file: string, given: string | undefined): InputFormat {
 /** Rows of a file; CSV yields its header first as `header`. Streams ndjson and CSV; a JSON array is read whole. */
 export async function* readRows(file: string, format: InputFormat, onHeader?: (cells: string[]) => void): AsyncGenerator<Row> {
   if (format === 'ndjson') {
-    const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+    const rl = createInterface({ input: Readable.from(utf8Text(file)), crlfDelay: Infinity });
     let line = 0;
     for await (const text of rl) {
       line++;
@@ -41,11 +43,11 @@ export async function* readRows(file: string, format: InputFormat, onHeader?: (c
     return;
   }
   if (format === 'json') {
-    yield* jsonArrayRows(readFileSync(file, 'utf8'));
+    yield* jsonArrayRows(decodeUtf8(readFileSync(file), '--file', file));
     return;
   }
   let header = true;
-  for await (const rec of csvRecords(createReadStream(file, 'utf8'))) {
+  for await (const rec of csvRecords(utf8Text(file))) {
     if (header) {
       header = false;
       onHeader?.(rec.cells.map((c, i) => (i === 0 ? c.replace(/^\uFEFF/, '') : c)));
@@ -55,6 +57,32 @@ export async function* readRows(file: string, format: InputFormat, onHeader?: (c
     yield { line: rec.line, kind: 'csv', cells: rec.cells };
   }
   if (header) throw new UsageError(`--file: ${file} is empty; a CSV file needs a header row`);
+}
+
+/**
+ * A file's text in chunks, refusing invalid UTF-8 (createReadStream's 'utf8' would turn bad bytes
+ * into U+FFFD and import corrupted text). The error names --file and the line of the first bad byte.
+ */
+async function* utf8Text(file: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let lines = 1;
+  for await (const chunk of createReadStream(file)) {
+    let text: string;
+    try {
+      text = decoder.decode(chunk as Buffer, { stream: true });
+    } catch {
+      decodeUtf8(chunk as Buffer, '--file', file, lines); // throws with the line
+      throw new UsageError(`--file: ${file} is not valid UTF-8 (line ${lines})`);
+    }
+    lines += text.match(/\n/g)?.length ?? 0;
+    yield text;
+  }
+  try {
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  } catch {
+    throw new UsageError(`--file: ${file} is not valid UTF-8 (it ends in the middle of a character)`);
+  }
 }
 
 /** Elements of a top-level JSON array with the line each starts on. */

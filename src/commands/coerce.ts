@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { UsageError, ValidationError } from '../core/errors.js';
 import type { FieldSpec } from './schema-fields.js';
@@ -54,17 +54,47 @@ export function coerceField(field: FieldSpec, raw: unknown): unknown {
   }
 }
 
+/**
+ * Largest file `@path` reads into one request. The interface states no body limit; its largest
+ * bounded record is a note of about 100,000 characters, so a bigger file is a mistake (a wrong path,
+ * an export instead of a record), refused before it is read whole and sent.
+ */
+export const MAX_INPUT_FILE_BYTES = 5 * 1024 * 1024;
+
 /** `@path` reads a file, `-` reads stdin (sync, small inputs), anything else is the value itself. */
 export function readMaybeFile(value: string, flag: string): string {
   if (value === '-') return readFileSync(0, 'utf8');
   if (value.startsWith('@')) {
+    const path = value.slice(1);
+    let bytes: Buffer;
     try {
-      return readFileSync(value.slice(1), 'utf8');
+      const size = statSync(path).size;
+      if (size > MAX_INPUT_FILE_BYTES) {
+        throw new UsageError(`${flag}: ${path} is ${(size / 1024 / 1024).toFixed(1)} MB; a file given with @ may be at most ${MAX_INPUT_FILE_BYTES / 1024 / 1024} MB (one request body)`, 'To create many records from a file, use `crmctl import`.');
+      }
+      bytes = readFileSync(path);
     } catch (err) {
-      throw new UsageError(`${flag}: cannot read ${value.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      if (err instanceof UsageError) throw err;
+      throw new UsageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
+    return decodeUtf8(bytes, flag, path);
   }
   return value;
+}
+
+/**
+ * Text of input bytes, refusing invalid UTF-8 instead of replacing it with U+FFFD (which would send
+ * silently corrupted text). The message names the flag and the line of the first bad byte.
+ */
+export function decodeUtf8(bytes: Uint8Array, flag: string, source: string, firstLine = 1): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const loose = new TextDecoder('utf-8').decode(bytes);
+    const at = loose.indexOf('\uFFFD');
+    const line = firstLine + (at < 0 ? 0 : (loose.slice(0, at).match(/\n/g)?.length ?? 0));
+    throw new UsageError(`${flag}: ${source} is not valid UTF-8 (line ${line})`, 'Save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 in > out`) and try again.');
+  }
 }
 
 export function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {

@@ -3,6 +3,7 @@ import type { OptionSpec } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import { readAll } from '../../core/stdin.js';
+import { decodeUtf8 } from '../coerce.js';
 
 /** Notes are HTML that rarely fits on a command line: let people pass a file or a pipe instead. */
 export const contentFileOption: OptionSpec = {
@@ -22,8 +23,9 @@ export async function withContentFromFile(ctx: Context, opts: Record<string, unk
   if (path === '-') text = await readAll(ctx.io.stdin);
   else {
     try {
-      text = readFileSync(path, 'utf8');
+      text = decodeUtf8(readFileSync(path), '--content-file', path);
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       throw new UsageError(`--content-file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
