@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AREAS } from '../../src/commands/areas.js';
+import { cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { DIST_MAIN, ensureBuilt } from './built.js';
+
+/**
+ * `crmctl --help` and `crmctl AREA --help` must stay cheap: no HTTP client, auth, or sandbox code.
+ * A child node registers an ESM resolve hook (module.register) that reports every resolved URL,
+ * runs dist/main.js's main() for one command line, and prints the URLs.
+ */
+const HOOK = `
+let port;
+export async function initialize(data) { port = data.port; }
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  port.postMessage(r.url);
+  return r;
+}`;
+
+const RUNNER = `
+import { register } from 'node:module';
+import { MessageChannel } from 'node:worker_threads';
+import { PassThrough, Readable } from 'node:stream';
+const { port1, port2 } = new MessageChannel();
+const urls = [];
+port1.on('message', (u) => urls.push(u));
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOK)}), { data: { port: port2 }, transferList: [port2] });
+const args = JSON.parse(process.env.UX_ARGS);
+const { main } = await import(process.env.UX_MAIN);
+let out = '';
+const stdout = new PassThrough().on('data', (d) => (out += d));
+const io = { stdin: Readable.from([]), stdout, stderr: stdout, isStdinTTY: false, isStdoutTTY: false, isStderrTTY: false, columns: 0 };
+const code = await main(args, io, process.env);
+await new Promise((r) => setTimeout(r, 100));
+port1.close();
+process.stdout.write(JSON.stringify({ code, out, urls }));
+`;
+
+interface Loaded {
+  code: number;
+  out: string;
+  urls: string[];
+}
+
+function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<Loaded> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', RUNNER], {
+      env: { ...cleanEnv({ CRMCTL_CONFIG_DIR: tempConfigDir(), ...extraEnv }), UX_ARGS: JSON.stringify(args), UX_MAIN: pathToFileURL(DIST_MAIN).href },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(stdout) as Loaded);
+      } catch {
+        reject(new Error(`runner failed for ${args.join(' ')}: ${stderr || stdout}`));
+      }
+    });
+  });
+}
+
+/**
+ * What help must never load: the HTTP stack, OAuth/credentials, the emulator. Two files of src/http
+ * are dependency-free helpers, not the HTTP stack, and are imported statically today: redact.ts
+ * (main's error printer scrubs secrets) and backoff.ts (delay arithmetic, leads convert polling).
+ * They are allowed by name so that anything else under src/http still fails this test.
+ */
+const PURE_HTTP_HELPERS = /\/dist\/http\/(redact|backoff)\.js$/;
+const FORBIDDEN: Array<[string, RegExp]> = [
+  ['undici', /\/node_modules\/undici\//],
+  ['src/auth', /\/dist\/auth\//],
+  ['src/http', /\/dist\/http\/(?!(redact|backoff)\.js$)/],
+  ['src/sandbox', /\/dist\/sandbox\//],
+];
+const forbiddenIn = (urls: string[]) => FORBIDDEN.filter(([, re]) => urls.some((u) => re.test(u))).map(([name]) => name);
+
+async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
+describe('start-up: help loads no HTTP, auth or sandbox code', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('the hook sees what a real command loads (control: auth status loads src/auth, a list loads the HTTP client)', async () => {
+    const r = await loadedBy(['auth', 'status', '--json']);
+    expect(r.urls.some((u) => u.endsWith('/dist/main.js'))).toBe(true);
+    expect(forbiddenIn(r.urls)).toContain('src/auth');
+    // Nothing listens on port 9 of loopback: the call fails, but only after the HTTP client was loaded.
+    const list = await loadedBy(['lead-labels', 'list'], { CRMCTL_ACCESS_TOKEN: 't', CRMCTL_API_DOMAIN: 'http://127.0.0.1:9', CRMCTL_MAX_RETRIES: '0' });
+    expect(list.code).toBe(1);
+    expect(forbiddenIn(list.urls)).toEqual(expect.arrayContaining(['src/auth', 'src/http']));
+    expect(list.urls.filter((u) => PURE_HTTP_HELPERS.test(u)).length).toBeGreaterThan(0);
+  });
+
+  it('crmctl --help', async () => {
+    const r = await loadedBy(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Usage: crmctl');
+    expect(forbiddenIn(r.urls)).toEqual([]);
+    // Root help imports no area module either: only names and summaries.
+    expect(r.urls.filter((u) => /\/dist\/commands\/[^/]+\/index\.js$/.test(u))).toEqual([]);
+  });
+
+  it('crmctl AREA --help, for every area', async () => {
+    const results = await inBatches(AREAS, 4, async (a) => ({ area: a.name, r: await loadedBy([a.name, '--help']) }));
+    const problems = results.flatMap(({ area, r }) => {
+      const bad = forbiddenIn(r.urls);
+      const issues: string[] = [];
+      if (r.code !== 0) issues.push(`${area}: exit ${r.code}`);
+      if (!r.out.includes(`Usage: crmctl ${area}`)) issues.push(`${area}: no usage line`);
+      if (bad.length) issues.push(`${area} --help loaded ${bad.join(', ')}: ${r.urls.filter((u) => FORBIDDEN.some(([, re]) => re.test(u))).slice(0, 3).join(' ')}`);
+      return issues;
+    });
+    expect(results.length).toBe(AREAS.length);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('a create command\'s --help (prompts machinery stays unloaded too)', async () => {
+    const r = await loadedBy(['leads', 'create', '--help']);
+    expect(r.code).toBe(0);
+    expect(forbiddenIn(r.urls)).toEqual([]);
+    expect(r.urls.filter((u) => /\/dist\/prompts\/|@inquirer/.test(u))).toEqual([]);
+  });
+});
