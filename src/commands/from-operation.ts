@@ -100,6 +100,11 @@ export async function buildInput(ctx: Context, op: Operation, argv: string[], op
     } catch {
       throw new ValidationError([{ field: '--data', rule: 'must be JSON' }]);
     }
+    // An array or a bare value where the operation takes an object: name --data, not "body".
+    const wantsObject = (op.body as { def?: { type?: string } } | undefined)?.def?.type === 'object';
+    if (wantsObject && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+      throw new ValidationError([{ field: '--data', rule: `must be a JSON object of the body's fields (got ${Array.isArray(body) ? 'an array' : JSON.stringify(body)})` }]);
+    }
   }
   const query: Record<string, unknown> = {};
   for (const f of fields) {

@@ -105,5 +105,19 @@ export function statedLimitCases(): HostileCase[] {
     { name: '--data from a missing file', argv: ['leads', 'create', '--data', '@/nonexistent/file.json'], names: '--data' },
     { name: 'webhook URL not a URL', argv: ['webhooks', 'create', '--subscription-url', 'not a url', '--event-action', 'create', '--event-object', 'lead', '--name', 'x'], names: '--subscription-url' },
     { name: 'visible_to 2', argv: ['leads', 'create', '--title', 't', '--person-id', '1', '--visible-to', '2'], names: '--visible-to' },
+    // Added by the reliability pass (docs/reliability.md): more stated limits, dates and colours.
+    { name: 'persons get --custom-fields with 16 keys', argv: ['persons', 'get', '1', '--custom-fields', keys16], names: '--custom-fields' },
+    { name: 'persons list --ids with a non-integer', argv: ['persons', 'list', '--ids', '1,2,x'], names: '--ids' },
+    { name: 'installments list --deal-ids with 101 ids and a limit', argv: ['installments', 'list', '--deal-ids', ids101, '--limit', '10'], names: '--deal-ids' },
+    { name: 'persons search one-letter term without exact match', argv: ['persons', 'search', '--term', 'x', '--limit', '5'], names: '--term' },
+    { name: 'leads list --limit 1.5', argv: ['leads', 'list', '--limit', '1.5'], names: '--limit' },
+    { name: 'persons list --limit abc', argv: ['persons', 'list', '--limit', 'abc'], names: '--limit' },
+    { name: 'leads list --updated-since not a date', argv: ['leads', 'list', '--updated-since', 'yesterday'], names: '--updated-since' },
+    { name: 'persons list --updated-since month 13', argv: ['persons', 'list', '--updated-since', '2026-13-01T00:00:00Z'], names: '--updated-since' },
+    { name: 'notes list --start-date 30 February', argv: ['notes', 'list', '--start-date', '2026-02-30'], names: '--start-date' },
+    { name: 'projects create --start-date 30 February', argv: ['projects', 'create', '--title', 'x', '--board-id', '1', '--phase-id', '1', '--start-date', '2026-02-30'], names: '--start-date' },
+    { name: 'activity type colour of 7 hex digits', argv: ['activity-types', 'create', '--name', 'x', '--icon-key', 'call', '--color', 'FFFFFFF'], names: '--color' },
+    { name: 'lead label update bad colour', argv: ['lead-labels', 'update', UUID, '--color', 'teal'], names: '--color' },
+    { name: '--data with a JSON array instead of an object', argv: ['leads', 'create', '--data', '[1,2]'], names: '--data' },
   ];
 }
