@@ -22,11 +22,13 @@ export interface AskOptions {
  */
 export async function askField(ctx: Context, p: Prompter, op: Operation, field: FieldSpec, o: AskOptions): Promise<unknown> {
   const hint = op.cli.prompts?.[field.key];
-  const message = o.message ?? `${label(field, Boolean(hint?.from))}:`;
+  let message = o.message ?? `${label(field, Boolean(hint?.from))}:`;
   const flag = `--${field.flag}`;
   if (hint?.from) {
     const picked = await selectFromAccount(ctx, p, op, field, { ...hint, from: hint.from }, message, o);
     if (picked !== OTHER) return picked;
+    // Typing instead of picking: ask for the id, not "person".
+    message = o.message ?? `${label(field, false)}:`;
   }
   if (field.kind === 'enum' && field.choices) {
     const v = await p.select({ message, flag, choices: field.choices.map((c) => ({ name: c, value: c })) });

@@ -106,7 +106,11 @@ function capitalize(s: string): string {
 
 /** The rule as a sentence for a person at a prompt: flag advice ("give --x or --y") is dropped, the field named when the rule does not. */
 function choiceQuestion(f: FieldSpec, rule: string): string {
-  const plain = rule.replace(/[:;(]\s*(give|use) --.*$/, '').replace(/\s*\([^)]*--[^)]*\)/g, '').trim();
+  const plain = rule
+    .replace(/[:;]\s*(give|use)\b.*--.*$/, '')
+    .replace(/\s*\((give|use)\b[^)]*\)/g, '')
+    .replace(/\s*\([^)]*--[^)]*\)/g, '')
+    .trim();
   const sentence = /^(is|must|needs|cannot)\b/.test(plain) ? `${f.key.replace(/_/g, ' ')} ${plain}` : plain;
   return `${capitalize(sentence)}.`;
 }

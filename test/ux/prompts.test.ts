@@ -49,6 +49,7 @@ describe('prompts on a terminal: missing inputs are asked, with choices from the
       'organization',
       (q: Asked) => {
         expect(q.kind).toBe('input');
+        expect(q.message).toBe('organization id:');
         expect(q.validate!('abc')).toBe('must be an integer (got "abc")');
         expect(q.validate!('0')).toBe('must be at least 1');
         return '1';
@@ -102,6 +103,27 @@ describe('prompts on a terminal: missing inputs are asked, with choices from the
     expect(names(r.asked[0]!)).toEqual([...roles.map((x) => x.name), 'Other (type the id)']);
     expect(names(r.asked[1]!)).toEqual([...users.map((x) => x.name), 'Other (type the id)']);
     expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: `/api/v1/roles/${role.id}/assignments`, body: { user_id: user.id } })]);
+  });
+
+  it('a rule that needs one of two inputs offers the choice in plain words (subscriptions: cycles count or infinite)', async () => {
+    const r = await run(['subscriptions', 'create-recurring'], [], { dealId: '2', currency: 'EUR', cadenceType: 'monthly', cycleAmount: '100', startDate: '2026-01-01' }, ['infinite', true]);
+    expect(r.asked[0]!.message).toBe('Cycles count is required unless --infinite is set. Which will you give?');
+    expect(names(r.asked[0]!)).toEqual(['cycles count', 'infinite']);
+    expect(r.asked[1]).toMatchObject({ kind: 'confirm', flag: '--infinite' });
+    const post = (await writes())[0]!;
+    expect(post).toMatchObject({ method: 'POST', path: '/v1/subscriptions/recurring' });
+    expect((post.body as Record<string, unknown>).infinite).toBe(true);
+    expect((post.body as Record<string, unknown>).cycles_count).toBeUndefined();
+  });
+
+  it('notes create: the attachment rule is asked as a choice of targets, then a person from the account', async () => {
+    const persons = await fx.collection<{ id: number; name: string }>('persons');
+    const r = await run(['notes', 'create'], [], { content: 'Called, interested' }, ['person', persons[0]!.name]);
+    expect(r.error, r.stderr).toBeUndefined();
+    expect(r.asked[0]!.message).toBe('A note must be attached to something. Which will you give?');
+    expect(names(r.asked[0]!)).toEqual(['deal', 'person', 'org', 'lead', 'project']);
+    expect(r.asked[1]!.message).toMatch(/^person/);
+    expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/notes', body: expect.objectContaining({ content: 'Called, interested', person_id: persons[0]!.id }) })]);
   });
 
   it('installment amounts and dates are refused at the prompt with the rules of the flags', async () => {
