@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `crmctl ... | head` closes the pipe early; that is not an error worth a stack trace.
+// `crmctl ... | head` closes the pipe early. Without a listener Node would crash with a stack trace;
+// with this one the command goes on, and commands that care (export) report the closed pipe themselves.
 process.stdout.on('error', (err) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw err;
+  if (err.code !== 'EPIPE') throw err;
 });
 // Fast path: `--version` loads nothing else (start-up is measured by `npm run bench`).
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {

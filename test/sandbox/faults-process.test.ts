@@ -101,7 +101,8 @@ describe('separate process', () => {
       }
     };
     const writers = [0, 1, 2, 3].map(writer);
-    await new Promise((r) => setTimeout(r, 400));
+    // Kill once enough writes were acknowledged (not after a fixed time: CI machines vary in speed).
+    for (let waited = 0; acked.length <= 10 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
