@@ -41,6 +41,14 @@ export function toRequest(op: Operation, input: OperationInput, extra: Partial<H
 /** Calls one operation and returns the parsed envelope (input is assumed validated by the caller). */
 export async function callOperation(http: HttpClient, op: Operation, input: OperationInput, extra: Partial<HttpRequest> = {}): Promise<{ envelope: Envelope; response: HttpResponse }> {
   const response = await http.send(toRequest(op, input, extra));
+  // A JSON answer that does not parse (cut off, or not the service at all) is an error, not data to print.
+  if (typeof response.body === 'string' && /^[[{]/.test(response.body.trimStart())) {
+    throw new CliError(
+      `The service answered ${response.status} for ${op.method} ${fillPath(op.path, input.params)} with a body that is not valid JSON (${response.body.length} characters).`,
+      undefined,
+      'Check that the API address (CRMCTL_API_DOMAIN or the profile\'s) is the service, then retry; --debug shows the answer (secrets redacted).',
+    );
+  }
   const envelope = (response.body && typeof response.body === 'object' ? response.body : { data: response.body }) as Envelope;
   return { envelope, response };
 }
