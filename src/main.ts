@@ -4,7 +4,7 @@ import { EXIT, type ExitCode } from './core/exit-codes.js';
 import { processIO, type IO } from './core/io.js';
 import type { Context } from './core/context.js';
 import { buildProgram } from './program.js';
-import { redactText } from './http/redact.js';
+import { redactText } from './core/redact.js';
 
 /**
  * Runs one command line and returns its exit code. The only place errors become exit codes and

@@ -6,7 +6,7 @@ async function request(...args: Parameters<typeof import('undici').request>): Re
 }
 import { AuthError, CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { redactText } from '../http/redact.js';
+import { redactText } from '../core/redact.js';
 
 /** What the token endpoint returns (api-facts §1). */
 export interface TokenSet {

@@ -3,7 +3,7 @@ import { EXIT } from '../core/exit-codes.js';
 import { backoffDelay, retryAfterMs, sleep } from './backoff.js';
 import { CostGovernor } from './governor.js';
 import { toApiError } from './map-error.js';
-import { redactHeaders, redactText, redactUrlEncoded, redactValue } from './redact.js';
+import { redactHeaders, redactText, redactUrlEncoded, redactValue } from '../core/redact.js';
 import type { Transport } from './transport.js';
 import type { CredentialSource, HttpRequest, HttpResponse } from './types.js';
 

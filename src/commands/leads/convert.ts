@@ -1,6 +1,6 @@
 import { callOperation, recordsOf } from '../../api/call.js';
 import { leadOperations } from '../../api/operations/leads.js';
-import { sleep } from '../../http/backoff.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandSpec } from '../../core/command.js';
 import { CliError, ValidationError } from '../../core/errors.js';
 import { buildInput, commandFromOperation } from '../from-operation.js';
