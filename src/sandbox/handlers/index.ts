@@ -5,6 +5,7 @@ import { leadLabelsArea } from './lead-labels.js';
 import { leadsArea } from './leads/index.js';
 import { dealFieldsArea } from './deal-fields.js';
 import { usersArea } from './users.js';
+import { referenceListsArea } from './reference-lists.js';
 import { personsArea } from './persons.js';
 import { notesArea } from './notes/index.js';
 import { projectsArea } from './projects.js';
@@ -26,6 +27,7 @@ export const areas: AreaModule[] = [
   leadLabelsArea,
   dealFieldsArea,
   usersArea,
+  referenceListsArea,
   personsArea,
   notesArea,
   projectsArea,
