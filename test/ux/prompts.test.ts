@@ -44,9 +44,15 @@ describe('prompts on a terminal: missing inputs are asked, with choices from the
     expect((await fx.requests()).some((q) => q.method === 'GET' && q.path === '/api/v2/persons')).toBe(true);
   });
 
-  it('falls back to typing the id when the account list is not served, checking it with the flag rules', async () => {
+  it('organizations are offered from the account; "Other" types the id, checked with the flag rules', async () => {
+    const orgs = await fx.collection<{ id: number; name: string }>('organizations');
     const r = await run(['leads', 'create'], [], { title: 'Org lead' }, [
       'organization',
+      (q: Asked) => {
+        expect(q.kind).toBe('select');
+        expect(names(q)).toEqual([...orgs.map((o) => o.name), 'Other (type the id)']);
+        return q.choices!.at(-1)!.value;
+      },
       (q: Asked) => {
         expect(q.kind).toBe('input');
         expect(q.message).toBe('organization id:');
