@@ -42,3 +42,6 @@ try {
 } finally {
   await sb.stop();
 }
+
+// Bulk export/import benchmarks: their own script (minutes, not seconds), run after the start-up numbers.
+spawnSync(process.execPath, [new URL('./bench-bulk.mjs', import.meta.url).pathname], { stdio: 'inherit' });

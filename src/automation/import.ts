@@ -116,7 +116,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   };
   process.once('SIGINT', onSigint);
   try {
-    if (!header) log.append({ type: 'run', run_id: runId, resource: resource.name, file: o.file, format: o.format, started_at: new Date().toISOString() } satisfies RunHeader);
+    if (!header) await log.append({ type: 'run', run_id: runId, resource: resource.name, file: o.file, format: o.format, started_at: new Date().toISOString() } satisfies RunHeader);
 
     // Rows a killed run left in "sending": find out whether they landed before sending anything.
     if (pendingBodies.length) {
@@ -124,8 +124,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       const found = reconciler.kind === 'none' ? new Map() : await reconciler.find(http, pendingBodies, since);
       for (const r of pendingBodies) {
         const rec = found.get(r.line);
-        if (rec) record(log, outcomes, { line: r.line, id: rec.id as string | number }, { reconciled: true });
-        else if (reconciler.kind === 'none') record(log, outcomes, { line: r.line, error: 'outcome unknown: the run stopped while this row was being sent, and this resource has no safe way to check; not resent (check the account, then remove the line from the file)' });
+        if (rec) await record(log, outcomes, { line: r.line, id: rec.id as string | number }, { reconciled: true });
+        else if (reconciler.kind === 'none') await record(log, outcomes, { line: r.line, error: 'outcome unknown: the run stopped while this row was being sent, and this resource has no safe way to check; not resent (check the account, then remove the line from the file)' });
         else pending.delete(r.line); // did not land: send it again below
       }
     }
@@ -141,15 +141,15 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
     const sendRow = async (line: number, body: Record<string, unknown>): Promise<void> => {
       const sentAt = Date.now();
-      log.append({ line, status: 'sending', at: sentAt });
+      await log.append({ line, status: 'sending', at: sentAt });
       try {
         const { envelope } = await callOperation(http, op, { body }, { reconcile: reconcileHook(http, reconciler, line, body, sentAt) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
-        record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
+        await record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
         failed++;
-        record(log, outcomes, { line, error: err.message });
+        await record(log, outcomes, { line, error: err.message });
       }
       sent++;
       progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
@@ -165,7 +165,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       const k = reconciler.key?.(body);
       if (k !== undefined && existing.has(k) && !ours.has(String(existing.get(k)))) {
         failed++;
-        record(log, outcomes, { line, error: `name: ${JSON.stringify(k)} already exists (id ${existing.get(k)}); not created again` });
+        await record(log, outcomes, { line, error: `name: ${JSON.stringify(k)} already exists (id ${existing.get(k)}); not created again` });
         continue;
       }
       const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line))).finally(() => inFlight.delete(p));
@@ -185,7 +185,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     }
   } finally {
     process.removeListener('SIGINT', onSigint);
-    log.close();
+    await log.close();
   }
 }
 
@@ -208,9 +208,9 @@ function reconcileHook(http: HttpClient, reconciler: Reconciler, line: number, b
   };
 }
 
-function record(log: Journal, outcomes: Map<number, Outcome>, outcome: Outcome, extra: Record<string, unknown> = {}): void {
-  log.append({ ...outcome, ...extra });
+async function record(log: Journal, outcomes: Map<number, Outcome>, outcome: Outcome, extra: Record<string, unknown> = {}): Promise<void> {
   outcomes.set(outcome.line, outcome);
+  await log.append({ ...outcome, ...extra });
 }
 
 function invalidRowsError(invalid: Array<{ line: number; issues: Issue[] }>, file: string): ValidationError {

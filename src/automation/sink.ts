@@ -39,14 +39,19 @@ export class FileSink implements Sink {
   }
 
   async write(text: string): Promise<void> {
-    const buf = Buffer.from(text, 'utf8');
+    const length = Buffer.byteLength(text);
     try {
-      let off = 0;
-      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off, this.bytes + off);
+      // A string write with a position does not copy the page into a Buffer of our own first.
+      const n = writeSync(this.fd, text, this.bytes, 'utf8');
+      if (n !== length) {
+        const buf = Buffer.from(text, 'utf8');
+        let off = n;
+        while (off < length) off += writeSync(this.fd, buf, off, length - off, this.bytes + off);
+      }
     } catch (err) {
       throw writeError(err, this.path);
     }
-    this.bytes += buf.length;
+    this.bytes += length;
   }
 
   sync(): void {
