@@ -3,7 +3,6 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { csvColumns, encoderFor, type ExportFormat } from './encoders.js';
-import { installPacer } from './pacing.js';
 import { Progress } from './progress.js';
 import type { ExportResource } from './resources.js';
 import { FileSink, StreamSink, type Sink } from './sink.js';
@@ -57,7 +56,6 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   }
 
   const http = await ctx.http();
-  installPacer(http);
   const sink: Sink = o.out ? new FileSink(o.out, cp?.bytes) : new StreamSink(ctx.io.stdout);
   let columns = cp?.columns ?? o.columns;
   let written = cp?.records ?? 0;

@@ -6,7 +6,6 @@ import { CancelledError, CliError, PartialFailureError, UsageError, ValidationEr
 import type { HttpClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
 import { Journal } from './durable.js';
-import { installPacer } from './pacing.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import type { ImportResource } from './resources.js';
@@ -77,7 +76,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const runId = header?.run_id ?? randomBytes(6).toString('hex');
 
   const http = await ctx.http();
-  const pacer = installPacer(http);
+  const pacer = http.governor;
   const custom = await customFieldsFor(ctx, http, resource.name);
   const mapper = new RowMapper(resource.name, op, custom);
 
