@@ -26,6 +26,8 @@ export function createRoot(io: IO): Command {
     .option('-y, --yes', 'confirm destructive actions without a prompt')
     .option('--no-input', 'never prompt; fail naming the missing flag')
     .showSuggestionAfterError(true)
+    // Every command's --help also lists --json, --fields, --profile... (and so do the generated docs).
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),

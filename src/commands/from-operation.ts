@@ -28,15 +28,14 @@ export function operationFields(op: Operation): { args: string[]; fields: FieldS
 
 function optionFor(f: FieldSpec): OptionSpec {
   const placeholder = f.kind === 'boolean' ? '[bool]' : f.kind === 'array' ? '<list>' : f.kind === 'json' ? '<json>' : f.choices ? '<value>' : f.kind === 'string' ? '<text>' : '<n>';
-  const notes = [
-    f.description,
-    f.kind === 'array' ? 'comma-separated' : undefined,
-    f.kind === 'json' ? 'JSON or @file' : undefined,
-    f.required ? 'required' : undefined,
-  ].filter(Boolean);
+  // Without a written description, say what the field is and what it takes.
+  const what = f.description ?? `${f.location === 'query' ? 'filter: ' : ''}${f.key.replace(/[._]/g, ' ')}`;
+  const takes =
+    f.kind === 'array' ? `comma-separated ${f.itemKind === 'integer' ? 'integers' : 'values'}` : f.kind === 'json' ? 'JSON or @file' : f.kind === 'integer' ? 'integer' : f.kind === 'number' ? 'number' : f.kind === 'boolean' ? 'true|false' : undefined;
+  const notes = [what, f.description ? undefined : takes, f.required ? 'required' : undefined].filter(Boolean);
   return {
     flags: `--${f.flag} ${placeholder}`,
-    description: notes.join('; ') || f.key,
+    description: notes.join('; '),
     choices: f.kind === 'enum' ? f.choices : undefined,
     repeatable: f.kind === 'array',
   };

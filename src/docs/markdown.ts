@@ -16,6 +16,7 @@ function commandPage(node: TreeNode): string {
   if (spec?.description) lines.push(spec.description, '');
   if (node.aliases.length) lines.push(`Aliases: ${node.aliases.map((a) => `\`${a}\``).join(', ')}`, '');
   lines.push('```text', node.help.trimEnd(), '```', '');
+  if (spec?.examples.length) lines.push('## Examples', '', '```sh', ...spec.examples.map((e) => `$ ${e}`), '```', '');
   if (spec?.operations?.length) {
     lines.push('## HTTP operations', '', '| method | path | cost | OAuth scopes (any one) |', '|---|---|---|---|');
     for (const op of spec.operations) {
