@@ -7,21 +7,12 @@ import type { Lead } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee } from '../access.js';
+import { score, SEARCHABLE_CUSTOM_TYPES, stripHtml } from '../../http/search-score.js';
 
 const FIELDS = ['custom_fields', 'notes', 'title'] as const;
 type SearchField = (typeof FIELDS)[number];
-const SEARCHABLE_CUSTOM = new Set(['address', 'varchar', 'text', 'varchar_auto', 'double', 'monetary', 'phone']);
 
-const stripHtml = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 
-/** Score of one text against the term: exact 1, prefix 0.8, contained 0.5, none 0. */
-function score(text: string, term: string, exact: boolean): number {
-  const t = text.toLowerCase(), q = term.toLowerCase();
-  if (t === q) return 1;
-  if (exact) return 0;
-  if (t.startsWith(q)) return 0.8;
-  return t.includes(q) ? 0.5 : 0;
-}
 
 function searchOne(state: SandboxState, lead: Lead, term: string, exact: boolean, fields: Set<SearchField>) {
   let best = 0;
@@ -35,7 +26,7 @@ function searchOne(state: SandboxState, lead: Lead, term: string, exact: boolean
     }
   }
   if (fields.has('custom_fields')) {
-    for (const f of state.dealFields.filter((x) => x.is_custom && SEARCHABLE_CUSTOM.has(x.field_type))) {
+    for (const f of state.dealFields.filter((x) => x.is_custom && SEARCHABLE_CUSTOM_TYPES.has(x.field_type))) {
       const v = lead[f.key];
       if (v === undefined || v === null) continue;
       const s = score(String(v), term, exact);

@@ -8,23 +8,14 @@ import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee } from '../access.js';
 import { contactSync, customFieldMap, pictures, SEARCH } from './common.js';
+import { score, SEARCHABLE_CUSTOM_TYPES, stripHtml } from '../../http/search-score.js';
 
 const FIELDS = ['custom_fields', 'email', 'notes', 'phone', 'name'] as const;
 type Field = (typeof FIELDS)[number];
-const SEARCHABLE_CUSTOM = new Set(['address', 'varchar', 'text', 'varchar_auto', 'double', 'monetary', 'phone']);
 /** At most this many persons are found per organization (interface, Limits). */
 const PER_ORG = 2000;
 
-const stripHtml = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 
-/** Exact 1, prefix 0.8, contained 0.5, none 0; exact_match keeps only full (case-insensitive) matches. */
-function score(text: string, term: string, exact: boolean): number {
-  const t = text.toLowerCase(), q = term.toLowerCase();
-  if (t === q) return 1;
-  if (exact) return 0;
-  if (t.startsWith(q)) return 0.8;
-  return t.includes(q) ? 0.5 : 0;
-}
 
 function match(state: SandboxState, p: Person, term: string, exact: boolean, fields: Set<Field>) {
   let best = 0;
@@ -50,7 +41,7 @@ function match(state: SandboxState, p: Person, term: string, exact: boolean, fie
   if (fields.has('custom_fields')) {
     for (const [k, f] of customFieldMap(state)) {
       const v = p.custom_fields?.[k];
-      if (v === undefined || v === null || !SEARCHABLE_CUSTOM.has(f.field_type)) continue;
+      if (v === undefined || v === null || !SEARCHABLE_CUSTOM_TYPES.has(f.field_type)) continue;
       take(String(v), 0.8, custom);
     }
   }

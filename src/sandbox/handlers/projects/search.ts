@@ -6,22 +6,12 @@ import { cursorPage } from '../../http/paginate.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { phases, PROJECT_READ, projectFields, projects, type Project } from './store.js';
+import { score, SEARCHABLE_CUSTOM_TYPES, stripHtml } from '../../http/search-score.js';
 
 const FIELDS = ['custom_fields', 'notes', 'title', 'description'] as const;
 type SearchField = (typeof FIELDS)[number];
-/** Custom field types the service searches (vendor OpenAPI, searchProjects `fields`). */
-const SEARCHABLE = new Set(['address', 'varchar', 'text', 'varchar_auto', 'double', 'monetary', 'phone']);
 
-const stripHtml = (s: string) => s.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 
-/** exact: whole value equals the term (case-insensitive); else prefix 0.8, contained 0.5. */
-function score(text: string, term: string, exact: boolean): number {
-  const t = text.toLowerCase(), q = term.toLowerCase();
-  if (t === q) return 1;
-  if (exact) return 0;
-  if (t.startsWith(q)) return 0.8;
-  return t.includes(q) ? 0.5 : 0;
-}
 
 function match(state: SandboxState, p: Project, term: string, exact: boolean, fields: Set<SearchField>) {
   let best = 0;
@@ -36,7 +26,7 @@ function match(state: SandboxState, p: Project, term: string, exact: boolean, fi
     }
   }
   if (fields.has('custom_fields')) {
-    for (const f of projectFields(state).filter((x) => SEARCHABLE.has(x.field_type))) {
+    for (const f of projectFields(state).filter((x) => SEARCHABLE_CUSTOM_TYPES.has(x.field_type))) {
       const v = p.custom_fields[f.field_code];
       if (v === undefined || v === null) continue;
       const s = score(String(v), term, exact);
