@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { cursorQuery, id, isoDate } from '../schemas.js';
+import { cursorQuery, id, isoDate, pathId } from '../schemas.js';
 
 // The vendor's spec lists deals:read as well as deals:full on every installment operation, writes included
 // (api-facts §1, index-v2.txt); kept as written so a deals:read token is not refused by the CLI when the service accepts it.
@@ -13,7 +13,6 @@ const PLAN_NOTE = 'Deal installments need the Growth plan or above. A deal takes
 
 // Path ids as checked text: with the shared `id`, a non-numeric argument is reported as "is required"
 // (the builder parses params without the input); this says what is meant.
-const pathId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer' }).transform(Number);
 const params = z.object({ id: pathId, installment_id: pathId });
 const amount = z.number().gt(0);
 const HELP = { description: 'name of the installment', amount: 'greater than 0', billing_date: 'YYYY-MM-DD, the day it is charged' };

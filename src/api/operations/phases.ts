@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { id } from '../schemas.js';
+import { id, pathId } from '../schemas.js';
 
 const READ = ['projects:read', 'projects:full'];
 const WRITE = ['projects:full'];
@@ -17,7 +17,7 @@ const orderNr = z.int().min(1);
  * Path id: digits checked as text, then a number. (A z.int() here would report "is required" for
  * `get abc`: the shared issue formatter reads every invalid_type issue as a missing value.)
  */
-const params = z.object({ id: z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer id' }).transform(Number) });
+const params = z.object({ id: pathId });
 
 const HELP = {
   name: 'phase name',

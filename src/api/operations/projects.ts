@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { cursorQuery, id, isoDate, searchQuery } from '../schemas.js';
+import { cursorQuery, id, isoDate, pathId, searchQuery } from '../schemas.js';
 
 const READ = ['projects:read', 'projects:full'];
 const WRITE = ['projects:full'];
@@ -36,7 +36,7 @@ export const customFields = z.record(z.string(), z.unknown()).superRefine((cf, c
  * Path id: digits checked as text, then a number. (A z.int() here would report "is required" for
  * `get abc`: the shared issue formatter reads every invalid_type issue as a missing value.)
  */
-const params = z.object({ id: z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer id' }).transform(Number) });
+const params = z.object({ id: pathId });
 const ids = z.array(id);
 
 const common = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { id, offsetQuery } from '../schemas.js';
+import { id, offsetQuery, pathId } from '../schemas.js';
 
 // Roles are admin-only for reads and writes (api-facts §1).
 const ADMIN = ['admin'];
@@ -22,7 +22,7 @@ export const SETTING_FIELDS = [...VISIBILITY_SETTING_KEYS, 'deal_access_level', 
  * Integer path ids. The shared `id` schema reports a non-number argument as "is required" (zod 4 issues carry
  * no input), so path ids are checked as digits first and then turned into numbers.
  */
-export const idParam = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer' }).transform(Number).pipe(id);
+export const idParam = pathId;
 /** 1, 3, 5, 7 with a message that says which (a bare literal union reports only "Invalid input"). */
 const visibility = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)], {
   error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of 1, 3, 5, 7'),

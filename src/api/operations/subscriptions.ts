@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
-import { currency, id, isoDate } from '../schemas.js';
+import { currency, id, isoDate, pathId } from '../schemas.js';
 
 // The vendor removed subscriptions from its live API (SDK 29.0.0, 2025-09); the service interface keeps
 // them and wins, so crmctl serves them exactly as the interface writes the paths (/v1/subscriptions/...).
@@ -44,7 +44,6 @@ const requiredPayments = z
 
 // Path ids as checked text: with the shared `id`, a non-numeric argument is reported as "is required"
 // (the builder parses params without the input); this says what is meant.
-const pathId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer' }).transform(Number);
 const params = z.object({ id: pathId });
 
 const PAYMENT_HELP = 'repeatable AMOUNT:DUE_AT[:DESCRIPTION], e.g. 500:2026-03-01:"Setup fee"; or --payments-file';
