@@ -7,6 +7,9 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { PassThrough, Readable } from 'node:stream';
+import { main } from '../../src/main.js';
+import type { IO } from '../../src/core/io.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, type RunResult } from '../helpers/cli.js';
@@ -145,6 +148,30 @@ describe('no secret in anything crmctl prints or writes', () => {
       expect(plain.stderr).not.toMatch(STACK_FRAME);
     } finally {
       await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('crash output: an unexpected error that carries the token is printed redacted (stack only with --debug, redacted too)', async () => {
+    const token = (await fx.mint()).access_token;
+    secrets.add(token);
+    for (const debug of [false, true]) {
+      let err = '';
+      const stderr = new PassThrough();
+      stderr.on('data', (d) => (err += d));
+      // A stdout that fails with a plain Error (not a CliError) quoting the credentials: main's last-resort path.
+      const stdout = new PassThrough();
+      stdout.write = () => {
+        throw new Error(`disk exploded while writing for Bearer ${token}`);
+      };
+      const io: IO = { stdin: Readable.from([]), stdout, stderr, isStdinTTY: false, isStdoutTTY: false, isStderrTTY: false, columns: 0 };
+      const env = cleanEnv({ CRMCTL_ACCESS_TOKEN: token, CRMCTL_API_DOMAIN: fx.sandbox.url, CRMCTL_CONFIG_DIR: fx.configDir });
+      const code = await main(['lead-labels', 'list', '--output', 'ndjson', ...(debug ? ['--debug'] : [])], io, env);
+      seen(`crash${debug ? ' --debug' : ''}`, err);
+      expect(code).toBe(1);
+      expect(err).toMatch(/error: unexpected failure: disk exploded while writing for Bearer \[redacted\]/);
+      expect(err).toMatch(/hint: run again with --debug/);
+      if (debug) expect(err).toMatch(STACK_FRAME);
+      else expect(err).not.toMatch(STACK_FRAME);
     }
   });
 
