@@ -119,5 +119,13 @@ export function statedLimitCases(): HostileCase[] {
     { name: 'activity type colour of 7 hex digits', argv: ['activity-types', 'create', '--name', 'x', '--icon-key', 'call', '--color', 'FFFFFFF'], names: '--color' },
     { name: 'lead label update bad colour', argv: ['lead-labels', 'update', UUID, '--color', 'teal'], names: '--color' },
     { name: '--data with a JSON array instead of an object', argv: ['leads', 'create', '--data', '[1,2]'], names: '--data' },
+    // Integer path ids typed as pathId (a string → number pipe) are not found by derivedCases' type probe.
+    { name: 'roles get <id> x', argv: ['roles', 'get', 'x'], names: '<id>' },
+    { name: 'roles delete <id> 0', argv: ['roles', 'delete', '0', '--yes'], names: '<id>' },
+    { name: 'projects get <id> x', argv: ['projects', 'get', 'x'], names: '<id>' },
+    { name: 'phases get <id> 1.5', argv: ['phases', 'get', '1.5'], names: '<id>' },
+    { name: 'installments delete <id> x', argv: ['installments', 'delete', 'x', '1', '--yes'], names: '<id>' },
+    { name: 'installments delete <installment_id> 0', argv: ['installments', 'delete', '1', '0', '--yes'], names: '<installment_id>' },
+    { name: 'subscriptions get <id> -3', argv: ['subscriptions', 'get', '-3'], names: '<id>' },
   ];
 }
