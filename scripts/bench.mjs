@@ -44,4 +44,5 @@ try {
 }
 
 // Bulk export/import benchmarks: their own script (minutes, not seconds), run after the start-up numbers.
-spawnSync(process.execPath, [new URL('./bench-bulk.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+// BENCH_STARTUP_ONLY=1 skips them.
+if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-bulk.mjs', import.meta.url).pathname], { stdio: 'inherit' });
