@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// `crmctl ... | head` closes the pipe early. Without a listener Node would crash with a stack trace;
-// with this one the command goes on, and commands that care (export) report the closed pipe themselves.
+// Output that cannot be written. `crmctl ... | head` closes the pipe early: the command goes on
+// quietly (export reports it itself). Anything else (a full disk: ENOSPC) ends the run with one clear
+// line and exit 1 instead of Node's unhandled-error stack trace; nothing more can be written anyway.
 process.stdout.on('error', (err) => {
-  if (err.code !== 'EPIPE') throw err;
+  if (err.code === 'EPIPE') return;
+  process.stderr.write(`error: could not write the output: ${err.code ?? err.message}${err.code === 'ENOSPC' ? ' (no space left on the device)' : ''}.\nhint: free space, or send the output somewhere else (--out FILE for export).\n`);
+  process.exit(1);
 });
 // Fast path: `--version` loads nothing else (start-up is measured by `npm run bench`).
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
 import type { Context } from '../core/context.js';
-import { CancelledError, CliError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
 import { Journal } from './durable.js';
@@ -64,10 +64,17 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   }
   const outcomes = new Map<number, Outcome>();
   const pending = new Map<number, number>(); // line → first send time, still "sending"
+  const retrying = new Set<number>(); // failed on a passing error without an ambiguous answer
   for (const e of journal) {
     if (typeof e.line !== 'number') continue;
     if (e.status === 'sending') {
       if (!pending.has(e.line)) pending.set(e.line, Number(e.at ?? Date.now()));
+    } else if (e.error !== undefined && e.retry === true) {
+      // Failed on something passing (budget, network, 5xx after every retry): --resume tries the row
+      // again, after the same look-up as a row left in "sending", so it is never created twice.
+      outcomes.delete(e.line);
+      pending.set(e.line, Number(e.at ?? Date.now()));
+      retrying.add(e.line);
     } else if (e.id !== undefined || e.error !== undefined) {
       pending.delete(e.line);
       outcomes.set(e.line, e.id !== undefined ? { line: e.line, id: e.id as string | number } : { line: e.line, error: String(e.error) });
@@ -124,7 +131,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       for (const r of pendingBodies) {
         const rec = found.get(r.line);
         if (rec) await record(log, outcomes, { line: r.line, id: rec.id as string | number }, { reconciled: true });
-        else if (reconciler.kind === 'none') await record(log, outcomes, { line: r.line, error: 'outcome unknown: the run stopped while this row was being sent, and this resource has no safe way to check; not resent (check the account, then remove the line from the file)' });
+        // Without a look-up only rows known not to have landed (refused by the budget, never sent) go again.
+        else if (reconciler.kind === 'none' && !retrying.has(r.line)) await record(log, outcomes, { line: r.line, error: 'outcome unknown: the run stopped while this row was being sent, and this resource has no safe way to check; not resent (check the account, then remove the line from the file)' });
         else pending.delete(r.line); // did not land: send it again below
       }
     }
@@ -148,7 +156,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
         failed++;
-        await record(log, outcomes, { line, error: err.message });
+        await record(log, outcomes, { line, error: err.message }, isPassing(err) ? { retry: true, at: sentAt } : {});
       }
       sent++;
       progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
@@ -180,7 +188,10 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     if (stopping === false && summary.created + summary.failed + summary.skipped === 0 && sent === 0 && valid === 0) ctx.info('No rows to import.');
     await printSummary(ctx, o, summary);
     if (summary.failed) {
-      throw new PartialFailureError(`${summary.failed} of ${summary.created + summary.failed} rows failed; see ${o.resultsPath}`, 'Fix those rows and import them again (rows already created are listed with their id).');
+      throw new PartialFailureError(
+        `${summary.failed} of ${summary.created + summary.failed} rows failed; see ${o.resultsPath}`,
+        'Rows that failed on a passing error (budget, network, 5xx) are sent again by the same command with --resume; fix the others and run again with --resume (rows already created are never sent twice).',
+      );
     }
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -205,6 +216,16 @@ function reconcileHook(http: HttpClient, reconciler: Reconciler, line: number, b
     const found = (await reconciler.find(http, [{ line, body }], sentAt)).get(line);
     return found ? { status: 200, headers: {}, body: { success: true, data: found } } : undefined;
   };
+}
+
+/**
+ * A failure that may not happen again (rate limit, network, 5xx after every retry) for a row that
+ * did not land: worth sending again on --resume. Refusals (4xx) and unknown outcomes are not.
+ */
+function isPassing(err: CliError): boolean {
+  if (err instanceof AmbiguousWriteError || err instanceof ValidationError || err instanceof AuthError || err instanceof NotFoundError || err instanceof UsageError) return false;
+  if (err instanceof ApiError) return err.status >= 500 || err.status === 429;
+  return true;
 }
 
 async function record(log: Journal, outcomes: Map<number, Outcome>, outcome: Outcome, extra: Record<string, unknown> = {}): Promise<void> {

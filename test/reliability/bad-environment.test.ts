@@ -145,10 +145,8 @@ describe('full disk on export', () => {
     rmSync('/dev/full.checkpoint.json', { force: true });
   });
 
-  // KNOWN BUG (reported in docs/reliability.md): only EPIPE on stdout is handled (bin/crmctl.js);
-  // ENOSPC on stdout still crashes with Node's unhandled-error stack trace. The marker makes this
-  // test fail once stdout write errors are named like export names them; then remove it.
-  it.runIf(existsSync('/dev/full')).fails('leads list --output ndjson > /dev/full (stdout on a full disk): ENOSPC named, exit 1, no stack', async () => {
+  // bin/crmctl.js names a stdout write error (other than EPIPE) and exits 1.
+  it.runIf(existsSync('/dev/full'))('leads list --output ndjson > /dev/full (stdout on a full disk): ENOSPC named, exit 1, no stack', async () => {
     const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
       const child = spawn(`exec "${process.execPath}" "${BIN}" leads list --output ndjson > /dev/full`, { shell: true, env: cleanEnv(fx.env), stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
