@@ -28,8 +28,14 @@ const op = (id: string): Operation => {
   return found;
 };
 
-/** Allowance for clock differences between this machine and the service when comparing add_time. */
-const SKEW_MS = 5 * 60_000;
+/**
+ * How far before the first send a record may carry an earlier add_time. With the service's clock
+ * known (Date header) only its 1-second resolution and the round trip remain: a few seconds. Without
+ * it, a wide allowance for clock differences. A narrow window matters: every ambiguous create of a
+ * large import scans the leads back to it (cost 20 a page).
+ */
+const KNOWN_CLOCK_MARGIN_MS = 3_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 5 * 60_000;
 
 export const markerFor = (runId: string, line: number) => `crmctl-import:${runId}:${line}`;
 
@@ -47,6 +53,8 @@ const leads: Reconciler = {
     for (const r of rows) if (typeof r.body.origin_id === 'string') wanted.set(r.body.origin_id, r.line);
     const found = new Map<number, Record<string, unknown>>();
     const list = op('leads.list');
+    // `since` is our clock; add_time is the service's.
+    const cutoff = http.clockOffsetMs === undefined ? since - UNKNOWN_CLOCK_MARGIN_MS : since + http.clockOffsetMs - KNOWN_CLOCK_MARGIN_MS;
     let start: number | undefined;
     for (;;) {
       const { envelope } = await callOperation(http, list, { query: { sort: 'add_time DESC', limit: 100, ...(start !== undefined ? { start } : {}) } });
@@ -55,7 +63,7 @@ const leads: Reconciler = {
       for (const lead of page) {
         const line = wanted.get(String(lead.origin_id));
         if (line !== undefined && !found.has(line)) found.set(line, lead);
-        if (Date.parse(String(lead.add_time)) < since - SKEW_MS) older = true;
+        if (Date.parse(String(lead.add_time)) < cutoff) older = true;
       }
       const next = nextPage(list, envelope);
       if (found.size === wanted.size || older || next === undefined || page.length === 0) return found;

@@ -32,6 +32,8 @@ const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET'
  */
 export class HttpClient {
   readonly governor = new CostGovernor();
+  /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
+  clockOffsetMs: number | undefined;
   private readonly transport: Transport;
   private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport'>> & Pick<HttpClientOptions, 'trace'>;
 
@@ -76,6 +78,8 @@ export class HttpClient {
       }
       release();
       this.governor.observe(res.headers);
+      const date = Date.parse(String(first(res.headers.date) ?? ''));
+      if (!Number.isNaN(date)) this.clockOffsetMs = date - Date.now();
 
       if (res.status === 401 && !refreshed) {
         refreshed = true;

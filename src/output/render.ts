@@ -137,8 +137,24 @@ function indent(s: string): string {
   return s.replace(/^/gm, '  ');
 }
 
-/** Respects back-pressure so a slow pipe (| head, | less) does not make us buffer everything. */
+/**
+ * Respects back-pressure so a slow pipe (| head, | less) does not make us buffer everything. A stream
+ * that fails or closes instead of draining ends the wait (the bin reports stdout errors; a closed
+ * reader just means nobody wants the rest).
+ */
 function writeOut(stream: NodeJS.WritableStream, s: string): Promise<void> | void {
+  const w = stream as NodeJS.WritableStream & { destroyed?: boolean };
+  if (w.destroyed) return;
   if (stream.write(s)) return;
-  return new Promise((resolve) => stream.once('drain', () => resolve()));
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    stream.once('error', done);
+    stream.once('close', done);
+  });
 }

@@ -19,7 +19,7 @@ function validArg(op: Operation, name: string): string {
   const shape = op.params?.shape as Record<string, { def?: { type?: string; format?: string } }> | undefined;
   const t = JSON.stringify((shape?.[name] as unknown as { def?: unknown })?.def ?? {});
   if (/guid|uuid/i.test(t)) return UUID;
-  if (/"type":"number"|int/.test(t)) return '7';
+  if (/"type":"number"|int|"type":"pipe"/.test(t)) return '7';
   return /id$/i.test(name) ? '7' : 'abc';
 }
 
@@ -65,9 +65,13 @@ export async function derivedCases(): Promise<HostileCase[]> {
       if (required.length && op.method !== 'GET') {
         cases.push({ name: `${spec.path.join(' ')} without its required fields`, argv: [...base, '--yes'], names: `--${required[0]!.flag}` });
       }
+      // Only where the command takes the path parameter as a positional argument (some take a flag).
+      const positional = (spec.args ?? []).length === args.length;
       for (const [i, a] of args.entries()) {
+        if (!positional) break;
         const t = JSON.stringify((op.params?.shape as Record<string, { def?: unknown }> | undefined)?.[a]?.def ?? {});
-        if (/guid|uuid/i.test(t) || /"type":"number"|int/.test(t)) {
+        // Integer ids typed on the command line are a string-to-number pipe (schemas.ts pathId).
+        if (/guid|uuid/i.test(t) || /"type":"number"|int|"type":"pipe"/.test(t)) {
           const argv = [...base];
           argv[spec.path.length + i] = 'x';
           cases.push({ name: `${spec.path.join(' ')} <${a}> x`, argv: [...argv, '--yes'], names: `<${a}>` });
