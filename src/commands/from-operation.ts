@@ -214,7 +214,7 @@ export async function runOperation(ctx: Context, op: Operation, argv: string[], 
     await renderRecords(ctx, paginate(http, op, input, paging), { columns: op.cli.columns, fields: op.cli.fields });
     return;
   }
-  const { envelope } = await callOperation(http, op, input);
+  const { envelope } = await ctx.spin(`${op.method} ${op.path}`, () => callOperation(http, op, input));
   const data = recordsOf(op, envelope);
   if (Array.isArray(data)) await renderRecords(ctx, data, { columns: op.cli.columns, fields: op.cli.fields });
   else await renderRecord(ctx, data ?? { success: envelope.success ?? true }, { columns: op.cli.columns, fields: op.cli.fields });

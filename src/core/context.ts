@@ -27,6 +27,11 @@ export interface Context {
   info(line: string): void;
   /** Warning on stderr, always. */
   warn(line: string): void;
+  /**
+   * Runs `work` with a spinner (ora) on stderr while it waits, only when stderr is a terminal and
+   * the output is not machine-readable; never writes to stdout.
+   */
+  spin<T>(text: string, work: () => Promise<T>): Promise<T>;
   /** Asks for confirmation of a destructive action, or requires --yes. */
   confirm(message: string): Promise<void>;
   /** Secrets known so far (tokens, client secret) so that error messages can be scrubbed; never loads anything. */
@@ -90,6 +95,17 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
     warn(line) {
       write(`warning: ${line}`);
+    },
+    async spin(text, work) {
+      const machine = globals.output === 'json' || globals.output === 'ndjson';
+      if (!io.isStderrTTY || machine || globals.debug) return work();
+      const { default: ora } = await import('ora');
+      const spinner = ora({ text, stream: io.stderr, isEnabled: true, discardStdin: false, color: colorEnabled ? 'cyan' : false }).start();
+      try {
+        return await work();
+      } finally {
+        spinner.stop();
+      }
     },
     async confirm(message) {
       if (globals.yes) return;

@@ -51,11 +51,14 @@ export async function renderRecords(ctx: Context, records: AsyncIterable<unknown
   const write = (s: string) => writeOut(out, s);
 
   if (format === 'table') {
+    // A table needs every row before it can be drawn: show a spinner (stderr, terminal only) meanwhile.
     const rows: unknown[] = [];
-    for await (const r of records) {
-      checkAgainst(r);
-      rows.push(asRow(r));
-    }
+    await ctx.spin('Loading…', async () => {
+      for await (const r of records) {
+        checkAgainst(r);
+        rows.push(asRow(r));
+      }
+    });
     columns ??= inferColumns(rows);
     if (rows.length === 0) {
       ctx.info('No records.');
