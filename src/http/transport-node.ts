@@ -16,9 +16,12 @@ export function nodeTransport(maxSockets = 16): Transport {
         const headers: Record<string, string | number> = { ...init.headers };
         if (init.body !== undefined) headers['content-length'] = Buffer.byteLength(init.body);
         const req = mod.request(u, { method: init.method, headers, agent: agents[u.protocol as 'http:' | 'https:'] }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+          // Decode as it arrives: the page lives as a V8 string, not as Buffers in malloc'd memory,
+          // which keeps the RSS of a long export flat (it is collected with the rest of the heap).
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
           res.on('error', reject);
         });
         req.setTimeout(init.timeoutMs, () => req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })));
