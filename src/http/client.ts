@@ -97,6 +97,7 @@ export class HttpClient {
         }
       }
       if (res.status >= 400) {
+        await req.onErrorResponse?.(res);
         throw toApiError(res, { method: req.method, path: req.path, scopes: req.scopes, grantedScopes: creds.scopes, loginHint: this.opts.credentials.loginHint?.() });
       }
       return res;

@@ -29,6 +29,8 @@ export interface HttpRequest {
    * whether the write landed. Returns the existing result (then we stop) or undefined (then we resend).
    */
   reconcile?: () => Promise<HttpResponse | undefined>;
+  /** Shown the final error answer before it becomes a typed error (`crmctl api --include` prints it). */
+  onErrorResponse?: (res: HttpResponse) => void | Promise<void>;
 }
 
 export interface HttpResponse {

@@ -163,3 +163,14 @@ describe('api --debug', () => {
     expect(r.stderr).not.toContain(fx.env.CRMCTL_ACCESS_TOKEN);
   });
 });
+
+describe('api --include on an error answer', () => {
+  it('prints the status line, headers and body of the 404, then exits 5 with the service message', async () => {
+    const r = await runCli(['api', 'GET', '/api/v1/leads/6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f', '--include'], { env: fx.env });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toMatch(/^HTTP\/1\.1 404 Not Found\n/);
+    expect(r.stdout).toMatch(/x-request-id: /i);
+    expect(r.stdout).toContain('requested lead not found');
+    expect(r.stderr).toContain('requested lead not found');
+  });
+});

@@ -85,7 +85,9 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   };
   const http = await ctx.http();
   if (!opts.paginate) {
-    const res = await http.send(request);
+    // With --include an error answer is printed too (status, headers, body), then exits by its status.
+    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, statusBlock(r) + bodyText(r.body, ctx.globals.output)) : undefined;
+    const res = await http.send({ ...request, onErrorResponse });
     if (opts.include) await write(ctx, statusBlock(res));
     await write(ctx, bodyText(res.body, ctx.globals.output));
     return;
