@@ -1,11 +1,23 @@
 import type { CommandSpec } from '../../core/command.js';
-import { ValidationError } from '../../core/errors.js';
+import { CliError, ValidationError } from '../../core/errors.js';
 import { parseFaults } from './faults.js';
 
 function int(value: unknown, flag: string, min: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new ValidationError([{ field: flag, rule: `must be an integer >= ${min} (got ${JSON.stringify(value)})` }]);
   return n;
+}
+
+/** A busy port is a usage problem with a fix, not a crash. */
+async function startSandboxOrExplain<T>(port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`Port ${port} on 127.0.0.1 is already in use (another sandbox?).`, 1, 'Stop the other process, or pick another port: --port 0 takes a free one.');
+    if (code === 'EACCES') throw new CliError(`Not allowed to listen on port ${port}.`, 1, 'Use a port above 1024, or --port 0.');
+    throw err;
+  }
 }
 
 /** `crmctl sandbox start`: the emulator in the foreground, with a profile pointing at it. */
@@ -37,17 +49,19 @@ export const startCommand: CommandSpec = {
     const callbackPort = int(opts.callbackPort, '--callback-port', 1);
     const faults = opts.faults ? parseFaults(String(opts.faults)) : undefined;
     const { startSandbox } = await import('../../sandbox/index.js');
-    const sandbox = await startSandbox({
-      port,
-      dataFile: opts.data as string | undefined,
-      seed: opts.seed as 'demo' | 'empty',
-      autoApprove: Boolean(opts.autoApprove),
-      tokenLifetimeSec: int(opts.tokenLifetime, '--token-lifetime', 1),
-      budget: { limit: int(opts.budget, '--budget', 1), windowSec: int(opts.window, '--window', 1) },
-      faults,
-      redirectUris: [`http://127.0.0.1:${callbackPort}/callback`],
-      log: (line) => ctx.debug(line),
-    });
+    const sandbox = await startSandboxOrExplain(port, () =>
+      startSandbox({
+        port,
+        dataFile: opts.data as string | undefined,
+        seed: opts.seed as 'demo' | 'empty',
+        autoApprove: Boolean(opts.autoApprove),
+        tokenLifetimeSec: int(opts.tokenLifetime, '--token-lifetime', 1),
+        budget: { limit: int(opts.budget, '--budget', 1), windowSec: int(opts.window, '--window', 1) },
+        faults,
+        redirectUris: [`http://127.0.0.1:${callbackPort}/callback`],
+        log: (line) => ctx.debug(line),
+      }),
+    );
     const profileName = String(opts.profileName);
     if (opts.profile !== false) {
       const { saveProfile } = await import('../../config/store.js');
