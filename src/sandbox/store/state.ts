@@ -48,13 +48,15 @@ export class SandboxState {
   /** Collection data loaded from a file before any area asked for the collection. */
   private pending = new Map<string, CollectionJSON>();
   private dirty = false;
+  /** Counts every write to any collection (and resets/loads): lets handlers cache derived views. */
+  writeSeq = 0;
   private seeder: Seeder | null = null;
 
   /** Get (or create on first use) a collection. `opts` matters only the first time (core names have fixed options). */
   collection<T extends Rec = Rec>(name: string, opts?: CollectionOptions): Collection<T> {
     let c = this.cols.get(name);
     if (!c) {
-      c = new Collection<T>(name, CORE[name] ?? opts ?? { idKind: 'int' }, this.events, () => { this.dirty = true; }) as unknown as Collection;
+      c = new Collection<T>(name, CORE[name] ?? opts ?? { idKind: 'int' }, this.events, () => { this.dirty = true; this.writeSeq++; }) as unknown as Collection;
       const p = this.pending.get(name);
       if (p) { c.load(p); this.pending.delete(name); }
       this.cols.set(name, c);
@@ -98,6 +100,7 @@ export class SandboxState {
     this.pending.clear();
     this.company = defaultCompany();
     this.dirty = true;
+    this.writeSeq++;
   }
 
   /** Reset, then fill with a named seed. Seeding emits no events. */
@@ -130,6 +133,7 @@ export class SandboxState {
       if (c) c.load(data); else this.pending.set(n, data);
     }
     this.dirty = false;
+    this.writeSeq++;
   }
 }
 

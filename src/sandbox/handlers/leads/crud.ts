@@ -17,6 +17,9 @@ const LIST_SORT = ['id', 'title', 'owner_id', 'creator_id', 'label_ids', 'value'
 const ARCHIVED_SORT = ['id', 'title', 'owner_id', 'creator_id', 'was_seen', 'expected_close_date', 'next_activity_id',
   'add_time', 'update_time'];
 
+/** Last list computed per sandbox state (one entry: an export pages through one list at a time). */
+const listCache = new WeakMap<object, { key: string; rows: Lead[] }>();
+
 function list(archived: boolean) {
   return (req: SandboxRequest, ctx: HandlerContext) => {
     const { state } = ctx;
@@ -26,31 +29,44 @@ function list(archived: boolean) {
     const sort = q.str('sort');
     const cmp = sort ? parseSort(sort, (f) => sortable.includes(f) || (!archived && customKeys.has(f))) : null;
 
-    let rows = state.leads.filter((l) => l.is_archived === archived && canSee(state, req.user, l));
-    const filterId = q.int('filter_id', { min: 1 });
-    if (filterId !== undefined) {
-      // filter_id wins over owner/person/organization (interface).
-      rows = applyFilter(state, filterId, 'leads', rows);
-    } else {
-      const owner = q.int('owner_id'), person = q.int('person_id'), org = q.int('organization_id');
-      if (owner !== undefined) rows = rows.filter((l) => l.owner_id === owner);
-      if (person !== undefined) rows = rows.filter((l) => l.person_id === person);
-      if (org !== undefined) rows = rows.filter((l) => l.organization_id === org);
-    }
-    if (!archived) {
-      const since = q.str('updated_since');
-      if (since !== undefined) {
-        const t = Date.parse(since);
-        if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}/.test(since)) throw invalid('updated_since', 'must be an ISO 8601 date-time');
-        rows = rows.filter((l) => Date.parse(l.update_time) >= t);
+    const compute = (): Lead[] => {
+      let rows = state.leads.filter((l) => l.is_archived === archived && canSee(state, req.user, l));
+      const filterId = q.int('filter_id', { min: 1 });
+      if (filterId !== undefined) {
+        // filter_id wins over owner/person/organization (interface).
+        rows = applyFilter(state, filterId, 'leads', rows);
+      } else {
+        const owner = q.int('owner_id'), person = q.int('person_id'), org = q.int('organization_id');
+        if (owner !== undefined) rows = rows.filter((l) => l.owner_id === owner);
+        if (person !== undefined) rows = rows.filter((l) => l.person_id === person);
+        if (org !== undefined) rows = rows.filter((l) => l.organization_id === org);
       }
+      if (!archived) {
+        const since = q.str('updated_since');
+        if (since !== undefined) {
+          const t = Date.parse(since);
+          if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}/.test(since)) throw invalid('updated_since', 'must be an ISO 8601 date-time');
+          rows = rows.filter((l) => Date.parse(l.update_time) >= t);
+        }
+      }
+      // Oldest first. Records are stored in creation order, so the sort is usually a no-op: check in
+      // O(n) before paying O(n log n) on every page of a large export.
+      const byAddTime = (a: { add_time: string }, b: { add_time: string }) => (a.add_time < b.add_time ? -1 : a.add_time > b.add_time ? 1 : 0);
+      if (rows.some((r, i) => i > 0 && byAddTime(rows[i - 1]!, r) > 0)) rows = [...rows].sort(byAddTime);
+      if (cmp) rows.sort(cmp);
+      return rows;
+    };
+    // The filtered, ordered list is kept until the next write anywhere, so paging through a large
+    // collection (an export of 400k leads) costs a slice per page instead of a scan per page.
+    const { start: _start, limit: _limit, ...filters } = req.query.toObject();
+    const key = JSON.stringify([archived, req.userId, state.writeSeq, Object.entries(filters).sort()]);
+    const cached = listCache.get(state);
+    let rows: Lead[];
+    if (cached?.key === key) rows = cached.rows;
+    else {
+      rows = compute();
+      listCache.set(state, { key, rows });
     }
-    // Oldest created first; the collection keeps creation order, add_time breaks ties across reloads.
-    // Oldest first. Records are stored in creation order, so the sort is usually a no-op: check in
-    // O(n) before paying O(n log n) on every page of a large export.
-    const byAddTime = (a: { add_time: string }, b: { add_time: string }) => (a.add_time < b.add_time ? -1 : a.add_time > b.add_time ? 1 : 0);
-    if (rows.some((r, i) => i > 0 && byAddTime(rows[i - 1]!, r) > 0)) rows = [...rows].sort(byAddTime);
-    if (cmp) rows.sort(cmp);
     // Copy only the page, not the whole collection.
     const page = offsetPage(rows, q);
     return ok(page.data.map(present), page.additional_data);
