@@ -115,31 +115,7 @@ export function liveCli(args: string[], env: Record<string, string | undefined>)
   let exited = false;
   void done.then(() => (exited = true));
   return {
-    waitFor(re, timeoutMs = 15_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const m = stderr.match(re);
-          if (m) {
-            cleanup();
-            resolve(m);
-          } else if (exited) {
-            cleanup();
-            reject(new Error(`process exited before ${re}; stderr:\n${stderr}`));
-          }
-        };
-        const t = setTimeout(() => {
-          cleanup();
-          reject(new Error(`timed out waiting for ${re}; stderr:\n${stderr}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(t);
-          const i = watchers.indexOf(check);
-          if (i >= 0) watchers.splice(i, 1);
-        };
-        watchers.push(check);
-        check();
-      });
-    },
+    waitFor: stderrWaiter(() => stderr, () => exited, watchers, 'process exited'),
     write: (s) => child.stdin.write(s),
     endInput: () => child.stdin.end(),
     kill: (signal = 'SIGINT') => child.kill(signal),
@@ -172,31 +148,7 @@ export function liveMain(args: string[], env: Record<string, string | undefined>
     return { code, stdout: out, stderr: err } as RunResult;
   });
   return {
-    waitFor(re, timeoutMs = 15_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const m = err.match(re);
-          if (m) {
-            cleanup();
-            resolve(m);
-          } else if (exited) {
-            cleanup();
-            reject(new Error(`command finished before ${re}; stderr:\n${err}`));
-          }
-        };
-        const t = setTimeout(() => {
-          cleanup();
-          reject(new Error(`timed out waiting for ${re}; stderr:\n${err}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(t);
-          const i = watchers.indexOf(check);
-          if (i >= 0) watchers.splice(i, 1);
-        };
-        watchers.push(check);
-        check();
-      });
-    },
+    waitFor: stderrWaiter(() => err, () => exited, watchers, 'command finished'),
     write: (s) => stdin.write(s),
     endInput: () => stdin.end(),
     kill: () => process.emit('SIGINT'),
@@ -256,4 +208,32 @@ export async function refreshAccepted(authUrl: string, clientId: string, clientS
   });
   await res.text();
   return res.status === 200;
+}
+
+/** Resolves when stderr matches `re`; fails when the command ends first or after `timeoutMs`. */
+function stderrWaiter(text: () => string, ended: () => boolean, watchers: Array<() => void>, endedWhat: string) {
+  return (re: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const m = text().match(re);
+        if (m) {
+          cleanup();
+          resolve(m);
+        } else if (ended()) {
+          cleanup();
+          reject(new Error(`${endedWhat} before ${re}; stderr:\n${text()}`));
+        }
+      };
+      const t = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${re}; stderr:\n${text()}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(t);
+        const i = watchers.indexOf(check);
+        if (i >= 0) watchers.splice(i, 1);
+      };
+      watchers.push(check);
+      check();
+    });
 }
