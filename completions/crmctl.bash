@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels persons notes projects phases project-phases mailbox mail subscriptions installments deal-installments goals roles permission-sets teams legacy-teams activity-types activity-fields org-fields organization-fields webhooks api export import apply destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
+      words="leads lead-labels labels deals organizations orgs persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments pipelines stages users currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
     "leads")
       case "$prev" in
       esac
@@ -95,46 +95,26 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "deals")
+      case "$prev" in
+      esac
+      words="list";;
+    "deals list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
+    "organizations")
+      case "$prev" in
+      esac
+      words="list";;
+    "organizations list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
     "persons")
       case "$prev" in
       esac
-      words="changelog flow followers-changelog mail-messages picture search activities deals list get files followers collection products permitted-users";;
-    "persons changelog")
-      case "$prev" in
-      esac
-      words="--limit --all --cursor";;
-    "persons flow")
-      case "$prev" in
-        --all-changes) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
-      esac
-      words="--all-changes --items --limit --all --start";;
-    "persons followers-changelog")
-      case "$prev" in
-      esac
-      words="--limit --all --cursor";;
-    "persons mail-messages")
-      case "$prev" in
-        --include-body) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
-      esac
-      words="--include-body --limit --all --start";;
-    "persons picture")
-      case "$prev" in
-      esac
-      words="";;
-    "persons search")
-      case "$prev" in
-      esac
-      words="--term --search-fields --exact-match --organization-id --include-fields --limit --all --cursor";;
-    "persons activities")
-      case "$prev" in
-        --done) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
-      esac
-      words="--done --exclude --limit --all --start";;
-    "persons deals")
-      case "$prev" in
-        --status) COMPREPLY=($(compgen -W "open won lost deleted all_not_deleted" -- "$cur")); return;;
-      esac
-      words="--status --sort --limit --all --start";;
+      words="list get changelog files flow followers followers-changelog mail-messages permitted-users picture products search collection activities deals";;
     "persons list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -145,30 +125,66 @@ _crmctl() {
       case "$prev" in
       esac
       words="--include-fields --custom-fields --include-option-labels --include-labels --v1";;
+    "persons changelog")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
     "persons files")
       case "$prev" in
       esac
       words="--sort --limit --all --start --v1";;
+    "persons flow")
+      case "$prev" in
+        --all-changes) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--all-changes --items --limit --all --start";;
     "persons followers")
       case "$prev" in
       esac
       words="--limit --all --cursor --v1";;
-    "persons collection")
+    "persons followers-changelog")
       case "$prev" in
       esac
-      words="--since --until --owner-id --first-char --limit --all --cursor";;
-    "persons products")
+      words="--limit --all --cursor";;
+    "persons mail-messages")
       case "$prev" in
+        --include-body) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
       esac
-      words="--limit --all --start";;
+      words="--include-body --limit --all --start";;
     "persons permitted-users")
       case "$prev" in
       esac
       words="";;
+    "persons picture")
+      case "$prev" in
+      esac
+      words="";;
+    "persons products")
+      case "$prev" in
+      esac
+      words="--limit --all --start";;
+    "persons search")
+      case "$prev" in
+      esac
+      words="--term --search-fields --exact-match --organization-id --include-fields --limit --all --cursor";;
+    "persons collection")
+      case "$prev" in
+      esac
+      words="--since --until --owner-id --first-char --limit --all --cursor";;
+    "persons activities")
+      case "$prev" in
+        --done) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--done --exclude --limit --all --start";;
+    "persons deals")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost deleted all_not_deleted" -- "$cur")); return;;
+      esac
+      words="--status --sort --limit --all --start";;
     "notes")
       case "$prev" in
       esac
-      words="list get delete comments create update";;
+      words="list get create update delete comments";;
     "notes list")
       case "$prev" in
         --pin-lead) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
@@ -183,34 +199,6 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
-    "notes delete")
-      case "$prev" in
-      esac
-      words="";;
-    "notes comments")
-      case "$prev" in
-      esac
-      words="list get delete add update";;
-    "notes comments list")
-      case "$prev" in
-      esac
-      words="--limit --all --start";;
-    "notes comments get")
-      case "$prev" in
-      esac
-      words="";;
-    "notes comments delete")
-      case "$prev" in
-      esac
-      words="";;
-    "notes comments add")
-      case "$prev" in
-      esac
-      words="--content --data --content-file";;
-    "notes comments update")
-      case "$prev" in
-      esac
-      words="--content --data --content-file";;
     "notes create")
       case "$prev" in
         --pin-lead) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
@@ -231,10 +219,38 @@ _crmctl() {
         --pin-task) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
       esac
       words="--content --lead-id --deal-id --person-id --org-id --project-id --task-id --user-id --add-time --pin-lead --pin-deal --pin-org --pin-person --pin-project --pin-task --data --content-file";;
+    "notes delete")
+      case "$prev" in
+      esac
+      words="";;
+    "notes comments")
+      case "$prev" in
+      esac
+      words="list get add update delete";;
+    "notes comments list")
+      case "$prev" in
+      esac
+      words="--limit --all --start";;
+    "notes comments get")
+      case "$prev" in
+      esac
+      words="";;
+    "notes comments add")
+      case "$prev" in
+      esac
+      words="--content --data --content-file";;
+    "notes comments update")
+      case "$prev" in
+      esac
+      words="--content --data --content-file";;
+    "notes comments delete")
+      case "$prev" in
+      esac
+      words="";;
     "projects")
       case "$prev" in
       esac
-      words="list get archive archived search activities changelog groups plan tasks create update permitted-users";;
+      words="list get create update archive archived search activities changelog groups permitted-users plan tasks";;
     "projects list")
       case "$prev" in
       esac
@@ -243,6 +259,16 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "projects create")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open completed canceled" -- "$cur")); return;;
+      esac
+      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --template-id --data --custom-field";;
+    "projects update")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open completed canceled" -- "$cur")); return;;
+      esac
+      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --data --unset --custom-field";;
     "projects archive")
       case "$prev" in
       esac
@@ -267,25 +293,15 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "projects permitted-users")
+      case "$prev" in
+      esac
+      words="";;
     "projects plan")
       case "$prev" in
       esac
       words="";;
     "projects tasks")
-      case "$prev" in
-      esac
-      words="";;
-    "projects create")
-      case "$prev" in
-        --status) COMPREPLY=($(compgen -W "open completed canceled" -- "$cur")); return;;
-      esac
-      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --template-id --data --custom-field";;
-    "projects update")
-      case "$prev" in
-        --status) COMPREPLY=($(compgen -W "open completed canceled" -- "$cur")); return;;
-      esac
-      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --data --unset --custom-field";;
-    "projects permitted-users")
       case "$prev" in
       esac
       words="";;
@@ -320,7 +336,7 @@ _crmctl() {
     "mailbox threads")
       case "$prev" in
       esac
-      words="list get messages delete update";;
+      words="list get messages update delete";;
     "mailbox threads list")
       case "$prev" in
         --folder) COMPREPLY=($(compgen -W "inbox drafts sent archive" -- "$cur")); return;;
@@ -334,10 +350,6 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
-    "mailbox threads delete")
-      case "$prev" in
-      esac
-      words="";;
     "mailbox threads update")
       case "$prev" in
         --shared) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
@@ -345,6 +357,10 @@ _crmctl() {
         --archived) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
       esac
       words="--deal-id --lead-id --shared --read --archived --data --unset";;
+    "mailbox threads delete")
+      case "$prev" in
+      esac
+      words="";;
     "mailbox messages")
       case "$prev" in
       esac
@@ -356,24 +372,20 @@ _crmctl() {
     "subscriptions")
       case "$prev" in
       esac
-      words="create-recurring create-installment get find payments update-recurring update-installment cancel delete";;
+      words="create-recurring create-installment get payments update-recurring update-installment cancel delete find";;
     "subscriptions create-recurring")
       case "$prev" in
         --cadence-type) COMPREPLY=($(compgen -W "weekly monthly quarterly yearly" -- "$cur")); return;;
       esac
-      words="--deal-id --currency --description --cadence-type --cycles-count --cycle-amount --start-date --infinite --update-deal-value --payment --payments-file --data";;
+      words="--deal-id --currency --description --cadence-type --cycles-count --cycle-amount --start-date --infinite --update-deal-value --data --payment --payments-file";;
     "subscriptions create-installment")
       case "$prev" in
       esac
-      words="--deal-id --currency --update-deal-value --payment --payments-file --data";;
+      words="--deal-id --currency --update-deal-value --data --payment --payments-file";;
     "subscriptions get")
       case "$prev" in
       esac
       words="";;
-    "subscriptions find")
-      case "$prev" in
-      esac
-      words="--deal-id";;
     "subscriptions payments")
       case "$prev" in
       esac
@@ -381,11 +393,11 @@ _crmctl() {
     "subscriptions update-recurring")
       case "$prev" in
       esac
-      words="--effective-date --description --cycle-amount --update-deal-value --payment --payments-file --data";;
+      words="--effective-date --description --cycle-amount --update-deal-value --data --payment --payments-file";;
     "subscriptions update-installment")
       case "$prev" in
       esac
-      words="--update-deal-value --payment --payments-file --data";;
+      words="--update-deal-value --data --payment --payments-file";;
     "subscriptions cancel")
       case "$prev" in
       esac
@@ -394,25 +406,73 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
-    "installments")
+    "subscriptions find")
+      case "$prev" in
+      esac
+      words="--deal-id";;
+    "deal-installments")
       case "$prev" in
       esac
       words="list add update delete";;
-    "installments list")
+    "deal-installments list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id billing_date deal_id" -- "$cur")); return;;
         --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
       esac
       words="--deal-ids --sort-by --sort-direction --limit --all --cursor";;
-    "installments add")
+    "deal-installments add")
       case "$prev" in
       esac
       words="--description --amount --billing-date --data";;
-    "installments update")
+    "deal-installments update")
       case "$prev" in
       esac
       words="--description --amount --billing-date --data";;
-    "installments delete")
+    "deal-installments delete")
+      case "$prev" in
+      esac
+      words="";;
+    "pipelines")
+      case "$prev" in
+      esac
+      words="list";;
+    "pipelines list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
+    "stages")
+      case "$prev" in
+      esac
+      words="list";;
+    "stages list")
+      case "$prev" in
+      esac
+      words="--pipeline-id --limit --all --cursor";;
+    "users")
+      case "$prev" in
+      esac
+      words="list me";;
+    "users list")
+      case "$prev" in
+      esac
+      words="";;
+    "users me")
+      case "$prev" in
+      esac
+      words="";;
+    "currencies")
+      case "$prev" in
+      esac
+      words="list";;
+    "currencies list")
+      case "$prev" in
+      esac
+      words="";;
+    "boards")
+      case "$prev" in
+      esac
+      words="list";;
+    "boards list")
       case "$prev" in
       esac
       words="";;
@@ -454,15 +514,11 @@ _crmctl() {
     "roles")
       case "$prev" in
       esac
-      words="list get create update delete assignments settings pipelines";;
+      words="list create update delete assignments settings pipelines get";;
     "roles list")
       case "$prev" in
       esac
       words="--limit --all --start";;
-    "roles get")
-      case "$prev" in
-      esac
-      words="";;
     "roles create")
       case "$prev" in
       esac
@@ -517,6 +573,10 @@ _crmctl() {
       case "$prev" in
       esac
       words="--add --remove --data";;
+    "roles get")
+      case "$prev" in
+      esac
+      words="";;
     "permission-sets")
       case "$prev" in
       esac
@@ -534,48 +594,48 @@ _crmctl() {
       case "$prev" in
       esac
       words="--limit --all --start";;
-    "teams")
+    "legacy-teams")
       case "$prev" in
       esac
       words="list get users of-user create update";;
-    "teams list")
+    "legacy-teams list")
       case "$prev" in
         --order-by) COMPREPLY=($(compgen -W "id name manager_id active_flag" -- "$cur")); return;;
         --skip-users) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
       esac
       words="--order-by --skip-users";;
-    "teams get")
+    "legacy-teams get")
       case "$prev" in
         --skip-users) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
       esac
       words="--skip-users";;
-    "teams users")
+    "legacy-teams users")
       case "$prev" in
       esac
       words="list add remove";;
-    "teams users list")
+    "legacy-teams users list")
       case "$prev" in
       esac
       words="";;
-    "teams users add")
+    "legacy-teams users add")
       case "$prev" in
       esac
       words="--users --data";;
-    "teams users remove")
+    "legacy-teams users remove")
       case "$prev" in
       esac
       words="--users --data";;
-    "teams of-user")
+    "legacy-teams of-user")
       case "$prev" in
         --order-by) COMPREPLY=($(compgen -W "id name manager_id active_flag" -- "$cur")); return;;
         --skip-users) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
       esac
       words="--order-by --skip-users";;
-    "teams create")
+    "legacy-teams create")
       case "$prev" in
       esac
       words="--name --manager-id --description --users --data";;
-    "teams update")
+    "legacy-teams update")
       case "$prev" in
         --active-flag) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
         --deleted-flag) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
@@ -615,63 +675,55 @@ _crmctl() {
       case "$prev" in
       esac
       words="--include-fields";;
-    "org-fields")
+    "organization-fields")
       case "$prev" in
       esac
-      words="list get delete delete-many stages create update options";;
-    "org-fields list")
+      words="list get create update delete delete-many options";;
+    "organization-fields list")
       case "$prev" in
       esac
       words="--include-fields --limit --all --cursor";;
-    "org-fields get")
+    "organization-fields get")
       case "$prev" in
       esac
       words="--include-fields";;
-    "org-fields delete")
-      case "$prev" in
-      esac
-      words="";;
-    "org-fields delete-many")
-      case "$prev" in
-      esac
-      words="--ids";;
-    "org-fields stages")
-      case "$prev" in
-      esac
-      words="--pipeline-id --limit --all --cursor";;
-    "org-fields create")
+    "organization-fields create")
       case "$prev" in
         --field-type) COMPREPLY=($(compgen -W "varchar varchar_auto text double monetary date set enum user org people phone time timerange daterange address" -- "$cur")); return;;
       esac
-      words="--field-name --field-type --option --options --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data";;
-    "org-fields update")
+      words="--field-name --field-type --options --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --option";;
+    "organization-fields update")
       case "$prev" in
       esac
       words="--field-name --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data";;
-    "org-fields options")
-      case "$prev" in
-      esac
-      words="add update delete";;
-    "org-fields options add")
-      case "$prev" in
-      esac
-      words="--label --data";;
-    "org-fields options update")
-      case "$prev" in
-      esac
-      words="--option --data";;
-    "org-fields options delete")
-      case "$prev" in
-      esac
-      words="--id --data";;
-    "webhooks")
-      case "$prev" in
-      esac
-      words="delete list create listen";;
-    "webhooks delete")
+    "organization-fields delete")
       case "$prev" in
       esac
       words="";;
+    "organization-fields delete-many")
+      case "$prev" in
+      esac
+      words="--ids";;
+    "organization-fields options")
+      case "$prev" in
+      esac
+      words="add update delete";;
+    "organization-fields options add")
+      case "$prev" in
+      esac
+      words="--data --label";;
+    "organization-fields options update")
+      case "$prev" in
+      esac
+      words="--data --option";;
+    "organization-fields options delete")
+      case "$prev" in
+      esac
+      words="--data --id";;
+    "webhooks")
+      case "$prev" in
+      esac
+      words="list create delete listen";;
     "webhooks list")
       case "$prev" in
       esac
@@ -683,6 +735,10 @@ _crmctl() {
         --payload-version) COMPREPLY=($(compgen -W "1.0 2.0" -- "$cur")); return;;
       esac
       words="--url --action --object --name --user-id --auth-user --auth-password --payload-version --data --auth-password-stdin";;
+    "webhooks delete")
+      case "$prev" in
+      esac
+      words="";;
     "webhooks listen")
       case "$prev" in
       esac
@@ -785,7 +841,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels persons notes projects phases project-phases mailbox mail subscriptions installments deal-installments goals roles permission-sets teams legacy-teams activity-types activity-fields org-fields organization-fields webhooks api export import apply destroy auth doctor completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments pipelines stages users currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply destroy auth doctor completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -805,48 +861,52 @@ _crmctl_subs() {
     "lead-labels create") echo "";;
     "lead-labels update") echo "";;
     "lead-labels delete") echo "";;
-    "persons") echo "changelog flow followers-changelog mail-messages picture search activities deals list get files followers collection products permitted-users";;
-    "persons changelog") echo "";;
-    "persons flow") echo "";;
-    "persons followers-changelog") echo "";;
-    "persons mail-messages") echo "";;
-    "persons picture") echo "";;
-    "persons search") echo "";;
-    "persons activities") echo "";;
-    "persons deals") echo "";;
+    "deals") echo "list";;
+    "deals list") echo "";;
+    "organizations") echo "list";;
+    "organizations list") echo "";;
+    "persons") echo "list get changelog files flow followers followers-changelog mail-messages permitted-users picture products search collection activities deals";;
     "persons list") echo "";;
     "persons get") echo "";;
+    "persons changelog") echo "";;
     "persons files") echo "";;
+    "persons flow") echo "";;
     "persons followers") echo "";;
-    "persons collection") echo "";;
-    "persons products") echo "";;
+    "persons followers-changelog") echo "";;
+    "persons mail-messages") echo "";;
     "persons permitted-users") echo "";;
-    "notes") echo "list get delete comments create update";;
+    "persons picture") echo "";;
+    "persons products") echo "";;
+    "persons search") echo "";;
+    "persons collection") echo "";;
+    "persons activities") echo "";;
+    "persons deals") echo "";;
+    "notes") echo "list get create update delete comments";;
     "notes list") echo "";;
     "notes get") echo "";;
-    "notes delete") echo "";;
-    "notes comments") echo "list get delete add update";;
-    "notes comments list") echo "";;
-    "notes comments get") echo "";;
-    "notes comments delete") echo "";;
-    "notes comments add") echo "";;
-    "notes comments update") echo "";;
     "notes create") echo "";;
     "notes update") echo "";;
-    "projects") echo "list get archive archived search activities changelog groups plan tasks create update permitted-users";;
+    "notes delete") echo "";;
+    "notes comments") echo "list get add update delete";;
+    "notes comments list") echo "";;
+    "notes comments get") echo "";;
+    "notes comments add") echo "";;
+    "notes comments update") echo "";;
+    "notes comments delete") echo "";;
+    "projects") echo "list get create update archive archived search activities changelog groups permitted-users plan tasks";;
     "projects list") echo "";;
     "projects get") echo "";;
+    "projects create") echo "";;
+    "projects update") echo "";;
     "projects archive") echo "";;
     "projects archived") echo "";;
     "projects search") echo "";;
     "projects activities") echo "";;
     "projects changelog") echo "";;
     "projects groups") echo "";;
+    "projects permitted-users") echo "";;
     "projects plan") echo "";;
     "projects tasks") echo "";;
-    "projects create") echo "";;
-    "projects update") echo "";;
-    "projects permitted-users") echo "";;
     "phases") echo "list get create update delete";;
     "phases list") echo "";;
     "phases get") echo "";;
@@ -854,38 +914,48 @@ _crmctl_subs() {
     "phases update") echo "";;
     "phases delete") echo "";;
     "mailbox") echo "threads messages";;
-    "mailbox threads") echo "list get messages delete update";;
+    "mailbox threads") echo "list get messages update delete";;
     "mailbox threads list") echo "";;
     "mailbox threads get") echo "";;
     "mailbox threads messages") echo "";;
-    "mailbox threads delete") echo "";;
     "mailbox threads update") echo "";;
+    "mailbox threads delete") echo "";;
     "mailbox messages") echo "get";;
     "mailbox messages get") echo "";;
-    "subscriptions") echo "create-recurring create-installment get find payments update-recurring update-installment cancel delete";;
+    "subscriptions") echo "create-recurring create-installment get payments update-recurring update-installment cancel delete find";;
     "subscriptions create-recurring") echo "";;
     "subscriptions create-installment") echo "";;
     "subscriptions get") echo "";;
-    "subscriptions find") echo "";;
     "subscriptions payments") echo "";;
     "subscriptions update-recurring") echo "";;
     "subscriptions update-installment") echo "";;
     "subscriptions cancel") echo "";;
     "subscriptions delete") echo "";;
-    "installments") echo "list add update delete";;
-    "installments list") echo "";;
-    "installments add") echo "";;
-    "installments update") echo "";;
-    "installments delete") echo "";;
+    "subscriptions find") echo "";;
+    "deal-installments") echo "list add update delete";;
+    "deal-installments list") echo "";;
+    "deal-installments add") echo "";;
+    "deal-installments update") echo "";;
+    "deal-installments delete") echo "";;
+    "pipelines") echo "list";;
+    "pipelines list") echo "";;
+    "stages") echo "list";;
+    "stages list") echo "";;
+    "users") echo "list me";;
+    "users list") echo "";;
+    "users me") echo "";;
+    "currencies") echo "list";;
+    "currencies list") echo "";;
+    "boards") echo "list";;
+    "boards list") echo "";;
     "goals") echo "find create update delete results";;
     "goals find") echo "";;
     "goals create") echo "";;
     "goals update") echo "";;
     "goals delete") echo "";;
     "goals results") echo "";;
-    "roles") echo "list get create update delete assignments settings pipelines";;
+    "roles") echo "list create update delete assignments settings pipelines get";;
     "roles list") echo "";;
-    "roles get") echo "";;
     "roles create") echo "";;
     "roles update") echo "";;
     "roles delete") echo "";;
@@ -899,20 +969,21 @@ _crmctl_subs() {
     "roles pipelines") echo "list update";;
     "roles pipelines list") echo "";;
     "roles pipelines update") echo "";;
+    "roles get") echo "";;
     "permission-sets") echo "list get assignments";;
     "permission-sets list") echo "";;
     "permission-sets get") echo "";;
     "permission-sets assignments") echo "";;
-    "teams") echo "list get users of-user create update";;
-    "teams list") echo "";;
-    "teams get") echo "";;
-    "teams users") echo "list add remove";;
-    "teams users list") echo "";;
-    "teams users add") echo "";;
-    "teams users remove") echo "";;
-    "teams of-user") echo "";;
-    "teams create") echo "";;
-    "teams update") echo "";;
+    "legacy-teams") echo "list get users of-user create update";;
+    "legacy-teams list") echo "";;
+    "legacy-teams get") echo "";;
+    "legacy-teams users") echo "list add remove";;
+    "legacy-teams users list") echo "";;
+    "legacy-teams users add") echo "";;
+    "legacy-teams users remove") echo "";;
+    "legacy-teams of-user") echo "";;
+    "legacy-teams create") echo "";;
+    "legacy-teams update") echo "";;
     "activity-types") echo "list create update delete";;
     "activity-types list") echo "";;
     "activity-types create") echo "";;
@@ -921,22 +992,21 @@ _crmctl_subs() {
     "activity-fields") echo "list get";;
     "activity-fields list") echo "";;
     "activity-fields get") echo "";;
-    "org-fields") echo "list get delete delete-many stages create update options";;
-    "org-fields list") echo "";;
-    "org-fields get") echo "";;
-    "org-fields delete") echo "";;
-    "org-fields delete-many") echo "";;
-    "org-fields stages") echo "";;
-    "org-fields create") echo "";;
-    "org-fields update") echo "";;
-    "org-fields options") echo "add update delete";;
-    "org-fields options add") echo "";;
-    "org-fields options update") echo "";;
-    "org-fields options delete") echo "";;
-    "webhooks") echo "delete list create listen";;
-    "webhooks delete") echo "";;
+    "organization-fields") echo "list get create update delete delete-many options";;
+    "organization-fields list") echo "";;
+    "organization-fields get") echo "";;
+    "organization-fields create") echo "";;
+    "organization-fields update") echo "";;
+    "organization-fields delete") echo "";;
+    "organization-fields delete-many") echo "";;
+    "organization-fields options") echo "add update delete";;
+    "organization-fields options add") echo "";;
+    "organization-fields options update") echo "";;
+    "organization-fields options delete") echo "";;
+    "webhooks") echo "list create delete listen";;
     "webhooks list") echo "";;
     "webhooks create") echo "";;
+    "webhooks delete") echo "";;
     "webhooks listen") echo "";;
     "api") echo "";;
     "export") echo "";;
@@ -965,11 +1035,13 @@ _crmctl_subs() {
 _crmctl_canon() {
   case "$1:$2" in
     ":labels") echo "lead-labels"; return;;
+    ":orgs") echo "organizations"; return;;
     ":project-phases") echo "phases"; return;;
     ":mail") echo "mailbox"; return;;
-    ":deal-installments") echo "installments"; return;;
-    ":legacy-teams") echo "teams"; return;;
-    ":organization-fields") echo "org-fields"; return;;
+    ":installments") echo "deal-installments"; return;;
+    ":project-boards") echo "boards"; return;;
+    ":teams") echo "legacy-teams"; return;;
+    ":org-fields") echo "organization-fields"; return;;
     "auth profiles:ls") echo "list"; return;;
     "auth profiles:rm") echo "remove"; return;;
   esac

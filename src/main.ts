@@ -4,7 +4,9 @@ import { EXIT, type ExitCode } from './core/exit-codes.js';
 import { processIO, type IO } from './core/io.js';
 import type { Context } from './core/context.js';
 import { buildProgram } from './program.js';
+import { sourceFrames } from './core/crash-report.js';
 import { redactText } from './core/redact.js';
+import { VERSION } from './core/version.js';
 
 /**
  * Runs one command line and returns its exit code. The only place errors become exit codes and
@@ -25,6 +27,8 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
         return EXIT.OK;
       }
     }
+    // Lets the test suite check the crash report of the shipped bundle; not a user setting.
+    if (env.CRMCTL_INTERNAL_CRASH === '1') throw new TypeError('internal crash requested by CRMCTL_INTERNAL_CRASH');
     const program = await buildProgram(argv, io, env, { onContext: (c) => (ctx = c) });
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.OK;
@@ -50,8 +54,12 @@ function report(err: unknown, io: IO, ctx: Context | undefined): ExitCode {
   }
   const message = err instanceof Error ? err.message : String(err);
   io.stderr.write(`error: unexpected failure: ${redactText(message, secrets)}\n`);
-  io.stderr.write('hint: run again with --debug and report it with the trace (secrets are redacted).\n');
-  if (ctx?.globals.debug && err instanceof Error && err.stack) io.stderr.write(`${redactText(err.stack, secrets)}\n`);
+  if (err instanceof Error && err.stack) {
+    // The bundle is minified: name the source files and lines through its source maps.
+    const frames = sourceFrames(err.stack, ctx?.globals.debug ? 30 : 5);
+    if (frames.length) io.stderr.write(`at: ${frames.join('\n    ')}\n`);
+  }
+  io.stderr.write(`hint: report it with the lines above and crmctl ${VERSION} (\`--debug\` adds the HTTP trace; secrets are redacted).\n`);
   return EXIT.ERROR;
 }
 

@@ -1,12 +1,13 @@
 import { Command, Option } from 'commander';
 import type { AreaModule, CommandSpec } from './core/command.js';
-import { createContext, type Context } from './core/context.js';
-import { parseFieldList, parseOutputFormat, OUTPUT_FORMATS, type GlobalOptions } from './core/globals.js';
+import type { Context } from './core/context.js';
+import { createContext } from './runtime/create-context.js';
+import { GLOBAL_FLAGS, VALUE_FLAG_WORDS } from './core/global-flags.js';
+import { parseFieldList, parseOutputFormat, type GlobalOptions } from './core/globals.js';
+import { VERSION } from './core/version.js';
 import type { IO } from './core/io.js';
 import { AREAS, findArea, type AreaEntry } from './commands/areas.js';
 import { operationHelp } from './commands/help-format.js';
-
-export const VERSION = '0.1.0';
 
 export interface ProgramHooks {
   /** Receives the context of the command that ran, so main can close it. */
@@ -16,15 +17,15 @@ export interface ProgramHooks {
 /** Root command with the global flags; program options are accepted before and after subcommands. */
 export function createRoot(io: IO): Command {
   const root = new Command('crmctl')
-    .description('Administer a sales-CRM account: leads, roles, webhooks, fields, goals and more.\nTry it with no account: `crmctl sandbox start`.')
-    .version(VERSION, '-V, --version')
-    .option('--profile <name>', 'profile to use for this call only (env CRMCTL_PROFILE)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
-    .option('--json', 'shorthand for --output json')
-    .option('--fields <list>', 'comma-separated fields to show (unknown ones are listed)')
-    .option('--debug', 'trace HTTP on stderr (secrets redacted)')
-    .option('-y, --yes', 'confirm destructive actions without a prompt')
-    .option('--no-input', 'never prompt; fail naming the missing flag')
+    .description('Administer a sales-CRM account: leads, deals, organizations, roles, webhooks, fields, goals and more.\nTry it with no account: `crmctl sandbox start`.')
+    .version(VERSION, '-V, --version');
+  // --no-color is taken out of argv by main (so that a resource's own --color flag stays free); help says so below.
+  for (const g of GLOBAL_FLAGS.filter((f) => f.name !== 'no-color')) {
+    const opt = new Option(g.flags, g.description);
+    if (g.choices) opt.choices(g.choices);
+    root.addOption(opt);
+  }
+  root
     .showSuggestionAfterError(true)
     // Every command's --help also lists --json, --fields, --profile... (and so do the generated docs).
     .configureHelp({ showGlobalOptions: true })
@@ -41,7 +42,8 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
   const output = o.json ? 'json' : o.output ? parseOutputFormat(String(o.output)) : undefined;
   return {
-    profile: (o.profile as string | undefined) ?? (env.CRMCTL_PROFILE || undefined),
+    // The flag only: config/store.ts resolveProfileName weighs CRMCTL_PROFILE and the stored default.
+    profile: o.profile as string | undefined,
     output,
     fields: o.fields ? parseFieldList(String(o.fields)) : undefined,
     // --no-color is taken out of argv by main (so that a resource's own --color flag stays free).
@@ -59,7 +61,7 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
   top.configureOutput(root.configureOutput());
   top.exitOverride();
   const groups = new Map<string, Command>([[entry.name, top]]);
-  for (const spec of effectiveCommands(mod)) {
+  for (const spec of mod.commands) {
     let parent = top;
     for (let i = 1; i < spec.path.length - 1; i++) {
       const key = spec.path.slice(0, i + 1).join(' ');
@@ -81,17 +83,6 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
     }
   }
   return top;
-}
-
-/** The commands an area really registers: a hand-written command replaces a generated one with the same path. */
-export function effectiveCommands(mod: AreaModule): CommandSpec[] {
-  const byPath = new Map<string, CommandSpec>();
-  for (const spec of mod.commands) {
-    const key = spec.path.join(' ');
-    const prev = byPath.get(key);
-    if (!prev || spec.generated !== true) byPath.set(key, spec);
-  }
-  return [...byPath.values()];
 }
 
 /** The spec behind a commander command, for docs and completions generated from the tree. */
@@ -151,13 +142,11 @@ export async function buildProgram(argv: string[], io: IO, env: NodeJS.ProcessEn
   return root;
 }
 
-const VALUE_FLAGS = new Set(['--profile', '-o', '--output', '--fields']);
-
 export function firstCommandWord(argv: string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') return argv[i + 1];
-    if (VALUE_FLAGS.has(a)) {
+    if (VALUE_FLAG_WORDS.has(a)) {
       i++;
       continue;
     }

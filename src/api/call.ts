@@ -33,7 +33,7 @@ export function toRequest(op: Operation, input: OperationInput, extra: Partial<H
     encoding: op.encoding ?? 'json',
     idempotent: isIdempotent(op),
     cost: op.cost,
-    scopes: op.scopes,
+    scopes: [...op.scopes],
     ...extra,
   };
 }
@@ -54,12 +54,21 @@ export async function callOperation(http: HttpClient, op: Operation, input: Oper
 }
 
 /** The records of a response: `data`, or `data[unwrap]` for operations that nest them (goals). */
-export function recordsOf(op: Operation, envelope: Envelope): unknown {
+export function recordsOf(op: Pick<Operation, 'cli'>, envelope: Envelope): unknown {
   const data = envelope.data;
   if (op.cli.unwrap && data && typeof data === 'object' && !Array.isArray(data)) {
     return (data as Record<string, unknown>)[op.cli.unwrap];
   }
   return data;
+}
+
+/**
+ * Records as the CLI shows them: bare values (a list of user ids) become `{ [cli.wrapValues]: value }`
+ * so tables, TSV and --fields have a column to show; other records pass through.
+ */
+export async function* asRecords(op: Pick<Operation, 'cli'>, records: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  const key = op.cli.wrapValues;
+  for await (const r of records) yield key && (r === null || typeof r !== 'object') ? { [key]: r } : r;
 }
 
 export interface PageOptions {

@@ -10,7 +10,7 @@ export type Pagination = 'offset' | 'cursor' | 'none';
  * only when a person is actually asked; off a TTY nothing is fetched.
  */
 export interface PromptSource {
-  /** Id of a list operation whose records are the choices: an operation of a table, or a lookup of src/prompts/lookups.ts. */
+  /** Id of a list operation (`area.key`) whose records are the choices. A test checks every id resolves. */
   from?: string;
   /** Record field sent as the answer (default `id`). */
   value?: string;
@@ -39,7 +39,7 @@ export interface OperationCli {
   fields?: string[];
   /** Path params taken as positional args, in order (default: every path param in path order). */
   args?: string[];
-  /** Destructive: asks for confirmation on a TTY, needs --yes off a TTY. */
+  /** Destructive: asks for confirmation on a TTY, needs --yes off a TTY (and --allow-destructive in `crmctl mcp`). */
   confirm?: boolean;
   /** Flag name per input field path when the derived name is not good, e.g. { 'value.amount': 'amount' }. */
   flagNames?: Record<string, string>;
@@ -47,22 +47,35 @@ export interface OperationCli {
   help?: Record<string, string>;
   /** The records live under this key of `data` (goals: data.goals). */
   unwrap?: string;
-  /** The generated command is replaced by a hand-written one with the same path. */
+  /** The service answers bare values (user ids): each becomes a record `{ [wrapValues]: value }`. */
+  wrapValues?: string;
+  /**
+   * No command is generated: the area registers a hand-written one that calls this operation with
+   * typed input (the one way to replace a generated command).
+   */
   handWritten?: boolean;
+  /**
+   * Another form of the operation at the same `command` path, chosen with this flag (e.g. `--v1`): the
+   * command offers the flags of both forms and refuses a flag the chosen form does not know.
+   */
+  switch?: string;
+  /** The body may be empty: an update verb with no flags sends `{}` instead of asking what to change. */
+  optionalBody?: boolean;
   /** Account-filled choices for prompts, per input key (dotted body/query key, or a path parameter name). */
   prompts?: Record<string, PromptSource>;
 }
 
-export interface Operation {
-  /** Stable id `<area>.<verb>`, used by docs, tests and the coverage check. */
-  id: string;
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+/** One row of an operation table: everything the CLI, docs, completions and `crmctl mcp` know of an endpoint. */
+export interface OperationSpec {
   method: HttpMethod;
-  /** Exactly as the interface writes it, with {param} placeholders. */
+  /** Exactly as the interface (or the vendor's documents) writes it, with {param} placeholders. */
   path: string;
-  /** Cost units charged by the service; null where the interface states none. */
+  /** Cost units charged by the service; null where none is stated. */
   cost: number | null;
   /** OAuth scopes, any one of which allows the call. */
-  scopes: string[];
+  scopes: readonly string[];
   beta?: boolean;
   pagination: Pagination;
   /** Largest page size the service accepts. */
@@ -70,26 +83,59 @@ export interface Operation {
   /** 201 for creates that answer so. */
   successStatus?: 200 | 201;
   /** Body encoding; the service wants form bodies for token requests and mail-thread updates. */
-  encoding?: 'json' | 'form';
+  encoding?: 'json' | 'form' | 'multipart';
   /** Safe to resend when the outcome is unknown (GET, PUT, PATCH, DELETE are; POST creates are not). */
   idempotent?: boolean;
-  params?: z.ZodObject<z.ZodRawShape>;
-  query?: z.ZodObject<z.ZodRawShape>;
+  params?: ObjectSchema;
+  query?: z.ZodType;
   /** Object body, or an array body for bulk option operations. */
   body?: z.ZodType;
   cli: OperationCli;
 }
 
-/** Typed identity: checks every row against Operation without narrowing to literal types. */
-export function defineOperations(ops: Operation[]): Operation[] {
-  return ops;
+/** A row with its identity: `id` is `<area>.<key>` (`leads.update`), stable for docs, tests and checkpoints. */
+export type Operation<S extends OperationSpec = OperationSpec> = S & { readonly id: string; readonly area: string; readonly key: string };
+
+/** The rows of one area, keyed by verb. */
+export type OperationTable = Record<string, OperationSpec>;
+
+export type Table<T extends OperationTable> = { readonly [K in keyof T & string]: Operation<T[K]> };
+
+/**
+ * Gives every row of an area's table its id. The rows are checked against OperationSpec with
+ * `satisfies OperationTable` where they are written and keep their exact types, so
+ * `leadOps.update.body` is the zod schema itself and hand-written commands get typed input from it.
+ */
+export function defineTable<T extends OperationTable>(area: string, rows: T): Table<T> {
+  const out: Record<string, Operation> = {};
+  for (const [key, spec] of Object.entries(rows)) out[key] = Object.freeze({ ...spec, id: `${area}.${key}`, area, key });
+  return out as Table<T>;
 }
+
+/** Rows of a table in declaration order. */
+export function rowsOf(table: Record<string, Operation>): Operation[] {
+  return Object.values(table);
+}
+
+type In<S> = S extends z.ZodType ? z.input<S> : never;
+/** Path parameters may also be given as the text a command line holds ("12"); validation makes them numbers. */
+type Params<S> = { [K in keyof In<S>]: In<S>[K] | string };
+
+/** Typed input of one operation, as a hand-written command builds it (validated by the same schemas before sending). */
+export type OperationInput<O extends OperationSpec = OperationSpec> = (O['params'] extends z.ZodType ? { params: Params<O['params']> } : { params?: Record<string, never> }) &
+  (O['query'] extends z.ZodType ? { query?: In<O['query']> } : { query?: Record<string, never> }) &
+  (O['body'] extends z.ZodType ? { body: In<O['body']> } : { body?: undefined });
 
 /** Names of the {placeholders} in a path, in order. */
 export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
-export function isIdempotent(op: Pick<Operation, 'method' | 'idempotent'>): boolean {
+export function isIdempotent(op: Pick<OperationSpec, 'method' | 'idempotent'>): boolean {
   return op.idempotent ?? op.method !== 'POST';
+}
+
+/** Reads change nothing; MCP offers them without --allow-writes. */
+export function isRead(op: Pick<OperationSpec, 'method'>): boolean {
+  return op.method === 'GET';
 }

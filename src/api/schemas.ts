@@ -3,8 +3,11 @@ import { z } from 'zod';
 /** Building blocks shared by the operation tables; each carries the rule the interface states. */
 // min(1) rather than positive(): same rule, but the message reads "must be at least 1" instead of "at least 0".
 export const id = z.int().min(1);
-/** An integer id in a path, as typed on the command line ("12"); sent as a number. */
-export const pathId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a positive integer id' }).transform(Number);
+/**
+ * An integer id in a path. Typed on the command line it is text ("12"): validateInput turns numeric
+ * text into a number before this sees it, so "abc" and "0" get this message rather than a type error.
+ */
+export const pathId = z.int({ error: 'must be a positive integer id' }).min(1, { error: 'must be a positive integer id' });
 export const uuid = z.guid({ error: 'must be a UUID' });
 export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' }).refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { error: 'must be a real calendar date YYYY-MM-DD' });
 /** RFC 3339 / ISO 8601 date-time (a bare date is accepted where the service takes one). */

@@ -3,7 +3,7 @@ import type { Context } from '../core/context.js';
 import type { HttpClient } from '../http/client.js';
 import { findExportResource } from './resources.js';
 import type { CustomField } from './row-mapper.js';
-import { ALL_OPERATIONS } from '../api/operations/index.js';
+import { dealFieldOps } from '../api/operations/deal-fields.js';
 
 const CUSTOM_KEY = /^[0-9a-f]{40}$/;
 
@@ -13,9 +13,8 @@ const CUSTOM_KEY = /^[0-9a-f]{40}$/;
  */
 export async function customFieldsFor(ctx: Context, http: HttpClient, resource: string): Promise<CustomField[]> {
   if (resource !== 'leads') return [];
-  const op = ALL_OPERATIONS.find((o) => o.id === 'dealFields.list')!;
   const out: CustomField[] = [];
-  for await (const f of paginate(http, op, {}, { all: true })) {
+  for await (const f of paginate(http, dealFieldOps.list, { params: {}, query: {}, body: undefined }, { all: true })) {
     const field = f as CustomField;
     if (typeof field.key === 'string' && CUSTOM_KEY.test(field.key)) out.push(field);
   }

@@ -1,10 +1,9 @@
 import { pathParamNames, type Operation } from '../api/operation.js';
-import { coerceField, issuesToError } from '../commands/coerce.js';
-import { fieldsOf } from '../commands/schema-fields.js';
+import { coerceField } from '../input/coerce.js';
+import { fieldsOf } from '../input/fields.js';
+import { issuesToError } from '../input/issues.js';
+import { PAGING_KEYS as PAGING } from '../input/operation-input.js';
 import { ValidationError } from '../core/errors.js';
-
-/** Query keys the exporter drives itself. */
-const PAGING = new Set(['start', 'limit', 'cursor']);
 
 /** `--param key=value` pairs → validated path params and query of a list operation (exit 2 naming the param). */
 export function listInput(op: Operation, resource: string, pairs: string[]): { params: Record<string, unknown>; query: Record<string, unknown> } {

@@ -1,6 +1,9 @@
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { ALL_OPERATIONS } from '../api/operations/index.js';
+import { activityTypeOps } from '../api/operations/activity-types.js';
+import { leadLabelOps } from '../api/operations/lead-labels.js';
+import { leadOps } from '../api/operations/leads.js';
+import { roleOps } from '../api/operations/roles.js';
 import type { HttpClient } from '../http/client.js';
 
 /**
@@ -21,12 +24,6 @@ export interface Reconciler {
   /** Records created for these rows since `since` (ms), by line. */
   find(http: HttpClient, rows: Array<{ line: number; body: Record<string, unknown> }>, since: number): Promise<Map<number, Record<string, unknown>>>;
 }
-
-const op = (id: string): Operation => {
-  const found = ALL_OPERATIONS.find((o) => o.id === id);
-  if (!found) throw new Error(`internal: operation ${id} missing`);
-  return found;
-};
 
 /**
  * How far before the first send a record may carry an earlier add_time. With the service's clock
@@ -52,7 +49,7 @@ const leads: Reconciler = {
     const wanted = new Map<string, number>();
     for (const r of rows) if (typeof r.body.origin_id === 'string') wanted.set(r.body.origin_id, r.line);
     const found = new Map<number, Record<string, unknown>>();
-    const list = op('leads.list');
+    const list = leadOps.list;
     // `since` is our clock; add_time is the service's.
     const cutoff = http.clockOffsetMs === undefined ? since - UNKNOWN_CLOCK_MARGIN_MS : since + http.clockOffsetMs - KNOWN_CLOCK_MARGIN_MS;
     let start: number | undefined;
@@ -73,9 +70,8 @@ const leads: Reconciler = {
 };
 
 /** Resources whose name is unique in practice: refuse names that exist or repeat, then a name finds its record. */
-function byName(listId: string, what: string): Reconciler {
+function byName(list: Operation, what: string): Reconciler {
   const all = async (http: HttpClient): Promise<Array<Record<string, unknown>>> => {
-    const list = op(listId);
     const out: Array<Record<string, unknown>> = [];
     let start: number | undefined;
     for (;;) {
@@ -118,9 +114,9 @@ const none: Reconciler = {
 
 const STRATEGIES: Record<string, Reconciler> = {
   leads,
-  'lead-labels': byName('leadLabels.list', 'lead label'),
-  roles: byName('roles.list', 'role'),
-  'activity-types': byName('activityTypes.list', 'activity type'),
+  'lead-labels': byName(leadLabelOps.list, 'lead label'),
+  roles: byName(roleOps.list, 'role'),
+  'activity-types': byName(activityTypeOps.list, 'activity type'),
 };
 
 export function reconcilerFor(resource: string): Reconciler {

@@ -1,6 +1,6 @@
 import { pathParamNames, type Operation } from '../api/operation.js';
 import { ALL_OPERATIONS } from '../api/operations/index.js';
-import { fieldsOf } from '../commands/schema-fields.js';
+import { fieldsOf } from '../input/fields.js';
 
 /**
  * Resource names for `crmctl export` and `crmctl import`, derived from the operation tables so a new
@@ -12,14 +12,13 @@ const NAMES: Record<string, string> = {
   'leads.archived': 'archived-leads',
   'projects.archived': 'archived-projects',
   'dealFields.list': 'deal-fields',
-  'stages.list': 'stages',
   'persons.collection': 'persons-collection',
 };
 const ALIASES: Record<string, string[]> = {
   'mailbox-threads': ['mail-threads'],
-  teams: ['legacy-teams'],
-  'org-fields': ['organization-fields'],
-  installments: ['deal-installments'],
+  'legacy-teams': ['teams'],
+  'organization-fields': ['org-fields'],
+  'deal-installments': ['installments'],
   'lead-labels': ['labels'],
 };
 const LIST_VERBS = new Set(['list', 'find']);

@@ -1,6 +1,7 @@
 import type { Operation } from '../api/operation.js';
 import { UsageError } from '../core/errors.js';
-import { bodyFields, coerceTextValues, setAt, validateBody, type Issue } from './validate-body.js';
+import { setPath as setAt } from '../input/coerce.js';
+import { bodyFields, coerceTextValues, validateBody, type Issue } from './validate-body.js';
 
 /** Custom field metadata (GET /api/v1/dealFields for leads): header "Budget" → its 40-hex key. */
 export interface CustomField {

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
-import { decodeUtf8 } from '../commands/coerce.js';
+import { decodeUtf8 } from '../input/sources.js';
 
 export type InputFormat = 'ndjson' | 'json' | 'csv';
 export const INPUT_FORMATS: readonly InputFormat[] = ['ndjson', 'json', 'csv'];

@@ -1,6 +1,7 @@
 import type { Operation } from '../api/operation.js';
-import { coerceField, issuesToError } from '../commands/coerce.js';
-import { fieldsOf, type FieldSpec } from '../commands/schema-fields.js';
+import { coerceField, getPath as getAt, setPath as setAt } from '../input/coerce.js';
+import { fieldsOf, type FieldSpec } from '../input/fields.js';
+import { issuesToError } from '../input/issues.js';
 import { ValidationError } from '../core/errors.js';
 
 export interface Issue {
@@ -68,24 +69,6 @@ export function validateBody(op: Operation, body: Record<string, unknown>, extra
   }
   if (issues.length) return { ok: false, issues };
   return { ok: true, body: { ...(r.success ? (r.data as Record<string, unknown>) : core), ...extras } };
-}
-
-export function getAt(obj: unknown, path: string[]): unknown {
-  let cur = obj;
-  for (const p of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[p];
-  }
-  return cur;
-}
-
-export function setAt(obj: Record<string, unknown>, path: string[], value: unknown): void {
-  let cur = obj;
-  for (const p of path.slice(0, -1)) {
-    if (cur[p] === null || typeof cur[p] !== 'object') cur[p] = {};
-    cur = cur[p] as Record<string, unknown>;
-  }
-  cur[path[path.length - 1]!] = value;
 }
 
 function deleteAt(obj: Record<string, unknown>, path: string[]): void {

@@ -40,8 +40,6 @@ export interface CommandSpec {
   fields?: string[];
   aliases?: string[];
   hidden?: boolean;
-  /** Built from an operation row; a hand-written spec with the same path replaces it. */
-  generated?: boolean;
   run(ctx: Context, input: CommandInput): Promise<void>;
 }
 

@@ -1,10 +1,12 @@
 import { UsageError } from './errors.js';
+import { OUTPUT_FORMATS } from './global-flags.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export { OUTPUT_FORMATS };
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** Flags every command accepts; parsed once by `main` before the command tree is built. */
+/** Values of the global flags (core/global-flags.ts) for one command line. */
 export interface GlobalOptions {
+  /** --profile as given; the environment and the stored default are weighed by config/store.ts resolveProfileName. */
   profile: string | undefined;
   output: OutputFormat | undefined;
   fields: string[] | undefined;

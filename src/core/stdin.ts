@@ -1,8 +1,13 @@
 import type { Readable } from 'node:stream';
 
-/** Whole of stdin as text (for `--data -`, `--content-file -`, pasted redirect URLs). */
-export async function readAll(stream: Readable): Promise<string> {
+/** Whole of stdin as bytes (decoded by the caller, which knows which flag to blame for bad UTF-8). */
+export async function readAllBytes(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Whole of stdin as text (pasted redirect URLs, secrets). */
+export async function readAll(stream: Readable): Promise<string> {
+  return (await readAllBytes(stream)).toString('utf8');
 }

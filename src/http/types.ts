@@ -16,7 +16,7 @@ export interface HttpRequest {
   path: string;
   query?: Record<string, string | number | boolean | Array<string | number> | undefined | null>;
   body?: unknown;
-  encoding?: 'json' | 'form';
+  encoding?: 'json' | 'form' | 'multipart';
   headers?: Record<string, string>;
   /** Safe to resend when the outcome is unknown. */
   idempotent: boolean;

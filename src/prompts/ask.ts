@@ -1,7 +1,7 @@
 import type { Operation, PromptSource } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import type { Choice, Prompter } from '../core/prompter.js';
-import type { FieldSpec } from '../commands/schema-fields.js';
+import type { FieldSpec } from '../input/fields.js';
 import { loadChoices } from './choices.js';
 import { checkAnswer } from './field-rule.js';
 

@@ -6,10 +6,9 @@ import type { Choice } from '../core/prompter.js';
 /** At most this many records are offered; beyond that the person types the id (choice "Other"). */
 export const MAX_CHOICES = 500;
 
-/** The list operation a hint names: a table's operation or a prompt-only lookup. Loaded on demand. */
+/** The list operation a hint names. Loaded on demand (a prompt is shown), never at start-up. */
 export async function sourceOperation(id: string): Promise<Operation | undefined> {
-  const [{ ALL_OPERATIONS }, { lookupOperations }] = await Promise.all([import('../api/operations/index.js'), import('./lookups.js')]);
-  return [...ALL_OPERATIONS, ...lookupOperations].find((o) => o.id === id);
+  return (await import('../api/operations/index.js')).operationById(id);
 }
 
 export function pick(record: unknown, path: string): unknown {

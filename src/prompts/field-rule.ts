@@ -1,23 +1,13 @@
-import type { z } from 'zod';
 import type { Operation } from '../api/operation.js';
-import { coerceField, issuesToError } from '../commands/coerce.js';
-import { unwrap, type FieldSpec } from '../commands/schema-fields.js';
-
-/** The zod schema of one input (dotted key) of an operation, without its optional/nullable wrappers. */
-export function fieldSchema(op: Operation, field: Pick<FieldSpec, 'location' | 'path'>): z.ZodType | undefined {
-  let s: z.ZodType | undefined = field.location === 'query' ? op.query : op.body;
-  for (const key of field.path) {
-    if (!s) return undefined;
-    const inner = unwrap(s).inner as unknown as { def: { type: string; shape?: Record<string, z.ZodType> } };
-    if (inner.def.type !== 'object') return undefined;
-    s = inner.def.shape?.[key];
-  }
-  return s ? unwrap(s).inner : undefined;
-}
+import { coerceField, setPath } from '../input/coerce.js';
+import type { FieldSpec } from '../input/fields.js';
+import { issuesToError } from '../input/issues.js';
 
 /**
  * Checks a typed answer with the same rules as the flag: the flag's type (coerceField) and the
- * field's own zod rules (length, range, format, enum). Returns the typed value or the rule broken.
+ * field's own zod rules (length, range, format, enum). The answer is placed in an otherwise empty
+ * input and the operation's schema is run on it; only issues at the answer's own path count (the
+ * other inputs are still missing). Returns the typed value or the rule broken.
  */
 export function checkAnswer(op: Operation, field: FieldSpec, raw: unknown): { ok: true; value: unknown } | { ok: false; rule: string } {
   if (typeof raw === 'string' && raw.trim() === '' && field.kind !== 'string') return { ok: false, rule: 'is required' };
@@ -27,12 +17,17 @@ export function checkAnswer(op: Operation, field: FieldSpec, raw: unknown): { ok
   } catch (err) {
     return { ok: false, rule: ruleOf(err, field) };
   }
-  const schema = fieldSchema(op, field);
+  const schema = field.location === 'query' ? op.query : op.body;
   if (schema) {
-    const r = schema.safeParse(value, { reportInput: true });
-    if (!r.success) return { ok: false, rule: issuesToError(r.error.issues, [field], field.location).issues[0]!.rule };
+    const probe: Record<string, unknown> = {};
+    setPath(probe, field.path, value);
+    const r = schema.safeParse(probe, { reportInput: true });
+    if (!r.success) {
+      const mine = r.error.issues.filter((i) => i.path.map(String).join('.') === field.key);
+      if (mine.length) return { ok: false, rule: issuesToError(mine, [field], field.location).issues[0]!.rule };
+    }
   }
-  // The coerced value, not r.data: the whole input is parsed again before sending, and a transform need not be idempotent.
+  // The coerced value, not the parsed one: the whole input is parsed again before sending.
   return { ok: true, value };
 }
 

@@ -1,8 +1,8 @@
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import type { Prompter } from '../core/prompter.js';
-import { setPath } from '../commands/coerce.js';
-import { fieldsOf, type FieldSpec } from '../commands/schema-fields.js';
+import { getPath as get, setPath } from '../input/coerce.js';
+import { fieldsOf, type FieldSpec } from '../input/fields.js';
 import { askField } from './ask.js';
 
 /**
@@ -18,15 +18,6 @@ interface Inputs {
 
 /** Rounds of "validate, ask what a rule still misses": bounded so a rule no answer can satisfy cannot loop. */
 const MAX_RULE_ROUNDS = 6;
-
-function get(obj: unknown, path: string[]): unknown {
-  let cur = obj;
-  for (const p of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[p];
-  }
-  return cur;
-}
 
 function givenLookup(fields: FieldSpec[], input: Inputs): (key: string) => unknown {
   return (key) => {

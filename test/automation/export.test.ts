@@ -97,7 +97,7 @@ describe('export formats', () => {
     expect(r.stderr).toContain('archived-leads');
     const list = await run(['export', '--list', '--json']);
     const names = JSON.parse(list.stdout).map((x: { resource: string }) => x.resource);
-    expect(names).toEqual(expect.arrayContaining(['leads', 'archived-leads', 'lead-labels', 'persons', 'notes', 'projects', 'roles', 'permission-sets', 'teams', 'activity-types', 'activity-fields', 'org-fields', 'webhooks', 'goals', 'mailbox-threads', 'installments']));
+    expect(names).toEqual(expect.arrayContaining(['leads', 'archived-leads', 'lead-labels', 'persons', 'notes', 'projects', 'roles', 'permission-sets', 'legacy-teams', 'activity-types', 'activity-fields', 'organization-fields', 'webhooks', 'goals', 'mailbox-threads', 'deal-installments']));
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import { hasOpenApi } from '../helpers/interface-spec.js';
-import { loadSpec, locate, operation, queryParamNames, responseSchema, validate } from '../helpers/openapi.js';
+import { jsonSchemaOf } from '../../src/input/json-schema.js';
+import { loadSpec, locate, operation, queryParamNames, responseSchema, validate, vendorIndex } from '../helpers/openapi.js';
 import { startFixture } from '../helpers/sandbox.js';
 
 /**
@@ -33,6 +34,9 @@ const INTERFACE_ONLY = new Set([
  */
 const SCHEMA_TOLERATED = [/^\$\.additional_data\.next_cursor: null but not nullable$/];
 
+/** Operations whose cost the interface states differently from the vendor index: the interface wins. */
+const COST_FROM_INTERFACE = new Set<string>([]);
+
 /** Query parameters the interface names that the vendor documents do not (the interface decides). */
 const INTERFACE_ONLY_QUERY = new Set<string>([]);
 
@@ -57,9 +61,21 @@ describe.skipIf(!hasOpenApi)('operation tables conform to the vendor OpenAPI doc
       const vendor = operation(loadSpec(where.version), where.path, op.method);
       if (!vendor) continue;
       const names = new Set(queryParamNames(loadSpec(where.version), vendor));
-      for (const q of Object.keys(op.query.shape)) if (!names.has(q) && !INTERFACE_ONLY_QUERY.has(`${key} ${q}`)) unknown.push(`${key}: ${q}`);
+      for (const q of Object.keys(jsonSchemaOf(op.query).properties ?? {})) if (!names.has(q) && !INTERFACE_ONLY_QUERY.has(`${key} ${q}`)) unknown.push(`${key}: ${q}`);
     }
     expect(unknown).toEqual([]);
+  });
+
+  it('cost and scopes are the vendor index\'s (where the interface states a cost, interface-coverage checks it)', () => {
+    const index = new Map(vendorIndex().map((e) => [`${e.method} ${e.path.replace(/^\/api\/v1\//, '/v1/')}`, e]));
+    const wrong: string[] = [];
+    for (const { op, key } of rows) {
+      const e = index.get(`${op.method} ${op.path.replace(/^\/api\/v1\//, '/v1/')}`);
+      if (!e) continue;
+      if (op.cost !== null && op.cost !== e.cost && !COST_FROM_INTERFACE.has(key)) wrong.push(`${key}: cost ${op.cost}, vendor ${e.cost}`);
+      if ([...op.scopes].sort().join(' ') !== [...e.scopes].sort().join(' ')) wrong.push(`${key}: scopes ${op.scopes.join(' ')}, vendor ${e.scopes.join(' ')}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('the sandbox answers leads and lead-label operations with bodies that validate against the vendor schemas', async () => {

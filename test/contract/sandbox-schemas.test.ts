@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonSchemaOf } from '../../src/input/json-schema.js';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import type { Operation } from '../../src/api/operation.js';
 import { hasOpenApi } from '../helpers/interface-spec.js';
@@ -82,7 +83,7 @@ async function goalPeriod(path: string): Promise<string> {
 }
 
 function withQuery(path: string, op: Operation): string {
-  const required = op.query ? Object.entries(op.query.shape).filter(([, s]) => !(s as { isOptional(): boolean }).isOptional()).map(([k]) => k) : [];
+  const required = op.query ? (jsonSchemaOf(op.query).required ?? []) : [];
   const q = required.map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(SAMPLE_QUERY[k] ?? '1')}`).join('&');
   return q ? `${path}?${q}` : path;
 }

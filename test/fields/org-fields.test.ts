@@ -111,7 +111,7 @@ describe('org-fields create', () => {
   it('refuses stage ids that are not active deal stages; only the stage read is sent', async () => {
     const r = await run(['org-fields', 'create', '--field-name', 'X', '--field-type', 'varchar', '--important', 'true', '--important-stage-ids', '2,99']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--important-stage-ids: not an active deal stage: 99 (see crmctl org-fields stages)');
+    expect(r.stderr).toContain('--important-stage-ids: not an active deal stage: 99 (see crmctl stages list)');
     expect((await fx.requests()).map((q) => q.method)).toEqual(['GET']);
     expect((await fx.collection<Field>('organizationFields')).some((f) => f.field_name === 'X')).toBe(false);
   });
@@ -203,9 +203,9 @@ describe('org-fields delete, delete-many, stages', () => {
     await refused(['org-fields', 'delete-many', ...args, '--yes'], message);
   });
 
-  it('stages lists the active deal stages', async () => {
+  it('stages list shows the active deal stages (the ids --important-stage-ids accepts)', async () => {
     const stages = await fx.collection<{ id: number; name: string; pipeline_id: number; order_nr: number }>('stages');
-    const r = await run(['org-fields', 'stages', '--pipeline-id', '2', '--output', 'tsv']);
+    const r = await run(['stages', 'list', '--pipeline-id', '2', '--output', 'tsv', '--fields', 'id,name,pipeline_id,order_nr']);
     expect(r.stdout).toBe(stages.filter((s) => s.pipeline_id === 2).map((s) => `${s.id}\t${s.name}\t2\t${s.order_nr}\n`).join(''));
     expect((await fx.requests())[0]).toMatchObject({ method: 'GET', path: '/api/v2/stages', query: { pipeline_id: '2' }, cost: 5 });
   });

@@ -12,6 +12,8 @@ export interface InterfaceOperation {
   area: string;
   method: string;
   path: string;
+  /** The Cost column when the table has one and states a number. */
+  cost?: number;
 }
 
 /** Every row of the endpoint tables under "## Endpoints" of the service interface, with its area heading. */
@@ -23,6 +25,7 @@ export function interfaceOperations(): InterfaceOperation[] {
   const out: InterfaceOperation[] = [];
   let area = '';
   let sub = '';
+  let costColumn = -1;
   for (const line of section.split('\n')) {
     const h = /^### (.+)$/.exec(line);
     if (h) {
@@ -32,8 +35,14 @@ export function interfaceOperations(): InterfaceOperation[] {
     }
     const label = /^([A-Z][A-Za-z ]+):\s*$/.exec(line);
     if (label) sub = label[1]!;
+    const header = /^\|\s*Method\s*\|/.exec(line);
+    if (header) costColumn = line.split('|').map((c) => c.trim()).indexOf('Cost');
     const row = /^\|\s*(GET|POST|PUT|PATCH|DELETE)\s*\|\s*([^|\s]+)\s*\|/.exec(line);
-    if (row) out.push({ area: sub ? `${area} / ${sub}` : area, method: row[1]!, path: row[2]! });
+    if (row) {
+      const cell = costColumn > 0 ? line.split('|').map((c) => c.trim())[costColumn] : undefined;
+      const cost = cell !== undefined && /^\d+$/.test(cell) ? Number(cell) : undefined;
+      out.push({ area: sub ? `${area} / ${sub}` : area, method: row[1]!, path: row[2]!, cost });
+    }
   }
   return out;
 }

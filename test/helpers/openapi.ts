@@ -87,3 +87,35 @@ export function validate(spec: Spec, schema: unknown, value: unknown, at = '$', 
   }
   return out;
 }
+
+export interface VendorIndexEntry {
+  method: string;
+  /** As the CLI writes it: /api/v1/... or /api/v2/... */
+  path: string;
+  operationId: string;
+  tags: string[];
+  cost: number;
+  scopes: string[];
+  deprecated: boolean;
+}
+
+/** Every operation of the vendor's index files (index-v1.txt, index-v2.txt): method, path, cost, scopes, deprecation. */
+export function vendorIndex(): VendorIndexEntry[] {
+  const out: VendorIndexEntry[] = [];
+  for (const version of ['v1', 'v2'] as const) {
+    for (const line of readFileSync(`${OPENAPI_DIR}index-${version}.txt`, 'utf8').split('\n')) {
+      const m = /^(GET|POST|PUT|PATCH|DELETE)\s+(\S+)\s+\[([^\]]+)\]\s+tags=\[([^\]]*)\]\s+cost=(\d+)\s+scopes=(.*?)\s+depr=(True|False)\s*$/.exec(line);
+      if (!m) continue;
+      out.push({
+        method: m[1]!,
+        path: `/api/${version}${m[2]!.replace(/\/$/, '')}`,
+        operationId: m[3]!,
+        tags: [...m[4]!.matchAll(/'([^']+)'/g)].map((t) => t[1]!),
+        cost: Number(m[5]),
+        scopes: m[6]!.trim() ? m[6]!.trim().split(/\s+/) : [],
+        deprecated: m[7] === 'True',
+      });
+    }
+  }
+  return out;
+}

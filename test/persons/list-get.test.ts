@@ -106,7 +106,7 @@ describe('persons get', () => {
 
   it('refuses v2-only flags with --v1, and bad ids, before sending', async () => {
     await refused(['persons', 'get', '2', '--v1', '--include-labels'], '--include-labels: not available with --v1');
-    await refused(['persons', 'get', 'abc'], '<id>: must be a positive integer (a person id)');
+    await refused(['persons', 'get', 'abc'], '<id>: must be a positive integer id');
     await refused(['persons', 'get', '2', '--fields', 'shoe_size'], '--fields: unknown field shoe_size');
   });
 

@@ -6,7 +6,7 @@ import { runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
 interface Project { id: number; title: string; status: string; board_id: number; phase_id: number; owner_id: number; end_date: string | null;
-  health_status: number | null; archive_time: string | null; deal_ids: number[]; person_ids: number[]; org_ids: number[]; custom_fields: Record<string, unknown>; description: string | null }
+  health_status: number | null; archive_time: string | null; status_change_time: string; deal_ids: number[]; person_ids: number[]; org_ids: number[]; custom_fields: Record<string, unknown>; description: string | null }
 
 let fx: SandboxFixture;
 const run = (args: string[], opts: { tty?: boolean; stdin?: string; env?: Record<string, string> } = {}) =>

@@ -1,8 +1,8 @@
 import { pathParamNames, type Operation } from '../../src/api/operation.js';
 import { AREAS } from '../../src/commands/areas.js';
-import { operationFields } from '../../src/commands/from-operation.js';
-import type { FieldSpec } from '../../src/commands/schema-fields.js';
-import { effectiveCommands } from '../../src/program.js';
+import type { FieldSpec } from '../../src/input/fields.js';
+import { jsonSchemaOf } from '../../src/input/json-schema.js';
+import { operationFields } from '../../src/input/operation-input.js';
 
 export interface HostileCase {
   name: string;
@@ -49,7 +49,7 @@ function wrongValue(f: FieldSpec): string | undefined {
 export async function derivedCases(): Promise<HostileCase[]> {
   const cases: HostileCase[] = [];
   for (const entry of AREAS) {
-    for (const spec of effectiveCommands(await entry.load())) {
+    for (const spec of (await entry.load()).commands) {
       if (!spec.operations?.length) continue;
       // The first operation is the one the command is named for (hand-written verbs list extra reads after it).
       const op = spec.operations[0]!;
@@ -69,9 +69,9 @@ export async function derivedCases(): Promise<HostileCase[]> {
       const positional = (spec.args ?? []).length === args.length;
       for (const [i, a] of args.entries()) {
         if (!positional) break;
-        const t = JSON.stringify((op.params?.shape as Record<string, { def?: unknown }> | undefined)?.[a]?.def ?? {});
-        // Integer ids typed on the command line are a string-to-number pipe (schemas.ts pathId).
-        if (/guid|uuid/i.test(t) || /"type":"number"|int|"type":"pipe"/.test(t)) {
+        const t = op.params ? (jsonSchemaOf(op.params).properties?.[a] ?? {}) : {};
+        // Ids that cannot be "x": UUIDs and integers.
+        if (t.format === 'uuid' || t.type === 'integer') {
           const argv = [...base];
           argv[spec.path.length + i] = 'x';
           cases.push({ name: `${spec.path.join(' ')} <${a}> x`, argv: [...argv, '--yes'], names: `<${a}>` });

@@ -52,7 +52,7 @@ describe('authentication', () => {
 
   test('missing, malformed and unknown credentials are 401 with the exact body', async () => {
     const { call } = await boot();
-    for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer nope' }, { 'x-api-token': 'nope' }]) {
+    for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer nope' }, { 'x-api-token': 'nope' }] as Array<Record<string, string>>) {
       const r = await call('GET', '/api/v1/leads', { token: null, headers });
       expect(r.status).toBe(401);
       expect(r.body).toEqual(body401);

@@ -48,7 +48,7 @@ describe('authorize', () => {
 
   test('unknown client or unregistered redirect_uri: 400 HTML, no redirect', async () => {
     const { authorizeUrl, sb } = await setup();
-    for (const q of [{ client_id: 'nope', redirect_uri: CB }, { client_id: sb.clientId, redirect_uri: 'http://127.0.0.1:9999/cb' }, { client_id: sb.clientId }]) {
+    for (const q of [{ client_id: 'nope', redirect_uri: CB }, { client_id: sb.clientId, redirect_uri: 'http://127.0.0.1:9999/cb' }, { client_id: sb.clientId }] as Array<Record<string, string>>) {
       const r = await fetch(authorizeUrl(q), { redirect: 'manual' });
       expect(r.status).toBe(400);
       expect(r.headers.get('location')).toBeNull();

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error plain ESM helper shared with scripts/bundle.mjs (no type declarations)
+import { sourceHash } from '../../scripts/lib/source-hash.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN_PATH = `${ROOT}bin/crmctl.js`;
@@ -8,24 +10,16 @@ export const BIN_PATH = `${ROOT}bin/crmctl.js`;
 export const DIST_MAIN = `${ROOT}dist/main.js`;
 /** The esbuild bundle the bin loads (scripts/bundle.mjs). */
 export const BUNDLE_MAIN = `${ROOT}dist/cli/main.js`;
+const STAMP = `${ROOT}dist/.build-stamp`;
 
 /**
- * The real bin runs dist/: `npm test` builds first (tsc + bundle); a bare `npx vitest run test/ux`
- * builds here when the output is missing or older than the sources these tests exercise.
+ * Users run the bundle; tests that spawn bin/crmctl.js must run the bundle of the sources under test.
+ * The build writes a hash of every file it reads; when the sources no longer match it (or there is no
+ * build), this builds again, and a build that fails fails the test instead of running stale code.
  */
 export function ensureBuilt(): void {
-  const sources = [
-    ...['src/prompts', 'src/commands/doctor'].flatMap((d) => readdirSync(`${ROOT}${d}`).map((f) => `${ROOT}${d}/${f}`)),
-    `${ROOT}src/commands/from-operation.ts`,
-    `${ROOT}src/main.ts`,
-  ];
-  const newest = Math.max(...sources.map((s) => statSync(s).mtimeMs));
-  const outputs = [DIST_MAIN, BUNDLE_MAIN];
-  if (outputs.every((o) => existsSync(o) && statSync(o).mtimeMs >= newest)) return;
-  try {
-    execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', `${ROOT}tsconfig.json`], { cwd: ROOT, stdio: 'pipe' });
-  } catch {
-    // Type errors elsewhere in the tree still emit JavaScript; the tests show whether it runs.
-  }
+  const want = (sourceHash as (root: string) => string)(ROOT);
+  if (existsSync(DIST_MAIN) && existsSync(BUNDLE_MAIN) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === want) return;
+  execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', `${ROOT}tsconfig.json`], { cwd: ROOT, stdio: 'pipe' });
   execFileSync(process.execPath, [`${ROOT}scripts/bundle.mjs`], { cwd: ROOT, stdio: 'pipe' });
 }

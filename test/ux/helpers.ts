@@ -1,7 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
-import { effectiveCommands } from '../../src/program.js';
-import { AREAS } from '../../src/commands/areas.js';
-import { createContext } from '../../src/core/context.js';
+import { findArea } from '../../src/commands/areas.js';
+import { createContext } from '../../src/runtime/create-context.js';
 import type { Choice, Prompter } from '../../src/core/prompter.js';
 import { cleanEnv } from '../helpers/cli.js';
 
@@ -50,8 +49,8 @@ export function scriptedPrompter(script: Answer[]): { prompter: Prompter; asked:
  * stdout, stderr, the questions asked and the error thrown (if any).
  */
 export async function runWithPrompts(path: string[], args: string[], opts: Record<string, unknown>, env: Record<string, string>, script: Answer[], globals: { output?: 'json' } = { output: 'json' }) {
-  const entry = AREAS.find((a) => a.name === path[0])!;
-  const spec = effectiveCommands(await entry.load()).find((c) => c.path.join(' ') === path.join(' '));
+  const entry = findArea(path[0]!)!;
+  const spec = (await entry.load()).commands.find((c) => c.path.join(' ') === path.join(' '));
   if (!spec) throw new Error(`no command ${path.join(' ')}`);
   let out = '';
   let err = '';

@@ -133,7 +133,7 @@ describe('prompts on a terminal: missing inputs are asked, with choices from the
   });
 
   it('installment amounts and dates are refused at the prompt with the rules of the flags', async () => {
-    const r = await run(['installments', 'add'], ['1'], {}, [
+    const r = await run(['deal-installments', 'add'], ['1'], {}, [
       'First payment',
       (q: Asked) => (expect(q.validate!('0')).toBe('must be greater than 0'), expect(q.validate!('x')).toMatch(/must be a number/), '100'),
       (q: Asked) => (expect(q.validate!('2026-02-30')).toBe('must be a real calendar date YYYY-MM-DD'), '2026-03-01'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery } from '../schemas.js';
 
 // v2 activity field metadata is read-only and needs the admin scope (api-facts §1, index-v2).
@@ -9,9 +9,8 @@ const COLUMNS = ['field_code', 'field_name', 'field_type', 'is_custom_field'];
 const includeFields = z.array(z.enum(['ui_visibility'])).optional();
 const HELP = { include_fields: 'also return ui_visibility (add_visible_flag, details_visible_flag)' };
 
-export const activityFieldOperations = defineOperations([
-  {
-    id: 'activityFields.list',
+export const activityFieldOps = defineTable('activityFields', {
+  list: {
     method: 'GET',
     path: '/api/v2/activityFields',
     cost: 10,
@@ -28,8 +27,7 @@ export const activityFieldOperations = defineOperations([
       help: HELP,
     },
   },
-  {
-    id: 'activityFields.get',
+  get: {
     method: 'GET',
     path: '/api/v2/activityFields/{field_code}',
     cost: 1,
@@ -46,4 +44,4 @@ export const activityFieldOperations = defineOperations([
       help: HELP,
     },
   },
-]);
+} satisfies OperationTable);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
-import { id } from '../schemas.js';
+import { defineTable, type OperationTable } from '../operation.js';
+import { id, pathId } from '../schemas.js';
 
 /** Icons the service offers (interface, Activity type table). */
 export const ACTIVITY_ICON_KEYS = [
@@ -40,9 +40,8 @@ const HELP = {
   order_nr: 'display order (0 or more)',
 };
 
-export const activityTypeOperations = defineOperations([
-  {
-    id: 'activityTypes.list',
+export const activityTypeOps = defineTable('activityTypes', {
+  list: {
     method: 'GET',
     path: '/api/v1/activityTypes',
     cost: 20,
@@ -56,8 +55,7 @@ export const activityTypeOperations = defineOperations([
       fields: FIELDS,
     },
   },
-  {
-    id: 'activityTypes.create',
+  create: {
     method: 'POST',
     path: '/api/v1/activityTypes',
     cost: 10,
@@ -73,14 +71,13 @@ export const activityTypeOperations = defineOperations([
       help: HELP,
     },
   },
-  {
-    id: 'activityTypes.update',
+  update: {
     method: 'PUT',
     path: '/api/v1/activityTypes/{id}',
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    params: z.object({ id }),
+    params: z.object({ id: pathId }),
     body: strictBody({ name: name.optional(), icon_key: iconKey.optional(), color: color.optional(), order_nr: z.int().min(0).optional() }),
     cli: {
       prompts: { id: { from: 'activityTypes.list' } },
@@ -92,14 +89,13 @@ export const activityTypeOperations = defineOperations([
       help: HELP,
     },
   },
-  {
-    id: 'activityTypes.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v1/activityTypes/{id}',
     cost: 6,
     scopes: WRITE,
     pagination: 'none',
-    params: z.object({ id }),
+    params: z.object({ id: pathId }),
     cli: {
       prompts: { id: { from: 'activityTypes.list' } },
       command: ['activity-types', 'delete'],
@@ -110,4 +106,4 @@ export const activityTypeOperations = defineOperations([
       fields: FIELDS,
     },
   },
-]);
+} satisfies OperationTable);

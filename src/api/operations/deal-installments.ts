@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, pathId } from '../schemas.js';
 
 // The vendor's spec lists deals:read as well as deals:full on every installment operation, writes included
@@ -17,9 +17,8 @@ const params = z.object({ id: pathId, installment_id: pathId });
 const amount = z.number().gt(0);
 const HELP = { description: 'name of the installment', amount: 'greater than 0', billing_date: 'YYYY-MM-DD, the day it is charged' };
 
-export const dealInstallmentOperations = defineOperations([
-  {
-    id: 'dealInstallments.list',
+export const dealInstallmentOps = defineTable('dealInstallments', {
+  list: {
     method: 'GET',
     path: '/api/v2/deals/installments',
     cost: 10,
@@ -33,17 +32,16 @@ export const dealInstallmentOperations = defineOperations([
       ...cursorQuery(500),
     }),
     cli: {
-      command: ['installments', 'list'],
+      command: ['deal-installments', 'list'],
       summary: 'List the installments of up to 100 deals',
       description: PLAN_NOTE,
-      examples: ['crmctl installments list --deal-ids 1,6 --sort-by billing_date', 'crmctl installments list --deal-ids 1 --all --output ndjson'],
+      examples: ['crmctl deal-installments list --deal-ids 1,6 --sort-by billing_date', 'crmctl deal-installments list --deal-ids 1 --all --output ndjson'],
       columns: COLUMNS,
       fields: INSTALLMENT_FIELDS,
       help: { deal_ids: 'deal ids, at most 100', sort_by: 'default id', sort_direction: 'default asc' },
     },
   },
-  {
-    id: 'dealInstallments.add',
+  add: {
     method: 'POST',
     path: '/api/v2/deals/{id}/installments',
     cost: 5,
@@ -53,18 +51,17 @@ export const dealInstallmentOperations = defineOperations([
     body: z.object({ description: z.string().trim().min(1), amount, billing_date: isoDate }),
     cli: {
       prompts: { id: { from: 'deals.list', label: 'title' } },
-      command: ['installments', 'add'],
+      command: ['deal-installments', 'add'],
       summary: 'Add an installment to a deal',
       description: PLAN_NOTE,
-      examples: ['crmctl installments add 1 --description "Deposit" --amount 2400 --billing-date 2026-03-01'],
+      examples: ['crmctl deal-installments add 1 --description "Deposit" --amount 2400 --billing-date 2026-03-01'],
       args: ['id'],
       columns: COLUMNS,
       fields: INSTALLMENT_FIELDS,
-      help: HELP,
+      help: { ...HELP, id: 'deal id' },
     },
   },
-  {
-    id: 'dealInstallments.update',
+  update: {
     method: 'PATCH',
     path: '/api/v2/deals/{id}/installments/{installment_id}',
     cost: 5,
@@ -74,17 +71,16 @@ export const dealInstallmentOperations = defineOperations([
     body: z.object({ description: z.string().trim().min(1).optional(), amount: amount.optional(), billing_date: isoDate.optional() }),
     cli: {
       prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },
-      command: ['installments', 'update'],
+      command: ['deal-installments', 'update'],
       summary: 'Change an installment of a deal (only the fields you give change)',
       description: PLAN_NOTE,
-      examples: ['crmctl installments update 1 3 --amount 2600 --billing-date 2026-03-15'],
+      examples: ['crmctl deal-installments update 1 3 --amount 2600 --billing-date 2026-03-15'],
       columns: COLUMNS,
       fields: INSTALLMENT_FIELDS,
-      help: HELP,
+      help: { ...HELP, id: 'deal id', installment_id: 'installment id (see crmctl deal-installments list)' },
     },
   },
-  {
-    id: 'dealInstallments.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v2/deals/{id}/installments/{installment_id}',
     cost: 3,
@@ -92,12 +88,13 @@ export const dealInstallmentOperations = defineOperations([
     pagination: 'none',
     params,
     cli: {
+      help: { id: 'deal id', installment_id: 'installment id (see crmctl deal-installments list)' },
       prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },
-      command: ['installments', 'delete'],
+      command: ['deal-installments', 'delete'],
       summary: 'Delete an installment of a deal',
-      examples: ['crmctl installments delete 1 3 --yes'],
+      examples: ['crmctl deal-installments delete 1 3 --yes'],
       columns: ['id'],
       confirm: true,
     },
   },
-]);
+} satisfies OperationTable);

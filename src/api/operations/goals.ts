@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { id, isoDate } from '../schemas.js';
 
 // Goals (v1). Query filters use the service's dotted names (type.name, assignee.id, period.start...).
@@ -126,6 +126,8 @@ const findQuery = z
     'type.params.activity_type_id': idList.nullable().optional(),
     ...period(false),
   })
+  // "Any other lowest-level field can be passed as {dotted.field}={value}" (interface): `goals find --where`.
+  .catchall(z.string())
   .superRefine((q: FindQuery, ctx) => {
     if ((q['period.start'] === undefined) !== (q['period.end'] === undefined)) {
       const missing = q['period.start'] === undefined ? 'period.start' : 'period.end';
@@ -149,9 +151,8 @@ const resultsQuery = z.object(period(true)).superRefine((q: FindQuery, ctx) => {
   if (String(q['period.end']) < String(q['period.start'])) ctx.addIssue({ code: 'custom', path: ['period.end'], message: 'must not be before --start' });
 });
 
-export const goalOperations = defineOperations([
-  {
-    id: 'goals.find',
+export const goalOps = defineTable('goals', {
+  find: {
     method: 'GET',
     path: '/api/v1/goals/find',
     cost: 20,
@@ -168,11 +169,9 @@ export const goalOperations = defineOperations([
       fields: GOAL_FIELDS,
       flagNames: FLAGS,
       help: { ...HELP, is_active: 'active goals (default true)', title: 'goal title contains this text', 'period.start': 'period start YYYY-MM-DD (with --end)', 'period.end': 'period end YYYY-MM-DD (with --start)', 'type.params.pipeline_id': 'goals tracking any of these pipelines (--all-pipelines: goals over all pipelines)', 'type.params.activity_type_id': 'goals tracking any of these activity types; needs an activities_* --type-name' },
-      handWritten: true,
     },
   },
-  {
-    id: 'goals.create',
+  create: {
     method: 'POST',
     path: '/api/v1/goals',
     cost: 10,
@@ -192,11 +191,9 @@ export const goalOperations = defineOperations([
       fields: GOAL_FIELDS,
       flagNames: FLAGS,
       help: HELP,
-      handWritten: true,
     },
   },
-  {
-    id: 'goals.update',
+  update: {
     method: 'PUT',
     path: '/api/v1/goals/{id}',
     cost: 10,
@@ -213,11 +210,9 @@ export const goalOperations = defineOperations([
       fields: GOAL_FIELDS,
       flagNames: FLAGS,
       help: HELP,
-      handWritten: true,
     },
   },
-  {
-    id: 'goals.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v1/goals/{id}',
     cost: 6,
@@ -226,8 +221,7 @@ export const goalOperations = defineOperations([
     params: z.object({ id: goalId }),
     cli: { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], confirm: true, columns: ['success'] },
   },
-  {
-    id: 'goals.results',
+  results: {
     method: 'GET',
     path: '/api/v1/goals/{id}/results',
     cost: 20,
@@ -245,4 +239,4 @@ export const goalOperations = defineOperations([
       help: { 'period.start': 'first day YYYY-MM-DD, not before the goal starts', 'period.end': 'last day YYYY-MM-DD, not after the goal ends' },
     },
   },
-]);
+} satisfies OperationTable);

@@ -1,41 +1,64 @@
-import type { Operation } from '../operation.js';
-import { leadOperations } from './leads.js';
-import { leadLabelOperations } from './lead-labels.js';
-import { dealFieldOperations } from './deal-fields.js';
-import { personOperations } from './persons.js';
-import { noteOperations } from './notes.js';
-import { projectOperations } from './projects.js';
-import { phaseOperations } from './phases.js';
-import { mailboxOperations } from './mailbox.js';
-import { subscriptionOperations } from './subscriptions.js';
-import { dealInstallmentOperations } from './deal-installments.js';
-import { goalOperations } from './goals.js';
-import { roleOperations } from './roles.js';
-import { permissionSetOperations } from './permission-sets.js';
-import { legacyTeamOperations } from './legacy-teams.js';
-import { activityTypeOperations } from './activity-types.js';
-import { activityFieldOperations } from './activity-fields.js';
-import { organizationFieldOperations } from './organization-fields.js';
-import { webhookOperations } from './webhooks.js';
+import { rowsOf, type Operation } from '../operation.js';
+import { activityFieldOps } from './activity-fields.js';
+import { activityTypeOps } from './activity-types.js';
+import { boardOps } from './boards.js';
+import { currencyOps } from './currencies.js';
+import { dealFieldOps } from './deal-fields.js';
+import { dealInstallmentOps } from './deal-installments.js';
+import { dealOps } from './deals.js';
+import { goalOps } from './goals.js';
+import { leadLabelOps } from './lead-labels.js';
+import { leadOps } from './leads.js';
+import { legacyTeamOps } from './legacy-teams.js';
+import { mailboxOps } from './mailbox.js';
+import { noteOps } from './notes.js';
+import { organizationFieldOps } from './organization-fields.js';
+import { organizationOps } from './organizations.js';
+import { permissionSetOps } from './permission-sets.js';
+import { personOps } from './persons.js';
+import { phaseOps } from './phases.js';
+import { pipelineOps } from './pipelines.js';
+import { projectOps } from './projects.js';
+import { roleOps } from './roles.js';
+import { stageOps } from './stages.js';
+import { subscriptionOps } from './subscriptions.js';
+import { userOps } from './users.js';
+import { webhookOps } from './webhooks.js';
 
-/** Every operation of every area: docs, completions and the coverage/conformance tests read this. Never imported at start-up. */
-export const ALL_OPERATIONS: Operation[] = [
-  ...leadOperations,
-  ...leadLabelOperations,
-  ...dealFieldOperations,
-  ...personOperations,
-  ...noteOperations,
-  ...projectOperations,
-  ...phaseOperations,
-  ...mailboxOperations,
-  ...subscriptionOperations,
-  ...dealInstallmentOperations,
-  ...goalOperations,
-  ...roleOperations,
-  ...permissionSetOperations,
-  ...legacyTeamOperations,
-  ...activityTypeOperations,
-  ...activityFieldOperations,
-  ...organizationFieldOperations,
-  ...webhookOperations,
-];
+/** Every table, keyed by area. Docs, completions, `crmctl mcp` and the contract tests read this; never imported at start-up. */
+export const TABLES = {
+  activityFields: activityFieldOps,
+  activityTypes: activityTypeOps,
+  boards: boardOps,
+  currencies: currencyOps,
+  dealFields: dealFieldOps,
+  dealInstallments: dealInstallmentOps,
+  deals: dealOps,
+  goals: goalOps,
+  leadLabels: leadLabelOps,
+  leads: leadOps,
+  legacyTeams: legacyTeamOps,
+  mailbox: mailboxOps,
+  notes: noteOps,
+  organizationFields: organizationFieldOps,
+  organizations: organizationOps,
+  permissionSets: permissionSetOps,
+  persons: personOps,
+  phases: phaseOps,
+  pipelines: pipelineOps,
+  projects: projectOps,
+  roles: roleOps,
+  stages: stageOps,
+  subscriptions: subscriptionOps,
+  users: userOps,
+  webhooks: webhookOps,
+} as const;
+
+export const ALL_OPERATIONS: Operation[] = Object.values(TABLES).flatMap((t) => rowsOf(t as Record<string, Operation>));
+
+const BY_ID = new Map(ALL_OPERATIONS.map((o) => [o.id, o]));
+
+/** The operation with this id (prompt sources, export checkpoints name operations by id). */
+export function operationById(id: string): Operation | undefined {
+  return BY_ID.get(id);
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { uuid } from '../schemas.js';
 
 export const LABEL_COLORS = ['blue', 'brown', 'dark-gray', 'gray', 'green', 'orange', 'pink', 'purple', 'red', 'yellow'] as const;
@@ -7,9 +7,8 @@ const color = z.enum(LABEL_COLORS);
 const FIELDS = ['id', 'name', 'color', 'add_time', 'update_time'];
 const COLUMNS = ['id', 'name', 'color'];
 
-export const leadLabelOperations = defineOperations([
-  {
-    id: 'leadLabels.list',
+export const leadLabelOps = defineTable('leadLabels', {
+  list: {
     method: 'GET',
     path: '/api/v1/leadLabels',
     cost: 10,
@@ -17,8 +16,7 @@ export const leadLabelOperations = defineOperations([
     pagination: 'none',
     cli: { command: ['lead-labels', 'list'], summary: 'List lead labels (all of them; not paginated)', examples: ['crmctl lead-labels list'], columns: COLUMNS, fields: FIELDS },
   },
-  {
-    id: 'leadLabels.create',
+  create: {
     method: 'POST',
     path: '/api/v1/leadLabels',
     cost: 10,
@@ -27,8 +25,7 @@ export const leadLabelOperations = defineOperations([
     body: z.object({ name: z.string().trim().min(1), color }),
     cli: { command: ['lead-labels', 'create'], summary: 'Create a lead label', examples: ['crmctl lead-labels create --name "Hot (EMEA)" --color red'], columns: COLUMNS, fields: FIELDS },
   },
-  {
-    id: 'leadLabels.update',
+  update: {
     method: 'PATCH',
     path: '/api/v1/leadLabels/{id}',
     cost: 10,
@@ -38,8 +35,7 @@ export const leadLabelOperations = defineOperations([
     body: z.object({ name: z.string().trim().min(1).optional(), color: color.optional() }),
     cli: { prompts: { id: { from: 'leadLabels.list' } }, command: ['lead-labels', 'update'], summary: 'Rename or recolour a lead label (only the fields you give change)', examples: ['crmctl lead-labels update <label-id> --color purple'], columns: COLUMNS, fields: FIELDS },
   },
-  {
-    id: 'leadLabels.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v1/leadLabels/{id}',
     cost: 6,
@@ -48,4 +44,4 @@ export const leadLabelOperations = defineOperations([
     params: z.object({ id: uuid }),
     cli: { prompts: { id: { from: 'leadLabels.list' } }, command: ['lead-labels', 'delete'], summary: 'Delete a lead label', examples: ['crmctl lead-labels delete <label-id> --yes'], confirm: true, columns: ['id'] },
   },
-]);
+} satisfies OperationTable);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
 
 const READ = ['leads:read', 'leads:full'];
@@ -70,9 +70,8 @@ const listQuery = {
   ...offsetQuery,
 };
 
-export const leadOperations = defineOperations([
-  {
-    id: 'leads.list',
+export const leadOps = defineTable('leads', {
+  list: {
     method: 'GET',
     path: '/api/v1/leads',
     cost: 20,
@@ -89,8 +88,7 @@ export const leadOperations = defineOperations([
       help: { filter_id: 'saved filter id; wins over owner, person and organization', updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
     },
   },
-  {
-    id: 'leads.get',
+  get: {
     method: 'GET',
     path: '/api/v1/leads/{id}',
     cost: 2,
@@ -99,8 +97,7 @@ export const leadOperations = defineOperations([
     params,
     cli: { command: ['leads', 'get'], summary: 'Show one lead', examples: ['crmctl leads get 9b2e4c1a-6f0e-4d2b-9a51-1c2d3e4f5a6b --json'], columns: LEAD_FIELDS, fields: LEAD_FIELDS },
   },
-  {
-    id: 'leads.create',
+  create: {
     method: 'POST',
     path: '/api/v1/leads',
     cost: 10,
@@ -118,8 +115,7 @@ export const leadOperations = defineOperations([
       help: { 'value.amount': 'lead value; needs --value-currency', 'value.currency': '3-letter code; needs --value-amount', visible_to: '1 owner (and followers), 3 group/company, 5 group and sub-groups, 7 company', channel: 'a marketing channel configured for the company' },
     },
   },
-  {
-    id: 'leads.update',
+  update: {
     method: 'PATCH',
     path: '/api/v1/leads/{id}',
     cost: 10,
@@ -136,8 +132,7 @@ export const leadOperations = defineOperations([
       fields: LEAD_FIELDS,
     },
   },
-  {
-    id: 'leads.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v1/leads/{id}',
     cost: 6,
@@ -146,8 +141,7 @@ export const leadOperations = defineOperations([
     params,
     cli: { prompts: { id: { from: 'leads.list', label: 'title' } }, command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], confirm: true, columns: ['id'] },
   },
-  {
-    id: 'leads.archived',
+  archived: {
     method: 'GET',
     path: '/api/v1/leads/archived',
     cost: 40,
@@ -157,8 +151,7 @@ export const leadOperations = defineOperations([
     query: z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }),
     cli: { command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS },
   },
-  {
-    id: 'leads.search',
+  search: {
     method: 'GET',
     path: '/api/v2/leads/search',
     cost: 20,
@@ -184,8 +177,7 @@ export const leadOperations = defineOperations([
       help: { term: 'at least 2 characters (1 with --exact-match)', person_id: 'at most 2000 leads are found per person', organization_id: 'at most 2000 leads are found per organization' },
     },
   },
-  {
-    id: 'leads.permittedUsers',
+  permittedUsers: {
     method: 'GET',
     path: '/api/v1/leads/{id}/permittedUsers',
     cost: 10,
@@ -194,8 +186,7 @@ export const leadOperations = defineOperations([
     params,
     cli: { command: ['leads', 'permitted-users'], summary: 'List the users who may see a lead', examples: ['crmctl leads permitted-users <lead-id>'] },
   },
-  {
-    id: 'leads.convert',
+  convert: {
     method: 'POST',
     path: '/api/v2/leads/{id}/convert/deal',
     cost: 40,
@@ -212,8 +203,7 @@ export const leadOperations = defineOperations([
       handWritten: true,
     },
   },
-  {
-    id: 'leads.conversionStatus',
+  conversionStatus: {
     method: 'GET',
     path: '/api/v2/leads/{id}/convert/status/{conversion_id}',
     cost: 1,
@@ -222,4 +212,4 @@ export const leadOperations = defineOperations([
     params: z.object({ id: uuid, conversion_id: uuid }),
     cli: { command: ['leads', 'conversion-status'], summary: 'Show a lead conversion job (deal id once completed)', examples: ['crmctl leads conversion-status <lead-id> <conversion-id>'], columns: ['conversion_id', 'status', 'deal_id', 'lead_id'] },
   },
-]);
+} satisfies OperationTable);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
-import { flag01, id } from '../schemas.js';
-import { idParam } from './roles.js';
+import { defineTable, type OperationTable } from '../operation.js';
+import { flag01, id, pathId } from '../schemas.js';
 
 // Legacy teams (the former /teams paths): reads need users:read, writes admin (api-facts §1).
 const READ = ['users:read'];
@@ -11,7 +10,7 @@ export const TEAM_FIELDS = ['id', 'name', 'description', 'manager_id', 'users', 
 const COLUMNS = ['id', 'name', 'manager_id', 'users', 'active_flag', 'deleted_flag'];
 export const TEAM_ORDER = ['id', 'name', 'manager_id', 'active_flag'] as const;
 
-const params = z.object({ id: idParam });
+const params = z.object({ id: pathId });
 const userIds = z.array(id);
 const listQuery = z.object({ order_by: z.enum(TEAM_ORDER).optional(), skip_users: flag01.optional() });
 const help = {
@@ -23,9 +22,8 @@ const help = {
   deleted_flag: '1 marks the team deleted, 0 restores it',
 };
 
-export const legacyTeamOperations = defineOperations([
-  {
-    id: 'legacyTeams.list',
+export const legacyTeamOps = defineTable('legacyTeams', {
+  list: {
     method: 'GET',
     path: '/api/v1/legacyTeams',
     cost: 20,
@@ -33,16 +31,15 @@ export const legacyTeamOperations = defineOperations([
     pagination: 'none',
     query: listQuery,
     cli: {
-      command: ['teams', 'list'],
+      command: ['legacy-teams', 'list'],
       summary: 'List all teams',
-      examples: ['crmctl teams list --order-by name', 'crmctl teams list --skip-users 1 --output tsv'],
+      examples: ['crmctl legacy-teams list --order-by name', 'crmctl legacy-teams list --skip-users 1 --output tsv'],
       columns: COLUMNS,
       fields: TEAM_FIELDS,
       help,
     },
   },
-  {
-    id: 'legacyTeams.get',
+  get: {
     method: 'GET',
     path: '/api/v1/legacyTeams/{id}',
     cost: 2,
@@ -50,10 +47,10 @@ export const legacyTeamOperations = defineOperations([
     pagination: 'none',
     params,
     query: z.object({ skip_users: flag01.optional() }),
-    cli: { command: ['teams', 'get'], summary: 'Show one team', examples: ['crmctl teams get 1', 'crmctl teams get 1 --skip-users 1 --json'], columns: TEAM_FIELDS, fields: TEAM_FIELDS, help },
+    cli: {
+       command: ['legacy-teams', 'get'], summary: 'Show one team', examples: ['crmctl legacy-teams get 1', 'crmctl legacy-teams get 1 --skip-users 1 --json'], columns: TEAM_FIELDS, fields: TEAM_FIELDS, help: { ...help, id: 'team id' } },
   },
-  {
-    id: 'legacyTeams.users',
+  users: {
     method: 'GET',
     path: '/api/v1/legacyTeams/{id}/users',
     cost: 20,
@@ -61,17 +58,16 @@ export const legacyTeamOperations = defineOperations([
     pagination: 'none',
     params,
     cli: {
-      command: ['teams', 'users', 'list'],
+      help: { id: 'team id' },
+      command: ['legacy-teams', 'users', 'list'],
       summary: 'List the user ids of a team\'s members',
-      examples: ['crmctl teams users list 1'],
+      examples: ['crmctl legacy-teams users list 1'],
       columns: ['user_id'],
       fields: ['user_id'],
-      // The service answers a bare array of ids; the hand-written command prints one row per user.
-      handWritten: true,
+      wrapValues: 'user_id',
     },
   },
-  {
-    id: 'legacyTeams.ofUser',
+  ofUser: {
     method: 'GET',
     path: '/api/v1/legacyTeams/user/{id}',
     cost: 20,
@@ -80,16 +76,15 @@ export const legacyTeamOperations = defineOperations([
     params,
     query: listQuery,
     cli: {
-      command: ['teams', 'of-user'],
+      command: ['legacy-teams', 'of-user'],
       summary: 'List the teams a user is a member of (the argument is a user id)',
-      examples: ['crmctl teams of-user 2 --order-by name'],
+      examples: ['crmctl legacy-teams of-user 2 --order-by name'],
       columns: COLUMNS,
       fields: TEAM_FIELDS,
-      help,
+      help: { ...help, id: 'user id (a member of the teams listed)' },
     },
   },
-  {
-    id: 'legacyTeams.create',
+  create: {
     method: 'POST',
     path: '/api/v1/legacyTeams',
     cost: 10,
@@ -98,16 +93,15 @@ export const legacyTeamOperations = defineOperations([
     body: z.object({ name: z.string().trim().min(1), manager_id: id, description: z.string().optional(), users: userIds.optional() }),
     cli: {
       prompts: { manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
-      command: ['teams', 'create'],
+      command: ['legacy-teams', 'create'],
       summary: 'Create a team with a manager and, optionally, members',
-      examples: ['crmctl teams create --name Closers --manager-id 1 --users 2,3 --description "Berlin office"'],
+      examples: ['crmctl legacy-teams create --name Closers --manager-id 1 --users 2,3 --description "Berlin office"'],
       columns: TEAM_FIELDS,
       fields: TEAM_FIELDS,
       help,
     },
   },
-  {
-    id: 'legacyTeams.update',
+  update: {
     method: 'PUT',
     path: '/api/v1/legacyTeams/{id}',
     cost: 10,
@@ -124,16 +118,15 @@ export const legacyTeamOperations = defineOperations([
     }),
     cli: {
       prompts: { id: { from: 'legacyTeams.list' }, manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
-      command: ['teams', 'update'],
+      command: ['legacy-teams', 'update'],
       summary: 'Change a team: only the fields you give change (--users replaces the member list)',
-      examples: ['crmctl teams update 1 --manager-id 3', 'crmctl teams update 1 --active-flag 0', 'crmctl teams update 1 --deleted-flag 1'],
+      examples: ['crmctl legacy-teams update 1 --manager-id 3', 'crmctl legacy-teams update 1 --active-flag 0', 'crmctl legacy-teams update 1 --deleted-flag 1'],
       columns: TEAM_FIELDS,
       fields: TEAM_FIELDS,
-      help,
+      help: { ...help, id: 'team id' },
     },
   },
-  {
-    id: 'legacyTeams.addUsers',
+  addUsers: {
     method: 'POST',
     path: '/api/v1/legacyTeams/{id}/users',
     cost: 10,
@@ -143,16 +136,15 @@ export const legacyTeamOperations = defineOperations([
     body: z.object({ users: userIds.min(1) }),
     cli: {
       prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } },
-      command: ['teams', 'users', 'add'],
+      command: ['legacy-teams', 'users', 'add'],
       summary: 'Add users to a team',
-      examples: ['crmctl teams users add 1 --users 2,3'],
+      examples: ['crmctl legacy-teams users add 1 --users 2,3'],
       columns: ['user_id'],
-      help: { users: 'user ids to add (existing users)' },
-      handWritten: true,
+      help: { id: 'team id', users: 'user ids to add (existing users)' },
+      wrapValues: 'user_id',
     },
   },
-  {
-    id: 'legacyTeams.removeUsers',
+  removeUsers: {
     method: 'DELETE',
     path: '/api/v1/legacyTeams/{id}/users',
     cost: 10,
@@ -162,13 +154,13 @@ export const legacyTeamOperations = defineOperations([
     body: z.object({ users: userIds.min(1) }),
     cli: {
       prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } },
-      command: ['teams', 'users', 'remove'],
+      command: ['legacy-teams', 'users', 'remove'],
       summary: 'Remove users from a team',
-      examples: ['crmctl teams users remove 1 --users 3 --yes'],
+      examples: ['crmctl legacy-teams users remove 1 --users 3 --yes'],
       confirm: true,
       columns: ['user_id'],
-      help: { users: 'user ids to remove (members of the team)' },
-      handWritten: true,
+      help: { id: 'team id', users: 'user ids to remove (members of the team)' },
+      wrapValues: 'user_id',
     },
   },
-]);
+} satisfies OperationTable);

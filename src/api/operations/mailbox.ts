@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
-import { flag01, id, offsetQuery, uuid } from '../schemas.js';
+import { defineTable, type OperationTable } from '../operation.js';
+import { flag01, id, offsetQuery, uuid, pathId } from '../schemas.js';
 
 const READ = ['mail:read', 'mail:full'];
 const WRITE = ['mail:full'];
@@ -26,11 +26,10 @@ export const MESSAGE_FIELDS = [
 ];
 export const MESSAGE_COLUMNS = ['id', 'message_time', 'from.0.email_address', 'to.0.email_address', 'subject', 'snippet'];
 
-const threadParams = z.object({ id });
+const threadParams = z.object({ id: pathId });
 
-export const mailboxOperations = defineOperations([
-  {
-    id: 'mailbox.threads.list',
+export const mailboxOps = defineTable('mailbox', {
+  threadsList: {
     method: 'GET',
     path: '/api/v1/mailbox/mailThreads',
     cost: 20,
@@ -48,8 +47,7 @@ export const mailboxOperations = defineOperations([
       help: { folder: 'inbox (default), drafts, sent or archive' },
     },
   },
-  {
-    id: 'mailbox.threads.get',
+  threadsGet: {
     method: 'GET',
     path: '/api/v1/mailbox/mailThreads/{id}',
     cost: 20,
@@ -58,8 +56,7 @@ export const mailboxOperations = defineOperations([
     params: threadParams,
     cli: { command: ['mailbox', 'threads', 'get'], summary: 'Show one mail thread', examples: ['crmctl mailbox threads get 1 --json'], columns: ['id', 'subject', 'folders', 'parties.from.0.email_address', 'parties.to.0.email_address', 'message_count', 'read_flag', 'shared_flag', 'archived_flag', 'deal_id', 'lead_id', 'last_message_timestamp'], fields: THREAD_FIELDS },
   },
-  {
-    id: 'mailbox.threads.messages',
+  threadsMessages: {
     method: 'GET',
     path: '/api/v1/mailbox/mailThreads/{id}/mailMessages',
     cost: 20,
@@ -68,8 +65,7 @@ export const mailboxOperations = defineOperations([
     params: threadParams,
     cli: { command: ['mailbox', 'threads', 'messages'], summary: 'List the messages of a mail thread (bodies not included)', examples: ['crmctl mailbox threads messages 1'], columns: MESSAGE_COLUMNS, fields: MESSAGE_FIELDS },
   },
-  {
-    id: 'mailbox.threads.update',
+  threadsUpdate: {
     method: 'PUT',
     path: '/api/v1/mailbox/mailThreads/{id}',
     cost: 10,
@@ -86,7 +82,7 @@ export const mailboxOperations = defineOperations([
       archived_flag: flag01.optional(),
     }),
     cli: {
-      prompts: { id: { from: 'mailbox.threads.list', label: 'subject', query: { folder: 'inbox' } }, deal_id: { from: 'deals.list', label: 'title' }, lead_id: { from: 'leads.list', label: 'title' } },
+      prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } }, deal_id: { from: 'deals.list', label: 'title' }, lead_id: { from: 'leads.list', label: 'title' } },
       command: ['mailbox', 'threads', 'update'],
       summary: 'Link a thread to a deal or lead, mark it read or shared, archive it (only the fields you give change)',
       examples: ['crmctl mailbox threads update 1 --deal-id 1 --read 1', 'crmctl mailbox threads update 1 --archived 1', 'crmctl mailbox threads update 1 --unset deal_id'],
@@ -100,27 +96,24 @@ export const mailboxOperations = defineOperations([
         read_flag: '1 read, 0 unread',
         archived_flag: '1 archives an inbox thread (moves it to archive), 0 brings it back to the inbox',
       },
-      handWritten: true,
     },
   },
-  {
-    id: 'mailbox.threads.delete',
+  threadsDelete: {
     method: 'DELETE',
     path: '/api/v1/mailbox/mailThreads/{id}',
     cost: 6,
     scopes: WRITE,
     pagination: 'none',
     params: threadParams,
-    cli: { prompts: { id: { from: 'mailbox.threads.list', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], confirm: true, columns: ['id'] },
+    cli: { prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], confirm: true, columns: ['id'] },
   },
-  {
-    id: 'mailbox.messages.get',
+  messagesGet: {
     method: 'GET',
     path: '/api/v1/mailbox/mailMessages/{id}',
     cost: 2,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id }),
+    params: z.object({ id: pathId }),
     query: z.object({ include_body: flag01.optional() }),
     cli: {
       command: ['mailbox', 'messages', 'get'],
@@ -131,4 +124,4 @@ export const mailboxOperations = defineOperations([
       handWritten: true,
     },
   },
-]);
+} satisfies OperationTable);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, isoDate, offsetQuery, sortString, uuid } from '../schemas.js';
 
 // Notes live on v1 only (api-facts §6); reads accept deal or contact scopes, writes need a :full one.
@@ -132,9 +132,8 @@ const noteHelp = {
   add_time: 'UTC "YYYY-MM-DD HH:MM:SS", past or future',
 };
 
-export const noteOperations = defineOperations([
-  {
-    id: 'notes.list',
+export const noteOps = defineTable('notes', {
+  list: {
     method: 'GET',
     path: '/api/v1/notes',
     cost: 20,
@@ -160,8 +159,7 @@ export const noteOperations = defineOperations([
       },
     },
   },
-  {
-    id: 'notes.get',
+  get: {
     method: 'GET',
     path: '/api/v1/notes/{id}',
     cost: 2,
@@ -170,8 +168,7 @@ export const noteOperations = defineOperations([
     params: noteParams,
     cli: { command: ['notes', 'get'], summary: 'Show one note', examples: ['crmctl notes get 3 --json'], columns: NOTE_FIELDS.filter((f) => !['deal', 'organization', 'person', 'project', 'task'].includes(f)), fields: NOTE_FIELDS },
   },
-  {
-    id: 'notes.create',
+  create: {
     method: 'POST',
     path: '/api/v1/notes',
     cost: 10,
@@ -187,11 +184,9 @@ export const noteOperations = defineOperations([
       fields: NOTE_FIELDS,
       flagNames: PIN_FLAGS,
       help: noteHelp,
-      handWritten: true,
     },
   },
-  {
-    id: 'notes.update',
+  update: {
     method: 'PUT',
     path: '/api/v1/notes/{id}',
     cost: 10,
@@ -207,11 +202,9 @@ export const noteOperations = defineOperations([
       fields: NOTE_FIELDS,
       flagNames: PIN_FLAGS,
       help: noteHelp,
-      handWritten: true,
     },
   },
-  {
-    id: 'notes.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v1/notes/{id}',
     cost: 6,
@@ -220,8 +213,7 @@ export const noteOperations = defineOperations([
     params: noteParams,
     cli: { command: ['notes', 'delete'], summary: 'Delete a note (and its comments)', examples: ['crmctl notes delete 3 --yes'], confirm: true },
   },
-  {
-    id: 'notes.comments.list',
+  commentsList: {
     method: 'GET',
     path: '/api/v1/notes/{id}/comments',
     cost: 20,
@@ -232,8 +224,7 @@ export const noteOperations = defineOperations([
     query: z.object({ ...offsetQuery }),
     cli: { command: ['notes', 'comments', 'list'], summary: 'List the comments of a note, oldest first', examples: ['crmctl notes comments list 3'], columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS },
   },
-  {
-    id: 'notes.comments.get',
+  commentsGet: {
     method: 'GET',
     path: '/api/v1/notes/{id}/comments/{commentId}',
     cost: 2,
@@ -242,8 +233,7 @@ export const noteOperations = defineOperations([
     params: commentParams,
     cli: { command: ['notes', 'comments', 'get'], summary: 'Show one comment of a note', examples: ['crmctl notes comments get 3 <comment-uuid>'], columns: COMMENT_FIELDS, fields: COMMENT_FIELDS },
   },
-  {
-    id: 'notes.comments.add',
+  commentsAdd: {
     method: 'POST',
     path: '/api/v1/notes/{id}/comments',
     cost: 10,
@@ -258,11 +248,9 @@ export const noteOperations = defineOperations([
       columns: COMMENT_COLUMNS,
       fields: COMMENT_FIELDS,
       help: { content: 'HTML, sanitized by the service (or use --content-file)' },
-      handWritten: true,
     },
   },
-  {
-    id: 'notes.comments.update',
+  commentsUpdate: {
     method: 'PUT',
     path: '/api/v1/notes/{id}/comments/{commentId}',
     cost: 10,
@@ -277,11 +265,9 @@ export const noteOperations = defineOperations([
       columns: COMMENT_COLUMNS,
       fields: COMMENT_FIELDS,
       help: { content: 'HTML, sanitized by the service (or use --content-file)' },
-      handWritten: true,
     },
   },
-  {
-    id: 'notes.comments.delete',
+  commentsDelete: {
     method: 'DELETE',
     path: '/api/v1/notes/{id}/comments/{commentId}',
     cost: 6,
@@ -290,4 +276,4 @@ export const noteOperations = defineOperations([
     params: commentParams,
     cli: { command: ['notes', 'comments', 'delete'], summary: 'Delete a comment of a note', examples: ['crmctl notes comments delete 3 <comment-uuid> --yes'], confirm: true },
   },
-]);
+} satisfies OperationTable);

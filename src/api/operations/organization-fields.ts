@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id } from '../schemas.js';
 
 /** Types a new organization field can have (interface, Organization field). */
@@ -112,15 +112,14 @@ const HELP = {
   'ui_visibility.show_in_add_deal_dialog.show': 'show when adding a deal (custom and certain system fields); the order is assigned by the service',
   'ui_visibility.show_in_add_person_dialog.show': 'show when adding a person (custom and certain system fields); the order is assigned by the service',
   'important_fields.enabled': 'highlight the field (default false); with no stage ids it is important everywhere',
-  'important_fields.stage_ids': 'active deal stage ids where the field is important (needs --important true; see crmctl org-fields stages)',
+  'important_fields.stage_ids': 'active deal stage ids where the field is important (needs --important true; see crmctl stages list)',
   'required_fields.enabled': 'mandatory when organizations are created or updated in the web UI (default false)',
 };
 
 const optionsPath = '/api/v2/organizationFields/{field_code}/options';
 
-export const organizationFieldOperations = defineOperations([
-  {
-    id: 'organizationFields.list',
+export const organizationFieldOps = defineTable('organizationFields', {
+  list: {
     method: 'GET',
     path: '/api/v2/organizationFields',
     cost: 10,
@@ -129,16 +128,15 @@ export const organizationFieldOperations = defineOperations([
     maxLimit: 500,
     query: z.object({ include_fields: includeFields, ...cursorQuery(500) }),
     cli: {
-      command: ['org-fields', 'list'],
+      command: ['organization-fields', 'list'],
       summary: 'List organization fields (system and custom)',
-      examples: ['crmctl org-fields list', 'crmctl org-fields list --include-fields ui_visibility,important_fields,required_fields --all --json'],
+      examples: ['crmctl organization-fields list', 'crmctl organization-fields list --include-fields ui_visibility,important_fields,required_fields --all --json'],
       columns: COLUMNS,
       fields: ORG_FIELD_FIELDS,
       help: { include_fields: 'extra members, returned only when asked' },
     },
   },
-  {
-    id: 'organizationFields.get',
+  get: {
     method: 'GET',
     path: '/api/v2/organizationFields/{field_code}',
     cost: 1,
@@ -147,16 +145,15 @@ export const organizationFieldOperations = defineOperations([
     params: fieldCode,
     query: z.object({ include_fields: includeFields }),
     cli: {
-      command: ['org-fields', 'get'],
+      command: ['organization-fields', 'get'],
       summary: 'Show one organization field by its field code',
-      examples: ['crmctl org-fields get name --include-fields ui_visibility,required_fields'],
+      examples: ['crmctl organization-fields get name --include-fields ui_visibility,required_fields'],
       columns: [...COLUMNS, 'options', 'ui_visibility', 'important_fields', 'required_fields'],
       fields: ORG_FIELD_FIELDS,
       help: { include_fields: 'extra members, returned only when asked' },
     },
   },
-  {
-    id: 'organizationFields.create',
+  create: {
     method: 'POST',
     path: '/api/v2/organizationFields',
     cost: 5,
@@ -165,21 +162,19 @@ export const organizationFieldOperations = defineOperations([
     body: createBody,
     cli: {
       prompts: { 'important_fields.stage_ids': { from: 'stages.list' } },
-      command: ['org-fields', 'create'],
+      command: ['organization-fields', 'create'],
       summary: 'Create a custom organization field (its field code is generated)',
       examples: [
-        'crmctl org-fields create --field-name Industry --field-type enum --option Technology --option Finance --add-visible true',
-        'crmctl org-fields create --field-name "Credit limit" --field-type monetary --important true --important-stage-ids 3,4',
+        'crmctl organization-fields create --field-name Industry --field-type enum --option Technology --option Finance --add-visible true',
+        'crmctl organization-fields create --field-name "Credit limit" --field-type monetary --important true --important-stage-ids 3,4',
       ],
       columns: COLUMNS,
       fields: ORG_FIELD_FIELDS,
       flagNames: FLAG_NAMES,
       help: HELP,
-      handWritten: true,
     },
   },
-  {
-    id: 'organizationFields.update',
+  update: {
     method: 'PATCH',
     path: '/api/v2/organizationFields/{field_code}',
     cost: 5,
@@ -189,18 +184,16 @@ export const organizationFieldOperations = defineOperations([
     body: updateBody,
     cli: {
       prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' }, 'important_fields.stage_ids': { from: 'stages.list' } },
-      command: ['org-fields', 'update'],
+      command: ['organization-fields', 'update'],
       summary: 'Change an organization field: name, UI visibility, important or required settings (code and type never change)',
-      examples: ['crmctl org-fields update <field-code> --field-name "Industry (NACE)" --required true', 'crmctl org-fields update name --show-in-add-deal true'],
+      examples: ['crmctl organization-fields update <field-code> --field-name "Industry (NACE)" --required true', 'crmctl organization-fields update name --show-in-add-deal true'],
       columns: COLUMNS,
       fields: ORG_FIELD_FIELDS,
       flagNames: FLAG_NAMES,
       help: HELP,
-      handWritten: true,
     },
   },
-  {
-    id: 'organizationFields.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v2/organizationFields/{field_code}',
     cost: 3,
@@ -209,16 +202,15 @@ export const organizationFieldOperations = defineOperations([
     params: fieldCode,
     cli: {
       prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' } },
-      command: ['org-fields', 'delete'],
+      command: ['organization-fields', 'delete'],
       summary: 'Delete a custom organization field; prints the deleted field',
-      examples: ['crmctl org-fields delete <field-code> --yes'],
+      examples: ['crmctl organization-fields delete <field-code> --yes'],
       confirm: true,
       columns: COLUMNS,
       fields: ORG_FIELD_FIELDS,
     },
   },
-  {
-    id: 'organizationFields.deleteMany',
+  deleteMany: {
     method: 'DELETE',
     path: '/api/v1/organizationFields',
     cost: 10,
@@ -226,16 +218,15 @@ export const organizationFieldOperations = defineOperations([
     pagination: 'none',
     query: z.object({ ids: z.array(id).min(1) }),
     cli: {
-      command: ['org-fields', 'delete-many'],
+      command: ['organization-fields', 'delete-many'],
       summary: 'Delete several organization fields by their numeric ids',
-      examples: ['crmctl org-fields delete-many --ids 12,13 --yes'],
+      examples: ['crmctl organization-fields delete-many --ids 12,13 --yes'],
       confirm: true,
       columns: ['id'],
-      help: { ids: 'numeric field ids (the id column of crmctl org-fields list)' },
+      help: { ids: 'numeric field ids (the id column of crmctl organization-fields list)' },
     },
   },
-  {
-    id: 'organizationFields.addOptions',
+  addOptions: {
     method: 'POST',
     path: optionsPath,
     cost: 5,
@@ -245,15 +236,13 @@ export const organizationFieldOperations = defineOperations([
     body: z.array(z.object({ label: z.string().trim().min(1) })).min(1),
     cli: {
       prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' } },
-      command: ['org-fields', 'options', 'add'],
+      command: ['organization-fields', 'options', 'add'],
       summary: 'Add options to an enum or set field (all or nothing); prints only the added ones',
-      examples: ['crmctl org-fields options add <field-code> --label Retail --label "Public sector"'],
+      examples: ['crmctl organization-fields options add <field-code> --label Retail --label "Public sector"'],
       columns: OPTION_COLUMNS,
-      handWritten: true,
     },
   },
-  {
-    id: 'organizationFields.updateOptions',
+  updateOptions: {
     method: 'PATCH',
     path: optionsPath,
     cost: 5,
@@ -263,15 +252,13 @@ export const organizationFieldOperations = defineOperations([
     body: z.array(z.object({ id, label: z.string().trim().min(1) })).min(1),
     cli: {
       prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' } },
-      command: ['org-fields', 'options', 'update'],
+      command: ['organization-fields', 'options', 'update'],
       summary: 'Relabel options of an enum or set field (all or nothing); prints only the updated ones',
-      examples: ['crmctl org-fields options update <field-code> --option "12=Information technology" --option 13=Banking'],
+      examples: ['crmctl organization-fields options update <field-code> --option "12=Information technology" --option 13=Banking'],
       columns: OPTION_COLUMNS,
-      handWritten: true,
     },
   },
-  {
-    id: 'organizationFields.deleteOptions',
+  deleteOptions: {
     method: 'DELETE',
     path: optionsPath,
     cost: 3,
@@ -281,31 +268,11 @@ export const organizationFieldOperations = defineOperations([
     body: z.array(z.object({ id })).min(1),
     cli: {
       prompts: { field_code: { from: 'organizationFields.list', value: 'field_code', label: 'field_name' } },
-      command: ['org-fields', 'options', 'delete'],
+      command: ['organization-fields', 'options', 'delete'],
       summary: 'Delete options of an enum or set field (all or nothing); prints only the deleted ones',
-      examples: ['crmctl org-fields options delete <field-code> --id 12,13 --yes'],
+      examples: ['crmctl organization-fields options delete <field-code> --id 12,13 --yes'],
       confirm: true,
       columns: OPTION_COLUMNS,
-      handWritten: true,
     },
   },
-  // Not an organization-fields operation: the vendor's v2 stage list (cost 5, index-v2). It is read only to check
-  // that important_fields.stage_ids are active deal stages before a create/update is sent; the command shows the ids.
-  {
-    id: 'stages.list',
-    method: 'GET',
-    path: '/api/v2/stages',
-    cost: 5,
-    scopes: ['deals:read', 'deals:full', 'admin'],
-    pagination: 'cursor',
-    maxLimit: 500,
-    query: z.object({ pipeline_id: id.optional(), ...cursorQuery(500) }),
-    cli: {
-      command: ['org-fields', 'stages'],
-      summary: 'List active deal stages (the ids --important-stage-ids accepts)',
-      examples: ['crmctl org-fields stages --pipeline-id 1'],
-      columns: ['id', 'name', 'pipeline_id', 'order_nr'],
-      fields: ['id', 'name', 'pipeline_id', 'order_nr', 'is_deleted', 'deal_probability', 'is_deal_rot_enabled', 'days_to_rotten', 'add_time', 'update_time'],
-    },
-  },
-]);
+} satisfies OperationTable);

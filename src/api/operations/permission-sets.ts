@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { offsetQuery, uuid } from '../schemas.js';
 
 // Permission sets are read-only and admin-only (api-facts §1).
@@ -12,9 +12,8 @@ const COLUMNS = ['id', 'name', 'app', 'type', 'assignment_count'];
 // Ids are strings in the interface; every id the service hands out is a UUID (api-facts §6), so a typo is caught here.
 const params = z.object({ id: uuid });
 
-export const permissionSetOperations = defineOperations([
-  {
-    id: 'permissionSets.list',
+export const permissionSetOps = defineTable('permissionSets', {
+  list: {
     method: 'GET',
     path: '/api/v1/permissionSets',
     cost: 20,
@@ -30,8 +29,7 @@ export const permissionSetOperations = defineOperations([
       help: { app: 'only the sets of this app' },
     },
   },
-  {
-    id: 'permissionSets.get',
+  get: {
     method: 'GET',
     path: '/api/v1/permissionSets/{id}',
     cost: 2,
@@ -39,6 +37,7 @@ export const permissionSetOperations = defineOperations([
     pagination: 'none',
     params,
     cli: {
+      help: { id: 'permission set id (UUID)' },
       command: ['permission-sets', 'get'],
       summary: 'Show one permission set with the permissions it grants',
       examples: ['crmctl permission-sets get f07d229d-088a-4144-a40f-1fe64295d180'],
@@ -46,8 +45,7 @@ export const permissionSetOperations = defineOperations([
       fields: [...PERMISSION_SET_FIELDS, 'contents'],
     },
   },
-  {
-    id: 'permissionSets.assignments',
+  assignments: {
     method: 'GET',
     path: '/api/v1/permissionSets/{id}/assignments',
     cost: 20,
@@ -57,6 +55,7 @@ export const permissionSetOperations = defineOperations([
     params,
     query: z.object({ ...offsetQuery }),
     cli: {
+      help: { id: 'permission set id (UUID)' },
       command: ['permission-sets', 'assignments'],
       summary: 'List the users a permission set is assigned to',
       examples: ['crmctl permission-sets assignments f07d229d-088a-4144-a40f-1fe64295d180 --all'],
@@ -66,4 +65,4 @@ export const permissionSetOperations = defineOperations([
       handWritten: true,
     },
   },
-]);
+} satisfies OperationTable);

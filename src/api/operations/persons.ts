@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
-import { cursorQuery, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
+import { defineTable, type OperationTable } from '../operation.js';
+import { cursorQuery, pathId, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
 
 // Persons: the 19 read operations of the interface (v2 and v1 forms). Pairs that do the same job
 // (list, get, files, followers) share one command; `--v1` picks the other form (see commands/persons).
@@ -60,14 +60,7 @@ const rfc3339 = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\
   error: 'must be an RFC 3339 date-time with a zone, e.g. 2026-01-31T12:00:00Z',
 });
 const firstChar = z.string().refine((s) => [...s].length === 1, { error: 'must be exactly one character (the first letter of the name)' });
-/**
- * Person id from the command line. A refinement rather than z.int(): a type issue would be reported as
- * "is required" for text such as "abc" (zod 4 issues carry no input), which misleads.
- */
-const personId = z.unknown().superRefine((v, ctx) => {
-  if (!(typeof v === 'number' ? Number.isInteger(v) && v > 0 : /^[1-9]\d*$/.test(String(v)))) ctx.addIssue({ code: 'custom', message: 'must be a positive integer (a person id)' });
-});
-const params = z.object({ id: personId });
+const params = z.object({ id: pathId });
 
 const detailQuery = {
   include_fields: z.array(z.enum(PERSON_INCLUDE_FIELDS)).optional(),
@@ -118,9 +111,8 @@ const v1ListQuery = z
   })
   .superRefine(filterWins('filter_id', ['user_id']));
 
-export const personOperations = defineOperations([
-  {
-    id: 'persons.list',
+export const personOps = defineTable('persons', {
+  list: {
     method: 'GET',
     path: '/api/v2/persons',
     cost: 10,
@@ -150,11 +142,9 @@ export const personOperations = defineOperations([
         sort_direction: 'default asc',
         ...DETAIL_HELP,
       },
-      handWritten: true,
     },
   },
-  {
-    id: 'persons.get',
+  get: {
     method: 'GET',
     path: '/api/v2/persons/{id}',
     cost: 1,
@@ -169,11 +159,9 @@ export const personOperations = defineOperations([
       columns: PERSON_FIELDS.filter((f) => !(PERSON_INCLUDE_FIELDS as readonly string[]).includes(f)),
       fields: PERSON_FIELDS,
       help: DETAIL_HELP,
-      handWritten: true,
     },
   },
-  {
-    id: 'persons.changelog',
+  changelog: {
     method: 'GET',
     path: '/api/v1/persons/{id}/changelog',
     cost: 20,
@@ -190,8 +178,7 @@ export const personOperations = defineOperations([
       fields: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent', 'is_bulk_update_flag'],
     },
   },
-  {
-    id: 'persons.files',
+  files: {
     method: 'GET',
     path: '/api/v1/persons/{id}/files',
     cost: 20,
@@ -206,11 +193,9 @@ export const personOperations = defineOperations([
       examples: ['crmctl persons files 12 --sort "update_time DESC"', 'crmctl persons files 12 --v1 --sort "file_size DESC"'],
       columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
       help: { sort: '"field ASC|DESC"; fields: id, update_time (with --v1: id, user_id, deal_id, person_id, org_id, product_id, add_time, update_time, file_name, file_type, file_size, comment)' },
-      handWritten: true,
     },
   },
-  {
-    id: 'persons.filesV1',
+  filesV1: {
     method: 'GET',
     path: '/v1/persons/{id}/files',
     // "not stated" in the interface; the vendor charges 20 for the person files operation.
@@ -226,11 +211,10 @@ export const personOperations = defineOperations([
       summary: 'Files attached to a person, v1 form (reached with `crmctl persons files ID --v1`)',
       examples: ['crmctl persons files 12 --v1 --sort "file_size DESC"'],
       columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
-      handWritten: true,
+      switch: '--v1',
     },
   },
-  {
-    id: 'persons.flow',
+  flow: {
     method: 'GET',
     path: '/api/v1/persons/{id}/flow',
     cost: 40,
@@ -247,8 +231,7 @@ export const personOperations = defineOperations([
       help: { all_changes: '1 includes custom field changes', items: `only these kinds: ${FLOW_ITEMS.join(', ')}` },
     },
   },
-  {
-    id: 'persons.followers',
+  followers: {
     method: 'GET',
     path: '/api/v2/persons/{id}/followers',
     cost: 10,
@@ -263,11 +246,9 @@ export const personOperations = defineOperations([
       examples: ['crmctl persons followers 12', 'crmctl persons followers 12 --v1 --json'],
       columns: ['user_id', 'add_time'],
       fields: ['user_id', 'add_time', 'id', 'person_id'],
-      handWritten: true,
     },
   },
-  {
-    id: 'persons.followersChangelog',
+  followersChangelog: {
     method: 'GET',
     path: '/api/v2/persons/{id}/followers/changelog',
     cost: 10,
@@ -284,8 +265,7 @@ export const personOperations = defineOperations([
       fields: ['action', 'actor_user_id', 'follower_user_id', 'time'],
     },
   },
-  {
-    id: 'persons.mailMessages',
+  mailMessages: {
     method: 'GET',
     path: '/api/v1/persons/{id}/mailMessages',
     cost: 20,
@@ -302,18 +282,16 @@ export const personOperations = defineOperations([
       help: { include_body: '1 adds each message body (default 0)' },
     },
   },
-  {
-    id: 'persons.permittedUsers',
+  permittedUsers: {
     method: 'GET',
     path: '/api/v1/persons/{id}/permittedUsers',
     cost: 10,
     scopes: READ,
     pagination: 'none',
     params,
-    cli: { command: ['persons', 'permitted-users'], summary: 'Ids of the users who may see a person', examples: ['crmctl persons permitted-users 12'], columns: ['user_id'], fields: ['user_id'], handWritten: true },
+    cli: { command: ['persons', 'permitted-users'], summary: 'Ids of the users who may see a person', examples: ['crmctl persons permitted-users 12'], columns: ['user_id'], fields: ['user_id'], wrapValues: 'user_id' },
   },
-  {
-    id: 'persons.picture',
+  picture: {
     method: 'GET',
     path: '/api/v2/persons/{id}/picture',
     cost: 1,
@@ -328,8 +306,7 @@ export const personOperations = defineOperations([
       fields: ['id', 'item_type', 'item_id', 'added_by_user_id', 'active_flag', 'file_size', 'pictures'],
     },
   },
-  {
-    id: 'persons.products',
+  products: {
     method: 'GET',
     path: '/api/v1/persons/{id}/products',
     cost: 20,
@@ -344,11 +321,9 @@ export const personOperations = defineOperations([
       examples: ['crmctl persons products 12 --all'],
       columns: ['deal_id', 'deal.title', 'deal.status', 'product.id', 'product.name', 'product.code'],
       fields: ['deal_id', 'deal', 'product'],
-      handWritten: true,
     },
   },
-  {
-    id: 'persons.search',
+  search: {
     method: 'GET',
     path: '/api/v2/persons/search',
     // "not shown" in the interface; the vendor charges 20.
@@ -379,8 +354,7 @@ export const personOperations = defineOperations([
       },
     },
   },
-  {
-    id: 'persons.listV1',
+  listV1: {
     method: 'GET',
     path: '/v1/persons',
     cost: null,
@@ -399,11 +373,10 @@ export const personOperations = defineOperations([
         first_char: 'first letter of the name (case-insensitive)',
         sort: '"field ASC|DESC", comma separated; first-level keys only',
       },
-      handWritten: true,
+      switch: '--v1',
     },
   },
-  {
-    id: 'persons.collection',
+  collection: {
     method: 'GET',
     path: '/v1/persons/collection',
     cost: null,
@@ -419,11 +392,9 @@ export const personOperations = defineOperations([
       columns: ['id', 'name', 'email.0.value', 'owner_id', 'org_id', 'update_time'],
       fields: ['id', 'active_flag', 'owner_id', 'org_id', 'name', 'email', 'phone', 'update_time', 'delete_time', 'add_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'cc_email'],
       help: { since: 'update_time from (date-time)', until: 'update_time up to (date-time)', first_char: 'first letter of the name (case-insensitive)' },
-      handWritten: true,
     },
   },
-  {
-    id: 'persons.getV1',
+  getV1: {
     method: 'GET',
     path: '/v1/persons/{id}',
     cost: null,
@@ -436,11 +407,10 @@ export const personOperations = defineOperations([
       examples: ['crmctl persons get 12 --v1'],
       columns: V1_COLUMNS,
       fields: V1_PERSON_FIELDS,
-      handWritten: true,
+      switch: '--v1',
     },
   },
-  {
-    id: 'persons.activities',
+  activities: {
     method: 'GET',
     path: '/v1/persons/{id}/activities',
     cost: null,
@@ -457,8 +427,7 @@ export const personOperations = defineOperations([
       help: { done: '1 done only, 0 not done only (default both)', exclude: 'activity ids to leave out' },
     },
   },
-  {
-    id: 'persons.deals',
+  deals: {
     method: 'GET',
     path: '/v1/persons/{id}/deals',
     cost: null,
@@ -475,8 +444,7 @@ export const personOperations = defineOperations([
       help: { status: 'default all_not_deleted; deleted lists deals deleted in the last 30 days', sort: '"field ASC|DESC", comma separated' },
     },
   },
-  {
-    id: 'persons.followersV1',
+  followersV1: {
     method: 'GET',
     path: '/v1/persons/{id}/followers',
     // "not stated" in the interface; the vendor charges 20.
@@ -489,7 +457,7 @@ export const personOperations = defineOperations([
       summary: 'Users following a person, v1 form (reached with `crmctl persons followers ID --v1`)',
       examples: ['crmctl persons followers 12 --v1'],
       columns: ['id', 'user_id', 'add_time'],
-      handWritten: true,
+      switch: '--v1',
     },
   },
-]);
+} satisfies OperationTable);

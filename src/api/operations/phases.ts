@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { id, pathId } from '../schemas.js';
 
 const READ = ['projects:read', 'projects:full'];
@@ -25,9 +25,8 @@ const HELP = {
   order_nr: 'position on the board, 1 to (phases on the board + 1); the others are renumbered (default: last)',
 };
 
-export const phaseOperations = defineOperations([
-  {
-    id: 'phases.list',
+export const phaseOps = defineTable('phases', {
+  list: {
     method: 'GET',
     path: '/api/v2/phases',
     cost: 10,
@@ -44,8 +43,7 @@ export const phaseOperations = defineOperations([
       help: { board_id: 'board whose phases to list' },
     },
   },
-  {
-    id: 'phases.get',
+  get: {
     method: 'GET',
     path: '/api/v2/phases/{id}',
     cost: 10,
@@ -55,8 +53,7 @@ export const phaseOperations = defineOperations([
     params,
     cli: { command: ['phases', 'get'], summary: 'Show one project phase', examples: ['crmctl phases get 2 --json'], columns: PHASE_FIELDS, fields: PHASE_FIELDS },
   },
-  {
-    id: 'phases.create',
+  create: {
     method: 'POST',
     path: '/api/v2/phases',
     cost: 5,
@@ -65,18 +62,16 @@ export const phaseOperations = defineOperations([
     pagination: 'none',
     body: z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }),
     cli: {
-      prompts: { board_id: { from: 'projectBoards.list' } },
+      prompts: { board_id: { from: 'boards.list' } },
       command: ['phases', 'create'],
       summary: 'Add a phase to a board (at --order-nr, else last)',
       examples: ['crmctl phases create --name "Quality review" --board-id 1 --order-nr 2'],
       columns: COLUMNS,
       fields: PHASE_FIELDS,
       help: HELP,
-      handWritten: true,
     },
   },
-  {
-    id: 'phases.update',
+  update: {
     method: 'PATCH',
     path: '/api/v2/phases/{id}',
     cost: 5,
@@ -86,18 +81,16 @@ export const phaseOperations = defineOperations([
     params,
     body: z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }),
     cli: {
-      prompts: { board_id: { from: 'projectBoards.list' } },
+      prompts: { board_id: { from: 'boards.list' } },
       command: ['phases', 'update'],
       summary: 'Rename, reorder or move a phase to another board (both boards are renumbered)',
       examples: ['crmctl phases update 4 --order-nr 1', 'crmctl phases update 4 --board-id 2 --order-nr 3'],
       columns: COLUMNS,
       fields: PHASE_FIELDS,
       help: { ...HELP, board_id: 'move the phase (and its projects) to this board' },
-      handWritten: true,
     },
   },
-  {
-    id: 'phases.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v2/phases/{id}',
     cost: 3,
@@ -112,7 +105,6 @@ export const phaseOperations = defineOperations([
       examples: ['crmctl phases delete 4 --yes'],
       confirm: true,
       columns: ['id'],
-      handWritten: true,
     },
   },
-]);
+} satisfies OperationTable);

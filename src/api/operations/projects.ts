@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, pathId, searchQuery } from '../schemas.js';
 
 const READ = ['projects:read', 'projects:full'];
@@ -100,9 +100,8 @@ const HELP = {
   health_status: 'health indicator (integer)',
 };
 
-export const projectOperations = defineOperations([
-  {
-    id: 'projects.list',
+export const projectOps = defineTable('projects', {
+  list: {
     method: 'GET',
     path: '/api/v2/projects',
     cost: 10,
@@ -127,8 +126,7 @@ export const projectOperations = defineOperations([
       help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted (deleted hidden by default)', phase_id: 'projects in this phase', deal_id: 'projects linked to this deal', person_id: 'projects linked to this person', org_id: 'projects linked to this organization' },
     },
   },
-  {
-    id: 'projects.get',
+  get: {
     method: 'GET',
     path: '/api/v2/projects/{id}',
     cost: 1,
@@ -137,8 +135,7 @@ export const projectOperations = defineOperations([
     params,
     cli: { command: ['projects', 'get'], summary: 'Show one project (custom fields inside custom_fields)', examples: ['crmctl projects get 3 --json'], columns: PROJECT_FIELDS, fields: PROJECT_FIELDS },
   },
-  {
-    id: 'projects.create',
+  create: {
     method: 'POST',
     path: '/api/v2/projects',
     cost: 5,
@@ -147,7 +144,7 @@ export const projectOperations = defineOperations([
     successStatus: 201,
     body: createBody,
     cli: {
-      prompts: { board_id: { from: 'projectBoards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
+      prompts: { board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
       command: ['projects', 'create'],
       summary: 'Create a project on a board, optionally from a template',
       examples: [
@@ -157,11 +154,9 @@ export const projectOperations = defineOperations([
       columns: COLUMNS,
       fields: PROJECT_FIELDS,
       help: { ...HELP, template_id: 'project template to copy groups, tasks and activities from (create only)' },
-      handWritten: true,
     },
   },
-  {
-    id: 'projects.update',
+  update: {
     method: 'PATCH',
     path: '/api/v2/projects/{id}',
     cost: 5,
@@ -170,18 +165,16 @@ export const projectOperations = defineOperations([
     params,
     body: updateBody,
     cli: {
-      prompts: { id: { from: 'projects.list', label: 'title' }, board_id: { from: 'projectBoards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' } },
+      prompts: { id: { from: 'projects.list', label: 'title' }, board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' } },
       command: ['projects', 'update'],
       summary: 'Change a project: only the fields you give change; --unset clears description, dates, health',
       examples: ['crmctl projects update 3 --phase-id 3 --status completed', 'crmctl projects update 3 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=null --unset end_date'],
       columns: COLUMNS,
       fields: PROJECT_FIELDS,
       help: HELP,
-      handWritten: true,
     },
   },
-  {
-    id: 'projects.archive',
+  archive: {
     method: 'POST',
     path: '/api/v2/projects/{id}/archive',
     cost: 3,
@@ -200,8 +193,7 @@ export const projectOperations = defineOperations([
       fields: PROJECT_FIELDS,
     },
   },
-  {
-    id: 'projects.archived',
+  archived: {
     method: 'GET',
     path: '/api/v2/projects/archived',
     cost: 10,
@@ -218,8 +210,7 @@ export const projectOperations = defineOperations([
       help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted', phase_id: 'archived projects in this phase' },
     },
   },
-  {
-    id: 'projects.search',
+  search: {
     method: 'GET',
     path: '/api/v2/projects/search',
     cost: 20,
@@ -246,8 +237,7 @@ export const projectOperations = defineOperations([
       help: { term: 'at least 2 characters (1 with --exact-match)', fields: 'where to search: custom_fields, notes, title, description (default all)', exact_match: 'whole-value matches only (case-insensitive)', person_id: 'projects linked to this person', organization_id: 'projects linked to this organization' },
     },
   },
-  {
-    id: 'projects.activities',
+  activities: {
     method: 'GET',
     path: '/api/v1/projects/{id}/activities',
     cost: 20,
@@ -261,8 +251,7 @@ export const projectOperations = defineOperations([
       columns: ['id', 'subject', 'type', 'user_id', 'due_date', 'due_time', 'done'],
     },
   },
-  {
-    id: 'projects.changelog',
+  changelog: {
     method: 'GET',
     path: '/api/v2/projects/{id}/changelog',
     cost: 10,
@@ -278,8 +267,7 @@ export const projectOperations = defineOperations([
       columns: ['time', 'actor_user_id', 'change_source', 'old_values', 'new_values'],
     },
   },
-  {
-    id: 'projects.groups',
+  groups: {
     method: 'GET',
     path: '/api/v1/projects/{id}/groups',
     cost: 20,
@@ -288,8 +276,7 @@ export const projectOperations = defineOperations([
     params,
     cli: { command: ['projects', 'groups'], summary: 'List the active groups of a project', examples: ['crmctl projects groups 3'], columns: ['id', 'name', 'order_nr'] },
   },
-  {
-    id: 'projects.permittedUsers',
+  permittedUsers: {
     method: 'GET',
     path: '/api/v2/projects/{id}/permittedUsers',
     cost: 5,
@@ -302,12 +289,10 @@ export const projectOperations = defineOperations([
       examples: ['crmctl projects permitted-users 3 --output tsv'],
       columns: ['user_id'],
       fields: ['user_id'],
-      // The service answers a bare array of ids; the command shows them as {user_id} rows.
-      handWritten: true,
+      wrapValues: 'user_id',
     },
   },
-  {
-    id: 'projects.plan',
+  plan: {
     method: 'GET',
     path: '/api/v1/projects/{id}/plan',
     cost: 20,
@@ -321,8 +306,7 @@ export const projectOperations = defineOperations([
       columns: ['item_type', 'item_id', 'phase_id', 'group_id'],
     },
   },
-  {
-    id: 'projects.tasks',
+  tasks: {
     method: 'GET',
     path: '/api/v1/projects/{id}/tasks',
     cost: 20,
@@ -336,4 +320,4 @@ export const projectOperations = defineOperations([
       columns: ['id', 'title', 'assignee_id', 'due_date', 'done', 'parent_task_id'],
     },
   },
-]);
+} satisfies OperationTable);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { id, offsetQuery, pathId } from '../schemas.js';
 
 // Roles are admin-only for reads and writes (api-facts §1).
@@ -22,20 +22,18 @@ export const SETTING_FIELDS = [...VISIBILITY_SETTING_KEYS, 'deal_access_level', 
  * Integer path ids. The shared `id` schema reports a non-number argument as "is required" (zod 4 issues carry
  * no input), so path ids are checked as digits first and then turned into numbers.
  */
-export const idParam = pathId;
 /** 1, 3, 5, 7 with a message that says which (a bare literal union reports only "Invalid input"). */
 const visibility = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)], {
   error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of 1, 3, 5, 7'),
 });
 
-const roleParams = z.object({ id: idParam });
+const roleParams = z.object({ id: pathId });
 const pipelineIds = z.array(id);
 
 const VISIBILITY_HELP = '1 owner (and followers), 3 owner\'s group (company on Light/Growth), 5 group and sub-groups, 7 entire company';
 
-export const roleOperations = defineOperations([
-  {
-    id: 'roles.list',
+export const roleOps = defineTable('roles', {
+  list: {
     method: 'GET',
     path: '/api/v1/roles',
     cost: 20,
@@ -51,8 +49,7 @@ export const roleOperations = defineOperations([
       fields: ROLE_FIELDS,
     },
   },
-  {
-    id: 'roles.get',
+  get: {
     method: 'GET',
     path: '/api/v1/roles/{id}',
     cost: 2,
@@ -60,6 +57,7 @@ export const roleOperations = defineOperations([
     pagination: 'none',
     params: roleParams,
     cli: {
+      help: { id: 'role id' },
       command: ['roles', 'get'],
       summary: 'Show one role and its default-visibility settings',
       examples: ['crmctl roles get 2', 'crmctl roles get 2 --json'],
@@ -69,8 +67,7 @@ export const roleOperations = defineOperations([
       handWritten: true,
     },
   },
-  {
-    id: 'roles.create',
+  create: {
     method: 'POST',
     path: '/api/v1/roles',
     cost: 10,
@@ -86,8 +83,7 @@ export const roleOperations = defineOperations([
       help: { name: 'role name', parent_role_id: 'an existing role; omit for a top-level role' },
     },
   },
-  {
-    id: 'roles.update',
+  update: {
     method: 'PUT',
     path: '/api/v1/roles/{id}',
     cost: 10,
@@ -107,21 +103,20 @@ export const roleOperations = defineOperations([
       summary: 'Rename a role or move it under another parent (--unset parent_role_id makes it top-level)',
       examples: ['crmctl roles update 4 --name "EMEA & APAC sales"', 'crmctl roles update 4 --parent-role-id 1'],
       columns: ['id'],
-      help: { parent_role_id: 'an existing role other than this one and its sub-roles' },
+      help: { id: 'role id', parent_role_id: 'an existing role other than this one and its sub-roles' },
     },
   },
-  {
-    id: 'roles.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v1/roles/{id}',
     cost: 6,
     scopes: ADMIN,
     pagination: 'none',
     params: roleParams,
-    cli: { prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
+    cli: {
+      help: { id: 'role id' }, prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
   },
-  {
-    id: 'roles.assignments.list',
+  assignmentsList: {
     method: 'GET',
     path: '/api/v1/roles/{id}/assignments',
     cost: 10,
@@ -131,6 +126,7 @@ export const roleOperations = defineOperations([
     params: roleParams,
     query: z.object({ ...offsetQuery }),
     cli: {
+      help: { id: 'role id' },
       command: ['roles', 'assignments', 'list'],
       summary: 'List the users assigned to a role',
       examples: ['crmctl roles assignments list 2', 'crmctl roles assignments list 2 --all --output tsv'],
@@ -138,8 +134,7 @@ export const roleOperations = defineOperations([
       fields: ASSIGNMENT_FIELDS,
     },
   },
-  {
-    id: 'roles.assignments.add',
+  assignmentsAdd: {
     method: 'POST',
     path: '/api/v1/roles/{id}/assignments',
     cost: 10,
@@ -153,11 +148,10 @@ export const roleOperations = defineOperations([
       summary: 'Assign a user to a role (a user has one role; this moves them)',
       examples: ['crmctl roles assignments add 3 --user-id 2'],
       columns: ['user_id', 'role_id'],
-      help: { user_id: 'an existing user of the company' },
+      help: { id: 'role id', user_id: 'an existing user of the company' },
     },
   },
-  {
-    id: 'roles.assignments.remove',
+  assignmentsRemove: {
     method: 'DELETE',
     path: '/api/v1/roles/{id}/assignments',
     cost: 6,
@@ -172,11 +166,10 @@ export const roleOperations = defineOperations([
       examples: ['crmctl roles assignments remove 3 --user-id 2 --yes'],
       confirm: true,
       columns: ['id'],
-      help: { user_id: 'a user currently assigned to this role' },
+      help: { id: 'role id', user_id: 'a user currently assigned to this role' },
     },
   },
-  {
-    id: 'roles.settings.list',
+  settingsList: {
     method: 'GET',
     path: '/api/v1/roles/{id}/settings',
     cost: 20,
@@ -184,14 +177,14 @@ export const roleOperations = defineOperations([
     pagination: 'none',
     params: roleParams,
     cli: {
+      help: { id: 'role id' },
       command: ['roles', 'settings', 'list'],
       summary: 'Show a role\'s default visibility per item type (access levels only for the default role)',
       examples: ['crmctl roles settings list 2', 'crmctl roles settings list 1 --json'],
       fields: SETTING_FIELDS,
     },
   },
-  {
-    id: 'roles.settings.set',
+  settingsSet: {
     method: 'POST',
     path: '/api/v1/roles/{id}/settings',
     cost: 10,
@@ -205,11 +198,10 @@ export const roleOperations = defineOperations([
       summary: 'Set (add or update) one default-visibility setting of a role',
       examples: ['crmctl roles settings set 2 --key deal_default_visibility --value 7'],
       flagNames: { setting_key: 'key' },
-      help: { setting_key: 'which item type\'s default visibility', value: VISIBILITY_HELP },
+      help: { id: 'role id', setting_key: 'which item type\'s default visibility', value: VISIBILITY_HELP },
     },
   },
-  {
-    id: 'roles.pipelines.list',
+  pipelinesList: {
     method: 'GET',
     path: '/api/v1/roles/{id}/pipelines',
     cost: 20,
@@ -223,12 +215,10 @@ export const roleOperations = defineOperations([
       examples: ['crmctl roles pipelines list 2', 'crmctl roles pipelines list 2 --hidden'],
       columns: ['visible', 'pipeline_ids'],
       fields: ['pipeline_ids', 'visible'],
-      help: { visible: 'true (default): visible pipelines; false: hidden ones' },
-      handWritten: true,
+      help: { id: 'role id', visible: 'true (default): visible pipelines; false: hidden ones' },
     },
   },
-  {
-    id: 'roles.pipelines.update',
+  pipelinesUpdate: {
     method: 'PUT',
     path: '/api/v1/roles/{id}/pipelines',
     cost: 10,
@@ -255,7 +245,7 @@ export const roleOperations = defineOperations([
       examples: ['crmctl roles pipelines update 2 --add 1,2 --remove 3'],
       columns: ['visible', 'pipeline_ids'],
       flagNames: { 'visible_pipeline_ids.add': 'add', 'visible_pipeline_ids.remove': 'remove' },
-      help: { 'visible_pipeline_ids.add': 'pipeline ids to make visible', 'visible_pipeline_ids.remove': 'pipeline ids to hide' },
+      help: { id: 'role id', 'visible_pipeline_ids.add': 'pipeline ids to make visible', 'visible_pipeline_ids.remove': 'pipeline ids to hide' },
     },
   },
-]);
+} satisfies OperationTable);

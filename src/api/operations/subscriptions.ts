@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { currency, id, isoDate, pathId } from '../schemas.js';
 
 // The vendor removed subscriptions from its live API (SDK 29.0.0, 2025-09); the service interface keeps
@@ -93,9 +93,8 @@ const updateRecurringBody = z
     });
   });
 
-export const subscriptionOperations = defineOperations([
-  {
-    id: 'subscriptions.createRecurring',
+export const subscriptionOps = defineTable('subscriptions', {
+  createRecurring: {
     method: 'POST',
     path: '/v1/subscriptions/recurring',
     cost: COST.write,
@@ -123,11 +122,9 @@ export const subscriptionOperations = defineOperations([
         start_date: 'YYYY-MM-DD, due date of the first payment',
         payments: `additional payments: ${PAYMENT_HELP}`,
       },
-      handWritten: true,
     },
   },
-  {
-    id: 'subscriptions.createInstallment',
+  createInstallment: {
     method: 'POST',
     path: '/v1/subscriptions/installment',
     cost: COST.write,
@@ -144,11 +141,9 @@ export const subscriptionOperations = defineOperations([
       fields: SUBSCRIPTION_FIELDS,
       flagNames: { payments: 'payment' },
       help: COMMON_HELP,
-      handWritten: true,
     },
   },
-  {
-    id: 'subscriptions.get',
+  get: {
     method: 'GET',
     path: '/v1/subscriptions/{id}',
     cost: COST.get,
@@ -164,8 +159,7 @@ export const subscriptionOperations = defineOperations([
       fields: SUBSCRIPTION_FIELDS,
     },
   },
-  {
-    id: 'subscriptions.findByDeal',
+  findByDeal: {
     method: 'GET',
     path: '/v1/subscriptions/find/{dealId}',
     cost: COST.read,
@@ -182,8 +176,7 @@ export const subscriptionOperations = defineOperations([
       handWritten: true,
     },
   },
-  {
-    id: 'subscriptions.payments',
+  payments: {
     method: 'GET',
     path: '/v1/subscriptions/{id}/payments',
     cost: COST.read,
@@ -199,8 +192,7 @@ export const subscriptionOperations = defineOperations([
       fields: PAYMENT_FIELDS,
     },
   },
-  {
-    id: 'subscriptions.updateRecurring',
+  updateRecurring: {
     method: 'PUT',
     path: '/v1/subscriptions/recurring/{id}',
     cost: COST.write,
@@ -222,11 +214,9 @@ export const subscriptionOperations = defineOperations([
         cycle_amount: 'new amount of each payment (integer)',
         payments: `additional payments due after --effective-date, replacing those: ${PAYMENT_HELP}`,
       },
-      handWritten: true,
     },
   },
-  {
-    id: 'subscriptions.updateInstallment',
+  updateInstallment: {
     method: 'PUT',
     path: '/v1/subscriptions/installment/{id}',
     cost: COST.write,
@@ -243,11 +233,9 @@ export const subscriptionOperations = defineOperations([
       fields: SUBSCRIPTION_FIELDS,
       flagNames: { payments: 'payment' },
       help: { ...COMMON_HELP, payments: `the new full list of payments: ${PAYMENT_HELP}` },
-      handWritten: true,
     },
   },
-  {
-    id: 'subscriptions.cancelRecurring',
+  cancelRecurring: {
     method: 'PUT',
     path: '/v1/subscriptions/recurring/{id}/cancel',
     cost: COST.write,
@@ -264,11 +252,10 @@ export const subscriptionOperations = defineOperations([
       fields: SUBSCRIPTION_FIELDS,
       confirm: true,
       help: { end_date: 'YYYY-MM-DD, default today; the subscription then ends on the due date of the next payment after it' },
-      handWritten: true,
+      optionalBody: true,
     },
   },
-  {
-    id: 'subscriptions.delete',
+  delete: {
     method: 'DELETE',
     path: '/v1/subscriptions/{id}',
     cost: COST.delete,
@@ -285,4 +272,4 @@ export const subscriptionOperations = defineOperations([
       confirm: true,
     },
   },
-]);
+} satisfies OperationTable);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperations } from '../operation.js';
+import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
 
 // Webhooks (v1, scope admin). The list and create answers carry `status: "ok"` beside `success`.
@@ -27,7 +27,7 @@ export const subscriptionUrl = z.string().refine((s) => {
 }, { error: 'must be a full http(s) URL, e.g. https://hooks.example.com/crm' });
 
 /** Path ids come in as text; a clear rule instead of a type error. */
-const webhookId = z.string().regex(/^[1-9]\d*$/, { error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }).transform(Number);
+const webhookId = z.int({ error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }).min(1, { error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' });
 
 const createBody = z
   .object({
@@ -46,9 +46,8 @@ const createBody = z
     }
   });
 
-export const webhookOperations = defineOperations([
-  {
-    id: 'webhooks.list',
+export const webhookOps = defineTable('webhooks', {
+  list: {
     method: 'GET',
     path: '/api/v1/webhooks',
     cost: 10,
@@ -60,11 +59,9 @@ export const webhookOperations = defineOperations([
       examples: ['crmctl webhooks list', 'crmctl webhooks list --json --fields id,name,last_http_status,last_delivery_time'],
       columns: COLUMNS,
       fields: WEBHOOK_FIELDS,
-      handWritten: true,
     },
   },
-  {
-    id: 'webhooks.create',
+  create: {
     method: 'POST',
     path: '/api/v1/webhooks',
     cost: 10,
@@ -93,11 +90,9 @@ export const webhookOperations = defineOperations([
         http_auth_password: 'basic-auth password (prefer --auth-password-stdin)',
         version: 'payload version (default 2.0)',
       },
-      handWritten: true,
     },
   },
-  {
-    id: 'webhooks.delete',
+  delete: {
     method: 'DELETE',
     path: '/api/v1/webhooks/{id}',
     cost: 6,
@@ -106,4 +101,4 @@ export const webhookOperations = defineOperations([
     params: z.object({ id: webhookId }),
     cli: { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['success'] },
   },
-]);
+} satisfies OperationTable);

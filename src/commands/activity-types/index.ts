@@ -1,6 +1,5 @@
-import { activityTypeOperations } from '../../api/operations/activity-types.js';
-import type { AreaModule } from '../../core/command.js';
-import { commandFromOperation } from '../from-operation.js';
+import { activityTypeOps } from '../../api/operations/activity-types.js';
+import { defineArea } from '../define-area.js';
 
 /** Every activity-type verb is generated from its operation row (key_string is refused by the body schema). */
-export const area: AreaModule = { commands: activityTypeOperations.map(commandFromOperation) };
+export const area = defineArea(activityTypeOps);

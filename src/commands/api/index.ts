@@ -81,7 +81,7 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
     headers,
     idempotent: method !== 'POST',
     cost: op?.cost ?? null,
-    scopes: op?.scopes,
+    scopes: op ? [...op.scopes] : undefined,
   };
   const http = await ctx.http();
   if (!opts.paginate) {

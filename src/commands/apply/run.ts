@@ -1,10 +1,10 @@
 import type { Context } from '../../core/context.js';
-import { executePlan, type Result } from '../../fixtures/execute.js';
-import { defaultStatePath, expandFixtureArgs } from '../../fixtures/files.js';
-import { readFixtures } from '../../fixtures/parse.js';
-import { makePlan } from '../../fixtures/plan.js';
-import { planJson, planLine, planSummary, resultLine, resultsJson, resultSummary, widthsOf } from '../../fixtures/report.js';
-import { lockState, readState } from '../../fixtures/state.js';
+import { executePlan, type Result } from '../../apply-engine/execute.js';
+import { defaultStatePath, expandFixtureArgs } from '../../apply-engine/files.js';
+import { readFixtures } from '../../apply-engine/parse.js';
+import { makePlan } from '../../apply-engine/plan.js';
+import { planJson, planLine, planSummary, resultLine, resultsJson, resultSummary, widthsOf } from '../../apply-engine/report.js';
+import { lockState, readState } from '../../apply-engine/state.js';
 
 export interface ApplyOptions {
   files: string[];

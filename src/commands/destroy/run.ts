@@ -1,11 +1,11 @@
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
-import type { Result } from '../../fixtures/execute.js';
-import { kinds } from '../../fixtures/kinds.js';
-import { topoOrder } from '../../fixtures/order.js';
-import { removeEntry } from '../../fixtures/remove.js';
-import { resultLine, resultSummary, widthsOf } from '../../fixtures/report.js';
-import { lockState, readState, writeState, type FixtureState } from '../../fixtures/state.js';
+import type { Result } from '../../apply-engine/execute.js';
+import { kinds } from '../../apply-engine/kinds.js';
+import { topoOrder } from '../../apply-engine/order.js';
+import { removeEntry } from '../../apply-engine/remove.js';
+import { resultLine, resultSummary, widthsOf } from '../../apply-engine/report.js';
+import { lockState, readState, writeState, type FixtureState } from '../../apply-engine/state.js';
 
 export interface DestroyOptions {
   state?: string;

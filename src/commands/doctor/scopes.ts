@@ -16,7 +16,7 @@ export function commonCommands(ops: Operation[]): CommonCommand[] {
   for (const o of ops) {
     if (o.cli.command.length !== 2 || !COMMON_VERBS.has(o.cli.command[1]!) || !o.scopes.length) continue;
     const command = o.cli.command.join(' ');
-    if (!byCommand.has(command)) byCommand.set(command, { command, scopes: o.scopes });
+    if (!byCommand.has(command)) byCommand.set(command, { command, scopes: [...o.scopes] });
   }
   return [...byCommand.values()];
 }

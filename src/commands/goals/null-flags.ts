@@ -1,10 +1,9 @@
 // Flags that send an explicit null, which a typed flag cannot: the service reads a null
 // pipeline or activity-type list as "all of them" and a null end as an open-ended goal.
 import type { OptionSpec } from '../../core/command.js';
-import type { Context } from '../../core/context.js';
 import { ValidationError } from '../../core/errors.js';
-import { readAll } from '../../core/stdin.js';
-import { readMaybeFile } from '../coerce.js';
+import { setPath } from '../../input/coerce.js';
+import type { RawInput } from '../../input/operation-input.js';
 
 export interface NullFlag {
   /** camelCase option name. */
@@ -40,29 +39,13 @@ export function chosen(flags: NullFlag[], opts: Record<string, unknown>): NullFl
   return on;
 }
 
-/** Options with the nulls folded into --data (typed flags still override it), so the builder validates them. */
-export async function withNulls(ctx: Context, flags: NullFlag[], opts: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const on = chosen(flags, opts);
-  const out = { ...opts };
-  for (const f of flags) delete out[f.opt];
-  if (!on.length) return out;
-  let body: Record<string, unknown> = {};
-  if (opts.data !== undefined) {
-    const text = opts.data === '-' ? await readAll(ctx.io.stdin) : readMaybeFile(String(opts.data), '--data');
-    try {
-      body = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      throw new ValidationError([{ field: '--data', rule: 'must be JSON' }]);
-    }
-  }
-  for (const f of on) {
-    let cur = body;
-    for (const p of f.path.slice(0, -1)) {
-      if (cur[p] === null || typeof cur[p] !== 'object') cur[p] = {};
-      cur = cur[p] as Record<string, unknown>;
-    }
-    cur[f.path[f.path.length - 1]!] = null;
-  }
-  out.data = JSON.stringify(body);
-  return out;
+/** Sets the chosen nulls in the body (over --data), so the schemas check them like any other input. */
+export function bodyNulls(flags: NullFlag[]) {
+  return (_ctx: unknown, raw: RawInput, opts: Record<string, unknown>): RawInput => {
+    const on = chosen(flags, opts);
+    if (!on.length) return raw;
+    const body = raw.body && typeof raw.body === 'object' ? structuredClone(raw.body as Record<string, unknown>) : {};
+    for (const f of on) setPath(body, f.path, null);
+    return { ...raw, body };
+  };
 }

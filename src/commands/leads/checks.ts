@@ -1,17 +1,14 @@
-import { callOperation, paginate, recordsOf } from '../../api/call.js';
-import { dealFieldOperations } from '../../api/operations/deal-fields.js';
-import { leadLabelOperations } from '../../api/operations/lead-labels.js';
-import { leadOperations } from '../../api/operations/leads.js';
+import { dealFieldOps } from '../../api/operations/deal-fields.js';
+import { leadLabelOps } from '../../api/operations/lead-labels.js';
+import { leadOps } from '../../api/operations/leads.js';
 import type { Context } from '../../core/context.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
-import type { BuiltInput } from '../from-operation.js';
-
-const op = (id: string) => [...leadOperations, ...leadLabelOperations, ...dealFieldOperations].find((o) => o.id === id)!;
+import type { ValidInput } from '../../input/operation-input.js';
+import { fetchAll, fetchOperation } from '../run-operation.js';
 
 /** Channel options configured for the company (deal field `channel`). */
 export async function channelOptions(ctx: Context): Promise<Array<{ id: number; label: string }>> {
-  const http = await ctx.http();
-  for await (const f of paginate(http, op('dealFields.list'), {}, { all: true })) {
+  for await (const f of fetchAll(ctx, dealFieldOps.list, {})) {
     const field = f as { key?: string; options?: Array<{ id: number; label: string }> };
     if (field.key === 'channel') return field.options ?? [];
   }
@@ -23,14 +20,12 @@ export async function channelOptions(ctx: Context): Promise<Array<{ id: number; 
  * label ids exist, the channel is configured, archive_reason only for archived leads,
  * and a lead keeps a person or an organization.
  */
-export async function leadPreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function leadPreflight(ctx: Context, input: ValidInput): Promise<void> {
   const body = (input.body ?? {}) as Record<string, unknown>;
-  const http = await ctx.http();
   const issues: Array<{ field: string; rule: string }> = [];
   try {
     if (Array.isArray(body.label_ids) && body.label_ids.length) {
-      const { envelope } = await callOperation(http, op('leadLabels.list'), {});
-      const known = new Set(((envelope.data as Array<{ id: string }>) ?? []).map((l) => l.id));
+      const known = new Set((((await fetchOperation(ctx, leadLabelOps.list, {})) as Array<{ id: string }> | null) ?? []).map((l) => l.id));
       const missing = (body.label_ids as string[]).filter((id) => !known.has(id));
       if (missing.length) issues.push({ field: '--label-ids', rule: `no such lead label: ${missing.join(', ')} (see crmctl lead-labels list)` });
     }
@@ -48,8 +43,7 @@ export async function leadPreflight(ctx: Context, input: BuiltInput): Promise<vo
   const id = input.params.id as string | undefined;
   const needsLead = id && ((body.archive_reason !== undefined && body.is_archived === undefined) || body.person_id === null || body.organization_id === null);
   if (needsLead) {
-    const { envelope } = await callOperation(http, op('leads.get'), { params: { id } });
-    const lead = (recordsOf(op('leads.get'), envelope) ?? {}) as Record<string, unknown>;
+    const lead = ((await fetchOperation(ctx, leadOps.get, { params: { id } })) ?? {}) as Record<string, unknown>;
     if (body.archive_reason !== undefined && body.is_archived === undefined && lead.is_archived !== true) {
       issues.push({ field: '--archive-reason', rule: 'only for an archived lead, or together with --is-archived true (use crmctl leads archive ID --reason TEXT)' });
     }

@@ -1,15 +1,13 @@
-import { dealFieldOperations } from '../../api/operations/deal-fields.js';
-import { leadOperations } from '../../api/operations/leads.js';
-import type { AreaModule, CommandSpec } from '../../core/command.js';
-import { commandFromOperation, runOperation } from '../from-operation.js';
+import { dealFieldOps } from '../../api/operations/deal-fields.js';
+import { leadOps } from '../../api/operations/leads.js';
+import type { CommandSpec } from '../../core/command.js';
+import { defineArea } from '../define-area.js';
+import { collectParams } from '../operation-command.js';
+import { runOperation } from '../run-operation.js';
 import { channelOptions, leadPreflight } from './checks.js';
 import { convertCommand } from './convert.js';
 
-const op = (id: string) => leadOperations.find((o) => o.id === id)!;
-const generated = leadOperations.filter((o) => !o.cli.handWritten).map(commandFromOperation);
-const withPreflight = (spec: CommandSpec, id: string): CommandSpec => ({ ...spec, run: (ctx, i) => runOperation(ctx, op(id), i.args, i.opts, { preflight: leadPreflight }) });
-
-const update = op('leads.update');
+const { update } = leadOps;
 
 /** `leads archive ID [--reason]` and `leads unarchive ID`: PATCH with the archive rule made plain. */
 const archive: CommandSpec = {
@@ -20,8 +18,11 @@ const archive: CommandSpec = {
   options: [{ flags: '--reason <text>', description: 'archive reason' }],
   operations: [update],
   fields: update.cli.fields,
-  run: (ctx, { args, opts }) =>
-    runOperation(ctx, update, args, { isArchived: 'true', ...(opts.reason !== undefined ? { archiveReason: opts.reason } : {}) }),
+  async run(ctx, { args, opts }) {
+    const { id } = await collectParams(ctx, update, args);
+    const reason = opts.reason === undefined ? {} : { archive_reason: String(opts.reason) };
+    await runOperation(ctx, update, { params: { id: id! }, body: { is_archived: true, ...reason } });
+  },
 };
 
 const unarchive: CommandSpec = {
@@ -31,12 +32,15 @@ const unarchive: CommandSpec = {
   args: [{ name: 'id', description: 'lead id (UUID)', required: false }],
   operations: [update],
   fields: update.cli.fields,
-  run: (ctx, { args }) => runOperation(ctx, update, args, { isArchived: 'false' }),
+  async run(ctx, { args }) {
+    const { id } = await collectParams(ctx, update, args);
+    await runOperation(ctx, update, { params: { id: id! }, body: { is_archived: false } });
+  },
 };
 
-const channelsOp = dealFieldOperations[0];
+const channelsOp = dealFieldOps.list;
 const channels: CommandSpec = {
-  path: ['leads', 'channels'],
+  path: channelsOp.cli.command,
   summary: channelsOp.cli.summary,
   examples: channelsOp.cli.examples,
   operations: [channelsOp],
@@ -46,12 +50,7 @@ const channels: CommandSpec = {
   },
 };
 
-export const area: AreaModule = {
-  commands: [
-    ...generated.map((c) => (c.path[1] === 'create' ? withPreflight(c, 'leads.create') : c.path[1] === 'update' ? withPreflight(c, 'leads.update') : c)),
-    convertCommand,
-    archive,
-    unarchive,
-    channels,
-  ],
-};
+export const area = defineArea(leadOps, {
+  extend: { create: { preflight: leadPreflight }, update: { preflight: leadPreflight } },
+  commands: [convertCommand, archive, unarchive, channels],
+});

@@ -1,34 +1,28 @@
-import { mailboxOperations } from '../../api/operations/mailbox.js';
-import type { AreaModule, CommandSpec } from '../../core/command.js';
-import { commandFromOperation, runOperation } from '../from-operation.js';
+import { mailboxOps } from '../../api/operations/mailbox.js';
+import type { CommandSpec } from '../../core/command.js';
+import { defineArea } from '../define-area.js';
+import { collectParams, commandFromOperation } from '../operation-command.js';
+import { runOperation } from '../run-operation.js';
 import { threadUpdatePreflight } from './checks.js';
 
-const op = (id: string) => mailboxOperations.find((o) => o.id === id)!;
+const { messagesGet } = mailboxOps;
 
-const updateOp = op('mailbox.threads.update');
-const threadUpdate: CommandSpec = {
-  ...commandFromOperation(updateOp),
-  generated: false,
-  run: (ctx, { args, opts }) => runOperation(ctx, updateOp, args, opts, { preflight: threadUpdatePreflight }),
-};
-
-const messageOp = op('mailbox.messages.get');
-/** With --body the table shows the body too (the service sends it only when asked). */
-const messageWithBody = { ...messageOp, cli: { ...messageOp.cli, columns: [...(messageOp.cli.columns ?? []), 'body'] } };
-
-/** `mailbox messages get ID [--body]`: a plain switch instead of --include-body 0|1. */
+/** `mailbox messages get ID [--body]`: a plain switch instead of --include-body 0|1; with it the table shows the body too. */
 const messageGet: CommandSpec = {
-  ...commandFromOperation(messageOp),
-  generated: false,
+  ...commandFromOperation(messagesGet),
   options: [{ flags: '--body', description: 'include the full message body (include_body=1); otherwise only snippet and body_url' }],
-  run: (ctx, { args, opts }) =>
-    opts.body ? runOperation(ctx, messageWithBody, args, { includeBody: '1' }) : runOperation(ctx, messageOp, args, {}),
+  async run(ctx, { args, opts }) {
+    const { id } = await collectParams(ctx, messagesGet, args);
+    const columns = opts.body ? [...(messagesGet.cli.columns ?? []), 'body'] : messagesGet.cli.columns;
+    await runOperation(ctx, messagesGet, { params: { id: id! }, query: opts.body ? { include_body: 1 } : {} }, { columns });
+  },
 };
 
-export const area: AreaModule = {
-  commands: [...mailboxOperations.filter((o) => !o.cli.handWritten).map(commandFromOperation), threadUpdate, messageGet],
+export const area = defineArea(mailboxOps, {
+  extend: { threadsUpdate: { preflight: threadUpdatePreflight } },
+  commands: [messageGet],
   groups: {
     'mailbox threads': 'Mail threads: list by folder, show, messages, update, delete',
     'mailbox messages': 'Mail messages: show one, optionally with its body',
   },
-};
+});

@@ -1,12 +1,9 @@
-import { callOperation, recordsOf } from '../../api/call.js';
-import { leadOperations } from '../../api/operations/leads.js';
-import { noteOperations, PIN_FLAGS, PIN_TARGET, targetFlag } from '../../api/operations/notes.js';
+import { leadOps } from '../../api/operations/leads.js';
+import { noteOps, PIN_FLAGS, PIN_TARGET, targetFlag } from '../../api/operations/notes.js';
 import type { Context } from '../../core/context.js';
 import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js';
-import type { BuiltInput } from '../from-operation.js';
-
-const leadGet = leadOperations.find((o) => o.id === 'leads.get')!;
-const noteGet = noteOperations.find((o) => o.id === 'notes.get')!;
+import type { ValidInput } from '../../input/operation-input.js';
+import { fetchOperation } from '../run-operation.js';
 
 /**
  * An issue when the lead does not exist; nothing when it does or when this token may not read leads
@@ -15,7 +12,7 @@ const noteGet = noteOperations.find((o) => o.id === 'notes.get')!;
 export async function missingLead(ctx: Context, leadId: unknown, flag = '--lead-id'): Promise<{ field: string; rule: string } | undefined> {
   if (typeof leadId !== 'string') return undefined;
   try {
-    await callOperation(await ctx.http(), leadGet, { params: { id: leadId } });
+    await fetchOperation(ctx, leadOps.get, { params: { id: leadId } });
     return undefined;
   } catch (err) {
     if (err instanceof NotFoundError) return { field: flag, rule: `no such lead: ${leadId} (see crmctl leads list)` };
@@ -32,7 +29,7 @@ export async function missingLead(ctx: Context, leadId: unknown, flag = '--lead-
  * the lead exists (the other targets have no read operation in the interface, the service checks them),
  * and on update a pinned flag of 1 without its target id in the body needs the note to be attached there.
  */
-export async function notePreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function notePreflight(ctx: Context, input: ValidInput): Promise<void> {
   const body = (input.body ?? {}) as Record<string, unknown>;
   const issues: Array<{ field: string; rule: string }> = [];
   const lead = await missingLead(ctx, body.lead_id);
@@ -40,8 +37,7 @@ export async function notePreflight(ctx: Context, input: BuiltInput): Promise<vo
   const noteId = input.params.id;
   const pins = Object.entries(PIN_TARGET).filter(([flag, target]) => body[flag] === 1 && body[target] === undefined);
   if (noteId !== undefined && pins.length) {
-    const { envelope } = await callOperation(await ctx.http(), noteGet, { params: { id: noteId } });
-    const note = (recordsOf(noteGet, envelope) ?? {}) as Record<string, unknown>;
+    const note = ((await fetchOperation(ctx, noteOps.get, { params: { id: noteId as number } })) ?? {}) as Record<string, unknown>;
     for (const [flag, target] of pins) {
       if (note[target] == null) {
         issues.push({ field: `--${PIN_FLAGS[flag]}`, rule: `needs ${targetFlag(target)}: note ${String(noteId)} is not attached to a ${target.replace(/_id$/, '').replace('org', 'organization')}` });

@@ -1,12 +1,11 @@
-import { permissionSetOperations } from '../../api/operations/permission-sets.js';
-import type { AreaModule, CommandSpec } from '../../core/command.js';
+import { permissionSetOps } from '../../api/operations/permission-sets.js';
+import type { CommandSpec } from '../../core/command.js';
 import { NotFoundError } from '../../core/errors.js';
-import { withArgHelp } from '../roles/arg-help.js';
-import { buildInput, commandFromOperation, runOperation } from '../from-operation.js';
+import { defineArea } from '../define-area.js';
+import { collectParams, commandFromOperation } from '../operation-command.js';
+import { fetchOperation, pagingOptions, runOperation } from '../run-operation.js';
 
-const op = (id: string) => permissionSetOperations.find((o) => o.id === id)!;
-const assignmentsOp = op('permissionSets.assignments');
-const getOp = op('permissionSets.get');
+const { assignments: assignmentsOp, get: getOp } = permissionSetOps;
 
 /**
  * `permission-sets assignments ID`: the service answers 404 both for an unknown set and for a set
@@ -14,23 +13,17 @@ const getOp = op('permissionSets.get');
  */
 const assignments: CommandSpec = {
   ...commandFromOperation(assignmentsOp),
-  generated: false,
   async run(ctx, { args, opts }) {
+    const { id } = await collectParams(ctx, assignmentsOp, args);
     try {
-      await runOperation(ctx, assignmentsOp, args, opts);
+      await runOperation(ctx, assignmentsOp, { params: { id: id! } }, { paging: pagingOptions(opts) });
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-      const input = await buildInput(ctx, getOp, args, {});
-      const { callOperation } = await import('../../api/call.js');
-      await callOperation(await ctx.http(), getOp, input); // throws the set's own 404 when it does not exist
+      await fetchOperation(ctx, getOp, { params: { id: id! } }); // throws the set's own 404 when it does not exist
       const { renderRecords } = await import('../../output/render.js');
       await renderRecords(ctx, [], { columns: assignmentsOp.cli.columns, fields: assignmentsOp.cli.fields });
     }
   },
 };
 
-export const area: AreaModule = {
-  commands: permissionSetOperations
-    .map((o) => (o === assignmentsOp ? assignments : commandFromOperation(o)))
-    .map((c) => withArgHelp(c, 'permission set id (UUID)')),
-};
+export const area = defineArea(permissionSetOps, { commands: [assignments] });

@@ -1,23 +1,17 @@
-import { personOperations } from '../../api/operations/persons.js';
-import type { AreaModule } from '../../core/command.js';
-import { commandFromOperation } from '../from-operation.js';
-import { collectionCommand } from './collection.js';
-import { permittedUsersCommand } from './permitted-users.js';
-import { productsCommand } from './products.js';
-import { switchedCommand } from './switch.js';
+import { personOps } from '../../api/operations/persons.js';
+import { AuthError } from '../../core/errors.js';
+import { defineArea } from '../define-area.js';
+import { dealProductRows } from './products.js';
 
-const op = (id: string) => personOperations.find((o) => o.id === id)!;
-const V1 = (what: string) => ({ flag: '--v1', description: `use the v1 form of ${what}` });
+/** The service answers 403 to anyone but a global admin, whatever the token's scopes; say so. */
+const ADMIN_ONLY =
+  'The person collection is open to global admins only: a regular user gets 403 even with contacts scopes. ' +
+  'Run it as a global admin, or use `crmctl persons list --all` (v2, cursor-paged) instead.';
 
-export const area: AreaModule = {
-  commands: [
-    ...personOperations.filter((o) => !o.cli.handWritten).map(commandFromOperation),
-    switchedCommand(op('persons.list'), op('persons.listV1'), V1('the list (offset-paged; --user-id, --first-char, --sort)')),
-    switchedCommand(op('persons.get'), op('persons.getV1'), V1('the person (every count, related objects)')),
-    switchedCommand(op('persons.files'), op('persons.filesV1'), V1('the files list (/v1/persons/{id}/files; sorts on more fields)')),
-    switchedCommand(op('persons.followers'), op('persons.followersV1'), V1('the followers list (follower ids, not paged)')),
-    collectionCommand,
-    productsCommand,
-    permittedUsersCommand,
-  ],
-};
+/** Every person verb is generated; list, get, files and followers take --v1 for the v1 form (cli.switch). */
+export const area = defineArea(personOps, {
+  extend: {
+    collection: { explain: (err) => (err instanceof AuthError && err.message.includes('(403)') ? new AuthError(err.message, ADMIN_ONLY) : err) },
+    products: { present: dealProductRows },
+  },
+});

@@ -1,36 +1,25 @@
-import { callOperation, paginate, recordsOf } from '../../api/call.js';
-import { phaseOperations } from '../../api/operations/phases.js';
-import { projectOperations } from '../../api/operations/projects.js';
+import { phaseOps } from '../../api/operations/phases.js';
+import { projectOps } from '../../api/operations/projects.js';
 import type { Context } from '../../core/context.js';
 import { ValidationError } from '../../core/errors.js';
-import type { BuiltInput } from '../from-operation.js';
-
-const op = (id: string) => [...phaseOperations, ...projectOperations].find((o) => o.id === id)!;
+import type { ValidInput } from '../../input/operation-input.js';
+import { fetchAll, fetchOperation } from '../run-operation.js';
 
 interface Phase { id: number; name: string; board_id: number; order_nr: number }
-
-async function phasesOfBoard(ctx: Context, boardId: number): Promise<Phase[]> {
-  const http = await ctx.http();
-  const { envelope } = await callOperation(http, op('phases.list'), { query: { board_id: boardId } });
-  return (recordsOf(op('phases.list'), envelope) as Phase[] | null) ?? [];
-}
 
 /**
  * order_nr runs from 1 to (phases on the board + 1), counting the other phases of the target
  * board (a phase moved within its board does not count itself). Read before sending.
  */
-export async function phasePreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function phasePreflight(ctx: Context, input: ValidInput): Promise<void> {
   const body = (input.body ?? {}) as { board_id?: number; order_nr?: number };
   if (body.order_nr === undefined) return;
   let board = body.board_id;
   const self = input.params.id as number | undefined;
-  if (board === undefined && self !== undefined) {
-    const http = await ctx.http();
-    const { envelope } = await callOperation(http, op('phases.get'), { params: { id: self } });
-    board = (recordsOf(op('phases.get'), envelope) as Phase).board_id;
-  }
+  if (board === undefined && self !== undefined) board = ((await fetchOperation(ctx, phaseOps.get, { params: { id: self } })) as Phase).board_id;
   if (board === undefined) return;
-  const others = (await phasesOfBoard(ctx, board)).filter((p) => p.id !== self);
+  const phases = ((await fetchOperation(ctx, phaseOps.list, { query: { board_id: board } })) as Phase[] | null) ?? [];
+  const others = phases.filter((p) => p.id !== self);
   const max = others.length + 1;
   if (body.order_nr > max) {
     throw new ValidationError([{ field: '--order-nr', rule: `must be between 1 and ${max}: board ${board} has ${others.length} other phase${others.length === 1 ? '' : 's'}` }]);
@@ -38,12 +27,11 @@ export async function phasePreflight(ctx: Context, input: BuiltInput): Promise<v
 }
 
 /** A phase that still holds projects (archived ones too) is not deleted; say which ones first. */
-export async function deletePreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function deletePreflight(ctx: Context, input: ValidInput): Promise<void> {
   const id = input.params.id as number;
-  const http = await ctx.http();
   const held: number[] = [];
-  for (const listId of ['projects.list', 'projects.archived']) {
-    for await (const p of paginate(http, op(listId), { query: { phase_id: id } }, { limit: 5 })) held.push((p as { id: number }).id);
+  for (const list of [projectOps.list, projectOps.archived]) {
+    for await (const p of fetchAll(ctx, list, { query: { phase_id: id } }, { limit: 5 })) held.push((p as { id: number }).id);
   }
   if (held.length) {
     throw new ValidationError(

@@ -1,19 +1,16 @@
-import { callOperation, recordsOf } from '../../api/call.js';
-import { phaseOperations } from '../../api/operations/phases.js';
-import { projectOperations } from '../../api/operations/projects.js';
+import { phaseOps } from '../../api/operations/phases.js';
+import { projectOps } from '../../api/operations/projects.js';
 import type { Context } from '../../core/context.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
-import type { BuiltInput } from '../from-operation.js';
+import type { ValidInput } from '../../input/operation-input.js';
+import { fetchOperation } from '../run-operation.js';
 
-const phaseGet = phaseOperations.find((o) => o.id === 'phases.get')!;
-const projectGet = projectOperations.find((o) => o.id === 'projects.get')!;
+interface Phase { id: number; board_id: number; name: string }
 
 /** A phase by id, or undefined when the service says it does not exist. */
-export async function readPhase(ctx: Context, id: number): Promise<{ id: number; board_id: number; name: string } | undefined> {
-  const http = await ctx.http();
+export async function readPhase(ctx: Context, id: number): Promise<Phase | undefined> {
   try {
-    const { envelope } = await callOperation(http, phaseGet, { params: { id } });
-    return recordsOf(phaseGet, envelope) as { id: number; board_id: number; name: string };
+    return (await fetchOperation(ctx, phaseOps.get, { params: { id } })) as Phase;
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -25,7 +22,7 @@ export async function readPhase(ctx: Context, id: number): Promise<{ id: number;
  * a create or update is sent: the phase exists, and its board is the one given (or, on update
  * without --board-id, the project's current board).
  */
-export async function projectPreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function projectPreflight(ctx: Context, input: ValidInput): Promise<void> {
   const body = (input.body ?? {}) as Record<string, unknown>;
   if (typeof body.phase_id !== 'number') return;
   const phase = await readPhase(ctx, body.phase_id);
@@ -33,9 +30,7 @@ export async function projectPreflight(ctx: Context, input: BuiltInput): Promise
   let board = typeof body.board_id === 'number' ? body.board_id : undefined;
   let boardFlag = '--board-id';
   if (board === undefined && input.params.id !== undefined) {
-    const http = await ctx.http();
-    const { envelope } = await callOperation(http, projectGet, { params: input.params });
-    board = (recordsOf(projectGet, envelope) as { board_id?: number }).board_id;
+    board = ((await fetchOperation(ctx, projectOps.get, { params: { id: input.params.id as number } })) as { board_id?: number }).board_id;
     boardFlag = "the project's board";
   }
   if (board !== undefined && phase.board_id !== board) {

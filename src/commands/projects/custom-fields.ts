@@ -1,12 +1,11 @@
 // `--custom-field KEY=VALUE` (repeatable) for project create/update. The values are folded into
-// the request body before the generic builder validates it, so --data, --custom-fields JSON and
-// these flags end up in one custom_fields object (later sources win per key).
+// the body's custom_fields before the schemas check it, so --data, --custom-fields JSON and these
+// flags end up in one object (later sources win per key).
 import { CUSTOM_FIELD_KEY } from '../../api/operations/projects.js';
 import type { Context } from '../../core/context.js';
 import type { OptionSpec } from '../../core/command.js';
 import { ValidationError } from '../../core/errors.js';
-import { readAll } from '../../core/stdin.js';
-import { readMaybeFile } from '../coerce.js';
+import type { RawInput } from '../../input/operation-input.js';
 
 export const customFieldOption: OptionSpec = {
   flags: '--custom-field <key=value>',
@@ -36,36 +35,11 @@ export function parseCustomField(entry: string): [string, unknown] {
   return [key, value];
 }
 
-/**
- * Returns opts with the --custom-field entries merged into --data (so one body reaches the
- * validator). Without --custom-field the opts are returned unchanged.
- */
-export async function foldCustomFields(ctx: Context, opts: Record<string, unknown>): Promise<Record<string, unknown>> {
+/** Merges the --custom-field entries into the body's custom_fields (they win over --data and --custom-fields). */
+export function foldCustomFields(_ctx: Context, raw: RawInput, opts: Record<string, unknown>): RawInput {
   const entries = (opts.customField as string[] | undefined) ?? [];
-  if (!entries.length) return opts;
-  const fromFlags = Object.fromEntries(entries.map(parseCustomField));
-  let body: Record<string, unknown> = {};
-  if (opts.data !== undefined) {
-    const text = opts.data === '-' ? await readAll(ctx.io.stdin) : readMaybeFile(String(opts.data), '--data');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new ValidationError([{ field: '--data', rule: 'must be JSON' }]);
-    }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ValidationError([{ field: '--data', rule: 'must be a JSON object' }]);
-    body = parsed as Record<string, unknown>;
-  }
-  let fromJsonFlag: Record<string, unknown> = {};
-  if (opts.customFields !== undefined) {
-    try {
-      fromJsonFlag = JSON.parse(readMaybeFile(String(opts.customFields), '--custom-fields')) as Record<string, unknown>;
-    } catch {
-      throw new ValidationError([{ field: '--custom-fields', rule: 'must be a JSON object (or @file with one)' }]);
-    }
-  }
+  if (!entries.length) return raw;
+  const body = raw.body && typeof raw.body === 'object' ? (raw.body as Record<string, unknown>) : {};
   const existing = body.custom_fields && typeof body.custom_fields === 'object' ? (body.custom_fields as Record<string, unknown>) : {};
-  body.custom_fields = { ...existing, ...fromJsonFlag, ...fromFlags };
-  const { customField: _entries, customFields: _json, ...rest } = opts;
-  return { ...rest, data: JSON.stringify(body) };
+  return { ...raw, body: { ...body, custom_fields: { ...existing, ...Object.fromEntries(entries.map(parseCustomField)) } } };
 }

@@ -1,17 +1,14 @@
-import { callOperation, paginate, recordsOf } from '../../api/call.js';
-import { roleOperations } from '../../api/operations/roles.js';
+import { roleOps } from '../../api/operations/roles.js';
 import type { Context } from '../../core/context.js';
 import { ValidationError } from '../../core/errors.js';
-import type { BuiltInput } from '../from-operation.js';
-
-const op = (id: string) => roleOperations.find((o) => o.id === id)!;
+import type { ValidInput } from '../../input/operation-input.js';
+import { fetchAll, fetchOperation } from '../run-operation.js';
 
 interface RoleRow { id: number; parent_role_id: number | null }
 
 async function allRoles(ctx: Context): Promise<RoleRow[]> {
-  const http = await ctx.http();
   const out: RoleRow[] = [];
-  for await (const r of paginate(http, op('roles.list'), {}, { all: true })) out.push(r as RoleRow);
+  for await (const r of fetchAll(ctx, roleOps.list, {})) out.push(r as RoleRow);
   return out;
 }
 
@@ -32,7 +29,7 @@ function subRoles(roles: RoleRow[], id: number): Set<number> {
  * create/update: the parent must be an existing role and, on update, neither the role itself
  * nor one of its sub-roles (that would make a loop). Reads the role list; sends no write.
  */
-export async function parentRolePreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function parentRolePreflight(ctx: Context, input: ValidInput): Promise<void> {
   const parent = (input.body as { parent_role_id?: number | null } | undefined)?.parent_role_id;
   if (parent === undefined || parent === null) return;
   const self = input.params.id as number | undefined;
@@ -47,23 +44,21 @@ export async function parentRolePreflight(ctx: Context, input: BuiltInput): Prom
 }
 
 /** assignments remove: the user must currently hold this role (else the service refuses). */
-export async function assignedUserPreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function assignedUserPreflight(ctx: Context, input: ValidInput): Promise<void> {
   const userId = (input.body as { user_id: number }).user_id;
-  const http = await ctx.http();
-  for await (const a of paginate(http, op('roles.assignments.list'), { params: input.params }, { all: true })) {
+  for await (const a of fetchAll(ctx, roleOps.assignmentsList, { params: { id: input.params.id as number } })) {
     if ((a as { user_id: number }).user_id === userId) return;
   }
   throw new ValidationError([{ field: '--user-id', rule: `user ${userId} is not assigned to role ${String(input.params.id)} (see crmctl roles assignments list ${String(input.params.id)})` }]);
 }
 
 /** pipelines update: every id must be a pipeline of the account (visible or hidden for the role). */
-export async function pipelineIdsPreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function pipelineIdsPreflight(ctx: Context, input: ValidInput): Promise<void> {
   const change = (input.body as { visible_pipeline_ids: { add?: number[]; remove?: number[] } }).visible_pipeline_ids;
-  const http = await ctx.http();
   const known = new Set<number>();
   for (const visible of [true, false]) {
-    const { envelope } = await callOperation(http, op('roles.pipelines.list'), { params: input.params, query: { visible } });
-    for (const id of (recordsOf(op('roles.pipelines.list'), envelope) as { pipeline_ids?: number[] })?.pipeline_ids ?? []) known.add(id);
+    const answer = (await fetchOperation(ctx, roleOps.pipelinesList, { params: { id: input.params.id as number }, query: { visible } })) as { pipeline_ids?: number[] } | null;
+    for (const id of answer?.pipeline_ids ?? []) known.add(id);
   }
   const issues = (['add', 'remove'] as const)
     .map((k) => ({ k, missing: (change[k] ?? []).filter((id) => !known.has(id)) }))

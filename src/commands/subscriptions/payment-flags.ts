@@ -1,9 +1,9 @@
 import { payment } from '../../api/operations/subscriptions.js';
 import type { OptionSpec } from '../../core/command.js';
-import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import { readAll } from '../../core/stdin.js';
-import { readMaybeFile } from '../coerce.js';
+import type { RawInput } from '../../input/operation-input.js';
+import { readJsonInput } from '../../input/sources.js';
+import type { CommandExtension } from '../operation-command.js';
 
 /**
  * Payments are an array of {amount, due_at, description}. Typing JSON on a command line is error-prone,
@@ -51,24 +51,19 @@ function checkFileItems(items: unknown): unknown[] {
 }
 
 /**
- * Turns --payment / --payments-file into the JSON text of the operation's `payments` field
- * (flag name `payment`, see flagNames in the operation table); other options pass through.
+ * Fills the body's `payments` from --payment / --payments-file. These replace the generated JSON flag
+ * `--payment` (table flagNames) with friendlier input; the schemas then check the result as usual.
  */
-export async function withPaymentsOption(ctx: Context, opts: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const flags = (opts.payment as string[] | undefined) ?? [];
-  const file = opts.paymentsFile as string | undefined;
-  const { payment: _p, paymentsFile: _f, ...rest } = opts;
-  if (flags.length && file !== undefined) throw new UsageError('give payments either with --payment or with --payments-file, not both');
-  if (flags.length) return { ...rest, payment: JSON.stringify(flags.map(parsePaymentFlag)) };
-  if (file !== undefined) {
-    const text = file === '-' ? await readAll(ctx.io.stdin) : readMaybeFile(`@${file}`, '--payments-file');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new ValidationError([{ field: '--payments-file', rule: 'must be JSON (an array of payments)' }]);
-    }
-    return { ...rest, payment: JSON.stringify(checkFileItems(parsed)) };
-  }
-  return rest;
-}
+export const payments: CommandExtension = {
+  options: paymentOptions,
+  async adjust(ctx, raw: RawInput, opts) {
+    const flags = (opts.payment as string[] | undefined) ?? [];
+    const file = opts.paymentsFile as string | undefined;
+    if (flags.length && file !== undefined) throw new UsageError('give payments either with --payment or with --payments-file, not both');
+    let items: unknown[] | undefined;
+    if (flags.length) items = flags.map(parsePaymentFlag);
+    else if (file !== undefined) items = checkFileItems(await readJsonInput(ctx.io.stdin, file === '-' ? '-' : `@${file}`, '--payments-file'));
+    if (!items) return raw;
+    return { ...raw, body: { ...(raw.body && typeof raw.body === 'object' ? (raw.body as object) : {}), payments: items } };
+  },
+};

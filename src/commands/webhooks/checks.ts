@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { ValidationError } from '../../core/errors.js';
-import type { BuiltInput } from '../from-operation.js';
+import type { ValidInput } from '../../input/operation-input.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '0.0.0.0']);
 const port = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
@@ -15,7 +15,7 @@ export function pointsAt(target: URL, api: URL): boolean {
  * A webhook must not call the service itself: refuse the profile's API address (and the vendor's
  * API hosts) before sending. Only reads the credentials' base URL; sends nothing.
  */
-export async function webhookPreflight(ctx: Context, input: BuiltInput): Promise<void> {
+export async function webhookPreflight(ctx: Context, input: ValidInput): Promise<void> {
   const raw = (input.body as { subscription_url?: string } | undefined)?.subscription_url;
   if (!raw) return;
   const target = new URL(raw);

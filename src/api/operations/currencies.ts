@@ -1,0 +1,12 @@
+import { defineTable, type OperationTable } from '../operation.js';
+
+export const currencyOps = defineTable('currencies', {
+  list: {
+    method: 'GET',
+    path: '/api/v1/currencies',
+    cost: 20,
+    scopes: ['base'],
+    pagination: 'none',
+    cli: { command: ['currencies', 'list'], summary: 'List the currencies the company can use', examples: ['crmctl currencies list'], columns: ['id', 'code', 'name', 'symbol', 'is_custom_flag'] },
+  },
+} satisfies OperationTable);

@@ -1,0 +1,125 @@
+import type { Operation } from '../api/operation.js';
+import { activityTypeOps } from '../api/operations/activity-types.js';
+import { dealInstallmentOps } from '../api/operations/deal-installments.js';
+import { goalOps } from '../api/operations/goals.js';
+import { leadLabelOps } from '../api/operations/lead-labels.js';
+import { leadOps } from '../api/operations/leads.js';
+import { legacyTeamOps } from '../api/operations/legacy-teams.js';
+import { noteOps } from '../api/operations/notes.js';
+import { organizationFieldOps } from '../api/operations/organization-fields.js';
+import { phaseOps } from '../api/operations/phases.js';
+import { projectOps } from '../api/operations/projects.js';
+import { roleOps } from '../api/operations/roles.js';
+import { subscriptionOps } from '../api/operations/subscriptions.js';
+import { webhookOps } from '../api/operations/webhooks.js';
+
+/**
+ * What a fixture `kind` maps to: the operations that create, change and remove one record, and
+ * where its id lives. Built on the operation tables (ALL_OPERATIONS), so a fixture spec is
+ * checked with the very schema `crmctl <area> create` uses.
+ */
+export interface KindDef {
+  kind: string;
+  summary: string;
+  create: Operation;
+  /** Absent: a changed spec is applied by delete + create ("replace"). */
+  update?: Operation;
+  /** How the record goes away (destroy, --prune). Absent: the service has no way; it is only forgotten. */
+  remove?: Removal;
+  /** Record keys naming the parent of a child record and the path parameter they fill: note-comment `note` → {id}. */
+  parents: Array<{ key: string; param: string; description: string }>;
+  /** Path parameter that takes the record's own id in update/delete paths (absent: the id is not in the path). */
+  idParam?: string;
+  /** The record's id: a field of the created record, or a field of the spec (role settings are keyed by setting_key). */
+  idFrom: { record: string } | { spec: string };
+  /** Shape of ids, for stand-in values while specs are checked before anything exists. */
+  idType: 'int' | 'uuid' | 'string';
+  /** Fields added to every update body (a recurring subscription update needs an effective date). */
+  updateExtras?: () => Record<string, unknown>;
+  /** The update operation takes the whole spec (role settings: the same POST adds or updates). */
+  updateSendsAll?: boolean;
+}
+
+/** Removing a record: its delete operation, or another call that ends it (archive, deleted flag). */
+export interface Removal {
+  op: Operation;
+  /** Body to send, from the record's id (role assignments are removed by user id). */
+  body?: (id: string | number) => unknown;
+  /** Words for the report: "deleted", "archived", "marked deleted". */
+  verb: string;
+}
+
+const del = (op: Operation): Removal => ({ op, verb: 'deleted' });
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function build(): KindDef[] {
+  return [
+    { kind: 'lead-label', summary: 'Lead label', create: leadLabelOps.create, update: leadLabelOps.update, remove: del(leadLabelOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'uuid' },
+    { kind: 'lead', summary: 'Lead (linked to a person or an organization)', create: leadOps.create, update: leadOps.update, remove: del(leadOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'uuid' },
+    { kind: 'note', summary: 'Note on a lead, deal, person, organization or project', create: noteOps.create, update: noteOps.update, remove: del(noteOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
+    {
+      kind: 'note-comment', summary: 'Comment on a note', create: noteOps.commentsAdd, update: noteOps.commentsUpdate, remove: del(noteOps.commentsDelete),
+      parents: [{ key: 'note', param: 'id', description: 'the note commented on' }], idParam: 'commentId', idFrom: { record: 'id' }, idType: 'uuid',
+    },
+    { kind: 'role', summary: 'Role', create: roleOps.create, update: roleOps.update, remove: del(roleOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
+    {
+      kind: 'role-assignment', summary: 'A user assigned to a role (removing moves the user to the default role)', create: roleOps.assignmentsAdd,
+      remove: { op: roleOps.assignmentsRemove, body: (id) => ({ user_id: Number(id) }), verb: 'removed' },
+      parents: [{ key: 'role', param: 'id', description: 'the role' }], idFrom: { record: 'user_id' }, idType: 'int',
+    },
+    {
+      kind: 'role-setting', summary: 'A default-visibility setting of a role (no delete: it goes with its role)', create: roleOps.settingsSet, update: roleOps.settingsSet, updateSendsAll: true,
+      parents: [{ key: 'role', param: 'id', description: 'the role' }], idFrom: { spec: 'setting_key' }, idType: 'string',
+    },
+    { kind: 'webhook', summary: 'Webhook (no update operation: a changed spec replaces it)', create: webhookOps.create, remove: del(webhookOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
+    { kind: 'activity-type', summary: 'Activity type', create: activityTypeOps.create, update: activityTypeOps.update, remove: del(activityTypeOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
+    { kind: 'org-field', summary: 'Organization custom field', create: organizationFieldOps.create, update: organizationFieldOps.update, remove: del(organizationFieldOps.delete), parents: [], idParam: 'field_code', idFrom: { record: 'field_code' }, idType: 'string' },
+    {
+      kind: 'team', summary: 'Legacy team (no delete operation: destroy sets deleted_flag)', create: legacyTeamOps.create, update: legacyTeamOps.update,
+      remove: { op: legacyTeamOps.update, body: () => ({ active_flag: 0, deleted_flag: 1 }), verb: 'marked deleted' }, parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int',
+    },
+    { kind: 'goal', summary: 'Goal', create: goalOps.create, update: goalOps.update, remove: del(goalOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'string' },
+    {
+      kind: 'project', summary: 'Project (the interface shows no delete: destroy archives it)', create: projectOps.create, update: projectOps.update,
+      remove: { op: projectOps.archive, verb: 'archived' }, parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int',
+    },
+    { kind: 'phase', summary: 'Project phase of a board (beta)', create: phaseOps.create, update: phaseOps.update, remove: del(phaseOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
+    {
+      kind: 'installment', summary: 'Installment of a deal', create: dealInstallmentOps.add, update: dealInstallmentOps.update, remove: del(dealInstallmentOps.delete),
+      parents: [{ key: 'deal', param: 'id', description: 'the deal (an existing deal id)' }], idParam: 'installment_id', idFrom: { record: 'id' }, idType: 'int',
+    },
+    {
+      kind: 'recurring-subscription', summary: 'Recurring subscription of a deal (updates take effect today)', create: subscriptionOps.createRecurring, update: subscriptionOps.updateRecurring,
+      updateExtras: () => ({ effective_date: today() }), remove: del(subscriptionOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int',
+    },
+    {
+      kind: 'installment-subscription', summary: 'Installment subscription of a deal', create: subscriptionOps.createInstallment, update: subscriptionOps.updateInstallment,
+      remove: del(subscriptionOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int',
+    },
+  ];
+}
+
+let cache: Map<string, KindDef> | undefined;
+
+/** Every kind a fixture may name, by name. */
+export function kinds(): Map<string, KindDef> {
+  cache ??= new Map(build().map((k) => [k.kind, k]));
+  return cache;
+}
+
+export function kindNames(): string[] {
+  return [...kinds().keys()];
+}
+
+/** The id of a record just created (or of the spec for records keyed by a spec field). */
+export function idOf(kind: KindDef, record: unknown, spec: Record<string, unknown>): string | number | undefined {
+  const from = kind.idFrom;
+  const v = 'spec' in from ? spec[from.spec] : record && typeof record === 'object' ? (record as Record<string, unknown>)[from.record] : undefined;
+  return typeof v === 'string' || typeof v === 'number' ? v : undefined;
+}
+
+/** A value shaped like this kind's ids, used in place of ids that do not exist yet while specs are checked. */
+export function standInId(kind: KindDef): string | number {
+  return kind.idType === 'int' ? 1 : kind.idType === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'a0'; // a hex string: goal ids are hex, field codes any text
+}

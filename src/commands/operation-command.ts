@@ -1,0 +1,212 @@
+import type { Operation } from '../api/operation.js';
+import type { CommandSpec, OptionSpec } from '../core/command.js';
+import type { Context } from '../core/context.js';
+import { UsageError, ValidationError } from '../core/errors.js';
+import { coerceField, setPath } from '../input/coerce.js';
+import { nullableKeys, type FieldSpec } from '../input/fields.js';
+import { jsonSchemaOf } from '../input/json-schema.js';
+import { operationFields, validateInput, validateParams, type RawInput } from '../input/operation-input.js';
+import { readJsonInput } from '../input/sources.js';
+import { executeOperation, pagingOptions, type Preflight, type RunHooks } from './run-operation.js';
+
+/**
+ * What an area adds to a generated command: flags the table cannot express (flags that send null,
+ * KEY=VALUE lists) folded into the input before it is validated, checks that read the account, and a
+ * different presentation. The command stays generated: its flags, help and docs come from the table.
+ */
+export interface CommandExtension {
+  summary?: string;
+  examples?: string[];
+  options?: OptionSpec[];
+  /** Folds the extra flags into the collected input; runs before validation, so the schemas check the result. */
+  adjust?: (ctx: Context, raw: RawInput, opts: Record<string, unknown>) => RawInput | Promise<RawInput>;
+  preflight?: Preflight;
+  present?: RunHooks['present'];
+  /** Turns a failure into a more helpful one (e.g. a 403 that only global admins escape). */
+  explain?: (err: unknown, opts: Record<string, unknown>) => unknown;
+}
+
+function optionFor(f: FieldSpec): OptionSpec {
+  const placeholder = f.kind === 'boolean' ? '[bool]' : f.kind === 'array' ? '<list>' : f.kind === 'json' ? '<json>' : f.choices ? '<value>' : f.kind === 'string' ? '<text>' : '<n>';
+  // Without a written description, say what the field is and what it takes.
+  const what = f.description ?? `${f.location === 'query' ? 'filter: ' : ''}${f.key.replace(/[._]/g, ' ')}`;
+  const takes =
+    f.kind === 'array' ? `comma-separated ${f.itemKind === 'integer' ? 'integers' : 'values'}` : f.kind === 'json' ? 'JSON, @file or - for stdin' : f.kind === 'integer' ? 'integer' : f.kind === 'number' ? 'number' : f.kind === 'boolean' ? 'true|false' : undefined;
+  const notes = [what, f.description ? undefined : takes, f.required ? 'required' : undefined].filter(Boolean);
+  return { flags: `--${f.flag} ${placeholder}`, description: notes.join('; '), choices: f.kind === 'enum' ? f.choices : undefined, repeatable: f.kind === 'array' };
+}
+
+export function isUpdate(op: Operation): boolean {
+  return op.method === 'PATCH' || op.method === 'PUT';
+}
+
+/** The flags of one operation: its inputs, then --data/--unset and the paging flags. */
+export function operationOptions(op: Operation): OptionSpec[] {
+  const { fields } = operationFields(op);
+  const nullable = nullableKeys(op.body);
+  const options: OptionSpec[] = fields.map(optionFor);
+  if (op.body) options.push({ flags: '--data <json>', description: 'request body as JSON, @file or - for stdin; flags override its fields' });
+  if (isUpdate(op) && nullable.length) options.push({ flags: '--unset <fields>', description: `clear these fields (sent as null): ${nullable.join(', ')}` });
+  if (op.pagination !== 'none') {
+    options.push({ flags: '--limit <n>', description: `at most this many records (page size up to ${op.maxLimit ?? 500})` });
+    options.push({ flags: '--all', description: 'follow every page' });
+    options.push({ flags: op.pagination === 'offset' ? '--start <n>' : '--cursor <cursor>', description: 'start from this position (resume)' });
+  }
+  return options;
+}
+
+/** Command spec generated from one operation row (Stripe's NewOperationCmd), optionally extended. */
+export function commandFromOperation(op: Operation, ext: CommandExtension = {}): CommandSpec {
+  const { args } = operationFields(op);
+  // An extension's flag replaces the generated flag of the same name (its adjust() fills that input).
+  const replaced = new Set((ext.options ?? []).map(attribute));
+  return {
+    path: op.cli.command,
+    summary: (ext.summary ?? op.cli.summary) + (op.beta ? ' (beta)' : ''),
+    description: op.cli.description,
+    examples: ext.examples ?? op.cli.examples,
+    args: args.map((a) => ({ name: a, description: op.cli.help?.[a] ?? `${a.replace(/_/g, ' ')} (path parameter)`, required: false })),
+    options: [...operationOptions(op).filter((o) => !replaced.has(attribute(o))), ...(ext.options ?? [])],
+    operations: [op],
+    fields: op.cli.fields,
+    run: (ctx, input) => runFromFlags(ctx, op, input.args, input.opts, ext),
+  };
+}
+
+/** `--limit <n>` → `limit`: the attribute commander stores the option under. */
+function attribute(o: OptionSpec): string {
+  return camel(/--([a-z0-9-]+)/i.exec(o.flags)![1]!);
+}
+
+/**
+ * One command for operations that do the same job in two forms (v2 and v1): the primary form by
+ * default, another with its switch flag (`cli.switch`). Flags of every form are offered; a flag the
+ * chosen form does not know is refused (exit 2) instead of being dropped silently.
+ */
+export function switchedCommand(primary: Operation, alternates: Operation[], ext: CommandExtension = {}): CommandSpec {
+  const forms = [primary, ...alternates].map((op) => ({ op, spec: commandFromOperation(op, op === primary ? ext : {}) }));
+  const own = new Map(forms.map((f) => [f.op, new Set((f.spec.options ?? []).map(attribute))]));
+  const merged = new Map<string, OptionSpec>();
+  for (const o of forms.flatMap((f) => f.spec.options ?? [])) {
+    const key = attribute(o);
+    const prev = merged.get(key);
+    if (!prev) merged.set(key, o);
+    else if (prev.choices && o.choices) merged.set(key, { ...prev, choices: [...new Set([...prev.choices, ...o.choices])] });
+  }
+  const switches = alternates.map((a) => ({ op: a, flag: a.cli.switch!, attr: camel(a.cli.switch!.replace(/^--/, '')) }));
+  const flagOf = (attr: string) => `--${attr.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return {
+    ...forms[0]!.spec,
+    description: switches.map((s) => `${s.flag} calls ${s.op.method} ${s.op.path} instead of ${primary.method} ${primary.path}.`).join('\n'),
+    examples: [...new Set(forms.flatMap((f) => f.op === primary ? f.spec.examples : f.op.cli.examples))],
+    options: [...merged.values(), ...switches.map((s) => ({ flags: s.flag, description: `use the other form: ${s.op.cli.summary}` }))],
+    operations: forms.map((f) => f.op),
+    fields: [...new Set(forms.flatMap((f) => f.op.cli.fields ?? []))],
+    async run(ctx, { args, opts }) {
+      const on = switches.filter((s) => opts[s.attr]);
+      if (on.length > 1) throw new ValidationError([{ field: on[1]!.flag, rule: `cannot be combined with ${on[0]!.flag}` }]);
+      const op = on[0]?.op ?? primary;
+      const known = own.get(op)!;
+      const switchAttrs = new Set(switches.map((s) => s.attr));
+      const wrong = Object.keys(opts).filter((k) => !switchAttrs.has(k) && opts[k] !== undefined && !known.has(k));
+      if (wrong.length) {
+        throw new ValidationError(wrong.map((k) => ({ field: flagOf(k), rule: on[0] ? `not available with ${on[0].flag} (only in ${primary.path})` : `only with ${switches.find((s) => own.get(s.op)!.has(k))?.flag ?? 'another form'}` })));
+      }
+      const rest = Object.fromEntries(Object.entries(opts).filter(([k]) => !switchAttrs.has(k)));
+      await runFromFlags(ctx, op, args, rest, op === primary ? ext : {});
+    },
+  };
+}
+
+/** A generated command's run: flags → input → (prompts) → validation → preflight → call → output. */
+async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, ext: CommandExtension): Promise<void> {
+  try {
+    let raw = await collectFlags(ctx, op, argv, opts, new Set((ext.options ?? []).map(attribute)));
+    // A bad path argument is named before anything else is asked or checked.
+    validateParams(op, raw.params);
+    if (ext.adjust) raw = await ext.adjust(ctx, raw, opts);
+    await promptForGaps(ctx, op, raw);
+    const input = validateInput(op, raw);
+    await executeOperation(ctx, op, input, { preflight: ext.preflight, present: ext.present, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined });
+  } catch (err) {
+    throw ext.explain ? ext.explain(err, opts) : err;
+  }
+}
+
+/** The input a command line gives: positional args, --data, typed flags and --unset. Nothing is checked yet. */
+export async function collectFlags(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): Promise<RawInput> {
+  const { fields } = operationFields(op);
+  const params = await collectParams(ctx, op, argv);
+  let body: unknown = undefined;
+  if (opts.data !== undefined) {
+    body = await readJsonInput(ctx.io.stdin, String(opts.data), '--data');
+    // An array or a bare value where the operation takes an object: name --data, not "body".
+    const wantsObject = op.body !== undefined && jsonSchemaOf(op.body).type === 'object';
+    if (wantsObject && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+      throw new ValidationError([{ field: '--data', rule: `must be a JSON object of the body's fields (got ${Array.isArray(body) ? 'an array' : JSON.stringify(body)})` }]);
+    }
+  }
+  const query: Record<string, unknown> = {};
+  for (const f of fields) {
+    const raw = skip.has(camel(f.flag)) ? undefined : opts[camel(f.flag)];
+    if (raw === undefined) continue;
+    const value = f.kind === 'json' ? await readJsonInput(ctx.io.stdin, String(raw), `--${f.flag}`) : coerceField(f, raw);
+    if (f.location === 'query') query[f.key] = value;
+    else {
+      if (body === undefined || body === null || typeof body !== 'object') body = {};
+      setPath(body as Record<string, unknown>, f.path, value);
+    }
+  }
+  if (opts.unset !== undefined) {
+    const allowed = nullableKeys(op.body);
+    for (const name of String(opts.unset).split(',').map((s) => s.trim()).filter(Boolean)) {
+      const key = allowed.find((a) => a === name || a.replace(/_/g, '-') === name);
+      if (!key) throw new ValidationError([{ field: '--unset', rule: `${name} cannot be cleared; clearable: ${allowed.join(', ')}` }]);
+      if (body === undefined || body === null || typeof body !== 'object') body = {};
+      (body as Record<string, unknown>)[key] = null;
+    }
+  }
+  return { params, query, body };
+}
+
+/**
+ * Path parameters from positional arguments, in order; a missing one is asked for on a terminal (a
+ * select from the account where the table names a list) and named otherwise (exit 2).
+ */
+export async function collectParams(ctx: Context, op: Operation, argv: string[]): Promise<Record<string, string>> {
+  const { args } = operationFields(op);
+  const params: Record<string, string> = {};
+  for (const [i, name] of args.entries()) {
+    let v: unknown = argv[i];
+    if (v === undefined || v === '') {
+      if (!ctx.canPrompt) throw new UsageError(`missing argument <${name}>`, `Usage: crmctl ${op.cli.command.join(' ')} ${args.map((a) => `<${a}>`).join(' ')}`);
+      v = await (await import('../prompts/missing.js')).askArg(ctx, op, name, params);
+    }
+    params[name] = String(v);
+  }
+  return params;
+}
+
+/**
+ * On a terminal, asks for what the command line left out (an update's change, required inputs, a
+ * rule's missing half); elsewhere an update with nothing to change is named, and validation names
+ * every other missing flag.
+ */
+async function promptForGaps(ctx: Context, op: Operation, raw: RawInput): Promise<void> {
+  const { fields } = operationFields(op);
+  if (op.body && raw.body === undefined && isUpdate(op) && !op.cli.optionalBody) {
+    if (!ctx.canPrompt) throw new UsageError(`nothing to update: give at least one of ${fields.filter((f) => f.location === 'body').map((f) => `--${f.flag}`).join(', ')}`);
+    raw.body = await (await import('../prompts/missing.js')).askChange(ctx, op, fields, raw.params);
+  }
+  if (op.body && raw.body === undefined) raw.body = {};
+  if (!ctx.canPrompt) return;
+  const { promptMissingInputs } = await import('../prompts/missing.js');
+  await promptMissingInputs(ctx, op, fields, raw);
+}
+
+export function camel(flag: string): string {
+  return flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export type { RawInput };
+export { validateInput };

@@ -1,0 +1,4 @@
+import { organizationOps } from '../../api/operations/organizations.js';
+import { defineArea } from '../define-area.js';
+
+export const area = defineArea(organizationOps);

@@ -1,0 +1,106 @@
+import type { Operation, OperationInput, OperationSpec } from '../api/operation.js';
+import type { Context } from '../core/context.js';
+import { ValidationError } from '../core/errors.js';
+import { validateInput, type RawInput, type ValidInput } from '../input/operation-input.js';
+
+/** Checks that need the account's data (labels exist, channel configured); may read, must not write. */
+export type Preflight = (ctx: Context, input: ValidInput) => Promise<void>;
+
+export interface PageOptions {
+  limit?: number;
+  all?: boolean;
+  from?: string | number;
+}
+
+export interface RunHooks {
+  preflight?: Preflight;
+  /** Paging of a list (from --limit/--all/--start/--cursor); default: the first page. */
+  paging?: PageOptions;
+  /** Records as the command shows them (a hand-written command that reshapes rows). */
+  present?: (records: AsyncIterable<unknown>) => AsyncIterable<unknown>;
+  /** Replaces the confirmation question of a destructive operation. */
+  confirmMessage?: string;
+  /** Table columns when the command shows more (or less) than the table's default. */
+  columns?: string[];
+}
+
+/**
+ * Runs one operation with typed input, the way a hand-written command calls it: the same schemas as
+ * the flags check the input (exit 2 naming the field, nothing sent), then preflight, confirmation of
+ * destructive operations, the call (paged when the operation is) and the output.
+ */
+export async function runOperation<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>, hooks: RunHooks = {}): Promise<void> {
+  await executeOperation(ctx, op, validateInput(op, toRaw(input)), hooks);
+}
+
+/** Calls one operation with typed input and returns its records (`data`, unwrapped); nothing is printed. */
+export async function fetchOperation<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>): Promise<unknown> {
+  const valid = validateInput(op, toRaw(input));
+  const [http, { callOperation, recordsOf }] = await Promise.all([ctx.http(), import('../api/call.js')]);
+  const { envelope } = await callOperation(http, op, valid);
+  return recordsOf(op, envelope);
+}
+
+/** Calls one operation with typed input and returns the whole answer (for what the service sends beside `data`). */
+export async function fetchEnvelope<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>): Promise<import('../api/call.js').Envelope> {
+  const valid = validateInput(op, toRaw(input));
+  const [http, { callOperation }] = await Promise.all([ctx.http(), import('../api/call.js')]);
+  return (await callOperation(http, op, valid)).envelope;
+}
+
+/** Every record of a list operation with typed input, page by page (constant memory). */
+export async function* fetchAll<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>, paging: PageOptions = { all: true }): AsyncGenerator<unknown> {
+  const valid = validateInput(op, toRaw(input));
+  const [http, { paginate }] = await Promise.all([ctx.http(), import('../api/call.js')]);
+  yield* paginate(http, op, valid, paging);
+}
+
+function toRaw(input: unknown): RawInput {
+  const i = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+  return { params: i.params ?? {}, query: i.query ?? {}, body: i.body };
+}
+
+/** After validation: preflight, confirm, send, render. Shared by generated and hand-written commands. */
+export async function executeOperation(ctx: Context, op: Operation, input: ValidInput, hooks: RunHooks = {}): Promise<void> {
+  if (hooks.preflight) await hooks.preflight(ctx, input);
+  const { checkFields, renderRecords, renderRecord } = await import('../output/render.js');
+  checkFields(ctx, op.cli.fields);
+  if (op.cli.confirm) await ctx.confirm(hooks.confirmMessage ?? `${op.cli.summary} ${Object.values(input.params).join(' ')}?`);
+  const http = await ctx.http();
+  const { callOperation, paginate, recordsOf, asRecords } = await import('../api/call.js');
+  const present = hooks.present ?? ((r: AsyncIterable<unknown>) => r);
+  const view = { columns: hooks.columns ?? op.cli.columns, fields: op.cli.fields };
+  if (op.pagination !== 'none') {
+    const paging = { ...hooks.paging };
+    // More than one page's worth: follow pages until the limit.
+    if (paging.limit !== undefined && !paging.all && op.maxLimit && paging.limit > op.maxLimit) paging.all = true;
+    await renderRecords(ctx, present(asRecords(op, paginate(http, op, input, paging))), view);
+    return;
+  }
+  const { envelope } = await ctx.spin(`${op.method} ${op.path}`, () => callOperation(http, op, input));
+  const data = recordsOf(op, envelope);
+  if (Array.isArray(data)) {
+    await renderRecords(ctx, present(asRecords(op, toAsync(data))), view);
+    return;
+  }
+  let record: unknown = data ?? { success: envelope.success ?? true };
+  // One record stays one record (json prints the object, a table its fields) after presentation.
+  if (hooks.present) for await (const r of hooks.present(toAsync([record]))) record = r;
+  await renderRecord(ctx, record, view);
+}
+
+async function* toAsync(items: unknown[]): AsyncGenerator<unknown> {
+  yield* items;
+}
+
+/** --limit/--all/--start/--cursor of a list command, checked. */
+export function pagingOptions(opts: Record<string, unknown>): PageOptions {
+  let limit: number | undefined;
+  if (opts.limit !== undefined) {
+    limit = Number(opts.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new ValidationError([{ field: '--limit', rule: `must be a positive integer (got ${JSON.stringify(opts.limit)})` }]);
+  }
+  if (opts.start !== undefined && !/^\d+$/.test(String(opts.start))) throw new ValidationError([{ field: '--start', rule: 'must be a non-negative integer' }]);
+  const from = (opts.start ?? opts.cursor) as string | undefined;
+  return { limit, all: Boolean(opts.all), from };
+}

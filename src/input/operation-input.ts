@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import { pathParamNames, type Operation, type OperationSpec } from '../api/operation.js';
+import { ValidationError } from '../core/errors.js';
+import { fieldsOf, type FieldSpec } from './fields.js';
+import { issuesToError } from './issues.js';
+
+/** Query fields the paginator owns; generated commands show them as --limit/--all/--start/--cursor. */
+export const PAGING_KEYS: ReadonlySet<string> = new Set(['start', 'limit', 'cursor']);
+
+/** Input of one call before its schemas checked it (from flags, a fixture, a row, an MCP tool call). */
+export interface RawInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** Input the operation's schemas accepted (transforms applied: a path id is a number now). */
+export interface ValidInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+const cache = new WeakMap<object, { args: string[]; fields: FieldSpec[] }>();
+
+/** The inputs of an operation as the command line sees them: path params as args, query and body fields as flags. */
+export function operationFields(op: OperationSpec): { args: string[]; fields: FieldSpec[] } {
+  let f = cache.get(op);
+  if (!f) {
+    f = {
+      args: op.cli.args ?? pathParamNames(op.path),
+      fields: [
+        ...fieldsOf(op.query, 'query', op.cli.flagNames, op.cli.help).filter((x) => !(op.pagination !== 'none' && PAGING_KEYS.has(x.key))),
+        ...fieldsOf(op.body, 'body', op.cli.flagNames, op.cli.help),
+      ],
+    };
+    cache.set(op, f);
+  }
+  return f;
+}
+
+/**
+ * Checks every input of an operation with its zod schemas and returns what they produced. Issues name
+ * the flag a person typed (`--value-amount`), or the field path when no flag matches. Nothing is sent
+ * before this passed.
+ */
+export function validateInput(op: Operation, raw: RawInput): ValidInput {
+  const { fields } = operationFields(op);
+  const params = validateParams(op, raw.params);
+  const query = parse(op.query, raw.query ?? {}, fields, 'query') as Record<string, unknown>;
+  const body = op.body ? parse(op.body, raw.body ?? {}, fields, 'body') : undefined;
+  return { params, query: query ?? {}, body };
+}
+
+/** Path parameters checked alone (named `<id>`): what a command line's positional arguments give. */
+export function validateParams(op: Operation, raw: Record<string, unknown>): Record<string, unknown> {
+  if (!op.params) return { ...raw };
+  const r = op.params.safeParse(numericParams(op.params, raw), { reportInput: true });
+  if (!r.success) {
+    throw new ValidationError(r.error.issues.map((i) => ({ field: `<${String(i.path[0] ?? 'argument')}>`, rule: issuesToError([i], [], 'argument').issues[0]!.rule })));
+  }
+  return r.data as Record<string, unknown>;
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, fields: FieldSpec[], where: string): unknown {
+  if (!schema) return value;
+  // reportInput: issues carry the value, so "is required" and "must be an integer" can be told apart.
+  const r = schema.safeParse(value, { reportInput: true });
+  if (!r.success) throw issuesToError(r.error.issues, fields, where);
+  return r.data;
+}
+
+/** Path parameters arrive as text; integer ones become numbers before the schema sees them. */
+export function numericParams(schema: z.ZodType, params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params };
+  for (const f of fieldsOf(schema, 'query')) {
+    const v = out[f.key];
+    if (typeof v === 'string' && (f.kind === 'integer' || f.kind === 'number') && /^-?\d+(\.\d+)?$/.test(v)) out[f.key] = Number(v);
+  }
+  return out;
+}

@@ -1,0 +1,101 @@
+import type { HttpClient } from '../http/client.js';
+import type { CredentialSource } from '../http/types.js';
+import type { Context } from '../core/context.js';
+import { CancelledError, UsageError } from '../core/errors.js';
+import type { GlobalOptions } from '../core/globals.js';
+import { isCI, type IO } from '../core/io.js';
+import { nonInteractivePrompter, type Prompter } from '../core/prompter.js';
+import { VERSION } from '../core/version.js';
+
+/**
+ * Builds the context a command runs with (gh's Factory): the heavy pieces are imported on first use,
+ * so `crmctl --help` and `crmctl leads --help` load no HTTP, auth, config or prompt code.
+ */
+export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions): Context {
+  const canPrompt = io.isStdinTTY && io.isStdoutTTY && !isCI(env) && !globals.noInput;
+  const colorEnabled = globals.color && io.isStdoutTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+  let creds: Promise<CredentialSource> | undefined;
+  let resolvedCreds: CredentialSource | undefined;
+  let http: Promise<HttpClient> | undefined;
+  let prompter: Promise<Prompter> | undefined;
+  const write = (line: string) => io.stderr.write(`${line}\n`);
+
+  const ctx: Context = {
+    io,
+    env,
+    globals,
+    canPrompt,
+    colorEnabled,
+    async profileName() {
+      const { resolveProfileName } = await import('../config/store.js');
+      return resolveProfileName(env, globals.profile);
+    },
+    credentials() {
+      creds ??= (async () => {
+        const { createCredentialSource } = await import('../auth/credentials.js');
+        resolvedCreds = await createCredentialSource({ env, profile: globals.profile, debug: (l) => ctx.debug(l) });
+        return resolvedCreds;
+      })();
+      return creds;
+    },
+    http() {
+      http ??= (async () => {
+        const [{ HttpClient }, { createTransport }, credentials] = await Promise.all([import('../http/client.js'), import('../http/create-transport.js'), ctx.credentials()]);
+        return new HttpClient({
+          credentials,
+          transport: await createTransport(env.CRMCTL_HTTP_TRANSPORT),
+          trace: globals.debug ? write : undefined,
+          maxRetries: numberEnv(env.CRMCTL_MAX_RETRIES, 5),
+          baseDelayMs: numberEnv(env.CRMCTL_RETRY_BASE_MS, 300),
+          userAgent: `crmctl/${VERSION} node/${process.versions.node}`,
+        });
+      })();
+      return http;
+    },
+    prompter() {
+      prompter ??= canPrompt
+        ? import('../core/prompter.js').then((m) => m.inquirerPrompter({ stdin: io.stdin, stderr: io.stderr }))
+        : Promise.resolve(nonInteractivePrompter);
+      return prompter;
+    },
+    debug(line) {
+      if (globals.debug) write(line);
+    },
+    info(line) {
+      if (io.isStderrTTY) write(line);
+    },
+    warn(line) {
+      write(`warning: ${line}`);
+    },
+    async spin(text, work) {
+      const machine = globals.output === 'json' || globals.output === 'ndjson';
+      if (!io.isStderrTTY || machine || globals.debug) return work();
+      const { default: ora } = await import('ora');
+      const spinner = ora({ text, stream: io.stderr, isEnabled: true, discardStdin: false, color: colorEnabled ? 'cyan' : false }).start();
+      try {
+        return await work();
+      } finally {
+        spinner.stop();
+      }
+    },
+    async confirm(message) {
+      if (globals.yes) return;
+      if (!canPrompt) throw new UsageError(`${message} Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).`);
+      const p = await ctx.prompter();
+      if (!(await p.confirm({ message, flag: '--yes', default: false }))) throw new CancelledError();
+    },
+    knownSecrets() {
+      const fromEnv = [env.CRMCTL_ACCESS_TOKEN, env.CRMCTL_API_TOKEN, env.CRMCTL_CLIENT_SECRET, env.CRMCTL_REFRESH_TOKEN].filter((s): s is string => Boolean(s));
+      return [...fromEnv, ...(resolvedCreds?.secrets() ?? [])];
+    },
+    async close() {
+      if (http) await (await http).close();
+    },
+  };
+  return ctx;
+}
+
+function numberEnv(v: string | undefined, fallback: number): number {
+  const n = Number(v);
+  return v !== undefined && v !== '' && Number.isFinite(n) ? n : fallback;
+}
