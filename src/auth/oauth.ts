@@ -1,14 +1,10 @@
-/** undici is loaded when a token request is made, not when a command merely reads stored credentials. */
-async function request(...args: Parameters<typeof import('undici').request>): ReturnType<typeof import('undici').request> {
-  // undici is CommonJS: named exports under Node's loader, `default` inside the esbuild bundle.
-  const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
-  return (undici.request ?? undici.default!.request)(...args);
-}
+import { userOps } from '../api/operations/users.js';
 import { AuthError, CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { redactText } from '../core/redact.js';
+import { networkReason, rawRequest } from '../http/raw.js';
 
-/** What the token endpoint returns (api-facts §1). */
+/** What the token endpoint returns. */
 export interface TokenSet {
   accessToken: string;
   refreshToken?: string;
@@ -68,7 +64,7 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
   let status: number;
   let text: string;
   try {
-    const res = await request(url, {
+    const res = await rawRequest(url, {
       method: 'POST',
       headers: {
         authorization: basic(c),
@@ -77,15 +73,14 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
       },
       body: new URLSearchParams(form).toString(),
       // Well under the 30 s after which a refresh lock counts as abandoned.
-      headersTimeout: 12_000,
-      bodyTimeout: 12_000,
+      timeoutMs: 12_000,
     });
-    status = res.statusCode;
-    text = await res.body.text();
+    status = res.status;
+    text = res.text;
   } catch (err) {
-    const code = (err as { code?: string }).code ?? '';
+    const code = networkReason(err);
     throw new CliError(
-      `Could not reach the OAuth server at ${url}: ${code || (err as Error).message}.`,
+      `Could not reach the OAuth server at ${url}: ${code}.`,
       EXIT.ERROR,
       code === 'ECONNREFUSED' ? 'Check the profile\'s auth URL (`crmctl auth status`); if it is the sandbox, start it with `crmctl sandbox start`.' : 'Check the network and the auth URL.',
     );
@@ -137,32 +132,28 @@ function tokenError(status: number, body: Record<string, unknown>, grant: string
 /** Best effort: revoke a token at {authUrl}/oauth/revoke. Returns false when it failed. */
 export async function revokeToken(c: ClientCredentials, token: string, hint: 'access_token' | 'refresh_token'): Promise<boolean> {
   try {
-    const res = await request(joinUrl(c.authUrl, '/oauth/revoke'), {
+    const res = await rawRequest(joinUrl(c.authUrl, '/oauth/revoke'), {
       method: 'POST',
       headers: { authorization: basic(c), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams({ token, token_type_hint: hint }).toString(),
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
+      timeoutMs: 10_000,
     });
-    await res.body.text();
-    return res.statusCode >= 200 && res.statusCode < 300;
+    return res.status >= 200 && res.status < 300;
   } catch {
     return false;
   }
 }
 
-/** Optional: who is logged in (GET {apiDomain}/api/v1/users/me). Undefined when it fails. */
+/** Optional: who is logged in (the users table's `me`, against the token's API domain). Undefined when it fails. */
 export async function fetchUser(apiDomain: string, accessToken: string): Promise<{ id: number; name: string; email: string } | undefined> {
   try {
-    const res = await request(joinUrl(apiDomain, '/api/v1/users/me'), {
+    const res = await rawRequest(joinUrl(apiDomain, userOps.me.path), {
       method: 'GET',
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
+      timeoutMs: 10_000,
     });
-    const text = await res.body.text();
-    if (res.statusCode !== 200) return undefined;
-    const data = (JSON.parse(text) as { data?: Record<string, unknown> }).data;
+    if (res.status !== 200) return undefined;
+    const data = (JSON.parse(res.text) as { data?: Record<string, unknown> }).data;
     if (!data || typeof data.id !== 'number') return undefined;
     return { id: data.id, name: String(data.name ?? ''), email: String(data.email ?? '') };
   } catch {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
+import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
 import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpClient } from '../http/client.js';
@@ -261,10 +262,6 @@ async function printPlan(ctx: Context, http: HttpClient, o: ImportOptions, recon
     concurrency: reconciler.kind === 'none' ? 1 : o.concurrency,
     reconcile: reconciler.describe,
   };
-  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
-    ctx.io.stdout.write(`${JSON.stringify(plan, null, ctx.globals.output === 'json' ? 2 : undefined)}\n`);
-    return;
-  }
   const lines = [
     `Dry run: nothing was sent.`,
     `  ${plan.operation} for ${toSend} row${toSend === 1 ? '' : 's'} (${n.valid} valid, ${n.invalid} invalid${n.done ? `, ${n.done} done by an earlier run` : ''})`,
@@ -272,14 +269,14 @@ async function printPlan(ctx: Context, http: HttpClient, o: ImportOptions, recon
     budget ? `  at the current budget of ${budget.limit} per ${budget.windowSec} s window: about ${formatDuration(plan.estimated_seconds ?? 0)}` : '  budget unknown (no read answered with x-ratelimit-limit)',
     `  concurrency ${plan.concurrency}; lost answers: ${plan.reconcile}`,
   ];
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  await renderDocument(ctx, { json: plan, text: lines.join('\n') });
 }
 
 async function printSummary(ctx: Context, o: ImportOptions, s: { created: number; failed: number; skipped: number }): Promise<void> {
-  const text = ctx.globals.output === 'json'
-    ? `${JSON.stringify({ resource: o.resource.name, ...s, results: o.resultsPath }, null, 2)}\n`
-    : `Imported ${s.created} ${o.resource.name}; ${s.failed} failed, ${s.skipped} skipped. Results: ${o.resultsPath}\n`;
-  ctx.io.stdout.write(text);
+  await renderDocument(ctx, {
+    json: { resource: o.resource.name, ...s, results: o.resultsPath },
+    text: `Imported ${s.created} ${o.resource.name}; ${s.failed} failed, ${s.skipped} skipped. Results: ${o.resultsPath}`,
+  });
 }
 
 export function defaultStatePath(file: string): string {

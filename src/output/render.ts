@@ -145,7 +145,7 @@ function indent(s: string): string {
  * that fails or closes instead of draining ends the wait (the bin reports stdout errors; a closed
  * reader just means nobody wants the rest).
  */
-function writeOut(stream: NodeJS.WritableStream, s: string): Promise<void> | void {
+export function writeOut(stream: NodeJS.WritableStream, s: string): Promise<void> | void {
   const w = stream as NodeJS.WritableStream & { destroyed?: boolean };
   if (w.destroyed) return;
   if (stream.write(s)) return;

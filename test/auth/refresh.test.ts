@@ -112,7 +112,10 @@ describe('token refresh', () => {
     expect(tok.stdout).toBe(`${t.access_token}\n`);
     const r = await runCli(['auth', 'refresh'], { env: fx.env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/Refreshed profile default/);
+    // Piped: no status line (like every command); on a terminal it says what happened.
+    expect(r.stderr).toBe('');
+    const onTty = await runCli(['auth', 'refresh'], { env: fx.env, tty: true });
+    expect(onTty.stderr).toMatch(/^Refreshed profile default; the access token expires in \d+ s \(\d{4}-\d\d-\d\dT[\d:.]+Z\)\.\n$/);
     const p = stored().default;
     expect(p.accessToken).not.toBe(t.access_token);
     const out = await runCli(['auth', 'logout'], { env: fx.env });

@@ -124,3 +124,24 @@ describe('CSV injection: formula cells are neutralised in every CSV output', () 
     }
   });
 });
+
+describe('JSON from stdin, a file or the flag itself: one guard for every JSON flag', () => {
+  it.each([
+    ['inline', ['--custom-fields', '{not json'], undefined, '--custom-fields: must be JSON: '],
+    ['stdin', ['--custom-fields', '-'], '{not json', '--custom-fields: must be JSON (from stdin): '],
+    ['a file', ['--custom-fields', '@FILE'], '{not json', '--custom-fields: must be JSON (from FILE): '],
+  ])('projects create --custom-fields from %s with bad JSON: exit 2 naming the flag and where it came from, nothing sent', async (_where, flags, content, message) => {
+    const path = file('bad-custom.json', content ?? '');
+    const argv = ['projects', 'create', '--title', 'X', '--board-id', '1', '--phase-id', '1', ...flags.map((f) => f.replace('FILE', path))];
+    const r = await runCli(argv, { env: fx.env, stdin: flags.includes('-') ? content : undefined });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(r.stderr).toContain(message.replace('FILE', path));
+    expect(r.stderr).not.toContain('unexpected failure');
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('a directory given as a JSON file is named as such (exit 2)', async () => {
+    await refused(['leads', 'create', '--data', `@${dir}`], `--data: ${dir} is a directory, not a file`);
+    expect(await fx.requests()).toEqual([]);
+  });
+});

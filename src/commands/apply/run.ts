@@ -3,7 +3,8 @@ import { executePlan, type Result } from '../../apply-engine/execute.js';
 import { defaultStatePath, expandFixtureArgs } from '../../apply-engine/files.js';
 import { readFixtures } from '../../apply-engine/parse.js';
 import { makePlan } from '../../apply-engine/plan.js';
-import { planJson, planLine, planSummary, resultLine, resultsJson, resultSummary, widthsOf } from '../../apply-engine/report.js';
+import { PLAN_COLUMNS, planJson, planLine, planRow, planSummary, RESULT_COLUMNS, resultLine, resultRow, resultsJson, resultSummary, widthsOf } from '../../apply-engine/report.js';
+import { reportWriter } from '../../output/report.js';
 import { lockState, readState } from '../../apply-engine/state.js';
 
 export interface ApplyOptions {
@@ -21,19 +22,20 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
   const files = expandFixtureArgs(o.files);
   const statePath = o.state ?? defaultStatePath(o.files[0]!);
   const { records, issues } = readFixtures(files);
-  const json = ctx.globals.output === 'json';
-  const out = (s: string) => ctx.io.stdout.write(`${s}\n`);
+  // Human lines are kept per row object: the writer asks for a row's line when the format is the report.
+  const lines = new WeakMap<object, string>();
+  const line = (row: object) => lines.get(row)!;
 
   if (o.dryRun) {
     const plan = makePlan(records, readState(statePath), { env: ctx.env, prune: o.prune, issues });
-    if (json) {
-      out(JSON.stringify(planJson(plan, statePath), null, 2));
-      return;
-    }
+    const out = reportWriter(ctx, { columns: PLAN_COLUMNS, line });
     const w = widthsOf(plan.actions);
-    for (const a of plan.actions) out(planLine(a, w));
-    out(planSummary(plan));
-    out('Dry run: nothing was sent.');
+    for (const a of plan.actions) {
+      const row = planRow(a);
+      lines.set(row, planLine(a, w));
+      await out.row(row);
+    }
+    await out.end({ text: `${planSummary(plan)}\nDry run: nothing was sent.`, json: planJson(plan, statePath) });
     return;
   }
 
@@ -43,6 +45,7 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
     const plan = makePlan(records, state, { env: ctx.env, prune: o.prune, issues });
     const w = widthsOf(plan.actions);
     const results: Result[] = [];
+    const out = reportWriter(ctx, { columns: RESULT_COLUMNS, line });
     const needsService = plan.actions.some((a) => a.type !== 'unchanged' && a.type !== 'keep');
     const http = needsService ? await ctx.http() : (undefined as never);
     await executePlan(plan, {
@@ -50,13 +53,14 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
       state,
       statePath,
       env: ctx.env,
-      report: (r) => {
+      report: async (r) => {
         results.push(r);
-        if (!json) out(resultLine(r, w));
+        const row = resultRow(r);
+        lines.set(row, resultLine(r, w));
+        await out.row(row);
       },
     });
-    if (json) out(JSON.stringify(resultsJson(results, statePath), null, 2));
-    else out(resultSummary(results, statePath));
+    await out.end({ text: resultSummary(results, statePath), json: resultsJson(results, statePath) });
   } finally {
     unlock();
   }

@@ -104,7 +104,7 @@ const refresh: CommandSpec = {
     if (!p?.accessToken) throw new AuthError(p ? `Profile "${name}" is not logged in.` : `Not logged in: there is no profile "${name}".`, loginHint(name));
     const next = await refreshProfile(name, ctx.env, p, 'forced', (l) => ctx.debug(l));
     const secs = next.expiresAt !== undefined ? Math.round((next.expiresAt - Date.now()) / 1000) : undefined;
-    ctx.io.stderr.write(`Refreshed profile ${name}${secs !== undefined ? `; the access token expires in ${secs} s (${iso(next.expiresAt)})` : ''}.\n`);
+    ctx.info(`Refreshed profile ${name}${secs !== undefined ? `; the access token expires in ${secs} s (${iso(next.expiresAt)})` : ''}.`);
   },
 };
 
@@ -119,7 +119,7 @@ const logout: CommandSpec = {
     const p = await getProfile(name, ctx.env);
     if (!p) throw new NotFoundError(`There is no profile "${name}".`, 'See `crmctl auth profiles list`.');
     if (!p.accessToken && !p.refreshToken) {
-      ctx.io.stderr.write(`Profile ${name} was not logged in.\n`);
+      ctx.info(`Profile ${name} was not logged in.`);
       return;
     }
     const secret = p.clientSecret ?? ctx.env.CRMCTL_CLIENT_SECRET;
@@ -134,7 +134,7 @@ const logout: CommandSpec = {
     }
     await updateProfile(name, ctx.env, () => ({ accessToken: undefined, refreshToken: undefined, expiresAt: undefined, scopes: undefined, user: undefined }));
     if (!revoked) ctx.warn('could not revoke the tokens at the OAuth server; they were removed locally');
-    ctx.io.stderr.write(`Logged out of profile ${name}.\n`);
+    ctx.info(`Logged out of profile ${name}.`);
   },
 };
 
@@ -173,7 +173,7 @@ const profilesUse: CommandSpec = {
       throw new NotFoundError(`There is no profile "${name}".`, `See \`crmctl auth profiles list\`, or create it with \`crmctl auth login --profile ${name}\`.`);
     }
     await setDefaultProfile(name, ctx.env);
-    ctx.io.stderr.write(`Default profile is now ${name}.\n`);
+    ctx.info(`Default profile is now ${name}.`);
   },
 };
 
@@ -189,7 +189,7 @@ const profilesRemove: CommandSpec = {
     if (!(await getProfile(name, ctx.env))) throw new NotFoundError(`There is no profile "${name}".`, 'See `crmctl auth profiles list`.');
     await ctx.confirm(`Remove profile "${name}" and its stored tokens?`);
     await removeProfile(name, ctx.env);
-    ctx.io.stderr.write(`Removed profile ${name}.\n`);
+    ctx.info(`Removed profile ${name}.`);
   },
 };
 

@@ -1,7 +1,8 @@
-import { request } from 'undici';
+import { userOps } from '../../api/operations/users.js';
 import { callbackUri, joinUrl } from '../../auth/oauth.js';
 import type { Context } from '../../core/context.js';
 import { CliError } from '../../core/errors.js';
+import { rawRequest } from '../../http/raw.js';
 import { fail, pass, skip, type Finding } from './finding.js';
 import { human, type Setup } from './local.js';
 
@@ -21,8 +22,8 @@ interface Probe {
 
 async function probe(url: string, headers: Record<string, string> = {}): Promise<Probe> {
   const t0 = Date.now();
-  const res = await request(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  const text = await res.body.text();
+  const res = await rawRequest(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, timeoutMs: TIMEOUT_MS });
+  const text = res.text;
   const t1 = Date.now();
   let body: unknown = text;
   try {
@@ -31,12 +32,12 @@ async function probe(url: string, headers: Record<string, string> = {}): Promise
     // HTML pages (the consent page) stay text.
   }
   const date = res.headers.date;
-  return { status: res.statusCode, date: Array.isArray(date) ? date[0] : date, ms: t1 - t0, midpoint: Math.round((t0 + t1) / 2), body };
+  return { status: res.status, date: Array.isArray(date) ? date[0] : date, ms: t1 - t0, midpoint: Math.round((t0 + t1) / 2), body };
 }
 
 function networkReason(err: unknown): string {
   const e = err as { code?: string; cause?: { code?: string }; name?: string; message?: string };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${TIMEOUT_MS / 1000} s`;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.code === 'ETIMEDOUT') return `no answer within ${TIMEOUT_MS / 1000} s`;
   return e?.code ?? e?.cause?.code ?? e?.message ?? String(err);
 }
 
@@ -48,7 +49,7 @@ export interface ApiResult {
 }
 
 /**
- * Calls GET /api/v1/users/me with the credentials the next command would use: shows that the API
+ * Calls the users table's `me` with the credentials the next command would use: shows that the API
  * address answers, that the token is accepted, and gives the service's Date header for the clock check.
  */
 export async function checkApi(ctx: Context, setup: Setup): Promise<ApiResult> {
@@ -62,7 +63,7 @@ export async function checkApi(ctx: Context, setup: Setup): Promise<ApiResult> {
     const fix = err instanceof CliError && err.hint ? err.hint : `crmctl auth login --profile ${setup.profileName}`;
     return { reach: fail('api-reachable', title, `no usable credentials: ${message}`, fix), skew: skip('clock-skew', skewTitle, 'needs an answer from the service') };
   }
-  const url = joinUrl(creds.baseUrl, '/api/v1/users/me');
+  const url = joinUrl(creds.baseUrl, userOps.me.path);
   let p: Probe;
   try {
     p = await probe(url, creds.headers);

@@ -24,11 +24,14 @@ export async function runDoctor(ctx: Context): Promise<void> {
     checkScopes(api.scopes ?? (setup.envOverride ? undefined : setup.profile?.scopes), commonCommands(ALL_OPERATIONS), how),
   ];
   const failed = findings.filter((f) => f.status === 'fail');
-  if (ctx.globals.output === 'json') {
-    ctx.io.stdout.write(`${JSON.stringify({ ok: failed.length === 0, profile: profileName, checks: findings }, null, 2)}\n`);
-  } else {
+  const { reportFormat, reportWriter } = await import('../../output/report.js');
+  const out = reportWriter<Finding>(ctx, { columns: ['id', 'status', 'title', 'detail', 'fix'], line: () => '' });
+  if (reportFormat(ctx) === 'table') {
     const { formatReport } = await import('./format.js');
-    ctx.io.stdout.write(await formatReport(findings, profileName, ctx.colorEnabled));
+    await out.end({ text: (await formatReport(findings, profileName, ctx.colorEnabled)).replace(/\n$/, ''), json: null });
+  } else {
+    for (const f of findings) await out.row(f);
+    await out.end({ text: failed.length ? `${failed.length} problem${failed.length === 1 ? '' : 's'} found.` : 'All checks passed.', json: { ok: failed.length === 0, profile: profileName, checks: findings } });
   }
   if (failed.length) {
     throw new CliError(`doctor found ${failed.length} problem${failed.length === 1 ? '' : 's'}: ${failed.map((f) => f.title.toLowerCase()).join(', ')}`, EXIT.ERROR);

@@ -1,6 +1,8 @@
 import type { CommandSpec } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { networkReason, rawRequest } from '../../http/raw.js';
 import { parseFaults } from './faults.js';
 
 /** URL of a running sandbox: --url, else the sandbox profile's auth URL. */
@@ -15,20 +17,33 @@ async function sandboxUrl(ctx: Context, opts: Record<string, unknown>): Promise<
 
 async function control(ctx: Context, opts: Record<string, unknown>, method: string, path: string, body?: unknown): Promise<unknown> {
   const base = await sandboxUrl(ctx, opts);
-  const { request } = await import('undici');
   let res;
   try {
-    res = await request(`${base}/__sandbox/${path}`, {
-      method: method as 'GET',
+    res = await rawRequest(`${base}/__sandbox/${path}`, {
+      method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      transport: ctx.env.CRMCTL_HTTP_TRANSPORT,
     });
   } catch (err) {
-    throw new CliError(`No sandbox answers at ${base}: ${(err as { code?: string }).code ?? (err as Error).message}.`, 1, 'Start it with `crmctl sandbox start`.');
+    const reason = networkReason(err);
+    // Only a refused or unreachable address means no sandbox; anything else keeps its own words.
+    const nobody = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ECONNRESET)$/.test(reason);
+    throw new CliError(
+      nobody ? `No sandbox answers at ${base} (${reason}).` : `The request to the sandbox at ${base} failed: ${reason}.`,
+      EXIT.ERROR,
+      nobody ? 'Start it with `crmctl sandbox start`, or give its address with --url.' : undefined,
+    );
   }
-  const text = await res.body.text();
-  if (res.statusCode >= 400) throw new CliError(`Sandbox answered ${res.statusCode}: ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
+  if (res.status >= 400) throw new CliError(`The sandbox at ${base} answered ${res.status}: ${res.text.slice(0, 300)}`);
+  let parsed: unknown;
+  try {
+    parsed = res.text ? JSON.parse(res.text) : null;
+  } catch {
+    throw new CliError(`${base} answered ${res.status} with something that is not JSON (${res.text.length} characters): is it a crmctl sandbox?`, EXIT.ERROR, 'Give the sandbox address with --url (crmctl sandbox start prints it).');
+  }
+  // Control endpoints answer in the service's envelope; what a person wants is its data.
+  return parsed && typeof parsed === 'object' && 'data' in parsed ? (parsed as { data: unknown }).data : parsed;
 }
 
 const urlOption = { flags: '--url <url>', description: 'sandbox address (default: the sandbox profile\'s)' };
@@ -55,8 +70,8 @@ export const controlCommands: CommandSpec[] = [
         await control(ctx, opts, 'DELETE', 'requests');
         return;
       }
-      const log = (await control(ctx, opts, 'GET', 'requests')) as { data?: unknown[] } | unknown[];
-      const rows = Array.isArray(log) ? log : (log?.data ?? []);
+      const log = await control(ctx, opts, 'GET', 'requests');
+      const rows = Array.isArray(log) ? log : [];
       const { renderRecords } = await import('../../output/render.js');
       await renderRecords(ctx, rows, { columns: ['seq', 'method', 'path', 'status', 'cost', 'user_id'] });
     },

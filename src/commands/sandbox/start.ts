@@ -69,22 +69,20 @@ export const startCommand: CommandSpec = {
     }
     const info = { url: sandbox.url, client_id: sandbox.clientId, client_secret: sandbox.clientSecret, callback: `http://127.0.0.1:${callbackPort}/callback`, profile: opts.profile !== false ? profileName : null };
     // One JSON line on stdout when piped (scripts read the URL); a friendly block on a terminal.
-    if (ctx.io.isStdoutTTY && ctx.globals.output !== 'json') {
-      ctx.io.stdout.write(
-        [
-          `Sandbox listening on ${info.url}`,
-          `  OAuth client id:     ${info.client_id}`,
-          `  OAuth client secret: ${info.client_secret} (sandbox only)`,
-          `  Registered callback: ${info.callback}`,
-          info.profile ? `  Profile:             ${info.profile}  →  crmctl auth login --profile ${info.profile}` : '',
-          '  Control endpoints:   /__sandbox/{reset,seed,requests,faults,config,state}',
-          'Press Ctrl-C to stop.',
-          '',
-        ].filter(Boolean).join('\n'),
-      );
-    } else {
-      ctx.io.stdout.write(`${JSON.stringify(info)}\n`);
-    }
+    const { renderDocument } = await import('../../output/report.js');
+    await renderDocument(ctx, {
+      json: info,
+      piped: 'ndjson',
+      text: [
+        `Sandbox listening on ${info.url}`,
+        `  OAuth client id:     ${info.client_id}`,
+        `  OAuth client secret: ${info.client_secret} (sandbox only)`,
+        `  Registered callback: ${info.callback}`,
+        info.profile ? `  Profile:             ${info.profile}  →  crmctl auth login --profile ${info.profile}` : '',
+        '  Control endpoints:   /__sandbox/{reset,seed,requests,faults,config,state}',
+        'Press Ctrl-C to stop.',
+      ].filter(Boolean).join('\n'),
+    });
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);

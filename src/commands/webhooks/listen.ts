@@ -1,3 +1,6 @@
+import { networkReason, rawRequest } from '../../http/raw.js';
+import { writeOut } from '../../output/render.js';
+import { eventFormat } from '../../output/report.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { CommandSpec } from '../../core/command.js';
@@ -66,7 +69,7 @@ function reply(res: ServerResponse, status: number, body: unknown, headers: Reco
 
 /** Receives webhook deliveries on 127.0.0.1 until Ctrl-C, --max-events or --timeout. */
 export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
-  const pretty = ctx.io.isStdoutTTY && ctx.globals.output !== 'json' && ctx.globals.output !== 'ndjson';
+  const pretty = eventFormat(ctx) === 'pretty';
   let received = 0;
   let finish!: (err?: Error) => void;
   const done = new Promise<void>((resolve, reject) => { finish = (err) => (err ? reject(err) : resolve()); });
@@ -89,7 +92,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
       if (o.maxEvents !== undefined && received >= o.maxEvents) return reply(res, 503, { error: 'listener is stopping' });
       received++;
       reply(res, 200, { ok: true });
-      ctx.io.stdout.write(pretty ? `${summaryLine(summarize(payload))}\n` : `${JSON.stringify(payload)}\n`);
+      await writeOut(ctx.io.stdout, pretty ? `${summaryLine(summarize(payload))}\n` : `${JSON.stringify(payload)}\n`);
       if (o.forward) await forward(ctx, o.forward, text, req.headers['content-type']);
       if (o.maxEvents !== undefined && received >= o.maxEvents) finish();
     })().catch((err: unknown) => {
@@ -128,12 +131,11 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
 
 async function forward(ctx: Context, target: URL, body: string, contentType: string | undefined): Promise<void> {
   try {
-    const res = await fetch(target, { method: 'POST', headers: { 'content-type': contentType ?? 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
-    await res.arrayBuffer().catch(() => undefined);
-    if (res.ok) ctx.info(`forwarded to ${target.href}: ${res.status}`);
+    const res = await rawRequest(target.href, { method: 'POST', headers: { 'content-type': contentType ?? 'application/json' }, body, timeoutMs: 10_000, transport: ctx.env.CRMCTL_HTTP_TRANSPORT });
+    if (res.status >= 200 && res.status < 300) ctx.info(`forwarded to ${target.href}: ${res.status}`);
     else ctx.warn(`forward to ${target.href} answered ${res.status}`);
   } catch (err) {
-    ctx.warn(`forward to ${target.href} failed: ${(err as Error).message}`);
+    ctx.warn(`forward to ${target.href} failed: ${networkReason(err)}`);
   }
 }
 
