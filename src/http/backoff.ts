@@ -14,4 +14,4 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+

@@ -1,6 +1,7 @@
 import { AmbiguousWriteError, CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { backoffDelay, retryAfterMs, sleep } from './backoff.js';
+import { backoffDelay, retryAfterMs } from './backoff.js';
+import { realClock, type Clock } from './clock.js';
 import { CostGovernor } from './governor.js';
 import { toApiError } from './map-error.js';
 import { redactHeaders, redactText, redactUrlEncoded, redactValue } from '../core/redact.js';
@@ -18,6 +19,8 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** The wire: node:http by default, undici for long bulk runs (see createTransport). */
   transport?: Transport;
+  /** Time, sleeps and jitter (a fake one in tests). */
+  clock?: Clock;
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
@@ -31,11 +34,12 @@ const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET'
  * 429/5xx and resets (never a blind resend of a create), pacing to the cost budget, redacted traces.
  */
 export class HttpClient {
-  readonly governor = new CostGovernor();
+  readonly governor: CostGovernor;
+  private readonly clock: Clock;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
   clockOffsetMs: number | undefined;
   private readonly transport: Transport;
-  private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport'>> & Pick<HttpClientOptions, 'trace'>;
+  private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport' | 'clock'>> & Pick<HttpClientOptions, 'trace'>;
 
   constructor(opts: HttpClientOptions) {
     this.opts = {
@@ -48,6 +52,8 @@ export class HttpClient {
     };
     if (!opts.transport) throw new Error('HttpClient needs a transport (see src/http/create-transport.ts)');
     this.transport = opts.transport;
+    this.clock = opts.clock ?? realClock;
+    this.governor = new CostGovernor(this.clock);
   }
 
   async close(): Promise<void> {
@@ -79,7 +85,7 @@ export class HttpClient {
       release();
       this.governor.observe(res.headers);
       const date = Date.parse(String(first(res.headers.date) ?? ''));
-      if (!Number.isNaN(date)) this.clockOffsetMs = date - Date.now();
+      if (!Number.isNaN(date)) this.clockOffsetMs = date - this.clock.now();
 
       if (res.status === 401 && !refreshed) {
         refreshed = true;
@@ -115,13 +121,13 @@ export class HttpClient {
   }
 
   private async wait(attempt: number, res: HttpResponse | undefined, why: string): Promise<void> {
-    let ms = backoffDelay(attempt, this.opts.baseDelayMs, this.opts.maxDelayMs);
-    const after = res ? retryAfterMs(res.headers['retry-after']) : undefined;
+    let ms = backoffDelay(attempt, this.opts.baseDelayMs, this.opts.maxDelayMs, () => this.clock.random());
+    const after = res ? retryAfterMs(res.headers['retry-after'], this.clock.now()) : undefined;
     const reset = res ? Number(first(res.headers['x-ratelimit-reset'])) : NaN;
-    if (after !== undefined) ms = Math.max(ms, after) + Math.round(Math.random() * 100);
+    if (after !== undefined) ms = Math.max(ms, after) + Math.round(this.clock.random() * 100);
     else if (res?.status === 429 && Number.isFinite(reset)) ms = Math.max(ms, reset * 1000);
     this.trace(`~ retry #${attempt + 1} in ${ms} ms (${why})`);
-    await sleep(ms);
+    await this.clock.sleep(ms);
   }
 
   private async once(baseUrl: string, authHeaders: Record<string, string>, req: HttpRequest): Promise<HttpResponse> {
@@ -137,7 +143,7 @@ export class HttpClient {
         body = JSON.stringify(req.body);
       }
     }
-    const started = Date.now();
+    const started = this.clock.now();
     if (this.opts.trace) {
       this.trace(`> ${req.method} ${redactUrlEncoded(url)}`);
       for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${String(v)}`);
@@ -155,7 +161,7 @@ export class HttpClient {
       }
     } else if (!text) parsed = undefined;
     if (this.opts.trace) {
-      this.trace(`< ${res.status} (${Date.now() - started} ms)`);
+      this.trace(`< ${res.status} (${this.clock.now() - started} ms)`);
       for (const [k, v] of Object.entries(redactHeaders(res.headers as Record<string, unknown>))) {
         if (/^(x-|retry-after|content-type|date)/i.test(k)) this.trace(`< ${k}: ${String(v)}`);
       }

@@ -1,4 +1,4 @@
-import { sleep } from './backoff.js';
+import { realClock, type Clock } from './clock.js';
 
 /**
  * Paces requests to the service's cost budget, so bulk runs keep the budget busy without collecting
@@ -21,9 +21,9 @@ export class CostGovernor {
   /** Cost units acquired, and times we waited for a window (progress lines, benchmarks). */
   readonly stats = { acquired: 0, waits: 0 };
 
-  constructor(private readonly marginMs = 15) {}
+  constructor(private readonly clock: Clock = realClock, private readonly marginMs = 15) {}
 
-  observe(headers: Record<string, string | string[] | undefined>, now = Date.now()): void {
+  observe(headers: Record<string, string | string[] | undefined>, now = this.clock.now()): void {
     const sentAt = this.lastSentAt;
     this.lastSentAt = undefined;
     const remaining = Number(first(headers['x-ratelimit-remaining']));
@@ -45,7 +45,7 @@ export class CostGovernor {
   async acquire(cost: number | null): Promise<() => void> {
     const units = cost ?? 1;
     for (;;) {
-      const now = Date.now();
+      const now = this.clock.now();
       if (this.left === undefined) break;
       if (now >= this.endsAt) {
         // The window has turned: its budget is fresh and unknown until the next answer.
@@ -55,11 +55,11 @@ export class CostGovernor {
       }
       if (this.left - this.inFlight >= units) break;
       this.stats.waits++;
-      await sleep(Math.max(1, this.endsAt - now + this.marginMs));
+      await this.clock.sleep(Math.max(1, this.endsAt - now + this.marginMs));
     }
     this.inFlight += units;
     this.stats.acquired += units;
-    const sentAt = Date.now();
+    const sentAt = this.clock.now();
     let released = false;
     // HttpClient calls release() and then observe() in the same tick: that pairs an answer with its send time.
     return () => {

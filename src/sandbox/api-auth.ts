@@ -16,7 +16,7 @@ export function authKind(h: IncomingHttpHeaders): 'bearer' | 'api_token' | 'none
   return 'none';
 }
 
-export function authenticate(h: IncomingHttpHeaders, state: SandboxState, clientId: string, now = Date.now()): Caller {
+export function authenticate(h: IncomingHttpHeaders, state: SandboxState, clientId: string, now = state.now()): Caller {
   const apiToken = h['x-api-token'];
   if (typeof apiToken === 'string' && apiToken !== '') {
     const t = state.apiTokens.get(apiToken);

@@ -23,7 +23,7 @@ export class Budget {
   }
 
   /** Charge `cost`; a refused request is not charged. */
-  charge(cost: number, now = Date.now()): Charge {
+  charge(cost: number, now: number): Charge {
     this.roll(now);
     const { limit } = this.cfg();
     const allowed = this.used + cost <= limit;
@@ -32,7 +32,7 @@ export class Budget {
   }
 
   /** Headers without charging (for responses that were not charged, e.g. 401). */
-  peek(now = Date.now()): Record<string, string> {
+  peek(now: number): Record<string, string> {
     this.roll(now);
     return this.headers(now);
   }

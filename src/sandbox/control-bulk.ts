@@ -17,7 +17,7 @@ export function bulkInsert(state: SandboxState, body: Record<string, unknown>): 
   const persons = state.persons.all().map((p) => p.id);
   // add_time grows by 1 ms per record after the newest lead, so "oldest first" stays the insertion order.
   const newest = state.leads.all().reduce((m, l) => Math.max(m, Date.parse(l.add_time) || 0), 0);
-  const base = Math.max(Date.now(), newest + 1);
+  const base = Math.max(state.now(), newest + 1);
   const start = state.leads.allWithDeleted().length;
   for (let i = 0; i < count; i++) {
     const n = start + i + 1;

@@ -1,6 +1,7 @@
 // Control endpoints under /__sandbox/ (a prefix the service never uses). No auth:
 // the sandbox only listens on 127.0.0.1. These calls are not in the request log.
 import { bulkInsert } from './control-bulk.js';
+import { deliveryStats } from './handlers/webhooks/delivery.js';
 import { parseForm } from './http/body.js';
 import { issueTokenPair } from './oauth/tokens.js';
 import type { SandboxServer } from './server.js';
@@ -33,6 +34,17 @@ export async function handleControl(s: SandboxServer, method: string, url: URL, 
       reseed(s, name);
       return okk({ seed: name });
     }
+    case 'GET /__sandbox/clock':
+      return okk({ now: new Date(s.state.now()).toISOString(), offset_ms: s.state.clockOffsetMs });
+    case 'POST /__sandbox/clock': {
+      // Moves the service's time forward: tokens expire, budget windows end, without anyone waiting.
+      const sec = Number(body.advance_sec ?? 0);
+      if (!Number.isFinite(sec) || sec < 0) return bad('advance_sec must be a number of seconds >= 0');
+      s.state.clockOffsetMs += Math.round(sec * 1000);
+      return okk({ now: new Date(s.state.now()).toISOString(), offset_ms: s.state.clockOffsetMs });
+    }
+    case 'GET /__sandbox/deliveries':
+      return okk(deliveryStats(s.state));
     case 'GET /__sandbox/requests': {
       const since = Number(url.searchParams.get('since') ?? 0);
       return okk(s.requests.list().filter((r) => r.seq > since));

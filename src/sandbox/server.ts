@@ -47,7 +47,7 @@ export class SandboxServer {
       state: deps.state,
       config: deps.config,
       get baseUrl() { return self.baseUrl; },
-      now: () => new Date(),
+      now: () => new Date(deps.state.now()),
       schedule: (fn, ms) => this.schedule(fn, ms),
       log: deps.log,
     };
@@ -160,12 +160,12 @@ export class SandboxServer {
       if (decision.kind === 'reset-before') { fault = 'reset-before'; status = 0; req.socket.destroy(); return; }
       if (decision.kind === '5xx') {
         fault = '5xx';
-        Object.assign(headers, this.budget.peek());
+        Object.assign(headers, this.budget.peek(this.deps.state.now()));
         return finish({ status: decision.status, body: { success: false, error: statusText(decision.status), error_info: INFO, data: null, additional_data: null } });
       }
       if (decision.kind === '429') {
         fault = '429';
-        Object.assign(headers, this.budget.peek(), { 'retry-after': '1' });
+        Object.assign(headers, this.budget.peek(this.deps.state.now()), { 'retry-after': '1' });
         return finish(tooMany());
       }
 
@@ -173,7 +173,7 @@ export class SandboxServer {
       const caller = authenticate(req.headers, this.deps.state, this.primaryClient.clientId);
       userId = caller.user.id;
 
-      const charge = this.budget.charge(match.def.cost);
+      const charge = this.budget.charge(match.def.cost, this.deps.state.now());
       Object.assign(headers, charge.headers);
       if (!charge.allowed) {
         headers['retry-after'] = String(charge.retryAfterSec);
@@ -198,7 +198,7 @@ export class SandboxServer {
     } catch (e) {
       if (!(e instanceof ApiError)) this.deps.log(`sandbox handler error: ${String((e as Error)?.stack ?? e)}`);
       const err = e instanceof ApiError ? e : new ApiError(500, 'Internal server error', INFO);
-      if (!headers['x-ratelimit-limit']) Object.assign(headers, this.budget.peek());
+      if (!headers['x-ratelimit-limit']) Object.assign(headers, this.budget.peek(this.deps.state.now()));
       // Writes that happened before a failure are still persisted (the service has no transactions across steps either).
       await this.persistSoon();
       finish({ status: err.status, body: err.body(), headers: err.headers });

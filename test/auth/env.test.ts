@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startAuthFixture, type AuthFixture } from './helpers.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('credentials from the environment', () => {
   let fx: AuthFixture;
@@ -76,7 +75,7 @@ describe('credentials from the environment', () => {
   it('secrets never appear in --debug output, stderr or auth status, even across a refresh', async () => {
     const t = await fx.mint({ lifetimeSec: 1 });
     await fx.seedProfile('default', t);
-    await sleep(1100);
+    await fx.expire('default', t);
     const r = await runCli(['lead-labels', 'list', '--debug'], { env: fx.env });
     expect(r.code, r.stderr).toBe(0);
     const p = JSON.parse(readFileSync(join(fx.configDir, 'config.json'), 'utf8')).profiles.default;

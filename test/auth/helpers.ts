@@ -33,6 +33,11 @@ export interface AuthFixture {
   mint(o?: { lifetimeSec?: number; scopes?: string[] }): Promise<{ access_token: string; refresh_token: string; expires_in: number; scope: string; api_domain: string }>;
   /** Store a logged-in profile built from minted tokens. */
   seedProfile(name: string, tokens: { access_token: string; refresh_token: string; expires_in: number; scope: string }, extra?: Partial<Profile>): Promise<void>;
+  /**
+   * Let the access token run out without waiting: the sandbox's clock moves past its lifetime (the
+   * service refuses it) and the stored expiry lies in the past (crmctl refreshes before calling).
+   */
+  expire(name: string, tokens: { expires_in: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +82,10 @@ export async function startAuthFixture(opts: SandboxOptions = {}): Promise<AuthF
         },
         cleanEnv(env),
       );
+    },
+    async expire(name, t) {
+      await ctl('POST', 'clock', { advance_sec: t.expires_in + 1 });
+      await saveProfile(name, { expiresAt: Date.now() - 1000 }, cleanEnv(env));
     },
     close: () => sandbox.close(),
   };

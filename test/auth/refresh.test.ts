@@ -5,8 +5,6 @@ import { runCli, spawnCli } from '../helpers/cli.js';
 import { OTHER_CLIENT } from '../../src/sandbox/index.js';
 import { refreshAccepted, startAuthFixture, type AuthFixture } from './helpers.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('token refresh', () => {
   let fx: AuthFixture;
   beforeEach(async () => {
@@ -20,7 +18,7 @@ describe('token refresh', () => {
   it('refreshes an expired access token before the call; the rotated refresh token is stored', async () => {
     const t = await fx.mint({ lifetimeSec: 1 });
     await fx.seedProfile('default', t);
-    await sleep(1100);
+    await fx.expire('default', t);
     const r = await runCli(['lead-labels', 'list', '--json'], { env: fx.env });
     expect(r.code, r.stderr).toBe(0);
     const p = stored().default;
@@ -82,7 +80,7 @@ describe('token refresh', () => {
   it('a refused refresh token exits 4 naming the profile to log in again', async () => {
     const t = await fx.mint({ lifetimeSec: 1 });
     await fx.seedProfile('work', t, { refreshToken: 'not-a-real-refresh-token' });
-    await sleep(1100);
+    await fx.expire('work', t);
     const r = await runCli(['lead-labels', 'list', '--profile', 'work'], { env: fx.env });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/refresh token was refused/);
@@ -92,7 +90,7 @@ describe('token refresh', () => {
   it('8 processes with an expired token refresh once between them; the config stays valid', async () => {
     const t = await fx.mint({ lifetimeSec: 1 });
     await fx.seedProfile('default', t);
-    await sleep(1100);
+    await fx.expire('default', t);
     const results = await Promise.all(Array.from({ length: 8 }, () => spawnCli(['lead-labels', 'list', '--json'], { env: fx.env, timeoutMs: 60_000 })));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const file = join(fx.configDir, 'config.json');

@@ -117,8 +117,11 @@ describe('config file problems', () => {
       const src = join(auth.configDir, 'config.json');
       const dir = configDirFor(readFileSync(src, 'utf8'), 'root');
       chmodSync(join(dir, 'config.json'), 0o644);
+      // Expired (the stored expiry lies in the past): the next command must refresh and save.
+      const expired = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+      expired.profiles.default.expiresAt = Date.now() - 1000;
+      writeFileSync(join(dir, 'config.json'), JSON.stringify(expired));
       const before = readFileSync(join(dir, 'config.json'), 'utf8');
-      await new Promise((r) => setTimeout(r, 1100));
       const r = await runUnprivileged(['lead-labels', 'list'], { CRMCTL_CONFIG_DIR: dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/EACCES/);

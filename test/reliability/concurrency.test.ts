@@ -10,7 +10,6 @@ import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { refreshAccepted, startAuthFixture } from '../auth/helpers.js';
 
 const N = 8;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe(`${N} processes with an expired access token`, () => {
   it('all succeed; one refresh between them; config valid, 0600, with a refresh token the sandbox accepts', async () => {
@@ -18,7 +17,7 @@ describe(`${N} processes with an expired access token`, () => {
     try {
       const t = await fx.mint({ lifetimeSec: 1 });
       await fx.seedProfile('default', t);
-      await sleep(1100);
+      await fx.expire('default', t);
       const t0 = Date.now();
       const results = await Promise.all(Array.from({ length: N }, () => spawnCli(['lead-labels', 'list', '--json', '--debug'], { env: fx.env, timeoutMs: 60_000 })));
       const wallMs = Date.now() - t0;

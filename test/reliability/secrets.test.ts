@@ -18,7 +18,6 @@ import { OTHER_CLIENT } from '../../src/sandbox/index.js';
 import { workDir } from '../automation/helpers.js';
 import { BIN, STACK_FRAME } from './helpers.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let fx: AuthFixture;
 /** Every secret this file has seen: minted, refreshed, the client secret. */
@@ -45,7 +44,7 @@ beforeAll(async () => {
   secrets.add(t.access_token).add(t.refresh_token);
   await fx.seedProfile('default', t);
   expect(mode()).toBe(0o600);
-  await sleep(1100); // expired: the first command refreshes
+  await fx.expire('default', t); // expired: the first command refreshes
 });
 afterAll(async () => fx.close());
 
@@ -282,7 +281,7 @@ describe('the sandbox refuses tokens it should not accept (401 body)', () => {
   it('expired', async () => {
     const t = await fx.mint({ lifetimeSec: 1 });
     expect((await call(t.access_token)).status).toBe(200);
-    await sleep(1100);
+    await fx.ctl('POST', 'clock', { advance_sec: 2 });
     await expect401(await call(t.access_token));
   });
 

@@ -1,6 +1,6 @@
 // Envelopes, auth, scopes, unknown routes, cost budget and rate-limit headers.
 import { describe, expect, test } from 'vitest';
-import { boot, sleep } from './helpers.js';
+import { advanceClock, boot } from './helpers.js';
 import { OTHER_CLIENT } from '../../src/sandbox/index.js';
 
 describe('envelopes and routing', () => {
@@ -64,7 +64,7 @@ describe('authentication', () => {
     const { sb, call } = await boot();
     const short = sb.issueToken({ lifetimeSec: 1 }).access_token;
     expect((await call('GET', '/api/v1/leadLabels', { token: short })).status).toBe(200);
-    await sleep(1100);
+    await advanceClock(sb.url, 1.1);
     expect((await call('GET', '/api/v1/leadLabels', { token: short })).status).toBe(401);
 
     const revoked = sb.issueToken().access_token;
@@ -117,9 +117,9 @@ describe('cost budget', () => {
   });
 
   test('over budget: 429 with Retry-After, not charged; budget comes back after the window', async () => {
-    const { call } = await boot({ budget: { limit: 46, windowSec: 1 } });
+    const { call, sb } = await boot({ budget: { limit: 46, windowSec: 1 } });
     const leadId = (await call('GET', '/api/v1/leads')).body.data[0].id; // 20
-    await sleep(1050);
+    await advanceClock(sb.url, 1.05);
     expect((await call('GET', '/api/v1/leads')).status).toBe(200); // 20
     expect((await call('GET', '/api/v1/leads')).status).toBe(200); // 40
     const over = await call('GET', '/api/v1/leads');
@@ -132,7 +132,7 @@ describe('cost budget', () => {
     const del = await call('DELETE', `/api/v1/leads/${leadId}`);
     expect(del.status).toBe(200);
     expect(del.headers.get('x-ratelimit-remaining')).toBe('0');
-    await sleep(1050);
+    await advanceClock(sb.url, 1.05);
     expect((await call('GET', '/api/v1/leads')).status).toBe(200);
   });
 });

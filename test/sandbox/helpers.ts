@@ -32,6 +32,12 @@ export async function boot(opts: SandboxOptions = {}) {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Moves the sandbox's clock forward (POST /__sandbox/clock) instead of waiting for real. */
+export async function advanceClock(url: string, seconds: number): Promise<void> {
+  const res = await fetch(`${url}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_sec: seconds }) });
+  if (res.status !== 200) throw new Error(`clock: ${res.status} ${await res.text()}`);
+}
+
 /** Poll until fn returns a truthy value (or time out). */
 export async function until<T>(fn: () => Promise<T | undefined | false>, ms = 3000): Promise<T> {
   const end = Date.now() + ms;

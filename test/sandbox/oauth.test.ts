@@ -1,6 +1,6 @@
 // OAuth: consent page, decision redirects, token exchange, refresh rotation, revoke.
 import { describe, expect, test } from 'vitest';
-import { boot, sleep } from './helpers.js';
+import { advanceClock, boot } from './helpers.js';
 import { OTHER_CLIENT } from '../../src/sandbox/index.js';
 
 const CB = 'http://127.0.0.1:8250/callback';
@@ -149,7 +149,7 @@ describe('token endpoint', () => {
     const { getCode, exchange, sb, basic, call } = await setup({ tokenLifetimeSec: 1 });
     const t = (await exchange(await getCode())).body;
     expect(t.expires_in).toBe(1);
-    await sleep(1100);
+    await advanceClock(sb.url, 1.1);
     expect((await call('GET', '/api/v1/leads', { token: t.access_token })).status).toBe(401);
     const r = await post(`${sb.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: t.refresh_token }, basic);
     expect((await call('GET', '/api/v1/leads', { token: r.body.access_token })).status).toBe(200);

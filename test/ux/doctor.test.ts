@@ -85,8 +85,8 @@ describe('crmctl doctor', () => {
   });
 
   it('an expired token with no refresh token: expiry fails with the login fix, and no API call can be made', async () => {
-    const { env } = await loggedIn({ lifetimeSec: 1, extra: { refreshToken: undefined } });
-    await new Promise((r) => setTimeout(r, 1500));
+    const { env, tokens } = await loggedIn({ lifetimeSec: 1, extra: { refreshToken: undefined } });
+    await fx!.expire('work', tokens);
     const stored = JSON.parse(readFileSync(join(fx!.configDir, 'config.json'), 'utf8')).profiles.work;
     expect(stored.refreshToken).toBeUndefined();
     const r = await doctor(env);
@@ -100,7 +100,7 @@ describe('crmctl doctor', () => {
 
   it('an expired token that can be refreshed passes (the API check refreshes it)', async () => {
     const { env, tokens } = await loggedIn({ lifetimeSec: 1 });
-    await new Promise((r) => setTimeout(r, 1500));
+    await fx!.expire('work', tokens);
     const r = await doctor(env);
     expect(r.code, JSON.stringify(r.report.checks)).toBe(0);
     expect(r.by['token-expiry']!.detail).toMatch(/expired .* ago; the next command refreshes it/);

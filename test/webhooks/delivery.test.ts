@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type RunResult } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { freePort, recorder, sleep, until, waitForListener } from './helpers.js';
+import { freePort, recorder, until, waitForListener } from './helpers.js';
 
 let fx: SandboxFixture;
 const run = (args: string[], opts: { tty?: boolean; stdin?: string; env?: Record<string, string> } = {}) =>
@@ -28,6 +28,8 @@ async function startListener(extra: string[], opts: { stdin?: string; tty?: bool
 }
 
 const hook = (id: number) => until(async () => (await fx.collection<Hook>('webhooks')).find((h) => h.id === id));
+/** Every delivery the sandbox scheduled has ended (GET /__sandbox/deliveries), so nothing else is on its way. */
+const settled = () => until(async () => ((await (await fetch(`${fx.sandbox.url}/__sandbox/deliveries`)).json()) as { data: { outstanding: number } }).data.outstanding === 0);
 const createLead = (title: string, extra: string[] = []) => ok(['leads', 'create', '--title', title, '--person-id', '1', ...extra]);
 
 beforeAll(async () => {
@@ -129,7 +131,7 @@ describe('who receives what', () => {
       const shared = await createLead('Company-wide lead', ['--visible-to', '3']);
       const reggies = await createLead('Owner-only lead of Reggie', ['--visible-to', '1', '--owner-id', '2']);
       await until(async () => admin.got.length === 3 && regular.got.length === 2);
-      await sleep(200); // nothing else is on its way
+      await settled(); // nothing else is on its way
       const ids = (r: typeof admin) => r.got.map((g) => (g.body as Payload).meta.entity_id).sort();
       expect(ids(admin)).toEqual([hidden.id, shared.id, reggies.id].sort());
       expect(ids(regular)).toEqual([shared.id, reggies.id].sort());
@@ -149,7 +151,7 @@ describe('who receives what', () => {
       await ok(['webhooks', 'create', '--name', 'deletes', '--url', deletes.url, '--action', 'delete', '--object', '*']);
       const lead = await createLead('Short-lived');
       await ok(['leads', 'update', lead.id, '--title', 'Still short-lived']);
-      await sleep(200);
+      await settled();
       expect(deletes.got).toEqual([]);
       await ok(['leads', 'delete', lead.id, '--yes']);
       await until(async () => deletes.got.length === 1);

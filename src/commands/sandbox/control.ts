@@ -2,7 +2,6 @@ import type { CommandSpec } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { networkReason, rawRequest } from '../../http/raw.js';
 import { parseFaults } from './faults.js';
 
 /** URL of a running sandbox: --url, else the sandbox profile's auth URL. */
@@ -17,6 +16,7 @@ async function sandboxUrl(ctx: Context, opts: Record<string, unknown>): Promise<
 
 async function control(ctx: Context, opts: Record<string, unknown>, method: string, path: string, body?: unknown): Promise<unknown> {
   const base = await sandboxUrl(ctx, opts);
+  const { networkReason, rawRequest } = await import('../../http/raw.js');
   let res;
   try {
     res = await rawRequest(`${base}/__sandbox/${path}`, {

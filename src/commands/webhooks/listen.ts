@@ -1,4 +1,3 @@
-import { networkReason, rawRequest } from '../../http/raw.js';
 import { writeOut } from '../../output/render.js';
 import { eventFormat } from '../../output/report.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -130,6 +129,7 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
 }
 
 async function forward(ctx: Context, target: URL, body: string, contentType: string | undefined): Promise<void> {
+  const { networkReason, rawRequest } = await import('../../http/raw.js');
   try {
     const res = await rawRequest(target.href, { method: 'POST', headers: { 'content-type': contentType ?? 'application/json' }, body, timeoutMs: 10_000, transport: ctx.env.CRMCTL_HTTP_TRANSPORT });
     if (res.status >= 200 && res.status < 300) ctx.info(`forwarded to ${target.href}: ${res.status}`);

@@ -69,7 +69,7 @@ function checkClient(s: SandboxServer, clientId: string | null, redirectUri: str
 
 function newCode(s: SandboxServer, client: OAuthClient, userId: number, redirectUri: string): string {
   const code = randomBytes(20).toString('hex');
-  s.state.authCodes.insert({ id: code, client_id: client.clientId, user_id: userId, redirect_uri: redirectUri, scopes: client.scopes, expires_at: Date.now() + CODE_TTL_MS, used: false });
+  s.state.authCodes.insert({ id: code, client_id: client.clientId, user_id: userId, redirect_uri: redirectUri, scopes: client.scopes, expires_at: s.state.now() + CODE_TTL_MS, used: false });
   return code;
 }
 
@@ -129,7 +129,7 @@ function token(s: SandboxServer, req: IncomingMessage, form: Record<string, stri
   }
   // The interface gives authorization_code as the default grant type.
   const grant = str(form.grant_type) ?? 'authorization_code';
-  const now = Date.now();
+  const now = s.state.now();
   if (grant === 'authorization_code') {
     const code = str(form.code);
     if (!code) return oauthError(400, 'invalid_request', 'Missing parameter: code');

@@ -15,7 +15,7 @@ export function issueTokenPair(
   state: SandboxState,
   o: { clientId: string; userId: number; scopes: string[]; lifetimeSec: number; now?: number },
 ): TokenPair {
-  const now = o.now ?? Date.now();
+  const now = o.now ?? state.now();
   // Formats follow the spec examples: access "v1u:..." opaque, refresh "<company>:<user>:<hex>".
   const access = `v1u:${randomBytes(24).toString('base64url')}`;
   const refresh = `${state.company.id}:${o.userId}:${randomBytes(20).toString('hex')}`;
@@ -42,7 +42,7 @@ function pruneExpired(state: SandboxState, now: number): void {
 export type TokenCheck = { ok: true; token: OAuthToken } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'foreign_client' | 'wrong_kind' };
 
 /** Validate an access token presented to the API. */
-export function checkAccessToken(state: SandboxState, token: string, clientId: string, now = Date.now()): TokenCheck {
+export function checkAccessToken(state: SandboxState, token: string, clientId: string, now = state.now()): TokenCheck {
   const t = state.oauthTokens.get(token);
   if (!t) return { ok: false, reason: 'unknown' };
   if (t.kind !== 'access') return { ok: false, reason: 'wrong_kind' };

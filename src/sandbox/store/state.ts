@@ -50,6 +50,14 @@ export class SandboxState {
   private dirty = false;
   /** Counts every write to any collection (and resets/loads): lets handlers cache derived views. */
   writeSeq = 0;
+  /**
+   * How far the sandbox's clock runs ahead of the machine's (POST /__sandbox/clock). Tests and CI jobs
+   * expire tokens or end budget windows by moving it instead of waiting.
+   */
+  clockOffsetMs = 0;
+
+  /** The service's time: what expiries, budgets, timestamps and jobs are measured against. */
+  now(): number { return Date.now() + this.clockOffsetMs; }
   private seeder: Seeder | null = null;
 
   /** Get (or create on first use) a collection. `opts` matters only the first time (core names have fixed options). */

@@ -35,7 +35,7 @@ function start(req: SandboxRequest, ctx: HandlerContext) {
   const b = objectBody(req.body, false);
   rejectUnknown(b, ['stage_id', 'pipeline_id']);
   const stageId = pickStage(ctx, optInt(b, 'stage_id', { nullable: true, min: 1 }), optInt(b, 'pipeline_id', { nullable: true, min: 1 }));
-  const now = Date.now();
+  const now = ctx.state.now();
   const delay = ctx.config.conversionDelayMs;
   const conv = ctx.state.conversions.insert({
     lead_id: lead.id, user_id: req.userId, stage_id: stageId, status: 'not_started', deal_id: null,
@@ -47,7 +47,7 @@ function start(req: SandboxRequest, ctx: HandlerContext) {
 
 /** Schedule the remaining steps of a job from its timestamps (also used after a restart). */
 export function scheduleConversion(ctx: HandlerContext, conv: Conversion): void {
-  const now = Date.now();
+  const now = ctx.state.now();
   if (conv.status === 'not_started') ctx.schedule(() => markRunning(ctx, conv.id), conv.run_at - now);
   if (conv.status === 'not_started' || conv.status === 'running') ctx.schedule(() => finish(ctx, conv.id), conv.done_at - now);
 }
@@ -79,7 +79,7 @@ function finish(ctx: HandlerContext, id: string): void {
 
 function createDeal(ctx: HandlerContext, lead: Lead, stageId: number, pipelineId: number, userId: number): number {
   const { state } = ctx;
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const customKeys = state.dealFields.filter((f) => f.is_custom).map((f) => f.key);
   const custom: Record<string, unknown> = {};
   for (const k of customKeys) {

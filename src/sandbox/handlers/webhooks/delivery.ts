@@ -1,6 +1,6 @@
 // Webhook delivery: listens on the state's event bus and POSTs each matching event
 // to the webhook's URL, asynchronously (never inside the API request, never charged
-// against the budget). Policy (api-facts §7, shortened for a local emulator):
+// against the budget). Policy (the vendor's webhook guide, shortened for a local emulator):
 // success = any 2xx; failure = other status, network error or > 10 s; then 3 more
 // tries after 0.3 s, 1 s and 3 s (the service waits 3 s, 30 s, 150 s). The ban after
 // repeated failures and the removal after 3 days without success are not emulated.
@@ -16,15 +16,30 @@ import { webhooks, type Webhook } from './store.js';
 export const RETRY_DELAYS_MS = [300, 1000, 3000];
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
+/** Deliveries of one sandbox: how many attempts are scheduled or on the wire, and how many ended. */
+export interface DeliveryStats { outstanding: number; delivered: number; failed: number }
+
 /** One subscription per state; the context is refreshed on every (re)start. */
-const hooked = new WeakMap<SandboxState, { ctx: HandlerContext }>();
+const hooked = new WeakMap<SandboxState, { ctx: HandlerContext; stats: DeliveryStats }>();
 
 export function startDelivery(ctx: HandlerContext): void {
   const existing = hooked.get(ctx.state);
-  if (existing) { existing.ctx = ctx; return; }
-  const holder = { ctx };
+  // A restart (reset, reload) cancelled every scheduled attempt.
+  if (existing) { existing.ctx = ctx; existing.stats.outstanding = 0; return; }
+  const holder = { ctx, stats: { outstanding: 0, delivered: 0, failed: 0 } };
   hooked.set(ctx.state, holder);
   ctx.state.events.on((e) => onEvent(holder.ctx, e));
+}
+
+/** GET /__sandbox/deliveries: lets a test or a CI job wait until nothing is on its way, instead of sleeping. */
+export function deliveryStats(state: SandboxState): DeliveryStats {
+  return { ...(hooked.get(state)?.stats ?? { outstanding: 0, delivered: 0, failed: 0 }) };
+}
+
+function later(ctx: HandlerContext, run: () => Promise<void>, delayMs: number): void {
+  const stats = hooked.get(ctx.state)?.stats;
+  if (stats) stats.outstanding++;
+  ctx.schedule(() => void run().finally(() => { if (stats) stats.outstanding = Math.max(0, stats.outstanding - 1); }), delayMs);
 }
 
 export function matches(wh: Pick<Webhook, 'event_action' | 'event_object'>, e: Pick<SandboxEvent, 'action' | 'object'>): boolean {
@@ -54,7 +69,7 @@ function onEvent(ctx: HandlerContext, e: SandboxEvent): void {
       host: hostOf(ctx.baseUrl), permittedUserIds: isOwned(rec) ? permittedUserIds(state, rec) : state.users.filter((u) => u.active_flag).map((u) => u.id),
     };
     // Scheduled, so the API response that caused the event goes out first.
-    ctx.schedule(() => void attempt(ctx, identity(wh), e, info), 0);
+    later(ctx, () => attempt(ctx, identity(wh), e, info), 0);
   }
 }
 
@@ -88,12 +103,14 @@ async function attempt(ctx: HandlerContext, who: Identity, e: SandboxEvent, info
     status = null; // no answer (refused, reset, timeout)
   }
   if (!current(ctx.state, who)) return;
-  webhooks(ctx.state).update(who.id, { last_delivery_time: new Date().toISOString(), last_http_status: status });
+  webhooks(ctx.state).update(who.id, { last_delivery_time: ctx.now().toISOString(), last_http_status: status });
   const delivered = status !== null && status >= 200 && status < 300;
   const delay = RETRY_DELAYS_MS[info.attempt - 1];
+  const stats = hooked.get(ctx.state)?.stats;
   if (!delivered && delay !== undefined) {
-    ctx.schedule(() => void attempt(ctx, who, e, { ...info, attempt: info.attempt + 1 }), delay);
+    later(ctx, () => attempt(ctx, who, e, { ...info, attempt: info.attempt + 1 }), delay);
   } else {
+    if (stats) stats[delivered ? 'delivered' : 'failed']++;
     ctx.schedule(() => undefined, 0); // persist the delivery status
   }
 }
