@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { AuthError } from '../core/errors.js';
 import type { CredentialSource } from '../http/types.js';
-import { withFileLock } from '../config/lock.js';
+import { withFileLock } from '../fs/lock.js';
 import { configDir, getProfile, resolveProfileName, updateProfile, type Profile } from '../config/store.js';
 import { normalizeDomain, refreshTokens, type ClientCredentials, type TokenSet } from './oauth.js';
 
@@ -62,7 +62,7 @@ async function profileIfAny(opts: CredentialOptions): Promise<{ name: string; pr
 async function envTokenSource(opts: CredentialOptions, kind: 'access_token' | 'api_token'): Promise<CredentialSource> {
   const { env, debug } = opts;
   let baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN) : undefined;
-  let profileName = opts.profile ?? env.CRMCTL_PROFILE ?? 'default';
+  let profileName = await resolveProfileName(env, opts.profile);
   if (!baseUrl) {
     const { name, profile } = await profileIfAny(opts);
     profileName = name;
@@ -128,7 +128,7 @@ function envRefresher(opts: CredentialOptions, profileName: string) {
 
 async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSource> {
   const { env, debug } = opts;
-  const profileName = opts.profile ?? env.CRMCTL_PROFILE ?? 'default';
+  const profileName = await resolveProfileName(env, opts.profile);
   const refresher = envRefresher(opts, profileName);
   const seen = new Set<string>([env.CRMCTL_CLIENT_SECRET!, env.CRMCTL_REFRESH_TOKEN!]);
   let current: TokenSet | undefined;

@@ -1,30 +1,16 @@
-import { closeSync, existsSync, fdatasync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
-
 /**
- * Files that must survive kill -9: a checkpoint replaced atomically (temp file, fsync, rename, fsync
- * of the directory) and an append-only journal whose every entry is fsynced before we act on it.
+ * Files an import or export keeps so that a kill -9 loses nothing: checkpoints and results replaced
+ * atomically (src/fs/atomic-write.ts) and an append-only journal whose every entry is on disk before
+ * we act on it.
  */
-export function writeJsonAtomic(path: string, value: unknown): void {
-  writeTextAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
-}
+import { closeSync, existsSync, fdatasync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+
+export { writeJsonAtomic } from '../fs/atomic-write.js';
 
 /** One JSON value per line, replaced atomically (results files). */
 export function writeJsonLinesAtomic(path: string, values: unknown[]): void {
-  writeTextAtomic(path, values.map((v) => `${JSON.stringify(v)}\n`).join(''));
-}
-
-function writeTextAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  syncDir(dirname(path));
+  writeFileAtomic(path, values.map((v) => `${JSON.stringify(v)}\n`).join(''));
 }
 
 export function readJson<T>(path: string): T | undefined {
@@ -37,19 +23,6 @@ export function removeIfExists(path: string): void {
     unlinkSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-}
-
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename is still atomic there.
   }
 }
 

@@ -1,7 +1,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import { decodeUtf8 } from '../input/sources.js';
 
@@ -47,7 +47,7 @@ export async function* readRows(file: string, format: InputFormat, onHeader?: (c
     return;
   }
   let header = true;
-  for await (const rec of csvRecords(utf8Text(file))) {
+  for await (const rec of csvRecords(utf8Text(file), file)) {
     if (header) {
       header = false;
       onHeader?.(rec.cells.map((c, i) => (i === 0 ? c.replace(/^\uFEFF/, '') : c)));
@@ -131,69 +131,24 @@ function countNewlines(text: string, from: number, to: number): number {
   return n;
 }
 
-/** RFC 4180 records from a text stream, with the line each record starts on (quoted cells may span lines). */
-export async function* csvRecords(input: AsyncIterable<string | Buffer>): AsyncGenerator<{ line: number; cells: string[] }> {
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false, afterQuote = false, pendingCR = false;
-  let line = 1, recLine = 1;
-  const endRecord = () => {
-    cells.push(cell);
-    const rec = { line: recLine, cells };
-    cells = [];
-    cell = '';
-    afterQuote = false;
-    return rec;
-  };
-  for await (const chunk of input) {
-    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    const out: Array<{ line: number; cells: string[] }> = [];
-    for (let i = 0; i < text.length; i++) {
-      const ch = text[i]!;
-      if (pendingCR) {
-        pendingCR = false;
-        if (ch === '\n') continue;
-      }
-      if (quoted) {
-        if (ch === '"') {
-          if (text[i + 1] === '"') {
-            cell += '"';
-            i++;
-          } else if (i + 1 === text.length) {
-            // a quote at the end of a chunk: decide with the next chunk
-            quoted = false;
-            afterQuote = true;
-          } else {
-            quoted = false;
-            afterQuote = true;
-          }
-        } else {
-          if (ch === '\n') line++;
-          cell += ch;
-        }
-        continue;
-      }
-      if (ch === '"' && afterQuote) {
-        // "" split across chunks
-        cell += '"';
-        quoted = true;
-        afterQuote = false;
-      } else if (ch === '"' && cell === '') quoted = true;
-      else if (ch === ',') {
-        cells.push(cell);
-        cell = '';
-        afterQuote = false;
-      } else if (ch === '\n' || ch === '\r') {
-        out.push(endRecord());
-        line++;
-        recLine = line;
-        if (ch === '\r') pendingCR = true;
-      } else {
-        cell += ch;
-        afterQuote = false;
-      }
+/**
+ * RFC 4180 records from a text stream (csv-parse), with the line each record starts on: quoted cells
+ * may span lines, and the results file and error report name rows by their first line. Line endings
+ * may be mixed (\r\n, \n, \r), as files edited on several systems are.
+ */
+export async function* csvRecords(input: AsyncIterable<string | Buffer>, file = 'the file'): AsyncGenerator<{ line: number; cells: string[] }> {
+  const { parse } = await import('csv-parse');
+  const parser = parse({ info: true, raw: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n', '\r'] });
+  // pipeline, not pipe: an error of the input (bad UTF-8) must end the parser with that error.
+  const feed = pipeline(Readable.from(input), parser, () => undefined);
+  try {
+    for await (const r of feed as AsyncIterable<{ record: string[]; info: { lines: number }; raw: string }>) {
+      const inside = r.raw.replace(/(\r\n|\n|\r)$/, '').match(/\r\n|\n|\r/g)?.length ?? 0;
+      yield { line: r.info.lines - inside, cells: r.record };
     }
-    yield* out;
+  } catch (err) {
+    const e = err as { code?: string; lines?: number; message?: string };
+    if (!e.code?.startsWith('CSV_')) throw err;
+    throw new UsageError(`--file: ${file} is not valid CSV at line ${e.lines ?? '?'}: ${String(e.message).replace(/ at line \d+.*$/s, '')}`);
   }
-  if (cell !== '' || cells.length) yield endRecord();
 }

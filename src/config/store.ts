@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { withFileLock } from './lock.js';
+import { withFileLock } from '../fs/lock.js';
 
 export interface ProfileUser {
   id: number;
@@ -202,11 +202,20 @@ async function writeStore(env: NodeJS.ProcessEnv, data: StoreData): Promise<void
   }
 }
 
-/** flag > env CRMCTL_PROFILE > stored default profile > "default". */
+/**
+ * The one rule for which profile a call uses: --profile > env CRMCTL_PROFILE > the stored default
+ * (`auth profiles use`) > "default". A config file that cannot be read has no stored default; reading
+ * the profile itself reports that file's problem where one is needed.
+ */
 export async function resolveProfileName(env: NodeJS.ProcessEnv, flag: string | undefined): Promise<string> {
   if (flag) return validateProfileName(flag);
   if (env.CRMCTL_PROFILE) return validateProfileName(env.CRMCTL_PROFILE);
-  const stored = readStore(env).defaultProfile;
+  let stored: string | undefined;
+  try {
+    stored = readStore(env).defaultProfile;
+  } catch {
+    stored = undefined;
+  }
   return stored || DEFAULT_PROFILE;
 }
 

@@ -3,6 +3,11 @@ const SECRET_KEY = /(authorization|(^|[-_])token$|secret|password|api[-_]?key|co
 
 export const REDACTED = '[redacted]';
 
+/** The one rule for which keys hold secrets: traces, error messages and fixture state files all use it. */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
 export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(headers)) out[k] = SECRET_KEY.test(k) ? REDACTED : v;

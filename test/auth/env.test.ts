@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startAuthFixture, type AuthFixture } from './helpers.js';
 
-
 describe('credentials from the environment', () => {
   let fx: AuthFixture;
   beforeEach(async () => {
@@ -28,6 +27,23 @@ describe('credentials from the environment', () => {
     const st = await runCli(['auth', 'status', '--json'], { env: { ...fx.env, CRMCTL_ACCESS_TOKEN: t.access_token } });
     expect(JSON.parse(st.stdout).envOverride).toBe('CRMCTL_ACCESS_TOKEN');
     expect(st.stdout + st.stderr).not.toContain(t.access_token);
+  });
+
+  it('an env token without CRMCTL_API_DOMAIN takes the API address from the profile the call uses: the stored default one', async () => {
+    const t = await fx.mint();
+    // Profile "default" points nowhere; "work" is the stored default and points at the sandbox.
+    await fx.seedProfile('default', t, { apiDomain: 'http://127.0.0.1:9' });
+    await fx.seedProfile('work', t);
+    expect((await runCli(['auth', 'profiles', 'use', 'work'], { env: fx.env })).code).toBe(0);
+    const r = await runCli(['lead-labels', 'list', '--json', '--debug'], { env: { ...fx.env, CRMCTL_ACCESS_TOKEN: t.access_token } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('auth: API address from profile work');
+    // CRMCTL_PROFILE still wins over the stored default, and --profile over both.
+    const env = await runCli(['lead-labels', 'list'], { env: { ...fx.env, CRMCTL_ACCESS_TOKEN: t.access_token, CRMCTL_PROFILE: 'default' } });
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain('http://127.0.0.1:9');
+    const flag = await runCli(['lead-labels', 'list', '--profile', 'work'], { env: { ...fx.env, CRMCTL_ACCESS_TOKEN: t.access_token, CRMCTL_PROFILE: 'default' } });
+    expect(flag.code, flag.stderr).toBe(0);
   });
 
   it('CRMCTL_API_TOKEN is sent as x-api-token', async () => {

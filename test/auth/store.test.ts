@@ -10,7 +10,7 @@ import {
   saveProfile,
   setDefaultProfile,
 } from '../../src/config/store.js';
-import { withFileLock } from '../../src/config/lock.js';
+import { withFileLock } from '../../src/fs/lock.js';
 import { runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 
 const base = { authUrl: 'http://127.0.0.1:1', clientId: 'cid', callbackPort: 8250 };

@@ -65,6 +65,25 @@ describe('import validation', () => {
     for (const x of [results[0], results[1], results[3]]) expect(created.some((l) => l.id === x.id)).toBe(true);
   });
 
+  it('CSV rows are named by the line they start on: quoted cells spanning lines, mixed line endings, blank lines', async () => {
+    const f = file('leads.csv', 'title,organization_id\r\n"Two\nline title",1\n\nBad row,abc\rThird,2\n');
+    const r = await run(['import', 'leads', '--file', f, '--skip-invalid']);
+    expect(r.code, r.stderr).toBe(0);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.map((x) => x.line)).toEqual([2, 5, 6]);
+    expect(results[1]).toMatchObject({ line: 5, skipped: true, error: expect.stringContaining('organization_id') });
+    const created = (await posts()).map((q) => (q.body as { title: string }).title);
+    expect(created).toEqual(['Two\nline title', 'Third']);
+  });
+
+  it('a CSV that cannot be parsed is named with its line (exit 2, nothing sent)', async () => {
+    const f = file('leads.csv', 'title,organization_id\n"unclosed,1\n');
+    const r = await run(['import', 'leads', '--file', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`--file: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid CSV at line \\d+: Quote Not Closed`));
+    expect(await posts()).toEqual([]);
+  });
+
   it('refuses an unknown CSV column before reading the rows', async () => {
     const f = file('leads.csv', 'title,organization_id,Colour\nA,1,red\n');
     const r = await run(['import', 'leads', '--file', f]);

@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(async () => fx.close());
 
 describe('import pacing', () => {
-  it('keeps a small budget busy without a single 429 from the service', async () => {
+  // How busy the pacer keeps the budget is a speed figure: `npm run bench` measures it (cost per window / budget).
+  it('stays within a small budget: not a single 429 from the service, every row created once', async () => {
     await fx.reset('demo');
     const limit = 300;
     const windowSec = 1;
@@ -22,18 +23,17 @@ describe('import pacing', () => {
     const f = join(workDir(), 'leads.ndjson');
     writeFileSync(f, Array.from({ length: n }, (_, i) => JSON.stringify({ title: `Paced ${i + 1}`, organization_id: 1 })).join('\n'));
     await fx.clearRequests();
-    const started = Date.now();
     const r = await runCli(['import', 'leads', '--file', f, '--concurrency', '8'], { env: fx.env });
-    const elapsed = (Date.now() - started) / 1000;
     await control(fx, 'PUT', 'config', { budget: { limit: 100000, windowSec: 2 } });
     expect(r.code, r.stderr).toBe(0);
     const reqs = await fx.requests();
     expect(reqs.filter((q) => q.status === 429)).toEqual([]);
-    expect(ndjson(readFileSync(`${f}.results.ndjson`, 'utf8')).every((x) => x.id)).toBe(true);
-    // Spent cost / (elapsed windows × budget): the pacer must not leave whole windows idle.
-    const spent = reqs.reduce((s, q) => s + q.cost, 0);
-    const windows = Math.ceil(spent / limit);
-    expect(elapsed).toBeLessThan(windows * windowSec + 1);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results).toHaveLength(n);
+    expect(results.every((x) => x.id)).toBe(true);
+    const created = reqs.filter((q) => q.method === 'POST' && q.status === 201);
+    expect(created).toHaveLength(n);
+    expect(new Set(created.map((q) => (q.body as { title: string }).title)).size).toBe(n);
   });
 });
 

@@ -39,7 +39,7 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
     return;
   }
 
-  const unlock = lockState(statePath);
+  const unlock = await lockState(statePath);
   try {
     const state = readState(statePath);
     const plan = makePlan(records, state, { env: ctx.env, prune: o.prune, issues });

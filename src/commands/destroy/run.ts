@@ -24,7 +24,7 @@ export async function runDestroy(ctx: Context, o: DestroyOptions): Promise<void>
   const statePath = o.state;
   const lines = new WeakMap<object, string>();
   const line = (row: object) => lines.get(row)!;
-  const unlock = o.dryRun ? () => undefined : lockState(statePath);
+  const unlock = o.dryRun ? () => undefined : await lockState(statePath);
   try {
     const state = readState(statePath, { mustExist: true });
     const order = destroyOrder(state);
