@@ -2,7 +2,7 @@ import { ApiError, AuthError, NotFoundError, RateLimitError } from '../core/erro
 import { EXIT } from '../core/exit-codes.js';
 import type { HttpResponse } from './types.js';
 
-/** The service's words from any of its error shapes (api-facts §4). */
+/** The service's words from any of its error shapes (the vendor's documents). */
 export function serviceMessage(body: unknown): { message?: string; info?: string } {
   if (!body || typeof body !== 'object') return typeof body === 'string' && body ? { message: body.slice(0, 300) } : {};
   const b = body as Record<string, unknown>;

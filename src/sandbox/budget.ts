@@ -1,6 +1,6 @@
 // Cost budget per company: each API request is charged its operation cost in a
 // fixed window. The real service has a 2-second burst window and a daily token
-// budget (api-facts §5); the sandbox models one configurable window and mirrors
+// budget (the vendor's documents); the sandbox models one configurable window and mirrors
 // its figures into the daily headers so clients reading either see consistent numbers.
 import type { BudgetConfig } from './types.js';
 

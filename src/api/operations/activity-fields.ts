@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery } from '../schemas.js';
 
-// v2 activity field metadata is read-only and needs the admin scope (api-facts §1, index-v2).
+// v2 activity field metadata is read-only and needs the admin scope (the vendor's OpenAPI).
 const SCOPES = ['admin'];
 const FIELDS = ['field_code', 'field_name', 'field_type', 'description', 'options', 'subfields', 'is_custom_field', 'is_optional_response_field', 'ui_visibility'];
 const COLUMNS = ['field_code', 'field_name', 'field_type', 'is_custom_field'];

@@ -3,7 +3,7 @@ import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, pathId } from '../schemas.js';
 
 // The vendor's spec lists deals:read as well as deals:full on every installment operation, writes included
-// (api-facts §1, index-v2.txt); kept as written so a deals:read token is not refused by the CLI when the service accepts it.
+// (the vendor's OpenAPI); kept as written so a deals:read token is not refused by the CLI when the service accepts it.
 const SCOPES = ['deals:read', 'deals:full'];
 
 export const INSTALLMENT_FIELDS = ['id', 'deal_id', 'description', 'amount', 'billing_date'];

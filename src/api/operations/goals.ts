@@ -16,7 +16,7 @@ const WRITE = ['goals:full'];
 export const GOAL_FIELDS = ['id', 'owner_id', 'title', 'type', 'assignee', 'interval', 'duration', 'expected_outcome', 'is_active', 'report_ids'];
 const COLUMNS = ['id', 'title', 'type.name', 'assignee.type', 'assignee.id', 'expected_outcome.target', 'expected_outcome.tracking_metric', 'interval', 'duration.start', 'duration.end'];
 
-/** Goal ids are hex strings (api-facts §6). */
+/** Goal ids are hex strings (the vendor's documents). */
 const goalId = z.string().regex(/^[0-9a-f]+$/i, { error: 'must be a goal id (a hex string, see crmctl goals find)' });
 const idList = z.array(id).min(1);
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, pathId } from '../schemas.js';
 
-// Legacy teams (the former /teams paths): reads need users:read, writes admin (api-facts §1).
+// Legacy teams (the former /teams paths): reads need users:read, writes admin (the vendor's documents).
 const READ = ['users:read'];
 const WRITE = ['admin'];
 

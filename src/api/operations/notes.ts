@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, isoDate, offsetQuery, sortString, uuid } from '../schemas.js';
 
-// Notes live on v1 only (api-facts §6); reads accept deal or contact scopes, writes need a :full one.
+// Notes live on v1 only (the vendor's documents); reads accept deal or contact scopes, writes need a :full one.
 const READ = ['deals:read', 'deals:full', 'contacts:read', 'contacts:full'];
 const WRITE = ['deals:full', 'contacts:full'];
 

@@ -10,7 +10,7 @@ export const ORG_FIELD_TYPES = [
 /** Only these types carry options. */
 export const OPTION_TYPES: readonly string[] = ['enum', 'set'];
 
-// Scopes per operation from api-facts §1 / index-v2: reads also with contacts:*, writes admin or contact-fields:full;
+// Scopes per operation from the vendor's OpenAPI: reads also with contacts:*, writes admin or contact-fields:full;
 // PATCH of a field and the three option operations also accept contacts:full.
 const READ = ['contacts:read', 'contacts:full', 'admin', 'contact-fields:full'];
 const CREATE_DELETE = ['admin', 'contact-fields:full'];

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { offsetQuery, uuid } from '../schemas.js';
 
-// Permission sets are read-only and admin-only (api-facts §1).
+// Permission sets are read-only and admin-only (the vendor's documents).
 const ADMIN = ['admin'];
 
 export const PERMISSION_SET_APPS = ['sales', 'projects', 'campaigns', 'global', 'account_settings', 'partnership', 'nova'] as const;
 export const PERMISSION_SET_FIELDS = ['id', 'name', 'description', 'app', 'type', 'assignment_count'];
 const COLUMNS = ['id', 'name', 'app', 'type', 'assignment_count'];
 
-// Ids are strings in the interface; every id the service hands out is a UUID (api-facts §6), so a typo is caught here.
+// Ids are strings in the interface; every id the service hands out is a UUID (the vendor's documents), so a typo is caught here.
 const params = z.object({ id: uuid });
 
 export const permissionSetOps = defineTable('permissionSets', {

@@ -6,7 +6,7 @@ import { cursorQuery, pathId, dateTime, flag01, id, offsetQuery, searchQuery, so
 // (list, get, files, followers) share one command; `--v1` picks the other form (see commands/persons).
 
 const READ = ['contacts:read', 'contacts:full'];
-/** Changelog and flow are "recents" in the service's scope model (api-facts §1). */
+/** Changelog and flow are "recents" in the service's scope model (the vendor's documents). */
 const RECENTS = ['recents:read'];
 const MAIL = ['mail:read', 'mail:full'];
 

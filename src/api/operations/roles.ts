@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, offsetQuery, pathId } from '../schemas.js';
 
-// Roles are admin-only for reads and writes (api-facts §1).
+// Roles are admin-only for reads and writes (the vendor's documents).
 const ADMIN = ['admin'];
 
 export const ROLE_FIELDS = ['id', 'name', 'parent_role_id', 'level', 'active_flag', 'assignment_count', 'sub_role_count'];

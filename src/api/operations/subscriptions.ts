@@ -4,11 +4,11 @@ import { currency, id, isoDate, pathId } from '../schemas.js';
 
 // The vendor removed subscriptions from its live API (SDK 29.0.0, 2025-09); the service interface keeps
 // them and wins, so crmctl serves them exactly as the interface writes the paths (/v1/subscriptions/...).
-// Scopes are the ones the operations had before removal (api-facts §1): deals:read|deals:full to read, deals:full to write.
+// Scopes are the ones the operations had before removal (the vendor's documents): deals:read|deals:full to read, deals:full to write.
 const READ = ['deals:read', 'deals:full'];
 const WRITE = ['deals:full'];
 
-// The interface states no costs for subscriptions: these are the v1 typical values (api-facts §5):
+// The interface states no costs for subscriptions: these are the v1 typical values (the vendor's documents):
 // get-one 2, list-like reads 20, create/update/cancel 10, delete 6. The sandbox charges the same.
 const COST = { get: 2, read: 20, write: 10, delete: 6 } as const;
 

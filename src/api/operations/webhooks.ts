@@ -6,7 +6,7 @@ import { id } from '../schemas.js';
 export const EVENT_ACTIONS = ['create', 'change', 'delete', '*'] as const;
 export const EVENT_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', '*'] as const;
 export const WEBHOOK_VERSIONS = ['1.0', '2.0'] as const;
-/** At most 40 webhooks per user (api-facts §6/§7); the service enforces it, the CLI names it in help. */
+/** At most 40 webhooks per user (the vendor's documents); the service enforces it, the CLI names it in help. */
 export const MAX_WEBHOOKS_PER_USER = 40;
 
 export const WEBHOOK_FIELDS = [

@@ -1,54 +1,9 @@
-import { dealFieldOps } from '../../api/operations/deal-fields.js';
 import { leadOps } from '../../api/operations/leads.js';
-import type { CommandSpec } from '../../core/command.js';
 import { defineArea } from '../define-area.js';
-import { collectParams } from '../operation-command.js';
-import { runOperation } from '../run-operation.js';
-import { channelOptions, leadPreflight } from './checks.js';
+import { archive, unarchive } from './archive.js';
+import { channels } from './channels.js';
+import { leadPreflight } from './checks.js';
 import { convertCommand } from './convert.js';
-
-const { update } = leadOps;
-
-/** `leads archive ID [--reason]` and `leads unarchive ID`: PATCH with the archive rule made plain. */
-const archive: CommandSpec = {
-  path: ['leads', 'archive'],
-  summary: 'Archive a lead (optionally with a reason)',
-  examples: ['crmctl leads archive <lead-id> --reason "No budget this year"'],
-  args: [{ name: 'id', description: 'lead id (UUID)', required: false }],
-  options: [{ flags: '--reason <text>', description: 'archive reason' }],
-  operations: [update],
-  fields: update.cli.fields,
-  async run(ctx, { args, opts }) {
-    const { id } = await collectParams(ctx, update, args);
-    const reason = opts.reason === undefined ? {} : { archive_reason: String(opts.reason) };
-    await runOperation(ctx, update, { params: { id: id! }, body: { is_archived: true, ...reason } });
-  },
-};
-
-const unarchive: CommandSpec = {
-  path: ['leads', 'unarchive'],
-  summary: 'Bring an archived lead back to the inbox (its archive reason is cleared)',
-  examples: ['crmctl leads unarchive <lead-id>'],
-  args: [{ name: 'id', description: 'lead id (UUID)', required: false }],
-  operations: [update],
-  fields: update.cli.fields,
-  async run(ctx, { args }) {
-    const { id } = await collectParams(ctx, update, args);
-    await runOperation(ctx, update, { params: { id: id! }, body: { is_archived: false } });
-  },
-};
-
-const channelsOp = dealFieldOps.list;
-const channels: CommandSpec = {
-  path: channelsOp.cli.command,
-  summary: channelsOp.cli.summary,
-  examples: channelsOp.cli.examples,
-  operations: [channelsOp],
-  async run(ctx) {
-    const { renderRecords } = await import('../../output/render.js');
-    await renderRecords(ctx, await channelOptions(ctx), { columns: ['id', 'label'] });
-  },
-};
 
 export const area = defineArea(leadOps, {
   extend: { create: { preflight: leadPreflight }, update: { preflight: leadPreflight } },

@@ -1,4 +1,4 @@
-// Area module: activity fields (v2, read-only, admin scope only — api-facts §1 / index-v2).
+// Area module: activity fields (v2, read-only, admin scope only — the vendor's OpenAPI).
 // Every account has the system fields; the demo account adds two custom ones. The `type` field's
 // options are the live activity types (built-in options carry string ids: the key_string).
 import { ok } from '../http/envelope.js';

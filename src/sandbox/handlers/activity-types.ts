@@ -1,7 +1,7 @@
 // Area module: activity types (v1). Builds on the core `activityTypes` collection seeded by seed/base.ts.
 // Rules from the interface: name and icon_key required on create, icon_key from the fixed list, color 6 hex
 // characters without '#', key_string generated from the name and immutable (refused when sent),
-// delete marks the type deleted and answers with the deactivated type (api-facts §6).
+// delete marks the type deleted and answers with the deactivated type (the vendor's documents).
 import { ok } from '../http/envelope.js';
 import { invalid, notFound } from '../http/errors.js';
 import { has, objectBody, optEnum, optInt, optString, rejectUnknown, reqString, type Body } from '../http/validate.js';

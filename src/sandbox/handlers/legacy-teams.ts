@@ -17,7 +17,7 @@ interface Team {
 
 const teams = (s: SandboxState) => s.collection<Team>('legacyTeams', { idKind: 'int' });
 
-/** The service's 404 for teams has no error_info (api-facts §4). */
+/** The service's 404 for teams has no error_info (the vendor's documents). */
 const teamNotFound = (id: string) => new ApiError(404, `Team ${id} does not exist`, '', { success: false, error: `Team ${id} does not exist` });
 
 function load(state: SandboxState, raw: string): Team {

@@ -57,7 +57,7 @@ function listAssignments(req: SandboxRequest, ctx: HandlerContext) {
   access(req);
   const set = load(ctx.state, req.params.id!);
   const rows = assignments(ctx.state).filter((a) => a.permission_set_id === set.id);
-  // The service answers 404 when the set has no assignments (vendor spec, api-facts §4).
+  // The service answers 404 when the set has no assignments (vendor spec, the vendor's documents).
   if (rows.length === 0) throw new ApiError(404, 'No assignments found for this permission set', 'Object was not found.');
   const page = offsetPage(rows.map((a) => ({ user_id: a.user_id, permission_set_id: set.id, name: set.name })), req.query);
   return ok(page.data, page.additional_data);

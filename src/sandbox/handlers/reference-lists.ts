@@ -6,7 +6,7 @@ import type { AreaModule, SandboxRequest, HandlerContext } from '../types.js';
 /**
  * Read-only lists of areas the interface does not specify (Organizations, Deals, Pipelines,
  * ProjectBoards, Currencies), served so that clients can offer choices (crmctl's prompts). Paths,
- * costs and scopes are the vendor's (index-v1/v2). Only the caller's visible records are listed.
+ * costs and scopes are the vendor's OpenAPI's. Only the caller's visible records are listed.
  */
 function visible<T extends { id: number }>(req: SandboxRequest, ctx: HandlerContext, rows: T[]): T[] {
   return rows.filter((r) => canSee(ctx.state, req.user, r as never));

@@ -1,5 +1,5 @@
 // Request body reading and parsing. v2 takes JSON only, v1 also form bodies
-// (api-facts §2); token requests are form-encoded.
+// (the vendor's documents); token requests are form-encoded.
 import type { IncomingMessage } from 'node:http';
 import { badRequest, ApiError } from './errors.js';
 

@@ -1,4 +1,4 @@
-// Success envelopes (api-facts §3). Handlers return these so every area answers
+// Success envelopes (the vendor's documents). Handlers return these so every area answers
 // in the service's shape.
 import type { SandboxResponse } from '../types.js';
 

@@ -1,5 +1,5 @@
 // Service-shaped errors. Handlers throw ApiError; the server turns it into the
-// JSON body the service sends (api-facts §4: {success:false,error,error_info,data:null,additional_data:null}).
+// JSON body the service sends (the vendor's documents: {success:false,error,error_info,data:null,additional_data:null}).
 
 export const INFO = 'Please check developers.pipedrive.com';
 
@@ -38,7 +38,7 @@ export function forbidden(message = 'You do not have permissions to do this.', i
 }
 
 export function unauthorized(): ApiError {
-  // Exact body seen live (api-facts §4), including the gateway marker header.
+  // Exact body seen live (the vendor's documents), including the gateway marker header.
   return new ApiError(401, 'unauthorized access', INFO,
     { success: false, error: 'unauthorized access', errorCode: 401, error_info: INFO },
     { 'x-401-by-gw': 'true' });

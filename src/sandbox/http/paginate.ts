@@ -1,4 +1,4 @@
-// The two pagination styles of the service (api-facts §3):
+// The two pagination styles of the service (the vendor's documents):
 // v1 offset: start/limit -> additional_data.pagination {start,limit,more_items_in_collection,next_start}
 // v2 cursor: cursor/limit -> additional_data.next_cursor (opaque base64url JSON, null at the end)
 import { invalid } from './errors.js';

@@ -1,6 +1,6 @@
 // Method + path-template matching. Only the paths the interface lists are
 // registered, plus the /v1 <-> /api/v1 alias the service accepts for v1
-// (api-facts §2); v2 exists only as /api/v2.
+// (the vendor's documents); v2 exists only as /api/v2.
 import type { RouteDef } from '../types.js';
 
 interface Compiled {

@@ -1,4 +1,4 @@
-// OAuth scopes of the service (api-facts §1, complete list from the spec).
+// OAuth scopes of the service (the complete list of the vendor's OpenAPI).
 export const ALL_SCOPES = [
   'base', 'deals:read', 'deals:full', 'mail:read', 'mail:full', 'activities:read', 'activities:full',
   'contacts:read', 'contacts:full', 'products:read', 'products:full', 'deal-fields:full', 'product-fields:full',

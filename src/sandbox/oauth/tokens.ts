@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { SandboxState } from '../store/state.js';
 import type { OAuthToken } from '../store/records.js';
 
-/** Refresh tokens expire when unused for 60 days (api-facts §1). */
+/** Refresh tokens expire when unused for 60 days (the vendor's documents). */
 export const REFRESH_IDLE_MS = 60 * 24 * 3600 * 1000;
 /** A rotated refresh token stays usable this long, so two racing refreshes both succeed. */
 export const ROTATION_GRACE_MS = 10_000;

@@ -1,5 +1,5 @@
 // Record shapes the core areas share. They follow the service's response shapes
-// (api-facts §6) so a handler can usually return a record as-is; fields that are
+// (the vendor's documents) so a handler can usually return a record as-is; fields that are
 // sandbox-internal live in separate collections instead (api tokens, oauth).
 
 export interface Company {

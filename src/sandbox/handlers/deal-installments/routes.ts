@@ -1,4 +1,4 @@
-// Deal installments (v2; Growth plan and above). Costs and scopes as the interface / index-v2
+// Deal installments (v2; Growth plan and above). Costs and scopes as the interface / the vendor's OpenAPI
 // list them: the vendor accepts deals:read as well as deals:full on every operation, writes included.
 import { ok } from '../../http/envelope.js';
 import { ApiError, forbidden, invalid } from '../../http/errors.js';

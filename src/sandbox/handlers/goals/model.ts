@@ -1,4 +1,4 @@
-// The goal record (api-facts §6 "Goals"; ids are hex strings) and the enums of the
+// The goal record (the vendor's documents; ids are hex strings) and the enums of the
 // interface's Goal table.
 import type { SandboxState } from '../../store/state.js';
 

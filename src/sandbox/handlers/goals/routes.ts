@@ -126,7 +126,7 @@ function find(req: SandboxRequest, ctx: HandlerContext) {
     && (title === undefined || g.title.toLowerCase().includes(title.toLowerCase()))
     && (!p || (g.duration.start <= p.end && (g.duration.end === null || g.duration.end >= p.start)))
     && extra.every(([k, v]) => String(getPath(g, k)) === v));
-  // The find answer carries the statistics service's own fields (api-facts §3, oddities).
+  // The find answer carries the statistics service's own fields (the vendor's documents, oddities).
   return { status: 200, body: { success: true, statusCode: 20000, statusText: 'OK', service: 'statistics-goals-api', data: { goals: rows } } };
 }
 

@@ -1,4 +1,4 @@
-// Validation of lead create/update bodies (interface, Lead table; api-facts §6).
+// Validation of lead create/update bodies (interface, Lead table; the vendor's documents).
 // Every rule failure is a 400 naming the field and the rule.
 import { invalid } from '../../http/errors.js';
 import {

@@ -8,7 +8,7 @@ import { canSee } from '../access.js';
 export const LEAD_READ = ['leads:read', 'leads:full'];
 export const LEAD_WRITE = ['leads:full'];
 
-/** 404 body of the v1 lead operations (api-facts §4). */
+/** 404 body of the v1 lead operations (the vendor's documents). */
 export const leadNotFound = () =>
   new ApiError(404, 'requested lead not found', 'Object was not found.');
 

@@ -8,7 +8,7 @@ import type { Conversion, Lead } from '../../store/records.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { checkUuid, LEAD_READ, LEAD_WRITE, loadLead } from './common.js';
 
-/** v2 convert 404 body (api-facts §4). */
+/** v2 convert 404 body (the vendor's documents). */
 const entityNotFound = () => new ApiError(404, 'Entity was not found', 'Object was not found.');
 
 function pickStage(ctx: HandlerContext, stageId: number | null | undefined, pipelineId: number | null | undefined): number {

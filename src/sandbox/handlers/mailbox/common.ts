@@ -1,4 +1,4 @@
-// Mailbox records (api-facts §6), lookups and scopes. A mailbox is personal: a user
+// Mailbox records (the vendor's documents), lookups and scopes. A mailbox is personal: a user
 // reaches only the threads and messages of their own mail connection (others get 404).
 import { ApiError, invalid } from '../../http/errors.js';
 import type { Rec } from '../../store/collection.js';

@@ -40,7 +40,7 @@ export const comments = (s: SandboxState) => s.collection<Comment>('noteComments
 /** v1 note times: "YYYY-MM-DD HH:MM:SS" in UTC. */
 export const v1Time = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
-/** Generic v1 404 body (api-facts §4 has none for notes; this is the spec's generic error schema). */
+/** Generic v1 404 body (the vendor shows none for notes; this is its generic error schema). */
 export const noteNotFound = () => new ApiError(404, 'Note not found', 'Object was not found.');
 export const commentNotFound = () => new ApiError(404, 'Comment not found', 'Object was not found.');
 
@@ -83,7 +83,7 @@ export const TARGET_NOUN: Record<Target, string> = {
   lead_id: 'lead', deal_id: 'deal', person_id: 'person', org_id: 'organization', project_id: 'project', task_id: 'task',
 };
 
-/** Response form (api-facts §6): the stored note plus names of what it is attached to and its author. */
+/** Response form (the vendor's documents): the stored note plus names of what it is attached to and its author. */
 export function presentNote(state: SandboxState, note: Note, viewer: User): Record<string, unknown> {
   // id first, as the service lists it (the store appends it after the other fields).
   const { id, ...rest } = structuredClone(note);

@@ -6,7 +6,7 @@ import { addOptions, deleteOptions, updateOptions } from './options.js';
 import { seedOrganizationFields } from './seed.js';
 import { stageRoutes } from './stages.js';
 
-// Scopes per operation (api-facts §1, index-v1/v2): reads also with contacts:*; create and delete need
+// Scopes per operation (the vendor's OpenAPI): reads also with contacts:*; create and delete need
 // admin or contact-fields:full; PATCH of a field and the option operations also accept contacts:full.
 const READ = ['contacts:read', 'contacts:full', 'admin', 'contact-fields:full'];
 const CREATE_DELETE = ['admin', 'contact-fields:full'];

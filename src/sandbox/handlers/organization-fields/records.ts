@@ -1,4 +1,4 @@
-// Organization field records as the sandbox keeps them: the v2 Field shape (api-facts §6) plus a
+// Organization field records as the sandbox keeps them: the v2 Field shape (the vendor's documents) plus a
 // numeric `id`, because the one v1 operation (bulk delete) names fields by numeric id.
 import type { SandboxState } from '../../store/state.js';
 

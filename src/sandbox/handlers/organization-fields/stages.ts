@@ -1,5 +1,5 @@
 // GET /api/v2/stages — not an organization-fields operation. The interface names Stages without listing
-// operations; this vendor v2 read (cost 5, scopes deals:read|deals:full|admin, index-v2) is served here so
+// operations; this vendor v2 read (cost 5, scopes deals:read|deals:full|admin, the vendor's OpenAPI) is served here so
 // that clients can check important_fields.stage_ids against active deal stages before writing.
 // Move it to a stages area if one is added (the router refuses duplicate routes).
 import { ok } from '../../http/envelope.js';

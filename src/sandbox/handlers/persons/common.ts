@@ -6,7 +6,7 @@ import type { SandboxState } from '../../store/state.js';
 import { canSee } from '../access.js';
 
 export const READ = ['contacts:read', 'contacts:full'];
-/** Changelog and flow are "recents" (api-facts §1). */
+/** Changelog and flow are "recents" (the vendor's documents). */
 export const RECENTS = ['recents:read'];
 export const MAIL = ['mail:read', 'mail:full'];
 export const SEARCH = ['contacts:read', 'contacts:full', 'search:read'];

@@ -1,4 +1,4 @@
-// Response shapes of a person: the v2 record (api-facts §6, OpenAPI example) and the
+// Response shapes of a person: the v2 record (the vendor's documents, OpenAPI example) and the
 // classic v1 record, plus the v1 forms of the deals and activities a person is on.
 // Contact-sync and marketing fields exist only when the company has them switched on.
 import type { Activity, Deal, Person } from '../../store/records.js';

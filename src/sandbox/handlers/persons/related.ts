@@ -81,7 +81,7 @@ function flow(req: SandboxRequest, ctx: HandlerContext) {
   }
   const rows = out.filter((x) => !items || items.includes(x.object)).sort((a, b) => b.timestamp.localeCompare(a.timestamp));
   const page = offsetPage(rows, req.query);
-  // related_objects: the users, persons, organizations and deals the page mentions (api-facts §3).
+  // related_objects: the users, persons, organizations and deals the page mentions (the vendor's documents).
   const rel: Record<string, Record<string, unknown>> = { user: {}, person: {}, organization: {}, deal: {} };
   const addUser = (id: unknown) => { const u = typeof id === 'number' ? state.users.getAny(id) : undefined; if (u) rel.user![u.id] = { id: u.id, name: u.name, email: u.email, has_pic: 0, pic_hash: null, active_flag: u.active_flag }; };
   rel.person![p.id] = { id: p.id, name: p.name, email: p.emails, phone: p.phones, owner_id: p.owner_id, active_flag: !p.is_deleted };

@@ -1,6 +1,6 @@
 // Records and collections of the projects area (projects, boards, phases, templates,
 // groups, tasks, plan placement, changelog, project custom-field metadata). Shapes follow
-// api-facts §6 (v2 Project, v2 Phase) and the vendor OpenAPI for the v1 sub-resources.
+// the vendor's documents (v2 Project, v2 Phase) and the vendor OpenAPI for the v1 sub-resources.
 import { ApiError } from '../../http/errors.js';
 import type { SandboxState } from '../../store/state.js';
 
@@ -102,7 +102,7 @@ export const plan = (s: SandboxState) => s.collection<PlanItem>('projectPlan', {
 export const changelog = (s: SandboxState) => s.collection<ChangelogEntry>('projectChangelog', { idKind: 'int' });
 export const projectFields = (s: SandboxState) => s.collection<ProjectField>('projectFields', { idKind: 'int' });
 
-/** v2 404 body (api-facts §4). */
+/** v2 404 body (the vendor's documents). */
 export const entityNotFound = () => new ApiError(404, 'Entity was not found', 'Object was not found.');
 
 /** A project that exists (archived and status-deleted ones included), else 404. */

@@ -74,7 +74,7 @@ export function descendantsOf(state: SandboxState, roleId: number): Set<number> 
   return out;
 }
 
-/** List item shape (api-facts §6): counts are strings in the service's answers. */
+/** List item shape (the vendor's documents): counts are strings in the service's answers. */
 export function presentRole(state: SandboxState, role: Role, withLevel = true): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: role.id,

@@ -1,6 +1,6 @@
 // The nine subscription operations, paths exactly as the interface writes them (/v1/subscriptions/...).
 // The interface states no costs: the v1 typical values are charged (get 2, find/payments 20,
-// create/update/cancel 10, delete 6; api-facts §5).
+// create/update/cancel 10, delete 6; the vendor's documents).
 import { ok } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';
 import type { SandboxState } from '../../store/state.js';

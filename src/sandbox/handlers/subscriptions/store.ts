@@ -1,4 +1,4 @@
-// Subscription and payment records (api-facts §6 Subscriptions, the SDK's PaymentItem), their
+// Subscription and payment records (the vendor's former Subscriptions API and its SDK's PaymentItem), their
 // collections, lookups with the service's 404/403, and the derived payment fields.
 import { ApiError, forbidden, invalid } from '../../http/errors.js';
 import type { Deal, User } from '../../store/records.js';

@@ -1,4 +1,4 @@
-// The webhooks endpoints answer errors in their own shape (api-facts §4):
+// The webhooks endpoints answer errors in their own shape (the vendor's documents):
 // {"status":"error","success":false,"errors":{"<field>":["<rule>"]}}.
 import { ApiError } from '../../http/errors.js';
 

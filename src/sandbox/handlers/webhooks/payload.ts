@@ -1,4 +1,4 @@
-// Delivery bodies in the two webhook versions (api-facts §7). v2: `meta` with string ids,
+// Delivery bodies in the two webhook versions (the vendor's documents). v2: `meta` with string ids,
 // `data` = current record (null on delete), `previous` = changed fields only (change) or the
 // last state (delete). v1: actions added/updated/deleted, `current`, full `previous`, `event`,
 // `retry` counting from 0.

@@ -8,7 +8,7 @@ const SCOPES = ['admin'];
 const FIELDS = ['subscription_url', 'event_action', 'event_object', 'name', 'user_id', 'http_auth_user', 'http_auth_password', 'version'];
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '0.0.0.0']);
 
-/** Webhook bodies carry `status: "ok"` beside success (api-facts §3). */
+/** Webhook bodies carry `status: "ok"` beside success (the vendor's documents). */
 const okBody = (status: number, data?: unknown): SandboxResponse =>
   ({ status, body: data === undefined ? { status: 'ok', success: true } : { status: 'ok', success: true, data } });
 

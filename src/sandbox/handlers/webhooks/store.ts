@@ -1,11 +1,11 @@
-// The webhook record (api-facts §6 "Webhooks") and its collection. Webhooks are
+// The webhook record (the vendor's documents) and its collection. Webhooks are
 // not an event object themselves, so the collection emits no events.
 import type { SandboxState } from '../../store/state.js';
 
 export const EVENT_ACTIONS = ['create', 'change', 'delete', '*'] as const;
 export const EVENT_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', '*'] as const;
 export const VERSIONS = ['1.0', '2.0'] as const;
-/** Interface / api-facts §6: at most 40 webhooks per user. */
+/** Interface / the vendor's documents: at most 40 webhooks per user. */
 export const MAX_WEBHOOKS_PER_USER = 40;
 
 export interface Webhook {
