@@ -237,16 +237,15 @@ describe('leads search, permitted users, convert', () => {
 
   it('convert --wait prints the deal id; notes move and the lead is marked deleted', async () => {
     const lead = (await json(['leads', 'create', '--title', 'Convert me', '--person-id', '1'])).id as string;
-    await fetch(`${fx.sandbox.url}/api/v1/notes`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${fx.env.CRMCTL_ACCESS_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'call back', lead_id: lead }),
-    }).catch(() => undefined);
+    const note = await json(['notes', 'create', '--content', 'call back', '--lead-id', lead]);
+    expect(note).toMatchObject({ lead_id: lead, deal_id: null });
     const r = await json(['leads', 'convert', lead, '--wait']);
     expect(r.status).toBe('completed');
     expect(typeof r.deal_id).toBe('number');
     const deals = await fx.collection<{ id: number; title: string }>('deals');
     expect(deals.find((d) => d.id === r.deal_id)?.title).toBe('Convert me');
+    // The note moved with the lead: it is the deal's now.
+    expect(await json(['notes', 'get', String(note.id)])).toMatchObject({ id: note.id, deal_id: r.deal_id, lead_id: null });
     const get = await run(['leads', 'get', lead]);
     expect(get.code).toBe(5);
     const status = await json(['leads', 'conversion-status', lead, r.conversion_id]);
