@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments pipelines stages users currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
     "leads")
       case "$prev" in
       esac
@@ -48,7 +48,7 @@ _crmctl() {
     "leads search")
       case "$prev" in
       esac
-      words="--term --search-fields --exact-match --person-id --organization-id --include-fields --limit --all --cursor";;
+      words="--term --search-fields --exact-match --person-id --organization-id --include-fields --limit --all --cursor --start --v1";;
     "leads permitted-users")
       case "$prev" in
       esac
@@ -98,23 +98,416 @@ _crmctl() {
     "deals")
       case "$prev" in
       esac
-      words="list";;
+      words="list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files";;
     "deals list")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost deleted" -- "$cur")); return;;
+        --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
+      esac
+      words="--filter-id --ids --owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --include-option-labels --include-labels --limit --all --cursor";;
+    "deals get")
+      case "$prev" in
+      esac
+      words="--include-fields --custom-fields --include-option-labels --include-labels";;
+    "deals create")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+      esac
+      words="--title --owner-id --person-id --org-id --pipeline-id --stage-id --value --currency --is-archived --archive-time --status --probability --lost-reason --visible-to --close-time --won-time --lost-time --expected-close-date --label-ids --custom-fields --data";;
+    "deals update")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+      esac
+      words="--title --owner-id --person-id --org-id --pipeline-id --stage-id --value --currency --is-archived --archive-time --status --probability --lost-reason --visible-to --close-time --won-time --lost-time --expected-close-date --label-ids --custom-fields --data --unset";;
+    "deals delete")
+      case "$prev" in
+      esac
+      words="";;
+    "deals archived")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost deleted" -- "$cur")); return;;
+        --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
+      esac
+      words="--filter-id --ids --owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --limit --all --cursor";;
+    "deals search")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
+      esac
+      words="--term --search-fields --exact-match --person-id --organization-id --status --include-fields --limit --all --cursor";;
+    "deals followers")
+      case "$prev" in
+      esac
+      words="list add remove changelog";;
+    "deals followers list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor --v1";;
+    "deals followers add")
+      case "$prev" in
+      esac
+      words="--user-id --data --v1";;
+    "deals followers remove")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "deals followers changelog")
       case "$prev" in
       esac
       words="--limit --all --cursor";;
+    "deals products")
+      case "$prev" in
+      esac
+      words="of-deals list add add-many update delete delete-many";;
+    "deals products of-deals")
+      case "$prev" in
+        --sort-by) COMPREPLY=($(compgen -W "id deal_id add_time update_time order_nr" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
+      esac
+      words="--deal-ids --sort-by --sort-direction --limit --all --cursor";;
+    "deals products list")
+      case "$prev" in
+        --sort-by) COMPREPLY=($(compgen -W "id add_time update_time order_nr" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
+      esac
+      words="--sort-by --sort-direction --limit --all --cursor";;
+    "deals products add")
+      case "$prev" in
+        --tax-method) COMPREPLY=($(compgen -W "exclusive inclusive none" -- "$cur")); return;;
+        --discount-type) COMPREPLY=($(compgen -W "percentage amount" -- "$cur")); return;;
+        --billing-frequency) COMPREPLY=($(compgen -W "one-time annually semi-annually quarterly monthly weekly" -- "$cur")); return;;
+      esac
+      words="--product-id --item-price --quantity --tax --comments --discount --is-enabled --tax-method --discount-type --product-variation-id --billing-frequency --billing-frequency-cycles --billing-start-date --data";;
+    "deals products add-many")
+      case "$prev" in
+      esac
+      words="--body-data --data";;
+    "deals products update")
+      case "$prev" in
+        --tax-method) COMPREPLY=($(compgen -W "exclusive inclusive none" -- "$cur")); return;;
+        --discount-type) COMPREPLY=($(compgen -W "percentage amount" -- "$cur")); return;;
+        --billing-frequency) COMPREPLY=($(compgen -W "one-time annually semi-annually quarterly monthly weekly" -- "$cur")); return;;
+      esac
+      words="--product-id --item-price --quantity --tax --comments --discount --is-enabled --tax-method --discount-type --product-variation-id --billing-frequency --billing-frequency-cycles --billing-start-date --data --unset";;
+    "deals products delete")
+      case "$prev" in
+      esac
+      words="";;
+    "deals products delete-many")
+      case "$prev" in
+      esac
+      words="--ids";;
+    "deals discounts")
+      case "$prev" in
+      esac
+      words="list add update delete";;
+    "deals discounts list")
+      case "$prev" in
+      esac
+      words="";;
+    "deals discounts add")
+      case "$prev" in
+        --type) COMPREPLY=($(compgen -W "percentage amount" -- "$cur")); return;;
+      esac
+      words="--description --amount --type --data";;
+    "deals discounts update")
+      case "$prev" in
+        --type) COMPREPLY=($(compgen -W "percentage amount" -- "$cur")); return;;
+      esac
+      words="--description --amount --type --data";;
+    "deals discounts delete")
+      case "$prev" in
+      esac
+      words="";;
+    "deals convert-to-lead")
+      case "$prev" in
+      esac
+      words="";;
+    "deals conversion-status")
+      case "$prev" in
+      esac
+      words="";;
+    "deals summary")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
+      esac
+      words="--status --filter-id --user-id --pipeline-id --stage-id";;
+    "deals timeline")
+      case "$prev" in
+        --interval) COMPREPLY=($(compgen -W "day week month quarter" -- "$cur")); return;;
+        --exclude-deals) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--start-date --interval --amount --field-key --user-id --pipeline-id --filter-id --exclude-deals --totals-convert-currency";;
+    "deals changelog")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
+    "deals flow")
+      case "$prev" in
+      esac
+      words="--all-changes --items --limit --all --start";;
+    "deals participants")
+      case "$prev" in
+      esac
+      words="list add delete changelog";;
+    "deals participants list")
+      case "$prev" in
+      esac
+      words="--limit --all --start";;
+    "deals participants add")
+      case "$prev" in
+      esac
+      words="--person-id --data";;
+    "deals participants delete")
+      case "$prev" in
+      esac
+      words="";;
+    "deals participants changelog")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
+    "deals merge")
+      case "$prev" in
+      esac
+      words="--merge-with-id --data";;
+    "deals duplicate")
+      case "$prev" in
+      esac
+      words="";;
+    "deals permitted-users")
+      case "$prev" in
+      esac
+      words="";;
+    "deals mail-messages")
+      case "$prev" in
+        --include-body) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--include-body --limit --all --start";;
+    "deals files")
+      case "$prev" in
+      esac
+      words="--sort --limit --all --start";;
     "organizations")
       case "$prev" in
       esac
-      words="list";;
+      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files";;
     "organizations list")
+      case "$prev" in
+        --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
+      esac
+      words="--filter-id --ids --owner-id --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --include-option-labels --include-labels --limit --all --cursor";;
+    "organizations get")
+      case "$prev" in
+      esac
+      words="--include-fields --custom-fields --include-option-labels --include-labels";;
+    "organizations create")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+      esac
+      words="--name --owner-id --add-time --visible-to --label-ids --address-value --address-country --address-admin-area-level-1 --address-admin-area-level-2 --address-locality --address-sublocality --address-route --address-street-number --address-subpremise --address-postal-code --website --linkedin --industry --annual-revenue --employee-count --custom-fields --data";;
+    "organizations update")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+      esac
+      words="--name --owner-id --visible-to --label-ids --address-value --address-country --address-admin-area-level-1 --address-admin-area-level-2 --address-locality --address-sublocality --address-route --address-street-number --address-subpremise --address-postal-code --website --linkedin --industry --annual-revenue --employee-count --custom-fields --data --unset";;
+    "organizations delete")
+      case "$prev" in
+      esac
+      words="";;
+    "organizations search")
+      case "$prev" in
+      esac
+      words="--term --search-fields --exact-match --limit --all --cursor";;
+    "organizations followers")
+      case "$prev" in
+      esac
+      words="list add remove changelog";;
+    "organizations followers list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor --v1";;
+    "organizations followers add")
+      case "$prev" in
+      esac
+      words="--user-id --data --v1";;
+    "organizations followers remove")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "organizations followers changelog")
       case "$prev" in
       esac
       words="--limit --all --cursor";;
+    "organizations changelog")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
+    "organizations flow")
+      case "$prev" in
+      esac
+      words="--all-changes --items --limit --all --start";;
+    "organizations merge")
+      case "$prev" in
+      esac
+      words="--merge-with-id --data";;
+    "organizations permitted-users")
+      case "$prev" in
+      esac
+      words="";;
+    "organizations mail-messages")
+      case "$prev" in
+        --include-body) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--include-body --limit --all --start";;
+    "organizations files")
+      case "$prev" in
+      esac
+      words="--sort --limit --all --start";;
+    "activities")
+      case "$prev" in
+      esac
+      words="list get create update delete";;
+    "activities list")
+      case "$prev" in
+        --sort-by) COMPREPLY=($(compgen -W "id update_time add_time due_date" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
+      esac
+      words="--filter-id --ids --owner-id --deal-id --lead-id --person-id --org-id --done --updated-since --updated-until --sort-by --sort-direction --include-fields --limit --all --cursor";;
+    "activities get")
+      case "$prev" in
+      esac
+      words="--include-fields";;
+    "activities create")
+      case "$prev" in
+      esac
+      words="--subject --type --owner-id --deal-id --lead-id --person-id --org-id --project-id --due-date --due-time --duration --busy --done --location-value --location-country --location-admin-area-level-1 --location-admin-area-level-2 --location-locality --location-sublocality --location-route --location-street-number --location-subpremise --location-postal-code --participants --attendees --public-description --priority --note --data";;
+    "activities update")
+      case "$prev" in
+      esac
+      words="--subject --type --owner-id --deal-id --lead-id --person-id --org-id --project-id --due-date --due-time --duration --busy --done --location-value --location-country --location-admin-area-level-1 --location-admin-area-level-2 --location-locality --location-sublocality --location-route --location-street-number --location-subpremise --location-postal-code --participants --attendees --public-description --priority --note --data --unset";;
+    "activities delete")
+      case "$prev" in
+      esac
+      words="";;
+    "products")
+      case "$prev" in
+      esac
+      words="list get create update delete search duplicate variations image followers deals files permitted-users";;
+    "products list")
+      case "$prev" in
+        --sort-by) COMPREPLY=($(compgen -W "id name add_time update_time" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
+      esac
+      words="--owner-id --ids --filter-id --sort-by --sort-direction --updated-since --custom-fields --limit --all --cursor";;
+    "products get")
+      case "$prev" in
+      esac
+      words="";;
+    "products create")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+        --billing-frequency) COMPREPLY=($(compgen -W "one-time annually semi-annually quarterly monthly weekly" -- "$cur")); return;;
+      esac
+      words="--name --code --description --unit --tax --category --owner-id --is-linkable --visible-to --prices --custom-fields --billing-frequency --billing-frequency-cycles --data";;
+    "products update")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+        --billing-frequency) COMPREPLY=($(compgen -W "one-time annually semi-annually quarterly monthly weekly" -- "$cur")); return;;
+      esac
+      words="--name --code --description --unit --tax --category --owner-id --is-linkable --visible-to --prices --custom-fields --billing-frequency --billing-frequency-cycles --data --unset";;
+    "products delete")
+      case "$prev" in
+      esac
+      words="";;
+    "products search")
+      case "$prev" in
+      esac
+      words="--term --search-fields --exact-match --include-fields --limit --all --cursor";;
+    "products duplicate")
+      case "$prev" in
+      esac
+      words="";;
+    "products variations")
+      case "$prev" in
+      esac
+      words="list add update delete";;
+    "products variations list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
+    "products variations add")
+      case "$prev" in
+      esac
+      words="--name --prices --data";;
+    "products variations update")
+      case "$prev" in
+      esac
+      words="--name --prices --data";;
+    "products variations delete")
+      case "$prev" in
+      esac
+      words="";;
+    "products image")
+      case "$prev" in
+      esac
+      words="get upload replace delete";;
+    "products image get")
+      case "$prev" in
+      esac
+      words="";;
+    "products image upload")
+      case "$prev" in
+      esac
+      words="--file";;
+    "products image replace")
+      case "$prev" in
+      esac
+      words="--file";;
+    "products image delete")
+      case "$prev" in
+      esac
+      words="";;
+    "products followers")
+      case "$prev" in
+      esac
+      words="list add remove changelog";;
+    "products followers list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor --start --v1";;
+    "products followers add")
+      case "$prev" in
+      esac
+      words="--user-id --data --v1";;
+    "products followers remove")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "products followers changelog")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
+    "products deals")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost deleted all_not_deleted" -- "$cur")); return;;
+      esac
+      words="--status --limit --all --start";;
+    "products files")
+      case "$prev" in
+      esac
+      words="--sort --limit --all --start";;
+    "products permitted-users")
+      case "$prev" in
+      esac
+      words="";;
     "persons")
       case "$prev" in
       esac
-      words="list get changelog files flow followers followers-changelog mail-messages permitted-users picture products search collection activities deals";;
+      words="list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge";;
     "persons list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -141,11 +534,23 @@ _crmctl() {
     "persons followers")
       case "$prev" in
       esac
+      words="list changelog add remove";;
+    "persons followers list")
+      case "$prev" in
+      esac
       words="--limit --all --cursor --v1";;
-    "persons followers-changelog")
+    "persons followers changelog")
       case "$prev" in
       esac
       words="--limit --all --cursor";;
+    "persons followers add")
+      case "$prev" in
+      esac
+      words="--user-id --data --v1";;
+    "persons followers remove")
+      case "$prev" in
+      esac
+      words="--v1";;
     "persons mail-messages")
       case "$prev" in
         --include-body) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
@@ -156,6 +561,18 @@ _crmctl() {
       esac
       words="";;
     "persons picture")
+      case "$prev" in
+      esac
+      words="get upload delete";;
+    "persons picture get")
+      case "$prev" in
+      esac
+      words="";;
+    "persons picture upload")
+      case "$prev" in
+      esac
+      words="--file --crop-x --crop-y --crop-width --crop-height";;
+    "persons picture delete")
       case "$prev" in
       esac
       words="";;
@@ -181,6 +598,26 @@ _crmctl() {
         --status) COMPREPLY=($(compgen -W "open won lost deleted all_not_deleted" -- "$cur")); return;;
       esac
       words="--status --sort --limit --all --start";;
+    "persons create")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+        --marketing-status) COMPREPLY=($(compgen -W "no_consent unsubscribed subscribed archived" -- "$cur")); return;;
+      esac
+      words="--name --owner-id --org-id --add-time --emails --phones --visible-to --label-ids --postal-address-value --postal-address-country --postal-address-admin-area-level-1 --postal-address-admin-area-level-2 --postal-address-locality --postal-address-sublocality --postal-address-route --postal-address-street-number --postal-address-subpremise --postal-address-postal-code --notes --im --birthday --job-title --marketing-status --custom-fields --data";;
+    "persons update")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+        --marketing-status) COMPREPLY=($(compgen -W "no_consent unsubscribed subscribed archived" -- "$cur")); return;;
+      esac
+      words="--name --owner-id --org-id --emails --phones --visible-to --label-ids --postal-address-value --postal-address-country --postal-address-admin-area-level-1 --postal-address-admin-area-level-2 --postal-address-locality --postal-address-sublocality --postal-address-route --postal-address-street-number --postal-address-subpremise --postal-address-postal-code --notes --im --birthday --job-title --marketing-status --custom-fields --data --unset";;
+    "persons delete")
+      case "$prev" in
+      esac
+      words="";;
+    "persons merge")
+      case "$prev" in
+      esac
+      words="--merge-with-id --data";;
     "notes")
       case "$prev" in
       esac
@@ -432,31 +869,366 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "search")
+      case "$prev" in
+      esac
+      words="items field";;
+    "search items")
+      case "$prev" in
+      esac
+      words="--term --item-types --search-fields --search-for-related-items --exact-match --include-fields --limit --all --cursor";;
+    "search field")
+      case "$prev" in
+        --entity-type) COMPREPLY=($(compgen -W "deal lead person organization product project" -- "$cur")); return;;
+        --match) COMPREPLY=($(compgen -W "exact beginning middle" -- "$cur")); return;;
+      esac
+      words="--term --entity-type --match --field --limit --all --cursor";;
+    "recents")
+      case "$prev" in
+      esac
+      words="list";;
+    "recents list")
+      case "$prev" in
+      esac
+      words="--since-timestamp --items --limit --all --start";;
     "pipelines")
       case "$prev" in
       esac
-      words="list";;
+      words="list get create update delete conversion-stats movement-stats";;
     "pipelines list")
       case "$prev" in
+        --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
       esac
-      words="--limit --all --cursor";;
+      words="--sort-by --sort-direction --limit --all --cursor";;
+    "pipelines get")
+      case "$prev" in
+      esac
+      words="";;
+    "pipelines create")
+      case "$prev" in
+      esac
+      words="--name --is-deal-probability-enabled --data";;
+    "pipelines update")
+      case "$prev" in
+      esac
+      words="--name --is-deal-probability-enabled --data";;
+    "pipelines delete")
+      case "$prev" in
+      esac
+      words="";;
+    "pipelines conversion-stats")
+      case "$prev" in
+      esac
+      words="--start-date --end-date --user-id";;
+    "pipelines movement-stats")
+      case "$prev" in
+      esac
+      words="--start-date --end-date --user-id";;
     "stages")
       case "$prev" in
       esac
-      words="list";;
+      words="list get create update delete";;
     "stages list")
       case "$prev" in
+        --sort-by) COMPREPLY=($(compgen -W "id update_time add_time order_nr" -- "$cur")); return;;
+        --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
       esac
-      words="--pipeline-id --limit --all --cursor";;
+      words="--pipeline-id --sort-by --sort-direction --limit --all --cursor";;
+    "stages get")
+      case "$prev" in
+      esac
+      words="";;
+    "stages create")
+      case "$prev" in
+      esac
+      words="--name --pipeline-id --deal-probability --is-deal-rot-enabled --days-to-rotten --data";;
+    "stages update")
+      case "$prev" in
+      esac
+      words="--name --pipeline-id --deal-probability --is-deal-rot-enabled --days-to-rotten --data --unset";;
+    "stages delete")
+      case "$prev" in
+      esac
+      words="";;
     "users")
       case "$prev" in
       esac
-      words="list me";;
+      words="list find me get create update followers permissions role-assignments role-settings";;
     "users list")
       case "$prev" in
       esac
       words="";;
+    "users find")
+      case "$prev" in
+        --search-by-email) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--term --search-by-email";;
     "users me")
+      case "$prev" in
+      esac
+      words="";;
+    "users get")
+      case "$prev" in
+      esac
+      words="";;
+    "users create")
+      case "$prev" in
+      esac
+      words="--email --access --active-flag --data";;
+    "users update")
+      case "$prev" in
+      esac
+      words="--active-flag --data";;
+    "users followers")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor --v1";;
+    "users permissions")
+      case "$prev" in
+      esac
+      words="";;
+    "users role-assignments")
+      case "$prev" in
+      esac
+      words="--limit --all --start";;
+    "users role-settings")
+      case "$prev" in
+      esac
+      words="";;
+    "filters")
+      case "$prev" in
+      esac
+      words="list get create update delete delete-many helpers";;
+    "filters list")
+      case "$prev" in
+        --type) COMPREPLY=($(compgen -W "deals leads org people products activity projects" -- "$cur")); return;;
+      esac
+      words="--type";;
+    "filters get")
+      case "$prev" in
+      esac
+      words="--include-field-code";;
+    "filters create")
+      case "$prev" in
+        --conditions-glue) COMPREPLY=($(compgen -W "and or" -- "$cur")); return;;
+        --type) COMPREPLY=($(compgen -W "deals leads org people products activity projects" -- "$cur")); return;;
+      esac
+      words="--include-field-code --name --conditions-glue --conditions-conditions --type --data";;
+    "filters update")
+      case "$prev" in
+        --conditions-glue) COMPREPLY=($(compgen -W "and or" -- "$cur")); return;;
+      esac
+      words="--include-field-code --name --conditions-glue --conditions-conditions --data";;
+    "filters delete")
+      case "$prev" in
+      esac
+      words="";;
+    "filters delete-many")
+      case "$prev" in
+      esac
+      words="--ids";;
+    "filters helpers")
+      case "$prev" in
+      esac
+      words="";;
+    "deal-fields")
+      case "$prev" in
+      esac
+      words="list get create update delete options delete-many";;
+    "deal-fields list")
+      case "$prev" in
+      esac
+      words="--include-fields --limit --all --cursor --start --v1";;
+    "deal-fields get")
+      case "$prev" in
+      esac
+      words="--include-fields --v1";;
+    "deal-fields create")
+      case "$prev" in
+        --field-type) COMPREPLY=($(compgen -W "varchar varchar_auto text double monetary date set enum user org people phone time timerange daterange address visible_to" -- "$cur")); return;;
+      esac
+      words="--field-name --field-type --options --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --option --name --add-visible-flag --v1";;
+    "deal-fields update")
+      case "$prev" in
+      esac
+      words="--field-name --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --name --options --add-visible-flag --v1";;
+    "deal-fields delete")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "deal-fields options")
+      case "$prev" in
+      esac
+      words="add update delete";;
+    "deal-fields options add")
+      case "$prev" in
+      esac
+      words="--data --label";;
+    "deal-fields options update")
+      case "$prev" in
+      esac
+      words="--data --option";;
+    "deal-fields options delete")
+      case "$prev" in
+      esac
+      words="--data --id";;
+    "deal-fields delete-many")
+      case "$prev" in
+      esac
+      words="--ids";;
+    "person-fields")
+      case "$prev" in
+      esac
+      words="list get create update delete options delete-many";;
+    "person-fields list")
+      case "$prev" in
+      esac
+      words="--include-fields --limit --all --cursor --start --v1";;
+    "person-fields get")
+      case "$prev" in
+      esac
+      words="--include-fields --v1";;
+    "person-fields create")
+      case "$prev" in
+        --field-type) COMPREPLY=($(compgen -W "varchar varchar_auto text double monetary date set enum user org people phone time timerange daterange address visible_to" -- "$cur")); return;;
+      esac
+      words="--field-name --field-type --options --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --option --name --add-visible-flag --v1";;
+    "person-fields update")
+      case "$prev" in
+      esac
+      words="--field-name --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --name --options --add-visible-flag --v1";;
+    "person-fields delete")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "person-fields options")
+      case "$prev" in
+      esac
+      words="add update delete";;
+    "person-fields options add")
+      case "$prev" in
+      esac
+      words="--data --label";;
+    "person-fields options update")
+      case "$prev" in
+      esac
+      words="--data --option";;
+    "person-fields options delete")
+      case "$prev" in
+      esac
+      words="--data --id";;
+    "person-fields delete-many")
+      case "$prev" in
+      esac
+      words="--ids";;
+    "product-fields")
+      case "$prev" in
+      esac
+      words="list get create update delete options delete-many";;
+    "product-fields list")
+      case "$prev" in
+      esac
+      words="--include-fields --limit --all --cursor --start --v1";;
+    "product-fields get")
+      case "$prev" in
+      esac
+      words="--include-fields --v1";;
+    "product-fields create")
+      case "$prev" in
+        --field-type) COMPREPLY=($(compgen -W "varchar varchar_auto text double monetary date set enum user org people phone time timerange daterange address visible_to" -- "$cur")); return;;
+      esac
+      words="--field-name --field-type --options --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --option --name --add-visible-flag --v1";;
+    "product-fields update")
+      case "$prev" in
+      esac
+      words="--field-name --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --name --options --add-visible-flag --v1";;
+    "product-fields delete")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "product-fields options")
+      case "$prev" in
+      esac
+      words="add update delete";;
+    "product-fields options add")
+      case "$prev" in
+      esac
+      words="--data --label";;
+    "product-fields options update")
+      case "$prev" in
+      esac
+      words="--data --option";;
+    "product-fields options delete")
+      case "$prev" in
+      esac
+      words="--data --id";;
+    "product-fields delete-many")
+      case "$prev" in
+      esac
+      words="--ids";;
+    "project-fields")
+      case "$prev" in
+      esac
+      words="list get create update delete options";;
+    "project-fields list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor";;
+    "project-fields get")
+      case "$prev" in
+      esac
+      words="";;
+    "project-fields create")
+      case "$prev" in
+        --field-type) COMPREPLY=($(compgen -W "varchar varchar_auto text double monetary date set enum user org people phone time timerange daterange address" -- "$cur")); return;;
+      esac
+      words="--field-name --field-type --options --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --option";;
+    "project-fields update")
+      case "$prev" in
+      esac
+      words="--field-name --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data";;
+    "project-fields delete")
+      case "$prev" in
+      esac
+      words="";;
+    "project-fields options")
+      case "$prev" in
+      esac
+      words="add update delete";;
+    "project-fields options add")
+      case "$prev" in
+      esac
+      words="--data --label";;
+    "project-fields options update")
+      case "$prev" in
+      esac
+      words="--data --option";;
+    "project-fields options delete")
+      case "$prev" in
+      esac
+      words="--data --id";;
+    "lead-fields")
+      case "$prev" in
+      esac
+      words="list";;
+    "lead-fields list")
+      case "$prev" in
+      esac
+      words="--limit --all --start";;
+    "note-fields")
+      case "$prev" in
+      esac
+      words="list";;
+    "note-fields list")
+      case "$prev" in
+      esac
+      words="";;
+    "lead-sources")
+      case "$prev" in
+      esac
+      words="list";;
+    "lead-sources list")
       case "$prev" in
       esac
       words="";;
@@ -467,7 +1239,7 @@ _crmctl() {
     "currencies list")
       case "$prev" in
       esac
-      words="";;
+      words="--term";;
     "boards")
       case "$prev" in
       esac
@@ -670,7 +1442,7 @@ _crmctl() {
     "activity-fields list")
       case "$prev" in
       esac
-      words="--include-fields --limit --all --cursor";;
+      words="--include-fields --limit --all --cursor --v1";;
     "activity-fields get")
       case "$prev" in
       esac
@@ -678,32 +1450,28 @@ _crmctl() {
     "organization-fields")
       case "$prev" in
       esac
-      words="list get create update delete delete-many options";;
+      words="list get create update delete options delete-many";;
     "organization-fields list")
       case "$prev" in
       esac
-      words="--include-fields --limit --all --cursor";;
+      words="--include-fields --limit --all --cursor --start --v1";;
     "organization-fields get")
       case "$prev" in
       esac
-      words="--include-fields";;
+      words="--include-fields --v1";;
     "organization-fields create")
       case "$prev" in
-        --field-type) COMPREPLY=($(compgen -W "varchar varchar_auto text double monetary date set enum user org people phone time timerange daterange address" -- "$cur")); return;;
+        --field-type) COMPREPLY=($(compgen -W "varchar varchar_auto text double monetary date set enum user org people phone time timerange daterange address visible_to" -- "$cur")); return;;
       esac
-      words="--field-name --field-type --options --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --option";;
+      words="--field-name --field-type --options --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --option --name --add-visible-flag --v1";;
     "organization-fields update")
       case "$prev" in
       esac
-      words="--field-name --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data";;
+      words="--field-name --add-visible --details-visible --show-in-add-deal --show-in-add-person --important --important-stage-ids --required --data --name --options --add-visible-flag --v1";;
     "organization-fields delete")
       case "$prev" in
       esac
-      words="";;
-    "organization-fields delete-many")
-      case "$prev" in
-      esac
-      words="--ids";;
+      words="--v1";;
     "organization-fields options")
       case "$prev" in
       esac
@@ -720,6 +1488,10 @@ _crmctl() {
       case "$prev" in
       esac
       words="--data --id";;
+    "organization-fields delete-many")
+      case "$prev" in
+      esac
+      words="--ids";;
     "webhooks")
       case "$prev" in
       esac
@@ -841,7 +1613,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments pipelines stages users currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply destroy auth doctor completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply destroy auth doctor completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -861,26 +1633,124 @@ _crmctl_subs() {
     "lead-labels create") echo "";;
     "lead-labels update") echo "";;
     "lead-labels delete") echo "";;
-    "deals") echo "list";;
+    "deals") echo "list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files";;
     "deals list") echo "";;
-    "organizations") echo "list";;
+    "deals get") echo "";;
+    "deals create") echo "";;
+    "deals update") echo "";;
+    "deals delete") echo "";;
+    "deals archived") echo "";;
+    "deals search") echo "";;
+    "deals followers") echo "list add remove changelog";;
+    "deals followers list") echo "";;
+    "deals followers add") echo "";;
+    "deals followers remove") echo "";;
+    "deals followers changelog") echo "";;
+    "deals products") echo "of-deals list add add-many update delete delete-many";;
+    "deals products of-deals") echo "";;
+    "deals products list") echo "";;
+    "deals products add") echo "";;
+    "deals products add-many") echo "";;
+    "deals products update") echo "";;
+    "deals products delete") echo "";;
+    "deals products delete-many") echo "";;
+    "deals discounts") echo "list add update delete";;
+    "deals discounts list") echo "";;
+    "deals discounts add") echo "";;
+    "deals discounts update") echo "";;
+    "deals discounts delete") echo "";;
+    "deals convert-to-lead") echo "";;
+    "deals conversion-status") echo "";;
+    "deals summary") echo "";;
+    "deals timeline") echo "";;
+    "deals changelog") echo "";;
+    "deals flow") echo "";;
+    "deals participants") echo "list add delete changelog";;
+    "deals participants list") echo "";;
+    "deals participants add") echo "";;
+    "deals participants delete") echo "";;
+    "deals participants changelog") echo "";;
+    "deals merge") echo "";;
+    "deals duplicate") echo "";;
+    "deals permitted-users") echo "";;
+    "deals mail-messages") echo "";;
+    "deals files") echo "";;
+    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files";;
     "organizations list") echo "";;
-    "persons") echo "list get changelog files flow followers followers-changelog mail-messages permitted-users picture products search collection activities deals";;
+    "organizations get") echo "";;
+    "organizations create") echo "";;
+    "organizations update") echo "";;
+    "organizations delete") echo "";;
+    "organizations search") echo "";;
+    "organizations followers") echo "list add remove changelog";;
+    "organizations followers list") echo "";;
+    "organizations followers add") echo "";;
+    "organizations followers remove") echo "";;
+    "organizations followers changelog") echo "";;
+    "organizations changelog") echo "";;
+    "organizations flow") echo "";;
+    "organizations merge") echo "";;
+    "organizations permitted-users") echo "";;
+    "organizations mail-messages") echo "";;
+    "organizations files") echo "";;
+    "activities") echo "list get create update delete";;
+    "activities list") echo "";;
+    "activities get") echo "";;
+    "activities create") echo "";;
+    "activities update") echo "";;
+    "activities delete") echo "";;
+    "products") echo "list get create update delete search duplicate variations image followers deals files permitted-users";;
+    "products list") echo "";;
+    "products get") echo "";;
+    "products create") echo "";;
+    "products update") echo "";;
+    "products delete") echo "";;
+    "products search") echo "";;
+    "products duplicate") echo "";;
+    "products variations") echo "list add update delete";;
+    "products variations list") echo "";;
+    "products variations add") echo "";;
+    "products variations update") echo "";;
+    "products variations delete") echo "";;
+    "products image") echo "get upload replace delete";;
+    "products image get") echo "";;
+    "products image upload") echo "";;
+    "products image replace") echo "";;
+    "products image delete") echo "";;
+    "products followers") echo "list add remove changelog";;
+    "products followers list") echo "";;
+    "products followers add") echo "";;
+    "products followers remove") echo "";;
+    "products followers changelog") echo "";;
+    "products deals") echo "";;
+    "products files") echo "";;
+    "products permitted-users") echo "";;
+    "persons") echo "list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge";;
     "persons list") echo "";;
     "persons get") echo "";;
     "persons changelog") echo "";;
     "persons files") echo "";;
     "persons flow") echo "";;
-    "persons followers") echo "";;
-    "persons followers-changelog") echo "";;
+    "persons followers") echo "list changelog add remove";;
+    "persons followers list") echo "";;
+    "persons followers changelog") echo "";;
+    "persons followers add") echo "";;
+    "persons followers remove") echo "";;
     "persons mail-messages") echo "";;
     "persons permitted-users") echo "";;
-    "persons picture") echo "";;
+    "persons picture") echo "get upload delete";;
+    "persons picture get") echo "";;
+    "persons picture upload") echo "";;
+    "persons picture delete") echo "";;
     "persons products") echo "";;
     "persons search") echo "";;
     "persons collection") echo "";;
     "persons activities") echo "";;
     "persons deals") echo "";;
+    "persons create") echo "";;
+    "persons update") echo "";;
+    "persons delete") echo "";;
+    "persons merge") echo "";;
     "notes") echo "list get create update delete comments";;
     "notes list") echo "";;
     "notes get") echo "";;
@@ -937,13 +1807,93 @@ _crmctl_subs() {
     "deal-installments add") echo "";;
     "deal-installments update") echo "";;
     "deal-installments delete") echo "";;
-    "pipelines") echo "list";;
+    "search") echo "items field";;
+    "search items") echo "";;
+    "search field") echo "";;
+    "recents") echo "list";;
+    "recents list") echo "";;
+    "pipelines") echo "list get create update delete conversion-stats movement-stats";;
     "pipelines list") echo "";;
-    "stages") echo "list";;
+    "pipelines get") echo "";;
+    "pipelines create") echo "";;
+    "pipelines update") echo "";;
+    "pipelines delete") echo "";;
+    "pipelines conversion-stats") echo "";;
+    "pipelines movement-stats") echo "";;
+    "stages") echo "list get create update delete";;
     "stages list") echo "";;
-    "users") echo "list me";;
+    "stages get") echo "";;
+    "stages create") echo "";;
+    "stages update") echo "";;
+    "stages delete") echo "";;
+    "users") echo "list find me get create update followers permissions role-assignments role-settings";;
     "users list") echo "";;
+    "users find") echo "";;
     "users me") echo "";;
+    "users get") echo "";;
+    "users create") echo "";;
+    "users update") echo "";;
+    "users followers") echo "";;
+    "users permissions") echo "";;
+    "users role-assignments") echo "";;
+    "users role-settings") echo "";;
+    "filters") echo "list get create update delete delete-many helpers";;
+    "filters list") echo "";;
+    "filters get") echo "";;
+    "filters create") echo "";;
+    "filters update") echo "";;
+    "filters delete") echo "";;
+    "filters delete-many") echo "";;
+    "filters helpers") echo "";;
+    "deal-fields") echo "list get create update delete options delete-many";;
+    "deal-fields list") echo "";;
+    "deal-fields get") echo "";;
+    "deal-fields create") echo "";;
+    "deal-fields update") echo "";;
+    "deal-fields delete") echo "";;
+    "deal-fields options") echo "add update delete";;
+    "deal-fields options add") echo "";;
+    "deal-fields options update") echo "";;
+    "deal-fields options delete") echo "";;
+    "deal-fields delete-many") echo "";;
+    "person-fields") echo "list get create update delete options delete-many";;
+    "person-fields list") echo "";;
+    "person-fields get") echo "";;
+    "person-fields create") echo "";;
+    "person-fields update") echo "";;
+    "person-fields delete") echo "";;
+    "person-fields options") echo "add update delete";;
+    "person-fields options add") echo "";;
+    "person-fields options update") echo "";;
+    "person-fields options delete") echo "";;
+    "person-fields delete-many") echo "";;
+    "product-fields") echo "list get create update delete options delete-many";;
+    "product-fields list") echo "";;
+    "product-fields get") echo "";;
+    "product-fields create") echo "";;
+    "product-fields update") echo "";;
+    "product-fields delete") echo "";;
+    "product-fields options") echo "add update delete";;
+    "product-fields options add") echo "";;
+    "product-fields options update") echo "";;
+    "product-fields options delete") echo "";;
+    "product-fields delete-many") echo "";;
+    "project-fields") echo "list get create update delete options";;
+    "project-fields list") echo "";;
+    "project-fields get") echo "";;
+    "project-fields create") echo "";;
+    "project-fields update") echo "";;
+    "project-fields delete") echo "";;
+    "project-fields options") echo "add update delete";;
+    "project-fields options add") echo "";;
+    "project-fields options update") echo "";;
+    "project-fields options delete") echo "";;
+    "lead-fields") echo "list";;
+    "lead-fields list") echo "";;
+    "note-fields") echo "list";;
+    "note-fields list") echo "";;
+    "lead-sources") echo "list";;
+    "lead-sources list") echo "";;
     "currencies") echo "list";;
     "currencies list") echo "";;
     "boards") echo "list";;
@@ -992,17 +1942,17 @@ _crmctl_subs() {
     "activity-fields") echo "list get";;
     "activity-fields list") echo "";;
     "activity-fields get") echo "";;
-    "organization-fields") echo "list get create update delete delete-many options";;
+    "organization-fields") echo "list get create update delete options delete-many";;
     "organization-fields list") echo "";;
     "organization-fields get") echo "";;
     "organization-fields create") echo "";;
     "organization-fields update") echo "";;
     "organization-fields delete") echo "";;
-    "organization-fields delete-many") echo "";;
     "organization-fields options") echo "add update delete";;
     "organization-fields options add") echo "";;
     "organization-fields options update") echo "";;
     "organization-fields options delete") echo "";;
+    "organization-fields delete-many") echo "";;
     "webhooks") echo "list create delete listen";;
     "webhooks list") echo "";;
     "webhooks create") echo "";;
@@ -1039,6 +1989,7 @@ _crmctl_canon() {
     ":project-phases") echo "phases"; return;;
     ":mail") echo "mailbox"; return;;
     ":installments") echo "deal-installments"; return;;
+    ":item-search") echo "search"; return;;
     ":project-boards") echo "boards"; return;;
     ":teams") echo "legacy-teams"; return;;
     ":org-fields") echo "organization-fields"; return;;

@@ -59,6 +59,8 @@ export interface OperationCli {
    * command offers the flags of both forms and refuses a flag the chosen form does not know.
    */
   switch?: string;
+  /** The operation sends a file (multipart/form-data): the command takes `--file PATH|-` for this form field. */
+  upload?: { field: string; maxBytes?: number };
   /** The body may be empty: an update verb with no flags sends `{}` instead of asking what to change. */
   optionalBody?: boolean;
   /** Account-filled choices for prompts, per input key (dotted body/query key, or a path parameter name). */

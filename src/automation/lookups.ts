@@ -14,7 +14,7 @@ const CUSTOM_KEY = /^[0-9a-f]{40}$/;
 export async function customFieldsFor(ctx: Context, http: HttpClient, resource: string): Promise<CustomField[]> {
   if (resource !== 'leads') return [];
   const out: CustomField[] = [];
-  for await (const f of paginate(http, dealFieldOps.list, { params: {}, query: {}, body: undefined }, { all: true })) {
+  for await (const f of paginate(http, dealFieldOps.listV1, { params: {}, query: {}, body: undefined }, { all: true })) {
     const field = f as CustomField;
     if (typeof field.key === 'string' && CUSTOM_KEY.test(field.key)) out.push(field);
   }

@@ -45,7 +45,8 @@ export function operationOptions(op: Operation): OptionSpec[] {
   const { fields } = operationFields(op);
   const nullable = nullableKeys(op.body);
   const options: OptionSpec[] = fields.map(optionFor);
-  if (op.body) options.push({ flags: '--data <json>', description: 'request body as JSON, @file or - for stdin; flags override its fields' });
+  if (op.cli.upload) options.unshift({ flags: '--file <path>', description: 'the file to send (- reads stdin); required' });
+  if (op.body && !op.cli.upload) options.push({ flags: '--data <json>', description: 'request body as JSON, @file or - for stdin; flags override its fields' });
   if (isUpdate(op) && nullable.length) options.push({ flags: '--unset <fields>', description: `clear these fields (sent as null): ${nullable.join(', ')}` });
   if (op.pagination !== 'none') {
     options.push({ flags: '--limit <n>', description: `at most this many records (page size up to ${op.maxLimit ?? 500})` });
@@ -127,7 +128,12 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     if (ext.adjust) raw = await ext.adjust(ctx, raw, opts);
     await promptForGaps(ctx, op, raw);
     const input = validateInput(op, raw);
-    await executeOperation(ctx, op, input, { preflight: ext.preflight, present: ext.present, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined });
+    const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
+    try {
+      await executeOperation(ctx, op, input, { preflight: ext.preflight, present: ext.present, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
+    } finally {
+      upload?.cleanup();
+    }
   } catch (err) {
     throw ext.explain ? ext.explain(err, opts) : err;
   }

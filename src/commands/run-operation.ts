@@ -22,6 +22,8 @@ export interface RunHooks {
   confirmMessage?: string;
   /** Table columns when the command shows more (or less) than the table's default. */
   columns?: string[];
+  /** The file of an upload operation (multipart/form-data). */
+  upload?: import('../http/multipart.js').UploadFile;
 }
 
 /**
@@ -77,7 +79,9 @@ export async function executeOperation(ctx: Context, op: Operation, input: Valid
     await renderRecords(ctx, present(asRecords(op, paginate(http, op, input, paging))), view);
     return;
   }
-  const { envelope } = await ctx.spin(`${op.method} ${op.path}`, () => callOperation(http, op, input));
+  // An upload shows its own progress line; anything else a spinner while it waits.
+  const call = () => callOperation(http, op, input, hooks.upload ? { upload: hooks.upload } : {});
+  const { envelope } = hooks.upload ? await call() : await ctx.spin(`${op.method} ${op.path}`, call);
   const data = recordsOf(op, envelope);
   if (Array.isArray(data)) {
     await renderRecords(ctx, present(asRecords(op, toAsync(data))), view);

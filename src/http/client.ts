@@ -3,6 +3,7 @@ import { EXIT } from '../core/exit-codes.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
 import { CostGovernor } from './governor.js';
+import { multipartBody, type StreamBody } from './multipart.js';
 import { toApiError } from './map-error.js';
 import { redactHeaders, redactText, redactUrlEncoded, redactValue } from '../core/redact.js';
 import type { Transport } from './transport.js';
@@ -133,8 +134,10 @@ export class HttpClient {
   private async once(baseUrl: string, authHeaders: Record<string, string>, req: HttpRequest): Promise<HttpResponse> {
     const url = buildUrl(baseUrl, req.path, req.query);
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json', ...authHeaders, ...req.headers };
-    let body: string | undefined;
-    if (req.body !== undefined && req.method !== 'GET') {
+    let body: string | StreamBody | undefined;
+    if (req.upload) {
+      body = multipartBody((req.body ?? {}) as Record<string, unknown>, req.upload);
+    } else if (req.body !== undefined && req.method !== 'GET') {
       if (req.encoding === 'form') {
         headers['content-type'] = 'application/x-www-form-urlencoded';
         body = formEncode(req.body as Record<string, unknown>);
@@ -147,7 +150,8 @@ export class HttpClient {
     if (this.opts.trace) {
       this.trace(`> ${req.method} ${redactUrlEncoded(url)}`);
       for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${String(v)}`);
-      if (body !== undefined) this.trace(`> ${req.encoding === 'form' ? redactUrlEncoded(body) : JSON.stringify(redactValue(JSON.parse(body)))}`);
+      if (typeof body === 'object') this.trace(`> multipart ${JSON.stringify(redactValue(req.body ?? {}))} + ${req.upload!.field}=${req.upload!.filename} (${req.upload!.size} bytes, ${req.upload!.contentType})`);
+      else if (body !== undefined) this.trace(`> ${req.encoding === 'form' ? redactUrlEncoded(body) : JSON.stringify(redactValue(JSON.parse(body)))}`);
     }
     const res = await this.transport.request(url, { method: req.method, headers, body, timeoutMs: this.opts.timeoutMs });
     const text = res.text;

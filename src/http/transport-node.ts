@@ -14,7 +14,11 @@ export function nodeTransport(maxSockets = 16): Transport {
       const mod = u.protocol === 'https:' ? https : http;
       return new Promise((resolve, reject) => {
         const headers: Record<string, string | number> = { ...init.headers };
-        if (init.body !== undefined) headers['content-length'] = Buffer.byteLength(init.body);
+        const streamed = typeof init.body === 'object' ? init.body : undefined;
+        if (streamed) {
+          headers['content-type'] = streamed.contentType;
+          headers['content-length'] = streamed.length;
+        } else if (typeof init.body === 'string') headers['content-length'] = Buffer.byteLength(init.body);
         const req = mod.request(u, { method: init.method, headers, agent: agents[u.protocol as 'http:' | 'https:'] }, (res) => {
           // Decode as it arrives: the page lives as a V8 string, not as Buffers in malloc'd memory,
           // which keeps the RSS of a long export flat (it is collected with the rest of the heap).
@@ -26,7 +30,11 @@ export function nodeTransport(maxSockets = 16): Transport {
         });
         req.setTimeout(init.timeoutMs, () => req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })));
         req.on('error', reject);
-        req.end(init.body);
+        if (streamed) {
+          const src = streamed.open();
+          src.on('error', (err) => req.destroy(err));
+          src.pipe(req);
+        } else req.end(typeof init.body === 'string' ? init.body : undefined);
       });
     },
     async close() {

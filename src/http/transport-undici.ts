@@ -7,10 +7,11 @@ export function undiciTransport(connections = 16): Transport {
   const agent = new Agent({ keepAliveTimeout: 4_000, connections });
   return {
     async request(url: string, init: TransportRequest): Promise<TransportResponse> {
+      const streamed = typeof init.body === 'object' ? init.body : undefined;
       const res = await request(url, {
         method: init.method as 'GET',
-        headers: init.headers,
-        body: init.body,
+        headers: streamed ? { ...init.headers, 'content-type': streamed.contentType, 'content-length': String(streamed.length) } : init.headers,
+        body: streamed ? streamed.open() : (init.body as string | undefined),
         dispatcher: agent,
         headersTimeout: init.timeoutMs,
         bodyTimeout: init.timeoutMs,

@@ -1,3 +1,5 @@
+import type { StreamBody } from './multipart.js';
+
 /** The wire under HttpClient: one request in, status + headers + body text out. */
 export interface TransportResponse {
   status: number;
@@ -8,7 +10,8 @@ export interface TransportResponse {
 export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Text, or a streamed body (file uploads) opened once per attempt. */
+  body?: string | StreamBody;
   timeoutMs: number;
 }
 

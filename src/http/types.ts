@@ -1,3 +1,5 @@
+import type { UploadFile } from './multipart.js';
+
 /** Where requests go and how they are authorised; implemented by src/auth (profiles, env tokens). */
 export interface CredentialSource {
   /** Base URL (the token response's api domain) and auth headers; refreshes first when the token is near expiry. */
@@ -29,6 +31,8 @@ export interface HttpRequest {
    * whether the write landed. Returns the existing result (then we stop) or undefined (then we resend).
    */
   reconcile?: () => Promise<HttpResponse | undefined>;
+  /** A file sent as multipart/form-data, with `body` as the other parts. */
+  upload?: UploadFile;
   /** Shown the final error answer before it becomes a typed error (`crmctl api --include` prints it). */
   onErrorResponse?: (res: HttpResponse) => void | Promise<void>;
 }

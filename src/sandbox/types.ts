@@ -125,7 +125,7 @@ export interface RouteDef {
   scopes: string[];
   handler: Handler;
   /** Body encoding the route accepts; default 'json' (v1 routes also accept form bodies). */
-  body?: 'json' | 'form' | 'json-or-form';
+  body?: 'json' | 'form' | 'json-or-form' | 'multipart';
 }
 
 /** One area of the service (leads, roles, ...). Listed in handlers/index.ts. */

@@ -18,10 +18,11 @@ beforeEach(async () => {
 });
 
 describe('create', () => {
-  it('answers 200 with a generated 40-hex code and a numeric id', async () => {
+  it('answers 200 with a generated 40-hex code (the v2 record has no numeric id)', async () => {
     const r = await api('POST', BASE, { field_name: 'Website rank', field_type: 'double' });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ field_code: expect.stringMatching(/^[0-9a-f]{40}$/), id: expect.any(Number), options: null, is_custom_field: true });
+    expect(r.body.data).toMatchObject({ field_code: expect.stringMatching(/^[0-9a-f]{40}$/), options: null, is_custom_field: true });
+    expect(r.body.data).not.toHaveProperty('id');
   });
 
   it.each([
@@ -64,7 +65,7 @@ describe('update', () => {
     [{}, 'body: at least one of field_name, ui_visibility, important_fields, required_fields is needed'],
     [{ field_type: 'text' }, 'field_type: cannot change (immutable)'],
     [{ field_code: 'x', field_name: 'Y' }, 'field_code: cannot change (immutable)'],
-    [{ options: [{ label: 'x' }] }, 'options: is not a known field of this operation'],
+    [{ options: [{ label: 'x' }] }, 'options: are changed through the options operations of the field'],
   ])('refuses %j', async (body, error) => {
     const f = await custom('Industry');
     expect400(await api('PATCH', `${BASE}/${f.field_code}`, body), error);

@@ -43,10 +43,10 @@ describe('org-fields list and get', () => {
     expect(Object.keys(only[0])).not.toContain('ui_visibility');
   });
 
-  it('TSV columns: id, field_code, field_name, field_type, is_custom_field', async () => {
+  it('TSV columns: field_code, field_name, field_type, is_custom_field', async () => {
     const all = await fx.collection<Field>('organizationFields');
     const r = await run(['org-fields', 'list', '--output', 'tsv']);
-    expect(r.stdout).toBe(all.map((f) => `${f.id}\t${f.field_code}\t${f.field_name}\t${f.field_type}\t${f.is_custom_field}\n`).join(''));
+    expect(r.stdout).toBe(all.map((f) => `${f.field_code}\t${f.field_name}\t${f.field_type}\t${f.is_custom_field}\n`).join(''));
   });
 
   it('get by field code (exit 5 for an unknown one)', async () => {
@@ -71,7 +71,7 @@ describe('org-fields create', () => {
     const post = (await fx.requests()).find((q) => q.method === 'POST')!;
     expect(post).toMatchObject({ path: '/api/v2/organizationFields', status: 200, cost: 5 });
     expect(post.body).toEqual({ field_name: 'Tier', field_type: 'enum', options: [{ label: 'Gold' }, { label: 'Silver, plated' }] });
-    expect(await stored(f.field_code)).toMatchObject({ id: f.id, field_name: 'Tier' });
+    expect(await stored(f.field_code)).toMatchObject({ field_code: f.field_code, field_name: 'Tier' });
   });
 
   it('nested flags build ui_visibility, important_fields and required_fields; the dialog order is assigned', async () => {

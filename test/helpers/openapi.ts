@@ -65,7 +65,8 @@ export function validate(spec: Spec, schema: unknown, value: unknown, at = '$', 
   if (Array.isArray(s.allOf)) for (const sub of s.allOf) validate(spec, sub, value, at, out);
   for (const key of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(s[key])) {
-      const ok = (s[key] as unknown[]).some((sub) => validate(spec, sub, value, at, []).length === 0);
+      // A branch matches when its only problems are nulls the schema forgot to mark nullable (reported at the top level).
+      const ok = (s[key] as unknown[]).some((sub) => validate(spec, sub, value, at, []).every((p) => p.endsWith(': null but not nullable')));
       if (!ok) out.push(`${at}: matches none of ${key}`);
     }
   }

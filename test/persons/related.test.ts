@@ -52,22 +52,22 @@ describe('persons flow', () => {
 
 describe('followers', () => {
   it('v2 followers, v1 followers with --v1, and the followers changelog', async () => {
-    expect(await tsv(['persons', 'followers', '4'])).toBe('3\t2025-01-10T09:00:00Z\n1\t2025-01-12T09:00:00Z\n');
-    expect(await tsv(['persons', 'followers', '4', '--v1', '--fields', 'user_id,person_id,add_time'])).toBe('3\t4\t2025-01-10 09:00:00\n1\t4\t2025-01-12 09:00:00\n');
-    expect(await tsv(['persons', 'followers-changelog', '1'])).toBe(
+    expect(await tsv(['persons', 'followers', 'list', '4'])).toBe('3\t2025-01-10T09:00:00Z\n1\t2025-01-12T09:00:00Z\n');
+    expect(await tsv(['persons', 'followers', 'list', '4', '--v1', '--fields', 'user_id,person_id,add_time'])).toBe('3\t4\t2025-01-10 09:00:00\n1\t4\t2025-01-12 09:00:00\n');
+    expect(await tsv(['persons', 'followers', 'changelog', '1'])).toBe(
       '2025-01-11T09:00:00Z\tremoved\t3\t3\n2025-01-09T09:00:00Z\tadded\t2\t1\n2025-01-08T09:00:00Z\tadded\t3\t1\n2025-01-07T09:00:00Z\tadded\t1\t1\n',
     );
     expect((await fx.requests()).map((r) => r.path)).toEqual(['/api/v2/persons/4/followers', '/v1/persons/4/followers', '/api/v2/persons/1/followers/changelog']);
   });
 
   it('--limit is refused with --v1 (the v1 followers list is not paged)', async () => {
-    await refused(['persons', 'followers', '4', '--v1', '--limit', '1'], '--limit: not available with --v1');
+    await refused(['persons', 'followers', 'list', '4', '--v1', '--limit', '1'], '--limit: not available with --v1');
   });
 
   it('cursor pages of the changelog join up', async () => {
-    const first = await run(['persons', 'followers-changelog', '1', '--limit', '2', '--output', 'tsv']);
+    const first = await run(['persons', 'followers', 'changelog', '1', '--limit', '2', '--output', 'tsv']);
     expect(first.stdout.trim().split('\n')).toHaveLength(2);
-    const all = await json(['persons', 'followers-changelog', '1', '--all']);
+    const all = await json(['persons', 'followers', 'changelog', '1', '--all']);
     expect(all).toHaveLength(4);
   });
 });
@@ -95,11 +95,11 @@ describe('changelog, mail, permitted users, picture', () => {
   });
 
   it('picture gives the 128 and 512 URLs; a person without one is 404', async () => {
-    const pic = await json(['persons', 'picture', '3']);
+    const pic = await json(['persons', 'picture', 'get', '3']);
     expect(pic).toMatchObject({ item_type: 'person', item_id: 3, active_flag: true });
     expect(pic.pictures['128']).toMatch(/_128x128\.jpg$/);
     expect(pic.pictures['512']).toMatch(/_512x512\.jpg$/);
-    const none = await run(['persons', 'picture', '2']);
+    const none = await run(['persons', 'picture', 'get', '2']);
     expect(none.code).toBe(5);
     expect(none.stderr).toContain('Person picture not found');
   });

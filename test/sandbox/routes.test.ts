@@ -9,13 +9,17 @@ const INTERFACE: [string, string, number][] = [
   ['DELETE', '/api/v1/leads/{id}', 6], ['GET', '/api/v1/leadLabels', 10], ['POST', '/api/v1/leadLabels', 10],
   ['PATCH', '/api/v1/leadLabels/{id}', 10], ['DELETE', '/api/v1/leadLabels/{id}', 6],
 ];
+/** Lead operations the vendor's documents add to the interface's (lead fields, sources, the v1 search). */
+const VENDOR: [string, string, number][] = [
+  ['GET', '/api/v1/leadFields', 20], ['GET', '/api/v1/leadSources', 2], ['GET', '/api/v1/leads/search', 40],
+];
 
 test('lead and label routes match the interface tables', async () => {
   const { control } = await boot();
   const routes = (await control('GET', 'routes')).body.data as { method: string; path: string; cost: number; scopes: string[] }[];
-  const mine = routes.filter((r) => /\/lead/.test(r.path)).map((r) => [r.method, r.path, r.cost]);
-  expect(mine.sort()).toEqual([...INTERFACE].sort());
-  for (const r of routes.filter((x) => /\/lead/.test(x.path))) {
+  const leadRoutes = routes.filter((r) => /^\/api\/v\d\/lead/.test(r.path));
+  expect(leadRoutes.map((r) => [r.method, r.path, r.cost]).sort()).toEqual([...INTERFACE, ...VENDOR].sort());
+  for (const r of leadRoutes.filter((x) => !VENDOR.some(([m, p]) => m === x.method && p === x.path))) {
     expect(r.scopes).toContain('leads:full');
     if (r.method !== 'GET') expect(r.scopes).toEqual(['leads:full']);
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery } from '../schemas.js';
+import { cursorQuery, offsetQuery } from '../schemas.js';
+import { V1_FIELD_FIELDS } from './field-api.js';
 
 // v2 activity field metadata is read-only and needs the admin scope (the vendor's OpenAPI).
 const SCOPES = ['admin'];
@@ -42,6 +43,22 @@ export const activityFieldOps = defineTable('activityFields', {
       columns: [...COLUMNS, 'options', 'ui_visibility'],
       fields: FIELDS,
       help: HELP,
+    },
+  },
+  listV1: {
+    method: 'GET',
+    path: '/api/v1/activityFields',
+    cost: 20,
+    scopes: ['activities:read', 'activities:full'],
+    // The vendor documents no paging for the v1 list: it answers every field at once.
+    pagination: 'none',
+    cli: {
+      command: ['activity-fields', 'list'],
+      switch: '--v1',
+      summary: 'List activity fields in the v1 form (activity scopes instead of admin)',
+      examples: ['crmctl activity-fields list --v1'],
+      columns: ['id', 'key', 'name', 'field_type'],
+      fields: V1_FIELD_FIELDS,
     },
   },
 } satisfies OperationTable);

@@ -1,18 +1,20 @@
 import { defineTable, type OperationTable } from '../operation.js';
+import { fieldRows, fieldRowsV1, type FieldEntity } from './field-api.js';
 
-/**
- * Not an area of the interface ("operations not given"), but the interface says a lead's `channel`
- * must be one of the options of the deal field metadata, so the CLI reads it to check --channel
- * before sending. Method, path, cost and scopes from the vendor's v1 OpenAPI (GET /dealFields).
- */
+/** Deal fields; leads use them too (they have no schema of their own), and a lead's channel is one of their options. */
+export const DEAL_FIELDS: FieldEntity = {
+  command: 'deal-fields',
+  area: 'dealFields',
+  noun: 'deal',
+  read: ['deals:read', 'deals:full', 'admin', 'deal-fields:full'],
+  create: ['admin', 'deal-fields:full'],
+  patch: ['deals:full', 'admin', 'deal-fields:full'],
+  remove: ['admin', 'deal-fields:full'],
+  important: true,
+  v1: { read: ['deals:read', 'deals:full', 'deal-fields:full', 'admin'], write: ['deal-fields:full', 'admin'] },
+};
+
 export const dealFieldOps = defineTable('dealFields', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/dealFields',
-    cost: 20,
-    scopes: ['deals:read', 'deals:full', 'deal-fields:full', 'admin'],
-    pagination: 'offset',
-    maxLimit: 500,
-    cli: { command: ['leads', 'channels'], summary: 'List the marketing channels a lead may name (--channel)', examples: ['crmctl leads channels'], columns: ['id', 'label'], handWritten: true },
-  },
+  ...fieldRows(DEAL_FIELDS),
+  ...fieldRowsV1({ ...DEAL_FIELDS, v1: DEAL_FIELDS.v1! }),
 } satisfies OperationTable);

@@ -1,5 +1,16 @@
 import { rowsOf, type Operation } from '../operation.js';
 import { activityFieldOps } from './activity-fields.js';
+import { productOps } from './products.js';
+import { searchOps } from './search.js';
+import { recentOps } from './recents.js';
+import { projectFieldOps } from './project-fields.js';
+import { productFieldOps } from './product-fields.js';
+import { personFieldOps } from './person-fields.js';
+import { noteFieldOps } from './note-fields.js';
+import { leadSourceOps } from './lead-sources.js';
+import { leadFieldOps } from './lead-fields.js';
+import { filterOps } from './filters.js';
+import { activityOps } from './activities.js';
 import { activityTypeOps } from './activity-types.js';
 import { boardOps } from './boards.js';
 import { currencyOps } from './currencies.js';
@@ -27,6 +38,17 @@ import { webhookOps } from './webhooks.js';
 
 /** Every table, keyed by area. Docs, completions, `crmctl mcp` and the contract tests read this; never imported at start-up. */
 export const TABLES = {
+  activities: activityOps,
+  filters: filterOps,
+  leadFields: leadFieldOps,
+  leadSources: leadSourceOps,
+  noteFields: noteFieldOps,
+  personFields: personFieldOps,
+  productFields: productFieldOps,
+  projectFields: projectFieldOps,
+  products: productOps,
+  recents: recentOps,
+  search: searchOps,
   activityFields: activityFieldOps,
   activityTypes: activityTypeOps,
   boards: boardOps,

@@ -212,4 +212,21 @@ export const leadOps = defineTable('leads', {
     params: z.object({ id: uuid, conversion_id: uuid }),
     cli: { command: ['leads', 'conversion-status'], summary: 'Show a lead conversion job (deal id once completed)', examples: ['crmctl leads conversion-status <lead-id> <conversion-id>'], columns: ['conversion_id', 'status', 'deal_id', 'lead_id'] },
   },
+  searchV1: {
+    method: 'GET',
+    path: '/api/v1/leads/search',
+    cost: 40,
+    scopes: ['leads:read', 'leads:full', 'search:read'],
+    pagination: 'offset',
+    maxLimit: 500,
+    query: searchQuery({ term: z.string(), fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(), exact_match: z.boolean().optional(), person_id: id.optional(), organization_id: id.optional(), include_fields: z.array(z.enum(['lead.was_seen'])).optional(), ...offsetQuery }),
+    cli: {
+      command: ['leads', 'search'],
+      summary: 'Search leads (v1 form)',
+      examples: ['crmctl leads search --term acme'],
+      unwrap: 'items',
+      columns: ['item.id', 'item.name', 'item.type', 'result_score'],
+      switch: '--v1',
+    },
+  },
 } satisfies OperationTable);

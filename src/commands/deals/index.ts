@@ -1,4 +1,11 @@
 import { dealOps } from '../../api/operations/deals.js';
 import { defineArea } from '../define-area.js';
 
-export const area = defineArea(dealOps);
+export const area = defineArea(dealOps, {
+  groups: {
+    'deals followers': 'Users who follow a deal: list, add, remove, changelog',
+    'deals products': 'Products on a deal: list, add one or many, update, delete (the deal value follows)',
+    'deals discounts': 'Discounts on a deal: list, add, update, delete',
+    'deals participants': 'Persons taking part in a deal: list, add, delete, changelog',
+  },
+});

@@ -8,7 +8,7 @@ import { fetchAll, fetchOperation } from '../run-operation.js';
 
 /** Channel options configured for the company (deal field `channel`). */
 export async function channelOptions(ctx: Context): Promise<Array<{ id: number; label: string }>> {
-  for await (const f of fetchAll(ctx, dealFieldOps.list, {})) {
+  for await (const f of fetchAll(ctx, dealFieldOps.listV1, {})) {
     const field = f as { key?: string; options?: Array<{ id: number; label: string }> };
     if (field.key === 'channel') return field.options ?? [];
   }

@@ -1,4 +1,6 @@
 import { organizationOps } from '../../api/operations/organizations.js';
 import { defineArea } from '../define-area.js';
 
-export const area = defineArea(organizationOps);
+export const area = defineArea(organizationOps, {
+  groups: { 'organizations followers': 'Users who follow an organization: list, add, remove, changelog' },
+});

@@ -14,4 +14,8 @@ export const area = defineArea(personOps, {
     collection: { explain: (err) => (err instanceof AuthError && err.message.includes('(403)') ? new AuthError(err.message, ADMIN_ONLY) : err) },
     products: { present: dealProductRows },
   },
+  groups: {
+    'persons followers': 'Users who follow a person: list (v2 or --v1), add, remove, changelog',
+    'persons picture': 'The person picture: get, upload, delete',
+  },
 });

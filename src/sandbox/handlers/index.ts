@@ -3,7 +3,7 @@
 import type { AreaModule } from '../types.js';
 import { leadLabelsArea } from './lead-labels.js';
 import { leadsArea } from './leads/index.js';
-import { dealFieldsArea } from './deal-fields.js';
+import { fieldsArea } from './fields.js';
 import { usersArea } from './users.js';
 import { referenceListsArea } from './reference-lists.js';
 import { personsArea } from './persons.js';
@@ -19,13 +19,20 @@ import { permissionSetsArea } from './permission-sets.js';
 import { legacyTeamsArea } from './legacy-teams.js';
 import { activityTypesArea } from './activity-types.js';
 import { activityFieldsArea } from './activity-fields.js';
-import { organizationFieldsArea } from './organization-fields/index.js';
 import { webhooksArea } from './webhooks/index.js';
+import { pipelinesArea } from './pipelines.js';
+import { dealsArea } from './deals/index.js';
+import { organizationsArea } from './organizations/index.js';
+import { activitiesArea } from './activities/index.js';
+import { productsArea } from './products/index.js';
+import { filtersArea } from './filters/index.js';
+import { itemSearchArea } from './item-search.js';
+import { accountListsArea } from './account-lists.js';
 
 export const areas: AreaModule[] = [
+  fieldsArea,
   leadsArea,
   leadLabelsArea,
-  dealFieldsArea,
   usersArea,
   referenceListsArea,
   personsArea,
@@ -41,6 +48,13 @@ export const areas: AreaModule[] = [
   legacyTeamsArea,
   activityTypesArea,
   activityFieldsArea,
-  organizationFieldsArea,
   webhooksArea,
+  pipelinesArea,
+  dealsArea,
+  organizationsArea,
+  activitiesArea,
+  productsArea,
+  filtersArea,
+  itemSearchArea,
+  accountListsArea,
 ];

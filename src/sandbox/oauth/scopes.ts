@@ -10,5 +10,6 @@ export const ALL_SCOPES = [
 /** What the sandbox's registered app asks for: everything the interface's areas need. */
 export const DEFAULT_APP_SCOPES = [
   'base', 'leads:full', 'deals:full', 'contacts:full', 'admin', 'goals:full', 'projects:full', 'mail:full',
-  'users:read', 'recents:read', 'search:read', 'activities:full', 'contact-fields:full',
+  'users:read', 'recents:read', 'search:read', 'activities:full', 'contact-fields:full', 'products:full', 'deal-fields:full',
+  'product-fields:full', 'project-fields:full',
 ];

@@ -1,6 +1,6 @@
 // Account skeleton shared by every seed ('empty' included): company, users with
-// API tokens, currencies, activity types, pipelines and stages, deal field
-// metadata (incl. the marketing channels) and the default lead labels.
+// API tokens, currencies, activity types, pipelines and stages and the default lead
+// labels. Field metadata (incl. the marketing channels) is the fields area's seed.
 // Everything is fixed so two seeded sandboxes look the same.
 import { createHash } from 'node:crypto';
 import type { SandboxState } from '../store/state.js';
@@ -80,26 +80,6 @@ export function seedBase(state: SandboxState): void {
       is_deal_rot_enabled: false, days_to_rotten: null, is_deleted: false, add_time: t, update_time: t,
     }, { silent: true }));
   });
-
-  const field = (key: string, name: string, field_type: string, options: { id: number; label: string }[] | null, is_custom = false) =>
-    state.dealFields.insert({
-      key, name, field_type, options, order_nr: state.dealFields.size + 1, add_time: t, update_time: t,
-      active_flag: true, edit_flag: is_custom, mandatory_flag: key === 'title', is_custom,
-    }, { silent: true });
-  field('title', 'Title', 'varchar', null);
-  field('value', 'Value', 'monetary', null);
-  field('currency', 'Currency', 'varchar_options', null);
-  field('org_id', 'Organization', 'org', null);
-  field('person_id', 'Contact person', 'people', null);
-  field('stage_id', 'Stage', 'stage', null);
-  field('user_id', 'Owner', 'user', null);
-  field('expected_close_date', 'Expected close date', 'date', null);
-  field('channel', 'Source channel', 'enum', CHANNELS);
-  field('channel_id', 'Source channel ID', 'varchar', null);
-  field('origin', 'Source origin', 'varchar', null);
-  field(DEAL_FIELD_KEYS.leadScore, 'Lead score', 'double', null, true);
-  field(DEAL_FIELD_KEYS.budget, 'Budget', 'monetary', null, true);
-  field(DEAL_FIELD_KEYS.segment, 'Segment', 'enum', [{ id: 101, label: 'SMB' }, { id: 102, label: 'Mid-market' }, { id: 103, label: 'Enterprise' }], true);
 
   // Default labels of every account (interface: hot, cold, warm).
   const labels: [string, string][] = [['Hot', 'red'], ['Cold', 'blue'], ['Warm', 'yellow']];

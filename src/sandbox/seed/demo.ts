@@ -1,6 +1,7 @@
 // The 'demo' seed: a small, realistic account on top of the base skeleton —
 // organizations, persons with emails and phones, deals across both pipelines,
 // leads (one archived, one owner-only), notes, activities and a lead filter.
+import { simpleConditions } from '../handlers/filter-eval.js';
 import type { SandboxState } from '../store/state.js';
 import { DEAL_FIELD_KEYS, seedUuid } from './base.js';
 
@@ -108,10 +109,10 @@ export function seedDemo(state: SandboxState): void {
   const t = day(0);
   state.filters.insert({
     name: 'Leads owned by Ada', type: 'leads', user_id: 1, active_flag: true, add_time: t, update_time: t,
-    conditions: [{ field: 'owner_id', operator: '=', value: 1 }],
+    conditions: simpleConditions('lead', ['owner_id', '=', 1]),
   }, { silent: true });
   state.filters.insert({
     name: 'Big open deals', type: 'deals', user_id: 1, active_flag: true, add_time: t, update_time: t,
-    conditions: [{ field: 'value', operator: '>', value: 10000 }, { field: 'status', operator: '=', value: 'open' }],
+    conditions: simpleConditions('deal', ['value', '>', 10000], ['status', '=', 'open']),
   }, { silent: true });
 }

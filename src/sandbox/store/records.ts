@@ -162,21 +162,63 @@ export interface LeadLabel {
   [k: string]: unknown;
 }
 
-/** v1 field metadata (dealFields, personFields, ...). */
-export interface FieldMeta {
+/** Product of the catalog (v2 shape). `prices` holds one entry per currency. */
+export interface ProductPrice { currency: string; price: number; cost: number; direct_cost: number | null; notes: string }
+export interface Product {
   id: number;
-  key: string;
+  name: string;
+  code: string | null;
+  description: string | null;
+  unit: string | null;
+  tax: number;
+  category: string | null;
+  is_deleted: boolean;
+  is_linkable: boolean;
+  visible_to: number;
+  owner_id: number;
+  add_time: string;
+  update_time: string;
+  billing_frequency: 'one-time' | 'annually' | 'semi-annually' | 'quarterly' | 'monthly' | 'weekly';
+  billing_frequency_cycles: number | null;
+  prices: ProductPrice[];
+  custom_fields: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+/** A product attached to a deal (a "deal-product"). `sum` is what the line adds to the deal. */
+export interface DealProduct {
+  id: number;
+  deal_id: number;
+  product_id: number;
+  product_variation_id: number | null;
   name: string;
   order_nr: number;
-  field_type: string;
-  options: { id: number; label: string }[] | null;
+  item_price: number;
+  quantity: number;
+  discount: number;
+  discount_type: 'percentage' | 'amount';
+  tax: number;
+  tax_method: 'exclusive' | 'inclusive' | 'none';
+  is_enabled: boolean;
+  comments: string;
+  currency: string;
+  sum: number;
+  billing_frequency: Product['billing_frequency'];
+  billing_frequency_cycles: number | null;
+  billing_start_date: string | null;
   add_time: string;
-  update_time: string | null;
-  active_flag: boolean;
-  edit_flag: boolean;
-  mandatory_flag: boolean;
-  is_custom: boolean;
+  update_time: string;
   [k: string]: unknown;
+}
+
+/** A person taking part in a deal besides its contact person. */
+export interface Participant { id: number; deal_id: number; person_id: number; add_time: string; added_by_user_id?: number; [k: string]: unknown }
+
+/** A file attached to deals, persons, organizations, products, activities or leads (v1 shape). */
+export interface FileRec {
+  id: number; user_id: number; deal_id: number | null; person_id: number | null; org_id: number | null; product_id: number | null;
+  file_name: string; file_type: string; file_size: number; add_time: string; update_time: string; name: string; description: string;
+  comment: string | null; url: string; [k: string]: unknown;
 }
 
 export interface Note {
@@ -246,14 +288,18 @@ export interface Currency {
 }
 
 /** Saved filter; conditions are a simplified flat list evaluated by the sandbox. */
+export interface FilterCondition {
+  object: string; field_id: string | null; field_code?: string | null; operator: string; value: string | null; extra_value: string | null; json_value_flag: boolean;
+}
 export interface Filter {
   id: number;
   name: string;
-  type: 'deals' | 'leads' | 'people' | 'org' | 'products';
+  type: 'deals' | 'leads' | 'people' | 'org' | 'products' | 'activity' | 'projects';
   user_id: number;
   active_flag: boolean;
-  /** All conditions must hold. `field` is a record key; operator one of = != < > <= >= LIKE IS_NULL IS_NOT_NULL. */
-  conditions: { field: string; operator: string; value?: unknown }[];
+  /** The vendor's condition tree: an AND group of groups (glue and/or) of conditions. */
+  conditions: { glue: 'and'; conditions: Array<{ glue: 'and' | 'or'; conditions: FilterCondition[] }> };
+  visible_to?: number;
   add_time: string;
   update_time: string;
   [k: string]: unknown;

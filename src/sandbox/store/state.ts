@@ -4,8 +4,8 @@
 import { Collection, type CollectionJSON, type CollectionOptions, type Rec } from './collection.js';
 import { EventBus } from './events.js';
 import type {
-  ActivityType, Activity, ApiToken, AuthCode, Company, Conversion, Currency, Deal, FieldMeta, Filter,
-  Lead, LeadLabel, Note, OAuthToken, Organization, Person, Pipeline, Stage, User,
+  ActivityType, Activity, ApiToken, AuthCode, Company, Conversion, Currency, Deal, DealProduct, FileRec, Filter,
+  Lead, LeadLabel, Note, OAuthToken, Organization, Participant, Person, Pipeline, Product, Stage, User,
 } from './records.js';
 
 export interface StateJSON {
@@ -28,7 +28,10 @@ const CORE: Record<string, CollectionOptions> = {
   deals: { idKind: 'int', object: 'deal' },
   leads: { idKind: 'uuid', object: 'lead' },
   leadLabels: { idKind: 'uuid' },
-  dealFields: { idKind: 'int' },
+  products: { idKind: 'int', object: 'product' },
+  dealProducts: { idKind: 'int', object: 'deal_product' },
+  dealParticipants: { idKind: 'int' },
+  files: { idKind: 'int' },
   notes: { idKind: 'int', object: 'note' },
   activities: { idKind: 'int', object: 'activity' },
   activityTypes: { idKind: 'int' },
@@ -81,11 +84,14 @@ export class SandboxState {
   get deals() { return this.collection<Deal>('deals'); }
   get leads() { return this.collection<Lead>('leads'); }
   get leadLabels() { return this.collection<LeadLabel>('leadLabels'); }
-  get dealFields() { return this.collection<FieldMeta>('dealFields'); }
   get notes() { return this.collection<Note>('notes'); }
   get activities() { return this.collection<Activity>('activities'); }
   get activityTypes() { return this.collection<ActivityType>('activityTypes'); }
   get currencies() { return this.collection<Currency>('currencies'); }
+  get products() { return this.collection<Product>('products'); }
+  get dealProducts() { return this.collection<DealProduct>('dealProducts'); }
+  get participants() { return this.collection<Participant>('dealParticipants'); }
+  get files() { return this.collection<FileRec>('files'); }
   get filters() { return this.collection<Filter>('filters'); }
   get conversions() { return this.collection<Conversion>('leadConversions'); }
   get apiTokens() { return this.collection<ApiToken>('apiTokens'); }

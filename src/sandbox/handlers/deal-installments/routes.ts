@@ -16,6 +16,7 @@ const MAX_DEAL_IDS = 100;
 export interface Installment { id: number; deal_id: number; description: string; amount: number; billing_date: string; [k: string]: unknown }
 
 export const installments = (s: SandboxState) => s.collection<Installment>('dealInstallments', { idKind: 'int' });
+export const installmentsOf = (s: SandboxState, dealId: number) => installments(s).filter((i) => i.deal_id === dealId);
 
 const present = (i: Installment) => ({ id: i.id, amount: i.amount, billing_date: i.billing_date, description: i.description, deal_id: i.deal_id });
 

@@ -4,7 +4,9 @@ import { invalid } from '../../http/errors.js';
 import {
   has, objectBody, optBool, optDate, optInt, optString, rejectUnknown, reqString, UUID, type Body,
 } from '../../http/validate.js';
-import type { FieldMeta, Lead } from '../../store/records.js';
+import type { Lead } from '../../store/records.js';
+import { fieldByCode } from '../../engine/fields/store.js';
+import { isCustomKey, parseCustomFields } from '../../engine/fields/values.js';
 import type { SandboxState } from '../../store/state.js';
 import { allowedVisibility } from '../access.js';
 
@@ -12,21 +14,14 @@ const COMMON = ['title', 'owner_id', 'label_ids', 'person_id', 'organization_id'
   'visible_to', 'was_seen', 'origin_id', 'channel', 'channel_id'] as const;
 const PATCH_ONLY = ['is_archived', 'archive_reason'] as const;
 
-/** Custom deal fields (leads use the deal schema); a monetary key K also allows K_currency. */
-function customFields(state: SandboxState): Map<string, FieldMeta> {
-  const m = new Map<string, FieldMeta>();
-  for (const f of state.dealFields.all()) if (f.is_custom) m.set(f.key, f);
-  return m;
-}
-
 /** Fields of a lead that a create or update sets. Only keys present in the body appear. */
 export type LeadChanges = Partial<Lead>;
 
 export function parseLeadBody(state: SandboxState, raw: unknown, mode: 'create' | 'update'): LeadChanges {
   const b = objectBody(raw);
-  const custom = customFields(state);
-  const isCustomKey = (k: string) => custom.has(k) || (k.endsWith('_currency') && custom.get(k.slice(0, -9))?.field_type === 'monetary');
-  rejectUnknown(b, mode === 'create' ? COMMON : [...COMMON, ...PATCH_ONLY], isCustomKey);
+  // Leads carry the deal custom fields as top-level keys (interface, Lead).
+  const custom = (k: string) => isCustomKey(state, 'deal', k);
+  rejectUnknown(b, mode === 'create' ? COMMON : [...COMMON, ...PATCH_ONLY], custom);
 
   const out: LeadChanges = {};
   if (mode === 'create') out.title = reqString(b, 'title', { max: 255 });
@@ -83,7 +78,7 @@ export function parseLeadBody(state: SandboxState, raw: unknown, mode: 'create' 
   const channel = optInt(b, 'channel', { nullable: true });
   if (channel !== undefined) {
     if (channel !== null) {
-      const opts = state.dealFields.find((f) => f.key === 'channel')?.options ?? [];
+      const opts = fieldByCode(state, 'deal', 'channel')?.options ?? [];
       if (!opts.some((o) => o.id === channel)) {
         throw invalid('channel', `must be one of the configured marketing channels (${opts.map((o) => o.id).join(', ') || 'none configured'})`);
       }
@@ -98,7 +93,7 @@ export function parseLeadBody(state: SandboxState, raw: unknown, mode: 'create' 
     if (reason !== undefined) out.archive_reason = reason;
   }
 
-  for (const k of Object.keys(b)) if (isCustomKey(k)) out[k] = parseCustom(k, custom, b);
+  Object.assign(out, parseCustomFields(state, 'deal', Object.fromEntries(Object.entries(b).filter(([k]) => custom(k))), ''));
   return out;
 }
 
@@ -115,33 +110,4 @@ function parseValue(state: SandboxState, v: unknown): Lead['value'] {
     throw invalid('value.currency', `${o.currency} is not an active currency of the company`);
   }
   return { amount: o.amount, currency: o.currency };
-}
-
-function parseCustom(k: string, custom: Map<string, FieldMeta>, b: Body): unknown {
-  const v = b[k];
-  if (v === null) return null;
-  const f = custom.get(k);
-  if (!f) { // K_currency of a monetary field
-    if (typeof v !== 'string' || !/^[A-Z]{3}$/.test(v)) throw invalid(k, 'must be a 3-letter currency code');
-    return v;
-  }
-  switch (f.field_type) {
-    case 'double': case 'monetary':
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(k, `must be a number (${f.name})`);
-      return v;
-    case 'enum':
-      if (!f.options?.some((o) => o.id === v)) throw invalid(k, `must be one of the option ids of ${f.name}`);
-      return v;
-    case 'set': {
-      const arr = Array.isArray(v) ? v : [v];
-      if (!arr.every((x) => f.options?.some((o) => o.id === x))) throw invalid(k, `must be option ids of ${f.name}`);
-      return arr;
-    }
-    case 'date':
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw invalid(k, 'must be a date in YYYY-MM-DD format');
-      return v;
-    default:
-      if (typeof v !== 'string' && typeof v !== 'number') throw invalid(k, `must be a string (${f.name})`);
-      return v;
-  }
 }

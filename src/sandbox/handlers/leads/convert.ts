@@ -1,6 +1,7 @@
 // Lead-to-deal conversion: an asynchronous job (not_started -> running ->
 // completed/failed). On completion a deal is created from the lead, the lead's
 // notes and activities move to the deal and the lead is marked deleted.
+import { customFieldMap, customFields } from '../../engine/fields/store.js';
 import { ok } from '../../http/envelope.js';
 import { ApiError, invalid } from '../../http/errors.js';
 import { objectBody, optInt, rejectUnknown } from '../../http/validate.js';
@@ -80,7 +81,7 @@ function finish(ctx: HandlerContext, id: string): void {
 function createDeal(ctx: HandlerContext, lead: Lead, stageId: number, pipelineId: number, userId: number): number {
   const { state } = ctx;
   const now = ctx.now().toISOString();
-  const customKeys = state.dealFields.filter((f) => f.is_custom).map((f) => f.key);
+  const customKeys = [...customFieldMap(state, 'deal').keys()];
   const custom: Record<string, unknown> = {};
   for (const k of customKeys) {
     if (lead[k] !== undefined) custom[k] = lead[k];

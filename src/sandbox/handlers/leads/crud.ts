@@ -1,4 +1,5 @@
 // Lead list, archived list, get, create (201), update, delete, permitted users.
+import { customFieldMap, customFields } from '../../engine/fields/store.js';
 import { randomUUID } from 'node:crypto';
 import { created, ok } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';
@@ -24,7 +25,7 @@ function list(archived: boolean) {
   return (req: SandboxRequest, ctx: HandlerContext) => {
     const { state } = ctx;
     const q = req.query;
-    const customKeys = new Set(state.dealFields.filter((f) => f.is_custom).map((f) => f.key));
+    const customKeys = new Set(customFieldMap(state, 'deal').keys());
     const sortable = archived ? ARCHIVED_SORT : LIST_SORT;
     const sort = q.str('sort');
     const cmp = sort ? parseSort(sort, (f) => sortable.includes(f) || (!archived && customKeys.has(f))) : null;

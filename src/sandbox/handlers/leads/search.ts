@@ -1,8 +1,9 @@
 // GET /api/v2/leads/search: term over title, notes and custom fields; v2 search
 // result shape {items:[{result_score, item}]} with cursor pagination.
+import { customFieldMap, customFields } from '../../engine/fields/store.js';
 import { ok } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';
-import { cursorPage } from '../../http/paginate.js';
+import { cursorPage, offsetPage } from '../../http/paginate.js';
 import type { Lead } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
@@ -26,8 +27,8 @@ function searchOne(state: SandboxState, lead: Lead, term: string, exact: boolean
     }
   }
   if (fields.has('custom_fields')) {
-    for (const f of state.dealFields.filter((x) => x.is_custom && SEARCHABLE_CUSTOM_TYPES.has(x.field_type))) {
-      const v = lead[f.key];
+    for (const f of customFields(state, 'deal').filter((x) => SEARCHABLE_CUSTOM_TYPES.has(x.field_type))) {
+      const v = lead[f.field_code];
       if (v === undefined || v === null) continue;
       const s = score(String(v), term, exact);
       if (s > 0) { custom.push(String(v)); best = Math.max(best, s * 0.9); }
@@ -62,7 +63,8 @@ function search(req: SandboxRequest, ctx: HandlerContext) {
     .sort((a, b) => b.best - a.best || a.lead.add_time.localeCompare(b.lead.add_time));
 
   const ranked = hits.map((h, i) => ({ id: h.lead.id, rank: i, h }));
-  const page = cursorPage(ranked, q, { maxLimit: 100, field: 'rank' });
+  // v1 pages by offset (start/limit), v2 by cursor; the items are the same.
+  const page = req.route.includes('/v1/') ? offsetPage(ranked, q, { maxLimit: 100 }) : cursorPage(ranked, q, { maxLimit: 100, field: 'rank' });
   const items = page.data.map(({ h }) => {
     const l = h.lead;
     const person = l.person_id ? state.persons.getAny(l.person_id) : undefined;
@@ -85,4 +87,5 @@ function search(req: SandboxRequest, ctx: HandlerContext) {
 
 export const searchRoutes: RouteDef[] = [
   { method: 'GET', path: '/api/v2/leads/search', cost: 20, scopes: ['leads:read', 'leads:full', 'search:read'], handler: search },
+  { method: 'GET', path: '/api/v1/leads/search', cost: 40, scopes: ['leads:read', 'leads:full', 'search:read'], handler: search },
 ];

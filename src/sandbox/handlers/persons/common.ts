@@ -1,7 +1,8 @@
 // Shared pieces of the persons handlers: scopes, the company's contact-sync and
 // marketing-app switches, the person-side collections, loaders and time formats.
 import { forbidden, invalid, notFound } from '../../http/errors.js';
-import type { FieldMeta, Person, User } from '../../store/records.js';
+import type { DealProduct, FileRec, Participant, Person, Product, User } from '../../store/records.js';
+import { customFieldMap as fieldMap, type FieldRecord } from '../../engine/fields/store.js';
 import type { SandboxState } from '../../store/state.js';
 import { canSee } from '../access.js';
 
@@ -20,12 +21,6 @@ export const marketingApp = (state: SandboxState) => settings(state).marketing_a
 export const CONTACT_SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'] as const;
 
 export interface PersonLabel { id: number; label: string; color: string; [k: string]: unknown }
-export interface Follower { id: number; person_id: number; user_id: number; add_time: string; [k: string]: unknown }
-export interface FollowerChange { id: number; person_id: number; action: 'added' | 'removed'; actor_user_id: number; follower_user_id: number; time: string; [k: string]: unknown }
-export interface Change {
-  id: number; person_id: number; field_key: string; old_value: string | null; new_value: string | null; actor_user_id: number;
-  time: string; change_source: string | null; change_source_user_agent: string | null; is_bulk_update_flag: boolean; [k: string]: unknown;
-}
 export interface Picture {
   id: number; item_type: 'person'; item_id: number; added_by_user_id: number; active_flag: boolean; file_size: number;
   pictures: { '128': string; '512': string }; add_time: string; [k: string]: unknown;
@@ -36,30 +31,20 @@ export interface MailMessage {
   mail_thread_id: number; user_id: number; sent_flag: 0 | 1; has_attachments_flag: 0 | 1; read_flag: 0 | 1; message_time: string;
   add_time: string; update_time: string; [k: string]: unknown;
 }
-export interface FileRec {
-  id: number; user_id: number; deal_id: number | null; person_id: number | null; org_id: number | null; product_id: number | null;
-  file_name: string; file_type: string; file_size: number; add_time: string; update_time: string; name: string; description: string;
-  comment: string | null; url: string; [k: string]: unknown;
-}
-export interface Product { id: number; name: string; code: string; unit: string; tax: number; category: string; [k: string]: unknown }
-export interface DealProduct { id: number; deal_id: number; product_id: number; item_price: number; quantity: number; currency: string; [k: string]: unknown }
-export interface Participant { id: number; deal_id: number; person_id: number; add_time: string; [k: string]: unknown }
-
-export const personFields = (s: SandboxState) => s.collection<FieldMeta>('personFields', { idKind: 'int' });
+export type { DealProduct, FileRec, Participant, Product };
+export { followers, followerChanges, followersOf } from '../../engine/followers.js';
+export { changes, changesOf } from '../../engine/changelog.js';
+export const files = (s: SandboxState) => s.files;
+export const products = (s: SandboxState) => s.products;
+export const dealProducts = (s: SandboxState) => s.dealProducts;
+export const participants = (s: SandboxState) => s.participants;
 export const personLabels = (s: SandboxState) => s.collection<PersonLabel>('personLabels', { idKind: 'int' });
-export const followers = (s: SandboxState) => s.collection<Follower>('personFollowers', { idKind: 'int' });
-export const followerChanges = (s: SandboxState) => s.collection<FollowerChange>('personFollowerChanges', { idKind: 'int' });
-export const changelog = (s: SandboxState) => s.collection<Change>('personChangelog', { idKind: 'int' });
 export const pictures = (s: SandboxState) => s.collection<Picture>('personPictures', { idKind: 'int' });
 export const mailMessages = (s: SandboxState) => s.collection<MailMessage>('personMailMessages', { idKind: 'int' });
-export const files = (s: SandboxState) => s.collection<FileRec>('files', { idKind: 'int' });
-export const products = (s: SandboxState) => s.collection<Product>('products', { idKind: 'int' });
-export const dealProducts = (s: SandboxState) => s.collection<DealProduct>('dealProducts', { idKind: 'int' });
-export const participants = (s: SandboxState) => s.collection<Participant>('dealParticipants', { idKind: 'int' });
 
 /** Custom person fields by key. */
-export function customFieldMap(state: SandboxState): Map<string, FieldMeta> {
-  return new Map(personFields(state).filter((f) => f.is_custom).map((f) => [f.key, f]));
+export function customFieldMap(state: SandboxState): Map<string, FieldRecord> {
+  return fieldMap(state, 'person');
 }
 
 export const personNotFound = () => notFound('Person not found');

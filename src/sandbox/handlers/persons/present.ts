@@ -4,7 +4,7 @@
 import type { Activity, Deal, Person } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import {
-  CONTACT_SYNC_FIELDS, contactSync, customFieldMap, dealsOf, files, followers, mailMessages, marketingApp, participants,
+  CONTACT_SYNC_FIELDS, contactSync, customFieldMap, dealsOf, files, followersOf, mailMessages, marketingApp, participants,
   personLabels, pictures, v1Time, v2Time,
 } from './common.js';
 
@@ -47,7 +47,7 @@ export function stats(state: SandboxState, p: Person): Record<string, unknown> {
     undone_activities_count: planned.length,
     files_count: files(state).filter((f) => f.person_id === p.id).length,
     notes_count: state.notes.filter((n) => n.person_id === p.id).length,
-    followers_count: followers(state).filter((f) => f.person_id === p.id).length,
+    followers_count: followersOf(state, 'person', p.id).length,
     won_deals_count: count(own, 'won'),
     related_won_deals_count: count(related, 'won'),
     lost_deals_count: count(own, 'lost'),
@@ -142,34 +142,6 @@ export function collectionPerson(p: Person, state: SandboxState): Record<string,
   };
 }
 
-export function v1Deal(state: SandboxState, d: Deal): Record<string, unknown> {
-  const person = d.person_id ? state.persons.getAny(d.person_id) : undefined;
-  const org = d.org_id ? state.organizations.getAny(d.org_id) : undefined;
-  const deleted = state.deals.isDeleted(d.id);
-  return {
-    id: d.id, creator_user_id: d.creator_user_id, user_id: d.owner_id, person_id: d.person_id, org_id: d.org_id, stage_id: d.stage_id,
-    title: d.title, value: d.value, currency: d.currency, add_time: v1Time(d.add_time), update_time: v1Time(d.update_time),
-    stage_change_time: v1Time(d.stage_change_time), active: !deleted && d.status === 'open', deleted, status: deleted ? 'deleted' : d.status,
-    probability: d.probability, lost_reason: d.lost_reason, visible_to: String(d.visible_to), close_time: v1Time(d.close_time),
-    pipeline_id: d.pipeline_id, won_time: v1Time(d.won_time), lost_time: v1Time(d.lost_time), expected_close_date: d.expected_close_date,
-    label: d.label_ids[0] ?? null, person_name: person?.name ?? null, org_name: org?.name ?? null,
-    owner_name: state.users.getAny(d.owner_id)?.name ?? null, delete_time: deleted ? v1Time(d.delete_time as string | undefined) : null,
-    ...(d.custom_fields ?? {}),
-  };
-}
-
-export function v1Activity(state: SandboxState, a: Activity): Record<string, unknown> {
-  const person = a.person_id ? state.persons.getAny(a.person_id) : undefined;
-  const org = a.org_id ? state.organizations.getAny(a.org_id) : undefined;
-  const deal = a.deal_id ? state.deals.getAny(a.deal_id) : undefined;
-  return {
-    id: a.id, company_id: state.company.id, user_id: a.owner_id, done: a.done, type: a.type, subject: a.subject,
-    due_date: a.due_date, due_time: a.due_time ?? '', duration: '', busy_flag: false, add_time: v1Time(a.add_time),
-    update_time: v1Time(a.update_time), marked_as_done_time: a.done ? v1Time(a.update_time) : '', deal_id: a.deal_id,
-    lead_id: a.lead_id, person_id: a.person_id, org_id: a.org_id, active_flag: !a.is_deleted, person_name: person?.name ?? null,
-    org_name: org?.name ?? null, deal_title: deal?.title ?? null, owner_name: state.users.getAny(a.owner_id)?.name ?? null,
-    assigned_to_user_id: a.owner_id, created_by_user_id: a.owner_id, note: null, location: null, public_description: null,
-  };
-}
-
+export { v1Deal } from '../deals/present.js';
+export { v1Activity } from '../activities/present.js';
 export { dealsOf };

@@ -7,10 +7,13 @@ import { parseSort } from '../../http/sort.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { permittedUserIds } from '../access.js';
 import {
-  changelog, customFieldMap, dealProducts, dealsOf, files, followerChanges, followers, loadPerson, mailMessages, MAIL, pictures,
-  products, READ, RECENTS, v1Time, v2Time, type MailMessage,
+  dealProducts, dealsOf, files, loadPerson, mailMessages, MAIL, pictures,
+  products, READ, RECENTS, v1Time, type MailMessage,
 } from './common.js';
 import { v1Activity, v1Deal } from './present.js';
+import { customFieldMap } from '../../engine/fields/store.js';
+import { changelogRoute, changesOf } from '../../engine/changelog.js';
+import { followerRoutes, followersOf } from '../../engine/followers.js';
 
 const FILE_SORT_API = ['id', 'update_time'];
 const FILE_SORT_V1 = ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'add_time', 'update_time', 'file_name', 'file_type', 'file_size', 'comment'];
@@ -35,13 +38,6 @@ function ranked<T>(rows: T[]) {
   return rows.map((r, rank) => ({ id: rank + 1, rank, r }));
 }
 
-function personChangelog(req: SandboxRequest, ctx: HandlerContext) {
-  const p = loadPerson(ctx.state, req.user, req.params.id!);
-  const rows = changelog(ctx.state).filter((c) => c.person_id === p.id).sort((a, b) => b.time.localeCompare(a.time) || b.id - a.id);
-  const page = cursorPage(ranked(rows), req.query, { field: 'rank' });
-  return ok(page.data.map(({ r: { id: _i, person_id: _p, time, ...rest } }) => ({ ...rest, time: v1Time(time) })), page.additional_data);
-}
-
 function personFiles(req: SandboxRequest, ctx: HandlerContext) {
   const p = loadPerson(ctx.state, req.user, req.params.id!);
   // The two forms differ in what `sort` accepts (interface); the Limits table caps both at 100 a page.
@@ -60,7 +56,7 @@ function flow(req: SandboxRequest, ctx: HandlerContext) {
   const all = flag01(req, 'all_changes') === 1;
   const items = req.query.list('items');
   for (const i of items ?? []) if (!FLOW_ITEMS.includes(i)) throw invalid('items', `${i} is not one of ${FLOW_ITEMS.join(', ')}`);
-  const custom = customFieldMap(state);
+  const custom = customFieldMap(state, 'person');
   const out: { object: string; timestamp: string; data: Record<string, unknown> }[] = [];
   for (const n of state.notes.filter((x) => x.person_id === p.id)) out.push({ object: 'note', timestamp: n.add_time, data: { ...n } });
   for (const a of state.activities.filter((x) => x.person_id === p.id)) {
@@ -68,12 +64,12 @@ function flow(req: SandboxRequest, ctx: HandlerContext) {
   }
   for (const f of files(state).filter((x) => x.person_id === p.id)) out.push({ object: 'file', timestamp: f.add_time, data: { ...f } });
   for (const d of state.deals.filter((x) => x.person_id === p.id)) out.push({ object: 'deal', timestamp: v1Time(d.add_time)!, data: v1Deal(state, d) });
-  for (const c of changelog(state).filter((x) => x.person_id === p.id)) {
+  for (const c of changesOf(state, 'person', p.id)) {
     // Custom field changes only with all_changes=1 (interface).
     if (custom.has(c.field_key) && !all) continue;
     out.push({ object: 'personChange', timestamp: v1Time(c.time)!, data: { id: c.id, item_id: p.id, user_id: c.actor_user_id, field_key: c.field_key, old_value: c.old_value, new_value: c.new_value, is_bulk_update_flag: c.is_bulk_update_flag, log_time: v1Time(c.time), change_source: c.change_source } });
   }
-  for (const f of followers(state).filter((x) => x.person_id === p.id)) {
+  for (const f of followersOf(state, 'person', p.id)) {
     out.push({ object: 'personFollower', timestamp: v1Time(f.add_time)!, data: { id: f.id, user_id: f.user_id, person_id: p.id, add_time: v1Time(f.add_time) } });
   }
   for (const m of mailMessages(state).filter((x) => x.person_id === p.id)) {
@@ -94,27 +90,6 @@ function flow(req: SandboxRequest, ctx: HandlerContext) {
     if (d) rel.deal![d.id] = { id: d.id, title: d.title, status: d.status, value: d.value, currency: d.currency, stage_id: d.stage_id, pipeline_id: d.pipeline_id };
   }
   return { status: 200, body: { success: true, data: page.data, additional_data: page.additional_data, related_objects: rel } };
-}
-
-function followersV2(req: SandboxRequest, ctx: HandlerContext) {
-  const p = loadPerson(ctx.state, req.user, req.params.id!);
-  const rows = followers(ctx.state).filter((f) => f.person_id === p.id).sort((a, b) => a.id - b.id);
-  const page = cursorPage(rows, req.query);
-  return ok(page.data.map((f) => ({ user_id: f.user_id, add_time: v2Time(f.add_time) })), page.additional_data);
-}
-
-function followersV1(req: SandboxRequest, ctx: HandlerContext) {
-  const p = loadPerson(ctx.state, req.user, req.params.id!);
-  const rows = followers(ctx.state).filter((f) => f.person_id === p.id).sort((a, b) => a.id - b.id);
-  const data = rows.map((f) => ({ user_id: f.user_id, id: f.id, person_id: p.id, add_time: v1Time(f.add_time) }));
-  return ok(data, { pagination: { start: 0, limit: 100, more_items_in_collection: false } });
-}
-
-function followersChangelog(req: SandboxRequest, ctx: HandlerContext) {
-  const p = loadPerson(ctx.state, req.user, req.params.id!);
-  const rows = followerChanges(ctx.state).filter((c) => c.person_id === p.id).sort((a, b) => b.time.localeCompare(a.time) || b.id - a.id);
-  const page = cursorPage(ranked(rows), req.query, { field: 'rank' });
-  return ok(page.data.map(({ r }) => ({ action: r.action, actor_user_id: r.actor_user_id, follower_user_id: r.follower_user_id, time: v2Time(r.time) })), page.additional_data);
 }
 
 function mailData(m: MailMessage, withBody: boolean): Record<string, unknown> {
@@ -186,20 +161,21 @@ function deals(req: SandboxRequest, ctx: HandlerContext) {
   let recs = rows.sort((a, b) => a.id - b.id).map((d) => v1Deal(state, d));
   const sort = req.query.str('sort');
   if (sort) {
-    const keys = new Set([...Object.keys(v1Deal(state, rows[0] ?? state.deals.allWithDeleted()[0]!)), ...state.dealFields.filter((f) => f.is_custom).map((f) => f.key)]);
+    const keys = new Set([...Object.keys(v1Deal(state, rows[0] ?? state.deals.allWithDeleted()[0]!)), ...customFieldMap(state, 'deal').keys()]);
     recs = recs.sort(parseSort(sort, (f) => keys.has(f)));
   }
   const page = offsetPage(recs, req.query);
   return ok(page.data, page.additional_data);
 }
 
+const personOf = (req: SandboxRequest, ctx: HandlerContext) => loadPerson(ctx.state, req.user, req.params.id!);
+
 export const relatedRoutes: RouteDef[] = [
-  { method: 'GET', path: '/api/v1/persons/{id}/changelog', cost: 20, scopes: RECENTS, handler: personChangelog },
+  changelogRoute({ object: 'person', path: '/api/v1/persons/{id}', scopes: RECENTS, load: personOf }),
   // One route serves /api/v1/... and its /v1/... alias; the handler tells the two file forms apart.
   { method: 'GET', path: '/api/v1/persons/{id}/files', cost: 20, scopes: READ, handler: personFiles },
   { method: 'GET', path: '/api/v1/persons/{id}/flow', cost: 40, scopes: RECENTS, handler: flow },
-  { method: 'GET', path: '/api/v2/persons/{id}/followers', cost: 10, scopes: READ, handler: followersV2 },
-  { method: 'GET', path: '/api/v2/persons/{id}/followers/changelog', cost: 10, scopes: READ, handler: followersChangelog },
+  ...followerRoutes({ object: 'person', v2: '/api/v2/persons/{id}', v1: '/api/v1/persons/{id}', v1Key: 'person_id', read: READ, write: ['contacts:full'], load: personOf }),
   { method: 'GET', path: '/api/v1/persons/{id}/mailMessages', cost: 20, scopes: MAIL, handler: mail },
   { method: 'GET', path: '/api/v1/persons/{id}/permittedUsers', cost: 10, scopes: READ,
     handler: (req, ctx) => ok(permittedUserIds(ctx.state, loadPerson(ctx.state, req.user, req.params.id!))) },
@@ -208,5 +184,4 @@ export const relatedRoutes: RouteDef[] = [
   // Costs of the /v1 activities and deals lists are not stated; the typical v1 list cost (20) is charged.
   { method: 'GET', path: '/v1/persons/{id}/activities', cost: 20, scopes: READ, handler: activities },
   { method: 'GET', path: '/v1/persons/{id}/deals', cost: 20, scopes: READ, handler: deals },
-  { method: 'GET', path: '/v1/persons/{id}/followers', cost: 20, scopes: READ, handler: followersV1 },
 ];

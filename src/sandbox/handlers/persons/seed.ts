@@ -2,24 +2,21 @@
 // and marketing values, pictures, followers and their history, field changes, files,
 // mail messages, two extra deals with products, deleted deals and a participant.
 // 'empty' only sets the company switches (both off).
+import { simpleConditions } from '../filter-eval.js';
 import { hex40 } from '../../seed/base.js';
+import { attachProduct, insertProduct } from '../products/catalog.js';
+import { PERSON_FIELD_KEYS } from '../fields.js';
 import type { Deal } from '../../store/records.js';
 import type { SandboxState, SeedName } from '../../store/state.js';
 import {
-  changelog, dealProducts, files, followerChanges, followers, mailMessages, participants, personFields, personLabels, pictures, products,
+  changes, files, followerChanges, followers, mailMessages, participants, personLabels, pictures,
   settings, type Party,
 } from './common.js';
 
 const T = (d: number, h = 9) => new Date(Date.UTC(2025, 0, 6 + d, h, 0, 0)).toISOString();
 const v1 = (iso: string) => iso.slice(0, 19).replace('T', ' ');
 
-/** Custom person field keys, exported for tests. */
-export const PERSON_FIELD_KEYS = {
-  language: hex40('personField:language'),
-  interests: hex40('personField:interests'),
-  linkedin: hex40('personField:linkedin'),
-  lifetimeValue: hex40('personField:lifetimeValue'),
-} as const;
+export { PERSON_FIELD_KEYS } from '../fields.js';
 
 export function seedPersons(state: SandboxState, name: SeedName): void {
   const s = settings(state);
@@ -27,13 +24,6 @@ export function seedPersons(state: SandboxState, name: SeedName): void {
   s.marketing_app_enabled = false;
   if (name !== 'demo') return;
   const w = { silent: true };
-
-  const field = (key: string, fname: string, field_type: string, options: { id: number; label: string }[] | null) =>
-    personFields(state).insert({ key, name: fname, field_type, options, order_nr: personFields(state).size + 1, add_time: T(0), update_time: T(0), active_flag: true, edit_flag: true, mandatory_flag: false, is_custom: true }, w);
-  field(PERSON_FIELD_KEYS.language, 'Preferred language', 'enum', [{ id: 201, label: 'English' }, { id: 202, label: 'Estonian' }, { id: 203, label: 'Finnish' }, { id: 204, label: 'Swedish' }]);
-  field(PERSON_FIELD_KEYS.interests, 'Interests', 'set', [{ id: 211, label: 'Analytics' }, { id: 212, label: 'Logistics' }, { id: 213, label: 'Retail' }, { id: 214, label: 'Security' }]);
-  field(PERSON_FIELD_KEYS.linkedin, 'LinkedIn profile', 'varchar', null);
-  field(PERSON_FIELD_KEYS.lifetimeValue, 'Lifetime value', 'monetary', null);
 
   for (const [label, color] of [['Customer', 'green'], ['Prospect', 'blue'], ['Partner', 'purple'], ['VIP', 'red']] as const) {
     personLabels(state).insert({ label, color }, w);
@@ -64,14 +54,14 @@ export function seedPersons(state: SandboxState, name: SeedName): void {
 
   // Followers now, and how they came to be (followers changelog).
   for (const [pid, uid, d] of [[1, 1, 1], [1, 2, 3], [2, 2, 2], [4, 3, 4], [4, 1, 6]] as const) {
-    followers(state).insert({ person_id: pid, user_id: uid, add_time: T(d) }, w);
-    followerChanges(state).insert({ person_id: pid, action: 'added', actor_user_id: 1, follower_user_id: uid, time: T(d) }, w);
+    followers(state).insert({ object: 'person', item_id: pid, user_id: uid, add_time: T(d) }, w);
+    followerChanges(state).insert({ object: 'person', item_id: pid, action: 'added', actor_user_id: 1, follower_user_id: uid, time: T(d) }, w);
   }
-  followerChanges(state).insert({ person_id: 1, action: 'added', actor_user_id: 1, follower_user_id: 3, time: T(2) }, w);
-  followerChanges(state).insert({ person_id: 1, action: 'removed', actor_user_id: 3, follower_user_id: 3, time: T(5) }, w);
+  followerChanges(state).insert({ object: 'person', item_id: 1, action: 'added', actor_user_id: 1, follower_user_id: 3, time: T(2) }, w);
+  followerChanges(state).insert({ object: 'person', item_id: 1, action: 'removed', actor_user_id: 3, follower_user_id: 3, time: T(5) }, w);
 
   const change = (person_id: number, field_key: string, old_value: string | null, new_value: string | null, actor: number, d: number, source = 'app') =>
-    changelog(state).insert({ person_id, field_key, old_value, new_value, actor_user_id: actor, time: T(d, 14), change_source: source, change_source_user_agent: source === 'api' ? 'crmctl/0.1.0' : null, is_bulk_update_flag: false }, w);
+    changes(state).insert({ object: 'person', item_id: person_id, field_key, old_value, new_value, actor_user_id: actor, time: T(d, 14), change_source: source, change_source_user_agent: source === 'api' ? 'crmctl/0.1.0' : null, is_bulk_update_flag: false }, w);
   change(1, 'name', 'Alice Anderson', 'Alice Andersson', 1, 2);
   change(1, 'email', 'alice@acme.example.com', 'alice.andersson@example.org', 2, 4, 'api');
   change(1, PERSON_FIELD_KEYS.linkedin, null, 'linkedin.com/in/alice-andersson', 1, 6);
@@ -129,19 +119,17 @@ export function seedPersons(state: SandboxState, name: SeedName): void {
   }
   participants(state).insert({ deal_id: 1, person_id: 7, add_time: T(2) }, w);
 
-  const product = (pname: string, code: string, unit: string, category: string) => products(state).insert({
-    name: pname, code, description: `${pname} (sandbox catalog)`, unit, tax: 20, category, active_flag: true, selectable: true,
-    first_char: pname.charAt(0).toLowerCase(), visible_to: '3', owner_id: 1, files_count: 0, add_time: v1(T(0)), update_time: v1(T(0)),
-    prices: [{ currency: 'EUR', price: 0, cost: 0 }],
-  }, w);
-  const seat = product('Analytics seat', 'AN-SEAT', 'seat', 'Software');
-  const sensor = product('Warehouse sensor', 'WH-SENS', 'piece', 'Hardware');
-  const support = product('Premium support', 'SUP-PREM', 'year', 'Services');
-  const attach = (deal_id: number, product_id: number, item_price: number, quantity: number) =>
-    dealProducts(state).insert({ deal_id, product_id, item_price, quantity, currency: 'EUR', add_time: T(15), update_time: T(15) }, w);
-  attach(seats.id, seat.id, 800, 12);
-  attach(kit.id, sensor.id, 140, 100);
-  attach(kit.id, support.id, 1400, 1);
+  const product = (pname: string, code: string, unit: string, category: string, price: number) => insertProduct(state, {
+    name: pname, code, description: `${pname} (sandbox catalog)`, unit, tax: 20, category,
+    prices: [{ currency: 'EUR', price, cost: Math.round(price * 0.4), direct_cost: null, notes: '' }],
+  }, T(0));
+  const seat = product('Analytics seat', 'AN-SEAT', 'seat', 'Software', 800);
+  const sensor = product('Warehouse sensor', 'WH-SENS', 'piece', 'Hardware', 140);
+  const support = product('Premium support', 'SUP-PREM', 'year', 'Services', 1400);
+  const attach = (deal: Deal, product_id: number, item_price: number, quantity: number) => attachProduct(state, deal, { product_id, item_price, quantity }, T(15));
+  attach(seats, seat.id, 800, 12);
+  attach(kit, sensor.id, 140, 100);
+  attach(kit, support.id, 1400, 1);
 
-  state.filters.insert({ name: 'Persons owned by Reggie', type: 'people', user_id: 1, active_flag: true, add_time: T(0), update_time: T(0), conditions: [{ field: 'owner_id', operator: '=', value: 2 }] }, w);
+  state.filters.insert({ name: 'Persons owned by Reggie', type: 'people', user_id: 1, active_flag: true, add_time: T(0), update_time: T(0), conditions: simpleConditions('person', ['owner_id', '=', 2]) }, w);
 }

@@ -1,9 +1,10 @@
 // Validation of project create/update bodies (interface, Project table and Errors).
 // Every failure is a 400 naming the field and the rule.
 import { invalid } from '../../http/errors.js';
-import { has, isDate, objectBody, optDate, optEnum, optInt, optString, rejectUnknown, reqString, type Body } from '../../http/validate.js';
+import { parseCustomFields } from '../../engine/fields/values.js';
+import { has, objectBody, optDate, optEnum, optInt, optString, rejectUnknown, reqString, type Body } from '../../http/validate.js';
 import type { SandboxState } from '../../store/state.js';
-import { boardPhases, boards, phases, projectFields, SETTABLE_STATUSES, templates, type Project, type ProjectField } from './store.js';
+import { boardPhases, boards, phases, SETTABLE_STATUSES, templates, type Project } from './store.js';
 
 const COMMON = ['title', 'description', 'status', 'board_id', 'phase_id', 'owner_id', 'start_date', 'end_date', 'deal_ids',
   'person_ids', 'org_ids', 'label_ids', 'health_status', 'custom_fields'] as const;
@@ -70,7 +71,7 @@ export function parseProjectBody(state: SandboxState, raw: unknown, mode: 'creat
     }
   }
 
-  if (has(b, 'custom_fields')) out.custom_fields = parseCustomFields(state, b.custom_fields);
+  if (has(b, 'custom_fields')) out.custom_fields = parseCustomFields(state, 'project', b.custom_fields);
   return out;
 }
 
@@ -112,58 +113,4 @@ function firstPhase(state: SandboxState, boardId: number): number {
   const p = boardPhases(state, boardId)[0];
   if (!p) throw invalid('board_id', `board ${boardId} has no phases; add one first`);
   return p.id;
-}
-
-/**
- * custom_fields: keys are 40-character hashes of project custom fields (K_currency for a monetary
- * K); null clears a value; an empty array for a multi-option (`set`) field is a validation error.
- */
-function parseCustomFields(state: SandboxState, raw: unknown): Record<string, unknown> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('custom_fields', 'must be an object keyed by custom field hash');
-  const meta = new Map<string, ProjectField>(projectFields(state).all().map((f) => [f.field_code, f]));
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(raw as Body)) {
-    const name = `custom_fields.${key}`;
-    const currencyOf = key.endsWith('_currency') ? meta.get(key.slice(0, -9)) : undefined;
-    const field = meta.get(key);
-    if (!field && currencyOf?.field_type !== 'monetary') throw invalid(name, 'is not a project custom field');
-    if (v === null) { out[key] = null; continue; }
-    if (!field) {
-      if (typeof v !== 'string' || !state.currencies.find((c) => c.code === v && c.active_flag)) throw invalid(name, 'must be an active 3-letter currency code');
-      out[key] = v;
-      continue;
-    }
-    out[key] = customValue(state, name, field, v);
-  }
-  return out;
-}
-
-function customValue(state: SandboxState, name: string, f: ProjectField, v: unknown): unknown {
-  const optionIds = new Set((f.options ?? []).map((o) => o.id));
-  switch (f.field_type) {
-    case 'double': case 'monetary':
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(name, `must be a number (${f.field_name})`);
-      return v;
-    case 'date':
-      if (typeof v !== 'string' || !isDate(v)) throw invalid(name, `must be a date in YYYY-MM-DD format (${f.field_name})`);
-      return v;
-    case 'enum':
-      if (typeof v !== 'number' || !optionIds.has(v)) throw invalid(name, `must be one of the option ids of ${f.field_name}: ${[...optionIds].join(', ')}`);
-      return v;
-    case 'set': {
-      if (Array.isArray(v) && v.length === 0) {
-        throw invalid(name, `an empty array is not supported for the multi-option field ${f.field_name}; use null to clear the selection`);
-      }
-      const arr = Array.isArray(v) ? v : [v];
-      if (!arr.every((x) => typeof x === 'number' && optionIds.has(x))) throw invalid(name, `must be option ids of ${f.field_name}: ${[...optionIds].join(', ')}`);
-      return [...new Set(arr as number[])];
-    }
-    case 'user':
-      if (typeof v !== 'number' || !state.users.get(v)) throw invalid(name, `must be the id of a user (${f.field_name})`);
-      return v;
-    default:
-      if (typeof v !== 'string' && typeof v !== 'number') throw invalid(name, `must be text (${f.field_name})`);
-      if (String(v).length > 255 && f.field_type !== 'text') throw invalid(name, `must be at most 255 characters (${f.field_name})`);
-      return String(v);
-  }
 }

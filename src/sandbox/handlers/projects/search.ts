@@ -5,7 +5,8 @@ import { invalid } from '../../http/errors.js';
 import { cursorPage } from '../../http/paginate.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { phases, PROJECT_READ, projectFields, projects, type Project } from './store.js';
+import { phases, PROJECT_READ, projects, type Project } from './store.js';
+import { customFields } from '../../engine/fields/store.js';
 import { score, SEARCHABLE_CUSTOM_TYPES, stripHtml } from '../../http/search-score.js';
 
 const FIELDS = ['custom_fields', 'notes', 'title', 'description'] as const;
@@ -26,7 +27,7 @@ function match(state: SandboxState, p: Project, term: string, exact: boolean, fi
     }
   }
   if (fields.has('custom_fields')) {
-    for (const f of projectFields(state).filter((x) => SEARCHABLE_CUSTOM_TYPES.has(x.field_type))) {
+    for (const f of customFields(state, 'project').filter((x) => SEARCHABLE_CUSTOM_TYPES.has(x.field_type))) {
       const v = p.custom_fields[f.field_code];
       if (v === undefined || v === null) continue;
       const s = score(String(v), term, exact);

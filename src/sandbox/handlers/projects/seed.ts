@@ -2,21 +2,14 @@
 // project custom-field metadata, templates) so a project can be created at once; the demo
 // seed adds projects in every status, one archived, with groups, tasks, activities, plan,
 // notes, changelog entries and a saved project filter.
-import { hex40 } from '../../seed/base.js';
+import { simpleConditions } from '../filter-eval.js';
+import { PROJECT_FIELD_KEYS } from '../fields.js';
 import type { Filter } from '../../store/records.js';
 import type { SandboxState, SeedName } from '../../store/state.js';
 import { applyTemplate, insertProjectActivity } from './template.js';
-import { boards, changelog, groups, phases, plan, projectFields, projects, tasks, templates, v1Time, type Project } from './store.js';
+import { boards, changelog, groups, phases, plan, projects, tasks, templates, v1Time, type Project } from './store.js';
 
-/** Hashes of the seeded project custom fields, for tests and examples. */
-export const PROJECT_FIELD_KEYS = {
-  budgetCode: hex40('projectField:budgetCode'),
-  estimatedHours: hex40('projectField:estimatedHours'),
-  goLive: hex40('projectField:goLive'),
-  region: hex40('projectField:region'),
-  deliverables: hex40('projectField:deliverables'),
-  contractValue: hex40('projectField:contractValue'),
-} as const;
+export { PROJECT_FIELD_KEYS } from '../fields.js';
 
 const day = (d: number) => new Date(Date.UTC(2025, 1, 3 + d, 10, 0, 0)).toISOString();
 
@@ -30,19 +23,6 @@ export function seedProjects(state: SandboxState, name: SeedName): void {
     const b = boards(state).insert({ name: boardName, order_nr: i + 1, add_time: t, update_time: t });
     phaseNames.forEach((n, j) => phases(state).insert({ name: n, board_id: b.id, order_nr: j + 1, add_time: t, update_time: t }));
   });
-
-  const K = PROJECT_FIELD_KEYS;
-  const fields: [string, string, string, { id: number; label: string }[] | null][] = [
-    [K.budgetCode, 'Budget code', 'varchar', null],
-    [K.estimatedHours, 'Estimated hours', 'double', null],
-    [K.goLive, 'Go-live date', 'date', null],
-    [K.region, 'Delivery region', 'enum', [{ id: 1, label: 'EMEA' }, { id: 2, label: 'Americas' }, { id: 3, label: 'APAC' }]],
-    [K.deliverables, 'Deliverables', 'set', [{ id: 11, label: 'Training' }, { id: 12, label: 'Integration' }, { id: 13, label: 'Data migration' }]],
-    [K.contractValue, 'Contract value', 'monetary', null],
-  ];
-  for (const [field_code, field_name, field_type, options] of fields) {
-    projectFields(state).insert({ field_code, field_name, field_type: field_type as never, options });
-  }
 
   templates(state).insert({
     title: 'Standard onboarding', description: 'Kick-off, configuration and training for a new customer',
@@ -134,6 +114,6 @@ function seedDemoProjects(state: SandboxState): void {
   const t = day(0);
   state.filters.insert({
     name: 'Projects owned by Ada', type: 'projects' as Filter['type'], user_id: 1, active_flag: true, add_time: t, update_time: t,
-    conditions: [{ field: 'owner_id', operator: '=', value: 1 }],
+    conditions: simpleConditions('project', ['owner_id', '=', 1]),
   }, { silent: true });
 }

@@ -83,15 +83,6 @@ export interface ChangelogEntry {
   [k: string]: unknown;
 }
 
-export interface ProjectField {
-  id: number;
-  field_code: string;
-  field_name: string;
-  field_type: 'varchar' | 'text' | 'double' | 'monetary' | 'date' | 'enum' | 'set' | 'user' | 'phone';
-  options: { id: number; label: string }[] | null;
-  [k: string]: unknown;
-}
-
 export const projects = (s: SandboxState) => s.collection<Project>('projects', { idKind: 'int' });
 export const boards = (s: SandboxState) => s.collection<Board>('projectBoards', { idKind: 'int' });
 export const phases = (s: SandboxState) => s.collection<Phase>('projectPhases', { idKind: 'int' });
@@ -100,7 +91,6 @@ export const groups = (s: SandboxState) => s.collection<Group>('projectGroups', 
 export const tasks = (s: SandboxState) => s.collection<Task>('projectTasks', { idKind: 'int' });
 export const plan = (s: SandboxState) => s.collection<PlanItem>('projectPlan', { idKind: 'int' });
 export const changelog = (s: SandboxState) => s.collection<ChangelogEntry>('projectChangelog', { idKind: 'int' });
-export const projectFields = (s: SandboxState) => s.collection<ProjectField>('projectFields', { idKind: 'int' });
 
 /** v2 404 body (the vendor's documents). */
 export const entityNotFound = () => new ApiError(404, 'Entity was not found', 'Object was not found.');

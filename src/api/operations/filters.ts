@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { defineTable, type OperationTable } from '../operation.js';
+import { id, pathId } from '../schemas.js';
+
+export const FILTER_TYPES = ['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects'] as const;
+export const FILTER_OPERATORS = ['IS NOT NULL', 'IS NULL', '<=', '>=', '<', '>', '!=', '=', "LIKE '$%'", "LIKE '%$%'", "NOT LIKE '$%'"] as const;
+export const FILTER_OBJECTS = ['person', 'deal', 'organization', 'product', 'activity'] as const;
+/** A filter holds at most 16 conditions (interface, Limits). */
+export const MAX_FILTER_CONDITIONS = 16;
+
+const condition = z.object({
+  object: z.enum(FILTER_OBJECTS),
+  field_id: z.union([z.int().min(1), z.string().min(1)]),
+  operator: z.enum(FILTER_OPERATORS),
+  value: z.unknown().optional(),
+  extra_value: z.unknown().optional(),
+});
+const glue = z.enum(['and', 'or']);
+/** {"glue":"and","conditions":[{"glue":"and","conditions":[CONDITION...]},{"glue":"or","conditions":[...]}]} (the vendor's form). */
+const conditions = z.object({ glue, conditions: z.array(z.object({ glue, conditions: z.array(condition) })).min(1) }).superRefine((c, ctx) => {
+  const n = c.conditions.reduce((sum, g) => sum + g.conditions.length, 0);
+  if (n > MAX_FILTER_CONDITIONS) ctx.addIssue({ code: 'custom', path: [], message: `has ${n} conditions; a filter may have at most ${MAX_FILTER_CONDITIONS}` });
+});
+const FILTER_HELP = { conditions: 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","field_id":1,"operator":">","value":10000}]}]} (at most 16 conditions), @file or -', type: 'the item type the filter is for' };
+
+export const filterOps = defineTable('filters', {
+  list: {
+    method: 'GET',
+    path: '/api/v1/filters',
+    cost: 20,
+    scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
+    pagination: 'none',
+    query: z.object({ type: z.enum(['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects']).optional() }),
+    cli: {
+      command: ['filters', 'list'],
+      summary: 'List saved filters, optionally of one item type',
+      examples: ['crmctl filters list'],
+      columns: ['id', 'name', 'type', 'user_id', 'active_flag'],
+      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id'],
+    },
+  },
+  get: {
+    method: 'GET',
+    path: '/api/v1/filters/{id}',
+    cost: 2,
+    scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
+    pagination: 'none',
+    params: z.object({ id: pathId }),
+    query: z.object({ include_field_code: z.boolean().optional() }),
+    cli: {
+      command: ['filters', 'get'],
+      summary: 'Show one filter with its conditions',
+      examples: ['crmctl filters get 1'],
+      columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
+      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
+    },
+  },
+  create: {
+    method: 'POST',
+    path: '/api/v1/filters',
+    cost: 10,
+    scopes: ['deals:full', 'activities:full', 'contacts:full'],
+    pagination: 'none',
+    query: z.object({ include_field_code: z.boolean().optional() }),
+    body: z.object({ name: z.string().trim().min(1), conditions, type: z.enum(FILTER_TYPES) }),
+    cli: {
+      help: FILTER_HELP,
+      command: ['filters', 'create'],
+      summary: 'Create a filter (at most 16 conditions)',
+      examples: ['crmctl filters create --name "Big open deals" --type deals --conditions @conditions.json'],
+      columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
+      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
+    },
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/v1/filters/{id}',
+    cost: 10,
+    scopes: ['deals:full', 'activities:full', 'contacts:full'],
+    pagination: 'none',
+    params: z.object({ id: pathId }),
+    query: z.object({ include_field_code: z.boolean().optional() }),
+    body: z.object({ name: z.string().trim().min(1).optional(), conditions: conditions.optional() }),
+    cli: {
+      help: FILTER_HELP,
+      command: ['filters', 'update'],
+      summary: 'Change a filter\'s name or conditions',
+      examples: ['crmctl filters update 1 --name "Bigger open deals"'],
+      columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
+      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
+    },
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/v1/filters/{id}',
+    cost: 6,
+    scopes: ['deals:full', 'activities:full', 'contacts:full'],
+    pagination: 'none',
+    params: z.object({ id: pathId }),
+    cli: {
+      command: ['filters', 'delete'],
+      summary: 'Delete a filter',
+      examples: ['crmctl filters delete 1'],
+      columns: ['id'],
+      fields: ['id'],
+      confirm: true,
+    },
+  },
+  deleteMany: {
+    method: 'DELETE',
+    path: '/api/v1/filters',
+    cost: 10,
+    scopes: ['deals:full', 'activities:full', 'contacts:full'],
+    pagination: 'none',
+    query: z.object({ ids: z.array(id) }),
+    cli: {
+      command: ['filters', 'delete-many'],
+      summary: 'Delete several filters at once',
+      examples: ['crmctl filters delete-many --ids 3,4 --yes'],
+      columns: ['id'],
+      fields: ['id'],
+      confirm: true,
+    },
+  },
+  helpers: {
+    method: 'GET',
+    path: '/api/v1/filters/helpers',
+    cost: 20,
+    scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
+    pagination: 'none',
+    cli: {
+      command: ['filters', 'helpers'],
+      summary: 'Show what conditions a filter can use (operators, date ranges, field types)',
+      examples: ['crmctl filters helpers'],
+    },
+  },
+} satisfies OperationTable);

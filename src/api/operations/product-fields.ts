@@ -1,0 +1,20 @@
+import { defineTable, type OperationTable } from '../operation.js';
+import { fieldRows, fieldRowsV1, type FieldEntity } from './field-api.js';
+
+/** Product fields cannot be made important (there is no stage to highlight them in). */
+export const PRODUCT_FIELDS: FieldEntity = {
+  command: 'product-fields',
+  area: 'productFields',
+  noun: 'product',
+  read: ['products:read', 'products:full', 'product-fields:full'],
+  create: ['products:full', 'product-fields:full'],
+  patch: ['products:full', 'product-fields:full'],
+  remove: ['products:full', 'product-fields:full'],
+  important: false,
+  v1: { read: ['products:read', 'product-fields:full', 'products:full'], write: ['product-fields:full', 'products:full'] },
+};
+
+export const productFieldOps = defineTable('productFields', {
+  ...fieldRows(PRODUCT_FIELDS),
+  ...fieldRowsV1({ ...PRODUCT_FIELDS, v1: PRODUCT_FIELDS.v1! }),
+} satisfies OperationTable);

@@ -1,0 +1,4 @@
+import { leadFieldOps } from '../../api/operations/lead-fields.js';
+import { defineArea } from '../define-area.js';
+
+export const area = defineArea(leadFieldOps);

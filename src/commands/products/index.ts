@@ -1,0 +1,10 @@
+import { productOps } from '../../api/operations/products.js';
+import { defineArea } from '../define-area.js';
+
+export const area = defineArea(productOps, {
+  groups: {
+    'products followers': 'Users who follow a product: list, add, remove, changelog',
+    'products variations': 'Variations of a product with their own prices: list, add, update, delete',
+    'products image': 'The product image: get, upload, replace, delete',
+  },
+});
