@@ -1011,15 +1011,13 @@ _crmctl() {
       words="--include-field-code";;
     "filters create")
       case "$prev" in
-        --conditions-glue) COMPREPLY=($(compgen -W "and or" -- "$cur")); return;;
         --type) COMPREPLY=($(compgen -W "deals leads org people products activity projects" -- "$cur")); return;;
       esac
-      words="--include-field-code --name --conditions-glue --conditions-conditions --type --data";;
+      words="--include-field-code --name --conditions --type --data";;
     "filters update")
       case "$prev" in
-        --conditions-glue) COMPREPLY=($(compgen -W "and or" -- "$cur")); return;;
       esac
-      words="--include-field-code --name --conditions-glue --conditions-conditions --data";;
+      words="--include-field-code --name --conditions --data";;
     "filters delete")
       case "$prev" in
       esac

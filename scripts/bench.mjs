@@ -32,6 +32,7 @@ try {
     ['crmctl --version', time([BIN, '--version'], env), 1.3],
     ['crmctl --help', time([BIN, '--help'], env), 1.6],
     ['crmctl leads list --json', time([BIN, 'leads', 'list', '--json'], apiEnv), 2.5],
+    ['crmctl deals list --json', time([BIN, 'deals', 'list', '--json'], apiEnv), 2.5],
   ];
   console.log(`start-up, median of ${RUNS} runs, node ${process.version}`);
   console.log(`  node -e 0 (baseline)          ${baseline.toFixed(1).padStart(7)} ms   1.00x`);

@@ -62,7 +62,13 @@ export function fieldsOf(schema: z.ZodType | undefined, location: 'query' | 'bod
     const { schema: s, nullable } = withoutNull(raw);
     const key = path.join('.');
     const members = propertiesOf(s);
-    if (members && path.length < 4) {
+    // A tree (an object holding lists of objects, like a filter's conditions) stays one JSON flag:
+    // split into dotted flags it could not be written at all.
+    const tree = members && Object.values(members).some((m) => {
+      const inner = withoutNull(m).schema;
+      return inner.type === 'array' && inner.items !== undefined && propertiesOf(withoutNull(inner.items).schema) !== undefined;
+    });
+    if (members && path.length < 4 && !tree) {
       const req = new Set(s.required ?? []);
       for (const [k, v] of Object.entries(members)) walk(v, [...path, k], required && req.has(k));
       return;

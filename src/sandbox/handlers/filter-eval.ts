@@ -38,8 +38,7 @@ export function holds(row: Row, key: string, c: Pick<FilterCondition, 'operator'
   const like = (pattern: string) => {
     const needle = text(want);
     const hay = text(Array.isArray(v) ? v.join(',') : v);
-    if (pattern === 'LIKE "$%"') return hay.startsWith(needle);
-    if (pattern === 'LIKE "%$"') return hay.endsWith(needle);
+    if (pattern === "LIKE '$%'") return hay.startsWith(needle);
     return hay.includes(needle);
   };
   switch (c.operator) {
@@ -51,8 +50,8 @@ export function holds(row: Row, key: string, c: Pick<FilterCondition, 'operator'
     case '>=': return cmp() >= 0;
     case 'IS NULL': return v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
     case 'IS NOT NULL': return !(v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
-    case 'LIKE "$%"': case 'LIKE "%$"': case 'LIKE "%$%"': return like(c.operator);
-    case 'NOT LIKE "$%"': case 'NOT LIKE "%$"': case 'NOT LIKE "%$%"': return !like(c.operator.slice(4));
+    case "LIKE '$%'": case "LIKE '%$%'": return like(c.operator);
+    case "NOT LIKE '$%'": return !like(c.operator.slice(4));
     default: return false;
   }
 }

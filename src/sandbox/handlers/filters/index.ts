@@ -16,7 +16,8 @@ import { conditionKey, FILTER_ENTITY } from '../filter-eval.js';
 const READ = ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'];
 const WRITE = ['deals:full', 'activities:full', 'contacts:full'];
 const TYPES = ['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects'] as const;
-export const OPERATORS = ['=', '!=', '<', '>', '<=', '>=', 'IS NULL', 'IS NOT NULL', 'LIKE "$%"', 'LIKE "%$"', 'LIKE "%$%"', 'NOT LIKE "$%"', 'NOT LIKE "%$"', 'NOT LIKE "%$%"'];
+/** The operators the vendor's documents list (LIKE patterns in single quotes). */
+export const OPERATORS = ['=', '!=', '<', '>', '<=', '>=', 'IS NULL', 'IS NOT NULL', "LIKE '$%'", "LIKE '%$%'", "NOT LIKE '$%'"];
 const MAX_CONDITIONS = 16;
 const OBJECTS: Record<Filter['type'], string[]> = {
   deals: ['deal', 'person', 'organization', 'product', 'activity'], leads: ['lead', 'person', 'organization'], org: ['organization', 'person', 'deal'],
@@ -129,7 +130,7 @@ function deleteMany(req: SandboxRequest, ctx: HandlerContext) {
 }
 
 function helpers(_req: SandboxRequest, ctx: HandlerContext) {
-  const ops = (kind: string) => (kind === 'text' ? ['=', '!=', 'IS NULL', 'IS NOT NULL', 'LIKE "$%"', 'LIKE "%$"', 'LIKE "%$%"', 'NOT LIKE "$%"', 'NOT LIKE "%$"', 'NOT LIKE "%$%"'] : ['=', '!=', '<', '>', '<=', '>=', 'IS NULL', 'IS NOT NULL']);
+  const ops = (kind: string) => (kind === 'text' ? ['=', '!=', 'IS NULL', 'IS NOT NULL', "LIKE '$%'", "LIKE '%$%'", "NOT LIKE '$%'"] : ['=', '!=', '<', '>', '<=', '>=', 'IS NULL', 'IS NOT NULL']);
   return ok({
     operators: { text: ops('text'), number: ops('number'), date: ops('number'), enum: ['=', '!=', 'IS NULL', 'IS NOT NULL'] },
     deprecated_operators: {},
