@@ -100,10 +100,13 @@ describe('users, filters, search', () => {
     for (const d of rows) expect(d.status === 'won' && d.value > 10000).toBe(true);
   });
 
-  it('item search ranks across types', async () => {
+  it('item search ranks across types: score, then type, then id', async () => {
     const r = await json(['search', 'items', '--term', 'Acme']);
-    const types = new Set((r.items ?? r).map((x: { item: { type: string } }) => x.item.type));
-    expect(types.has('organization')).toBe(true);
-    expect(types.has('deal')).toBe(true);
+    expect(r.map((x: { item: { type: string; id: unknown } }) => [x.item.type, x.item.type === 'lead' ? 'lead' : x.item.id])).toEqual([
+      ['deal', 1], ['deal', 7], ['organization', 1], ['lead', 'lead'], ['project', 1],
+    ]);
+    const only = await json(['search', 'items', '--term', 'Acme', '--item-types', 'organization']);
+    expect(only.map((x: { item: { name: string } }) => x.item.name)).toEqual(['Acme Corporation']);
+    await refused(['search', 'items', '--term', 'Acme', '--item-types', 'planet'], '--item-types');
   });
 });

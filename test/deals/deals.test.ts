@@ -112,9 +112,11 @@ describe('merge, duplicate, participants, search, filters', () => {
     expect(log[0]).toMatchObject({ action: 'added', person_id: 3, actor_user_id: 1 });
   });
 
-  it('search ranks deals by title and notes', async () => {
+  it('search finds the deals whose title holds the term, with the stage by name', async () => {
     const hits = await json(['deals', 'search', '--term', 'Globex']);
-    expect(hits.items?.[0]?.item?.title ?? hits[0]?.item?.title).toMatch(/Globex/);
+    expect(hits.map((h: { item: { id: number; type: string } }) => [h.item.type, h.item.id])).toEqual([['deal', 2], ['deal', 8]]);
+    expect(hits[0].item.stage).toEqual({ id: 1, name: 'Qualified' });
+    expect((await fx.requests()).map((r) => [r.path, r.query])).toEqual([['/api/v2/deals/search', { term: 'Globex', limit: '100' }]]);
   });
 
   it('filter_id narrows the list to the saved filter (Big open deals: value > 10000, open)', async () => {

@@ -14,6 +14,7 @@ import { v1Activity } from './activities/present.js';
 import { v1Deal } from './deals/present.js';
 import { v1Person } from './persons/present.js';
 import { presentUser } from './users.js';
+import { presentFilter } from './filters/index.js';
 
 /** Where a lead can come from (the vendor's fixed list). */
 const LEAD_SOURCES = ['Manually created', 'Deal', 'Web forms', 'Prospector', 'Leadbooster', 'Live chat', 'Import', 'Website visitors', 'Workflow automation', 'API'];
@@ -61,7 +62,7 @@ const RECENT_ITEMS: Record<string, { rows: (s: SandboxState) => Rec[]; v1: (s: S
   activityType: { rows: (s) => s.activityTypes.all(), v1: (_s, t) => ({ id: t.id, name: t.name, icon_key: t.icon_key, color: t.color, order_nr: t.order_nr, key_string: t.key_string, active_flag: t.active_flag, is_custom_flag: Boolean(t.is_custom_flag), add_time: t1(t.add_time), update_time: t1(t.update_time) }) },
   deal: { rows: (s) => s.deals.all(), v1: v1Deal },
   file: { rows: (s) => s.files.all(), v1: (_s, f) => ({ ...f }) },
-  filter: { rows: (s) => s.filters.all(), v1: (_s, f) => ({ id: f.id, name: f.name, filter_code: null, is_editable: true, active_flag: f.active_flag, type: f.type, temporary_flag: null, user_id: f.user_id, add_time: t1(f.add_time), update_time: t1(f.update_time), visible_to: String(f.visible_to ?? 1), last_used_time: null, custom_view_id: null }) },
+  filter: { rows: (s) => s.filters.all(), v1: (s, f) => { const { conditions: _c, ...rest } = presentFilter(s, f, false); return rest; } },
   note: { rows: (s) => s.notes.all(), v1: (_s, n) => ({ ...n, add_time: t1(n.add_time), update_time: t1(n.update_time) }) },
   // Recents name a person's owner and organization by id (the v1 person record elsewhere nests them).
   person: { rows: (s) => s.persons.all(), v1: (s, p) => ({ ...v1Person(s, p), owner_id: p.owner_id, org_id: p.org_id }) },

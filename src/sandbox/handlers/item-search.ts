@@ -12,6 +12,11 @@ import { canSee } from './access.js';
 import { searchTerm } from '../engine/search.js';
 import { searchText } from './shared/search-text.js';
 import { projects } from './projects/store.js';
+import type { AnySpec } from '../engine/resource.js';
+import type { Product } from '../store/records.js';
+import { dealSpec } from './deals/spec.js';
+import { organizationSpec } from './organizations/spec.js';
+import { productSpec } from './products/index.js';
 
 const SCOPES = ['search:read'];
 const TYPES = ['deal', 'person', 'organization', 'product', 'lead', 'file', 'mail_attachment', 'project'] as const;
@@ -24,11 +29,16 @@ function candidates(state: SandboxState, req: SandboxRequest, term: string, exac
   const hits: Hit[] = [];
   const visible = (r: { owner_id: number; visible_to: number | string }) => canSee(state, req.user, r);
   const push = (type: string, id: number | string, s: number, item: Record<string, unknown>) => { if (s > 0) hits.push({ result_score: Math.round(s * 1000) / 1000, type, id, item: { id, type, ...item } }); };
-  if (types.has('deal')) for (const d of state.deals.filter(visible)) {
-    const h = searchText(state, { term, exact, fields, title: fields.has('title') ? [d.title] : [], notes: state.notes.filter((n) => n.deal_id === d.id).map((n) => n.content), entity: 'deal', custom: d.custom_fields });
-    const item: Record<string, unknown> = { title: d.title, value: d.value, currency: d.currency, status: d.status, owner: { id: d.owner_id }, stage: { id: d.stage_id, name: state.stages.getAny(d.stage_id)?.name ?? null }, custom_fields: h.custom, notes: h.notes };
-    if (include.includes('deal.cc_email')) item.cc_email = `${state.company.domain}+deal${d.id}@pipedrivemail.com`;
-    push('deal', d.id, h.score, item);
+  // Deals, organizations and products rank and present as their own search does (their resource specs).
+  for (const spec of [dealSpec, organizationSpec, productSpec] as unknown as AnySpec[]) {
+    if (!types.has(spec.object)) continue;
+    for (const rec of spec.collection(state).all().filter((r) => !spec.owned || visible(r as never))) {
+      const h = spec.search!.match(state, rec, term, exact, fields);
+      const item = spec.search!.item(state, rec, { custom: h.custom ?? [], notes: h.notes ?? [] }, include);
+      if (spec.object === 'product' && include.includes('product.price')) item.prices = (rec as unknown as Product).prices;
+      const { id: _id, type: _type, ...rest } = item;
+      push(spec.object, rec.id, h.score, rest);
+    }
   }
   if (types.has('person')) for (const p of state.persons.filter(visible)) {
     const h = searchText(state, {
@@ -39,16 +49,6 @@ function candidates(state: SandboxState, req: SandboxRequest, term: string, exac
     const item: Record<string, unknown> = { name: p.name, emails: p.emails.map((e) => e.value), phones: p.phones.map((x) => x.value), owner: { id: p.owner_id }, organization: p.org_id ? { id: p.org_id, name: state.organizations.getAny(p.org_id)?.name ?? null } : null, custom_fields: h.custom, notes: h.notes };
     if (include.includes('person.picture')) item.picture = p.picture_id ? { id: p.picture_id } : null;
     push('person', p.id, h.score, item);
-  }
-  if (types.has('organization')) for (const o of state.organizations.filter(visible)) {
-    const h = searchText(state, { term, exact, fields, title: fields.has('name') ? [o.name] : [], other: fields.has('address') && o.address?.value ? [o.address.value] : [], notes: state.notes.filter((n) => n.org_id === o.id).map((n) => n.content), entity: 'organization', custom: o.custom_fields });
-    push('organization', o.id, h.score, { name: o.name, address: o.address?.value ?? null, owner: { id: o.owner_id }, custom_fields: h.custom, notes: h.notes });
-  }
-  if (types.has('product')) for (const p of state.products.filter(visible)) {
-    const h = searchText(state, { term, exact, fields, title: [...(fields.has('name') ? [p.name] : []), ...(fields.has('code') && p.code ? [p.code] : [])], entity: 'product', custom: p.custom_fields });
-    const item: Record<string, unknown> = { name: p.name, code: p.code, owner: { id: p.owner_id }, custom_fields: h.custom };
-    if (include.includes('product.price')) item.prices = p.prices;
-    push('product', p.id, h.score, item);
   }
   if (types.has('lead')) for (const l of state.leads.filter((x) => !x.is_archived && canSee(state, req.user, x))) {
     const h = searchText(state, { term, exact, fields, title: fields.has('title') ? [l.title] : [], notes: state.notes.filter((n) => n.lead_id === l.id).map((n) => n.content) });

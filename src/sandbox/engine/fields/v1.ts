@@ -1,8 +1,8 @@
 // The v1 form of a field record: `key` and `name` instead of field_code and field_name, flags instead of
 // ui_visibility, options as {id, label}. Same records as the v2 field API (store.ts).
 import type { FieldRecord } from './store.js';
+import { v1Time } from '../time.js';
 
-const v1Time = (iso: string | null | undefined) => (iso ? new Date(iso).toISOString().slice(0, 19).replace('T', ' ') : null);
 
 /** The field types the vendor documents for v1 field lists. */
 const V1_TYPES = new Set(['address', 'date', 'daterange', 'double', 'enum', 'monetary', 'org', 'people', 'phone', 'set', 'text', 'time', 'timerange', 'user', 'varchar', 'varchar_auto', 'visible_to']);

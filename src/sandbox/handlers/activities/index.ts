@@ -4,6 +4,7 @@
 import { invalid } from '../../http/errors.js';
 import type { Activity } from '../../store/records.js';
 import type { AreaModule } from '../../types.js';
+import { addressRule } from '../../engine/address.js';
 import { crudRoutes } from '../../engine/crud.js';
 import type { Input, ResourceSpec } from '../../engine/resource.js';
 import { r, REF, type Rule } from '../../engine/rules.js';
@@ -11,7 +12,6 @@ import { v2Activity } from './present.js';
 
 const READ = ['activities:read', 'activities:full'];
 const WRITE = ['activities:full'];
-const LOCATION_PARTS = ['value', 'country', 'admin_area_level_1', 'admin_area_level_2', 'locality', 'sublocality', 'route', 'street_number', 'subpremise', 'postal_code'];
 
 const activityType: Rule = r.custom((v, f, env) => {
   if (typeof v !== 'string' || !v) throw invalid(f, 'must be the key_string of an activity type');
@@ -40,7 +40,7 @@ const MEMBERS: Record<string, Rule> = {
   duration: r.nullable(r.hhmm()),
   busy: r.bool(),
   done: r.bool(),
-  location: r.nullable(r.object(Object.fromEntries(LOCATION_PARTS.map((k) => [k, r.nullable(r.string({ empty: true, max: 255 }))])))),
+  location: r.nullable(addressRule),
   participants: r.list(participant, { max: 100 }),
   attendees: r.list(attendee, { max: 100 }),
   public_description: r.nullable(r.string({ empty: true, max: 65_000 })),

@@ -2,15 +2,8 @@
 // the v1 lists of persons, deals and organizations and by flows.
 import type { Activity } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
+import { fullAddress } from '../../engine/address.js';
 import { v1Time, v2Time } from '../../engine/time.js';
-
-const LOCATION_PARTS = ['value', 'country', 'admin_area_level_1', 'admin_area_level_2', 'locality', 'sublocality', 'route', 'street_number', 'subpremise', 'postal_code'];
-/** v2 gives the location as an address object; older records (project activities) hold a plain string. */
-function location(v: unknown): Record<string, unknown> | null {
-  if (v === null || v === undefined || v === '') return null;
-  const o = typeof v === 'string' ? { value: v } : (v as Record<string, unknown>);
-  return Object.fromEntries(LOCATION_PARTS.map((k) => [k, o[k] ?? null]));
-}
 
 export function v2Activity(_state: SandboxState, a: Activity, include: readonly string[] = []): Record<string, unknown> {
   const rec: Record<string, unknown> = {
@@ -18,7 +11,7 @@ export function v2Activity(_state: SandboxState, a: Activity, include: readonly 
     add_time: v2Time(a.add_time), update_time: v2Time(a.update_time), deal_id: a.deal_id, lead_id: a.lead_id, person_id: a.person_id,
     org_id: a.org_id, project_id: a.project_id ?? null, due_date: a.due_date, due_time: a.due_time, duration: a.duration ?? null,
     busy: a.busy ?? false, done: a.done, marked_as_done_time: v2Time(a.marked_as_done_time as string | null | undefined),
-    location: location(a.location), participants: a.participants ?? [], conference_meeting_client: a.conference_meeting_client ?? null,
+    location: fullAddress(a.location), participants: a.participants ?? [], conference_meeting_client: a.conference_meeting_client ?? null,
     conference_meeting_url: a.conference_meeting_url ?? null, conference_meeting_id: a.conference_meeting_id ?? null,
     public_description: a.public_description ?? null, priority: a.priority ?? null, note: a.note ?? null,
   };

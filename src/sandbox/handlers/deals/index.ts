@@ -1,6 +1,8 @@
 // Area module: deals — v2 CRUD, archived list, search, followers, products and discounts, conversion to a
 // lead, and the v1-only operations. The resource is described once in spec.ts; this file wires it.
+import type { Deal } from '../../store/records.js';
 import type { AreaModule } from '../../types.js';
+import type { ResourceSpec } from '../../engine/resource.js';
 import { crudRoutes, loadRecord } from '../../engine/crud.js';
 import { followerRoutes } from '../../engine/followers.js';
 import { searchRoute } from '../../engine/search.js';
@@ -10,10 +12,10 @@ import { DEAL_READ, DEAL_WRITE, dealSpec } from './spec.js';
 import { dealV1Routes } from './v1.js';
 
 /** Archived deals are a list of their own (v2 lists leave them out). */
-const archivedSpec = {
+const archivedSpec: ResourceSpec<Deal> = {
   ...dealSpec,
   base: '/api/v2/deals/archived',
-  list: { ...dealSpec.list, rows: (state: Parameters<NonNullable<NonNullable<typeof dealSpec.list>['rows']>>[0]) => state.deals.filter((d) => d.is_archived) },
+  list: { ...dealSpec.list, rows: (state) => state.deals.filter((d) => d.is_archived) },
 };
 
 export const dealsArea: AreaModule = {

@@ -67,7 +67,7 @@ function checkConditions(state: SandboxState, type: Filter['type'], raw: unknown
 
 const objectOf = (type: Filter['type']) => ({ deals: 'deal', leads: 'lead', org: 'organization', people: 'person', products: 'product', activity: 'activity', projects: 'project' })[type];
 
-function present(state: SandboxState, f: Filter, withCode: boolean) {
+export function presentFilter(state: SandboxState, f: Filter, withCode: boolean) {
   const entity = FILTER_ENTITY[f.type];
   const conditions = {
     glue: 'and',
@@ -105,7 +105,7 @@ function create(req: SandboxRequest, ctx: HandlerContext) {
   const type = b.type as Filter['type'];
   const now = ctx.now().toISOString();
   const f = ctx.state.filters.insert({ name: b.name, type, user_id: req.userId, active_flag: true, conditions: checkConditions(ctx.state, type, b.conditions), visible_to: 1, add_time: now, update_time: now }, { userId: req.userId });
-  return ok(present(ctx.state, f, req.query.bool('include_field_code') ?? false));
+  return ok(presentFilter(ctx.state, f, req.query.bool('include_field_code') ?? false));
 }
 
 function update(req: SandboxRequest, ctx: HandlerContext) {
@@ -116,7 +116,7 @@ function update(req: SandboxRequest, ctx: HandlerContext) {
   if (b.name !== undefined && (typeof b.name !== 'string' || !b.name.trim())) throw invalid('name', 'must be a non-empty string');
   const patch: Partial<Filter> = { conditions: checkConditions(ctx.state, f.type, b.conditions), update_time: ctx.now().toISOString() };
   if (typeof b.name === 'string') patch.name = b.name;
-  return ok(present(ctx.state, ctx.state.filters.update(f.id, patch, { userId: req.userId })!, req.query.bool('include_field_code') ?? false));
+  return ok(presentFilter(ctx.state, ctx.state.filters.update(f.id, patch, { userId: req.userId })!, req.query.bool('include_field_code') ?? false));
 }
 
 function deleteMany(req: SandboxRequest, ctx: HandlerContext) {
@@ -148,10 +148,10 @@ export const filtersArea: AreaModule = {
     { method: 'GET', path: '/api/v1/filters', cost: 20, scopes: READ, handler: (req, ctx) => {
       const type = req.query.oneOf('type', TYPES);
       const rows = ctx.state.filters.filter((f) => !type || f.type === type).sort((a, b) => a.id - b.id);
-      const page = offsetPage(rows.map((f) => present(ctx.state, f, false)), req.query);
+      const page = offsetPage(rows.map((f) => presentFilter(ctx.state, f, false)), req.query);
       return ok(page.data, page.additional_data);
     } },
-    { method: 'GET', path: '/api/v1/filters/{id}', cost: 2, scopes: READ, handler: (req, ctx) => ok(present(ctx.state, loadFilter(req, ctx), req.query.bool('include_field_code') ?? false)) },
+    { method: 'GET', path: '/api/v1/filters/{id}', cost: 2, scopes: READ, handler: (req, ctx) => ok(presentFilter(ctx.state, loadFilter(req, ctx), req.query.bool('include_field_code') ?? false)) },
     { method: 'POST', path: '/api/v1/filters', cost: 10, scopes: WRITE, handler: create },
     { method: 'PUT', path: '/api/v1/filters/{id}', cost: 10, scopes: WRITE, handler: update },
     { method: 'DELETE', path: '/api/v1/filters/{id}', cost: 6, scopes: WRITE, handler: (req, ctx) => { const f = loadFilter(req, ctx); ctx.state.filters.remove(f.id); return ok({ id: f.id }); } },

@@ -4,6 +4,7 @@ import { invalid } from '../../http/errors.js';
 import type { Organization } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import { defaultVisibility } from '../access.js';
+import { addressRule, fullAddress } from '../../engine/address.js';
 import { fieldByCode } from '../../engine/fields/store.js';
 import { presentCustomFields } from '../../engine/fields/values.js';
 import { addFollower, followersOf } from '../../engine/followers.js';
@@ -22,7 +23,6 @@ export const ORG_INCLUDE = [
   'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email',
 ] as const;
 
-const ADDRESS_PARTS = ['value', 'country', 'admin_area_level_1', 'admin_area_level_2', 'locality', 'sublocality', 'route', 'street_number', 'subpremise', 'postal_code'];
 
 /** Organization labels are the options of the organization field `label_ids`. */
 const orgLabels: Rule = r.custom((v, f, env) => {
@@ -39,7 +39,7 @@ export const ORG_MEMBERS: Record<string, Rule> = {
   add_time: r.dateTime(),
   visible_to: r.visibleTo(),
   label_ids: orgLabels,
-  address: r.nullable(r.object(Object.fromEntries(ADDRESS_PARTS.map((k) => [k, r.nullable(r.string({ empty: true, max: 255 }))])))),
+  address: r.nullable(addressRule),
   website: r.nullable(r.string({ empty: true, max: 255 })),
   linkedin: r.nullable(r.string({ empty: true, max: 255 })),
   industry: r.nullable(r.int({ min: 0 })),
@@ -68,11 +68,6 @@ export function orgStats(state: SandboxState, o: Organization): Record<string, u
     files_count: state.files.filter((f) => f.org_id === o.id).length, notes_count: state.notes.filter((n) => n.org_id === o.id).length,
     followers_count: followersOf(state, 'organization', o.id).length, smart_bcc_email: `${state.company.domain}+org${o.id}@pipedrivemail.com`,
   };
-}
-
-function fullAddress(a: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
-  if (!a) return null;
-  return Object.fromEntries(ADDRESS_PARTS.map((k) => [k, (a[k] as string | null | undefined) ?? null]));
 }
 
 export const organizationSpec: ResourceSpec<Organization> = {

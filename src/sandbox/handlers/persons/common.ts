@@ -58,15 +58,7 @@ export function loadPerson(state: SandboxState, user: User, raw: string): Person
   return p;
 }
 
-/** v1 timestamps are `YYYY-MM-DD HH:MM:SS` UTC. */
-export const v1Time = (iso: string | null | undefined): string | null => (iso ? new Date(iso).toISOString().slice(0, 19).replace('T', ' ') : null);
-/** v2 timestamps are RFC 3339 without milliseconds. */
-export const v2Time = (iso: string | null | undefined): string | null => (iso ? new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
-/** Parses the service's date-time forms (RFC 3339 or `YYYY-MM-DD HH:MM:SS`, taken as UTC). */
-export function parseTime(s: string): number {
-  const t = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(s) ? Date.parse(`${s.replace(' ', 'T')}Z`) : Date.parse(s);
-  return t;
-}
+export { parseTime, v1Time, v2Time } from '../../engine/time.js';
 
 /** Deals a person is on: as the contact person or as a participant. Includes deleted ones when asked. */
 export function dealsOf(state: SandboxState, personId: number, withDeleted = false) {

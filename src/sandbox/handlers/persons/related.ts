@@ -2,7 +2,7 @@
 // and their changelog, mail messages, permitted users, picture, products, activities, deals.
 import { ok } from '../../http/envelope.js';
 import { invalid, notFound } from '../../http/errors.js';
-import { cursorPage, offsetPage } from '../../http/paginate.js';
+import { offsetPage } from '../../http/paginate.js';
 import { parseSort } from '../../http/sort.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { permittedUserIds } from '../access.js';
@@ -14,6 +14,7 @@ import { v1Activity, v1Deal } from './present.js';
 import { customFieldMap } from '../../engine/fields/store.js';
 import { changelogRoute, changesOf } from '../../engine/changelog.js';
 import { followerRoutes, followersOf } from '../../engine/followers.js';
+import { flag01 } from '../shared/related.js';
 
 const FILE_SORT_API = ['id', 'update_time'];
 const FILE_SORT_V1 = ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'add_time', 'update_time', 'file_name', 'file_type', 'file_size', 'comment'];
@@ -24,19 +25,6 @@ export const FLOW_ITEMS = [
 ];
 const DEAL_STATUSES = ['open', 'won', 'lost', 'deleted', 'all_not_deleted'] as const;
 const DAY = 24 * 3600 * 1000;
-
-/** A query flag that takes 0 or 1 only. */
-function flag01(req: SandboxRequest, name: string): 0 | 1 | undefined {
-  const v = req.query.str(name);
-  if (v === undefined) return undefined;
-  if (v !== '0' && v !== '1') throw invalid(name, 'must be 0 or 1');
-  return Number(v) as 0 | 1;
-}
-
-/** Rows in a fixed order, paged by cursor; the cursor names the rank of the next row. */
-function ranked<T>(rows: T[]) {
-  return rows.map((r, rank) => ({ id: rank + 1, rank, r }));
-}
 
 function personFiles(req: SandboxRequest, ctx: HandlerContext) {
   const p = loadPerson(ctx.state, req.user, req.params.id!);

@@ -7,6 +7,7 @@ import { objectBody, rejectUnknown, reqInt } from '../../http/validate.js';
 import type { Person } from '../../store/records.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee, defaultVisibility } from '../access.js';
+import { addressRule } from '../../engine/address.js';
 import { crudRoutes } from '../../engine/crud.js';
 import { addFollower, moveFollowers } from '../../engine/followers.js';
 import type { Input, ResourceSpec } from '../../engine/resource.js';
@@ -16,7 +17,6 @@ import { contactSync, loadPerson, personLabels, pictures, READ } from './common.
 import { v1Person, v2Person } from './present.js';
 
 const WRITE = ['contacts:full'];
-const ADDRESS_PARTS = ['value', 'country', 'admin_area_level_1', 'admin_area_level_2', 'locality', 'sublocality', 'route', 'street_number', 'subpremise', 'postal_code'];
 
 const contact = r.object({ value: r.string({ max: 255 }), primary: r.bool(), label: r.string({ empty: true, max: 64 }) }, { required: ['value'] });
 /** Emails, phones and ims: at most one primary; the first becomes primary when none is. */
@@ -47,7 +47,7 @@ const MEMBERS: Record<string, Rule> = {
   phones: contacts,
   visible_to: r.visibleTo(),
   label_ids: labels,
-  postal_address: syncOnly(r.object(Object.fromEntries(ADDRESS_PARTS.map((k) => [k, r.nullable(r.string({ empty: true, max: 255 }))])))),
+  postal_address: syncOnly(addressRule),
   notes: syncOnly(r.string({ empty: true, max: 65_000 })),
   im: syncOnly(contacts),
   birthday: syncOnly(r.date()),

@@ -43,11 +43,12 @@ export function permittedUsersRoute(path: string, scopes: string[], load: Loader
   return { method: 'GET', path: `${path}/permittedUsers`, cost: 10, scopes, handler: (req, ctx) => ok(permittedUserIds(ctx.state, load(req, ctx))) };
 }
 
-function flag01(req: SandboxRequest, name: string): boolean {
+/** A query flag that takes 0 or 1 only (v1's switches). */
+export function flag01(req: SandboxRequest, name: string): 0 | 1 | undefined {
   const v = req.query.str(name);
-  if (v === undefined) return false;
+  if (v === undefined) return undefined;
   if (v !== '0' && v !== '1') throw invalid(name, 'must be 0 or 1');
-  return v === '1';
+  return Number(v) as 0 | 1;
 }
 
 const mailData = (m: MailMessage, withBody: boolean) => {
@@ -61,7 +62,7 @@ export function mailMessagesRoute(path: string, of: (state: SandboxState, id: nu
     method: 'GET', path: `${path}/mailMessages`, cost: 20, scopes: ['mail:read', 'mail:full'],
     handler: (req, ctx) => {
       const item = load(req, ctx);
-      const withBody = flag01(req, 'include_body');
+      const withBody = flag01(req, 'include_body') === 1;
       const rows = of(ctx.state, item.id).sort((a, b) => b.message_time.localeCompare(a.message_time));
       const page = offsetPage(rows.map((m) => ({ object: 'mailMessage', timestamp: v1Time(m.message_time), data: mailData(m, withBody) })), req.query);
       return ok(page.data, page.additional_data);
@@ -90,7 +91,7 @@ export function flowRoute(s: FlowSpec): RouteDef {
     handler: (req, ctx) => {
       const { state } = ctx;
       const item = s.load(req, ctx);
-      const all = flag01(req, 'all_changes');
+      const all = flag01(req, 'all_changes') === 1;
       const items = req.query.list('items');
       const out: { object: string; timestamp: string; data: Record<string, unknown> }[] = [];
       for (const n of state.notes.filter((x) => x[s.key] === item.id)) out.push({ object: 'note', timestamp: v1Time(n.add_time)!, data: { ...n } });
