@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bulk benchmarks against a sandbox process on loopback (run after `npm run build`; `npm run bench` calls it):
-//  1. export of 100k and 400k leads: records/s and peak RSS of the crmctl process, RSS(400k)/RSS(100k) (target <= 1.25);
+//  1. export of 100k and 400k leads, then of 100k and 400k deals: records/s and peak RSS of the crmctl process,
+//     RSS(400k)/RSS(100k) (target <= 1.25);
 //  2. import of 10k leads with a budget low enough to bind: cost spent per window / budget (target >= 0.9),
 //     failed rows (target 0), 429s surfaced to the user (target 0) and 429s the sandbox answered (retried).
 // Prints numbers; asserts nothing. BENCH_EXPORT_SMALL / BENCH_EXPORT_LARGE / BENCH_IMPORT_ROWS /
@@ -36,23 +37,27 @@ try {
 
   // 1. Export: the same command at two sizes; memory must not grow with the number of records.
   console.log(`bulk export (sandbox on loopback, node ${process.version})`);
-  let inserted = 0;
-  const exportRun = async (size) => {
-    await control('POST', 'bulk', { collection: 'leads', count: size - inserted });
-    inserted = size;
-    const out = join(dir, `leads-${size}.ndjson`);
-    const m = await measuredCrmctl(['export', 'leads', '--out', out], apiEnv);
-    if (m.code !== 0) throw new Error(`export exited ${m.code}: ${m.stderr.split('\tCommand being timed')[0].slice(-800)}`);
-    const records = readFileSync(out, 'utf8').split('\n').length - 1;
-    const bytes = statSync(out).size;
-    rmSync(out);
-    console.log(`  ${fmt(records).padStart(9)} leads  ${m.seconds.toFixed(1).padStart(6)} s  ${fmt(records / m.seconds).padStart(8)} records/s  ${fmt(bytes / 1e6, 1).padStart(7)} MB  peak RSS ${fmt(m.peakRssKb / 1024, 1)} MB (${m.via})`);
-    return m.peakRssKb;
+  const exportRuns = async (collection) => {
+    let inserted = 0;
+    const exportRun = async (size) => {
+      await control('POST', 'bulk', { collection, count: size - inserted });
+      inserted = size;
+      const out = join(dir, `${collection}-${size}.ndjson`);
+      const m = await measuredCrmctl(['export', collection, '--out', out], apiEnv);
+      if (m.code !== 0) throw new Error(`export exited ${m.code}: ${m.stderr.split('\tCommand being timed')[0].slice(-800)}`);
+      const records = readFileSync(out, 'utf8').split('\n').length - 1;
+      const bytes = statSync(out).size;
+      rmSync(out);
+      console.log(`  ${fmt(records).padStart(9)} ${collection.padEnd(5)}  ${m.seconds.toFixed(1).padStart(6)} s  ${fmt(records / m.seconds).padStart(8)} records/s  ${fmt(bytes / 1e6, 1).padStart(7)} MB  peak RSS ${fmt(m.peakRssKb / 1024, 1)} MB (${m.via})`);
+      return m.peakRssKb;
+    };
+    const rssSmall = await exportRun(SMALL);
+    const rssLarge = await exportRun(LARGE);
+    const ratio = rssLarge / rssSmall;
+    console.log(`  ${collection}: RSS(${fmt(LARGE)})/RSS(${fmt(SMALL)}) = ${ratio.toFixed(2)}  (target <= 1.25: ${ratio <= 1.25 ? 'met' : 'MISSED'})`);
   };
-  const rssSmall = await exportRun(SMALL);
-  const rssLarge = await exportRun(LARGE);
-  const ratio = rssLarge / rssSmall;
-  console.log(`  RSS(${fmt(LARGE)})/RSS(${fmt(SMALL)}) = ${ratio.toFixed(2)}  (target <= 1.25: ${ratio <= 1.25 ? 'met' : 'MISSED'})`);
+  await exportRuns('leads');
+  await exportRuns('deals');
 
   // 2. Import under a budget that binds.
   await control('POST', 'reset', { seed: 'demo' });

@@ -16,7 +16,10 @@ export interface PromptSource {
   value?: string;
   /** Record field shown to the person, or a template such as `{name} ({pipeline_id})` (default `name`). */
   label?: string;
-  /** Query for the list; a value `$key` takes an input already given (e.g. the board of a new phase). */
+  /**
+   * Query for the list; a value `$key` takes an input already given (e.g. the board of a new phase),
+   * `$?key` the same when given and nothing when not (stages of the chosen pipeline, or all stages).
+   */
   query?: Record<string, string | number | boolean>;
   /** Inputs that can stand in for this one when a rule needs one of them (a lead: person or organization). */
   or?: string[];
@@ -65,6 +68,11 @@ export interface OperationCli {
   optionalBody?: boolean;
   /** Account-filled choices for prompts, per input key (dotted body/query key, or a path parameter name). */
   prompts?: Record<string, PromptSource>;
+  /**
+   * Optional inputs worth asking at a terminal when no flag gave them, in this order (a deal: its
+   * pipeline, then a stage of that pipeline). Each question can be skipped (the service's default).
+   */
+  ask?: string[];
 }
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;

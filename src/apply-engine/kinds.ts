@@ -12,6 +12,13 @@ import { projectOps } from '../api/operations/projects.js';
 import { roleOps } from '../api/operations/roles.js';
 import { subscriptionOps } from '../api/operations/subscriptions.js';
 import { webhookOps } from '../api/operations/webhooks.js';
+import { activityOps } from '../api/operations/activities.js';
+import { dealOps } from '../api/operations/deals.js';
+import { organizationOps } from '../api/operations/organizations.js';
+import { personOps } from '../api/operations/persons.js';
+import { pipelineOps } from '../api/operations/pipelines.js';
+import { productOps } from '../api/operations/products.js';
+import { stageOps } from '../api/operations/stages.js';
 
 /**
  * What a fixture `kind` maps to: the operations that create, change and remove one record, and
@@ -52,6 +59,11 @@ export interface Removal {
 const del = (op: Operation): Removal => ({ op, verb: 'deleted' });
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+/** A v2 record with create, PATCH update and DELETE, keyed by its integer id. */
+function v2(kind: string, summary: string, ops: { create: Operation; update: Operation; delete: Operation }): KindDef {
+  return { kind, summary, create: ops.create, update: ops.update, remove: del(ops.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' };
+}
 
 function build(): KindDef[] {
   return [
@@ -97,6 +109,17 @@ function build(): KindDef[] {
       kind: 'installment-subscription', summary: 'Installment subscription of a deal', create: subscriptionOps.createInstallment, update: subscriptionOps.updateInstallment,
       remove: del(subscriptionOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int',
     },
+    v2('pipeline', 'Pipeline (deleting it deletes its stages and deals)', pipelineOps),
+    v2('stage', 'Stage of a pipeline (a stage holding deals cannot be deleted)', stageOps),
+    v2('product', 'Product of the catalog', productOps),
+    v2('organization', 'Organization', organizationOps),
+    v2('person', 'Person (contact)', personOps),
+    v2('deal', 'Deal in a stage of a pipeline', dealOps),
+    {
+      kind: 'deal-product', summary: 'Product attached to a deal (changes the deal value)', create: dealOps.addProduct, update: dealOps.updateProduct, remove: del(dealOps.deleteProduct),
+      parents: [{ key: 'deal', param: 'id', description: 'the deal' }], idParam: 'product_attachment_id', idFrom: { record: 'id' }, idType: 'int',
+    },
+    v2('activity', 'Activity (call, meeting, task, ...) on a deal, lead, person or organization', activityOps),
   ];
 }
 

@@ -10,7 +10,8 @@ import { Journal } from './durable.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import type { ImportResource } from './resources.js';
-import { RowMapper } from './row-mapper.js';
+import { RowMapper, type MappedRow } from './row-mapper.js';
+import { nameKey, resolveNames, type RefKind } from './name-refs.js';
 import { readRows, type InputFormat } from './rows.js';
 import type { Issue } from './validate-body.js';
 import { writeResults, type Outcome } from './results.js';
@@ -89,24 +90,41 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const mapper = new RowMapper(resource.name, op, custom);
 
   // Pass 1: every row checked before anything is written.
-  const invalid: Array<{ line: number; issues: Issue[] }> = [];
+  const invalidByLine = new Map<number, Issue[]>();
+  const named: Array<{ line: number; refs: NonNullable<MappedRow['refs']> }> = [];
   const keys = new Map<string, number>();
   const pendingBodies: Array<{ line: number; body: Record<string, unknown> }> = [];
   let valid = 0;
-  for await (const { line, body, issues } of mappedRows(o.file, o.format, mapper)) {
+  for await (const { line, body, issues, refs } of mappedRows(o.file, o.format, mapper)) {
     const problems = [...issues];
+    if (refs) named.push({ line, refs });
     const k = problems.length ? undefined : reconciler.key?.(body);
     if (k !== undefined) {
       const first = keys.get(k);
       if (first !== undefined) problems.push({ field: 'name', rule: `repeats line ${first} (${JSON.stringify(k)}); names must be unique to import safely` });
       else keys.set(k, line);
     }
-    if (problems.length) invalid.push({ line, issues: problems });
+    if (problems.length) invalidByLine.set(line, problems);
     else {
       valid++;
       if (pending.has(line)) pendingBodies.push({ line, body: reconciler.prepare(body, markerFor(runId, line)) });
     }
   }
+  // Linked records given by name: looked up once; rows whose names match nothing (or several) are invalid.
+  if (named.length) {
+    const { ids, problems } = await resolveNames(ctx, http, wantedNames(named));
+    mapper.useNames(ids);
+    for (const { line, refs } of named) {
+      const bad = refs.flatMap((r) => {
+        const rule = problems.get(r.kind)?.get(nameKey(r.name));
+        return rule ? [{ field: r.header, rule: `${JSON.stringify(r.name)} ${rule}` }] : [];
+      });
+      if (!bad.length) continue;
+      if (!invalidByLine.has(line)) valid--;
+      invalidByLine.set(line, [...(invalidByLine.get(line) ?? []), ...bad]);
+    }
+  }
+  const invalid = [...invalidByLine].sort((a, b) => a[0] - b[0]).map(([line, issues]) => ({ line, issues }));
   if (invalid.length && !o.skipInvalid) throw invalidRowsError(invalid, o.file);
 
   if (o.dryRun) {
@@ -200,7 +218,13 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   }
 }
 
-async function* mappedRows(file: string, format: InputFormat, mapper: RowMapper): AsyncGenerator<{ line: number; body: Record<string, unknown>; issues: Issue[] }> {
+function wantedNames(named: Array<{ refs: NonNullable<MappedRow['refs']> }>): Map<RefKind, Set<string>> {
+  const out = new Map<RefKind, Set<string>>();
+  for (const { refs } of named) for (const r of refs) out.set(r.kind, (out.get(r.kind) ?? new Set()).add(nameKey(r.name)));
+  return out;
+}
+
+async function* mappedRows(file: string, format: InputFormat, mapper: RowMapper): AsyncGenerator<{ line: number } & MappedRow> {
   for await (const row of readRows(file, format, (h) => mapper.setCsvHeader(h))) {
     if (row.kind === 'error') yield { line: row.line, body: {}, issues: [{ field: 'row', rule: row.rule }] };
     else {

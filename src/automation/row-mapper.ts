@@ -2,6 +2,7 @@ import type { Operation } from '../api/operation.js';
 import { UsageError } from '../core/errors.js';
 import { setPath as setAt } from '../input/coerce.js';
 import { bodyFields, coerceTextValues, validateBody, type Issue } from './validate-body.js';
+import { nameKey, refColumns, type NameRef, type RefColumn, type RefKind } from './name-refs.js';
 
 /** Custom field metadata (GET /api/v1/dealFields for leads): header "Budget" → its 40-hex key. */
 export interface CustomField {
@@ -28,12 +29,17 @@ const ALIASES: Record<string, Record<string, string>> = {
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/[\s.\-/]+/g, '_');
 
-type Target = { kind: 'field'; path: string[] } | { kind: 'custom'; field: CustomField } | { kind: 'currency'; key: string };
+type Target = { kind: 'field'; path: string[] } | { kind: 'custom'; field: CustomField } | { kind: 'currency'; key: string } | { kind: 'ref'; ref: RefColumn; header: string };
 
 export interface MappedRow {
   body: Record<string, unknown>;
   issues: Issue[];
+  /** Linked records the row gave by name (resolved to ids once per import). */
+  refs?: Array<NameRef & { header: string }>;
 }
+
+/** Stands in for a name's id while rows are checked before the names are looked up. */
+const STAND_IN_ID = 1;
 
 /** Maps input rows (CSV records or JSON objects) to request bodies and checks them with the operation's rules. */
 export class RowMapper {
@@ -41,6 +47,7 @@ export class RowMapper {
   private readonly byNorm = new Map<string, Target>();
   private readonly customKeys = new Set<string>();
   private csvTargets: Array<Target | undefined> = [];
+  private names?: Map<RefKind, Map<string, number>>;
 
   constructor(readonly resource: string, readonly op: Operation, readonly custom: CustomField[] = []) {
     this.fields = bodyFields(op);
@@ -48,6 +55,8 @@ export class RowMapper {
       this.byNorm.set(norm(f.key), { kind: 'field', path: f.path });
       this.byNorm.set(norm(f.flag), { kind: 'field', path: f.path });
     }
+    // Name columns first: "Organization" holds a name (or an id), not only an alias of the id field.
+    for (const [header, ref] of refColumns(new Set(this.fields.map((f) => f.path[0]!)))) this.byNorm.set(header, { kind: 'ref', ref, header });
     for (const [alias, key] of Object.entries(ALIASES[resource] ?? {})) {
       const f = this.fields.find((x) => x.key === key);
       if (f && !this.byNorm.has(alias)) this.byNorm.set(alias, { kind: 'field', path: f.path });
@@ -78,32 +87,49 @@ export class RowMapper {
     }
   }
 
+  /** Ids for the names rows give (after resolveNames); until then names take a stand-in id so rows can be checked. */
+  useNames(ids: Map<RefKind, Map<string, number>>): void {
+    this.names = ids;
+  }
+
   fromCsv(cells: string[]): MappedRow {
     const raw: Record<string, unknown> = {};
     const issues: Issue[] = [];
+    const refs: NonNullable<MappedRow['refs']> = [];
     cells.forEach((cell, i) => {
       const t = this.csvTargets[i];
       if (!t || cell === '') return; // an empty cell means "not given"
-      this.place(raw, t, cell, issues);
+      this.place(raw, t, cell, issues, refs);
     });
-    return this.finish(raw, issues, true);
+    return this.finish(raw, issues, true, refs);
   }
 
   fromJson(value: unknown): MappedRow {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { body: {}, issues: [{ field: 'row', rule: 'must be a JSON object' }] };
     const raw: Record<string, unknown> = {};
     const issues: Issue[] = [];
+    const refs: NonNullable<MappedRow['refs']> = [];
     const top = new Set(this.fields.map((f) => f.path[0]!));
     for (const [k, v] of Object.entries(value)) {
       const t = top.has(k) ? undefined : (this.byNorm.get(k) ?? this.byNorm.get(norm(k)));
-      if (t) this.place(raw, t, v, issues);
+      if (t) this.place(raw, t, v, issues, refs);
       else raw[k] = v; // a field of the operation as it is, or an unknown key that validation reports
     }
-    return this.finish(raw, issues, false);
+    return this.finish(raw, issues, false, refs);
   }
 
-  private place(raw: Record<string, unknown>, t: Target, v: unknown, issues: Issue[]): void {
+  private place(raw: Record<string, unknown>, t: Target, v: unknown, issues: Issue[], refs: NonNullable<MappedRow['refs']>): void {
     if (t.kind === 'field') setAt(raw, t.path, v);
+    else if (t.kind === 'ref') {
+      const text = typeof v === 'string' ? v.trim() : v;
+      if (typeof text === 'number' || (typeof text === 'string' && /^\d+$/.test(text))) raw[t.ref.field] = Number(text);
+      else if (typeof text !== 'string' || text === '') issues.push({ field: t.header, rule: 'must be a name or an id' });
+      else {
+        refs.push({ ...t.ref, name: text, header: t.header });
+        const id = this.names?.get(t.ref.kind)?.get(nameKey(text));
+        raw[t.ref.field] = id ?? STAND_IN_ID;
+      }
+    }
     else if (t.kind === 'currency') raw[t.key] = typeof v === 'string' ? v.trim().toUpperCase() : v;
     else {
       const r = customValue(t.field, v);
@@ -112,16 +138,17 @@ export class RowMapper {
     }
   }
 
-  private finish(raw: Record<string, unknown>, issues: Issue[], text: boolean): MappedRow {
+  private finish(raw: Record<string, unknown>, issues: Issue[], text: boolean, refs: NonNullable<MappedRow['refs']>): MappedRow {
     let body = raw;
+    const named = refs.length ? { refs } : {};
     if (text) {
       const c = coerceTextValues(this.fields, raw);
       body = c.body;
       issues.push(...c.issues);
     }
-    if (issues.length) return { body, issues };
+    if (issues.length) return { body, issues, ...named };
     const r = validateBody(this.op, body, (k) => this.customKeys.has(k));
-    return r.ok ? { body: r.body, issues: [] } : { body, issues: r.issues };
+    return r.ok ? { body: r.body, issues: [], ...named } : { body, issues: r.issues, ...named };
   }
 }
 

@@ -22,8 +22,16 @@ export interface CommandExtension {
   adjust?: (ctx: Context, raw: RawInput, opts: Record<string, unknown>) => RawInput | Promise<RawInput>;
   preflight?: Preflight;
   present?: RunHooks['present'];
+  /** How this call shows its records (decided per call: a table may name ids that json keeps as they are). */
+  view?: (ctx: Context) => CallView | undefined;
   /** Turns a failure into a more helpful one (e.g. a 403 that only global admins escape). */
   explain?: (err: unknown, opts: Record<string, unknown>) => unknown;
+}
+
+/** Presentation of one call: records mapped for display and the columns to show. */
+export interface CallView {
+  present: NonNullable<RunHooks['present']>;
+  columns: string[];
 }
 
 function optionFor(f: FieldSpec): OptionSpec {
@@ -130,7 +138,8 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     const input = validateInput(op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
-      await executeOperation(ctx, op, input, { preflight: ext.preflight, present: ext.present, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
+      const view = ext.view?.(ctx);
+      await executeOperation(ctx, op, input, { preflight: ext.preflight, present: view?.present ?? ext.present, columns: view?.columns, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
     } finally {
       upload?.cleanup();
     }

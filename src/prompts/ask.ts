@@ -13,7 +13,12 @@ export interface AskOptions {
   message?: string;
   /** Inputs given so far (for `$key` in a hint's query). */
   given: (key: string) => unknown;
+  /** The input is optional: the person may skip it (undefined is returned: the service's default applies). */
+  optional?: boolean;
 }
+
+/** The choice that skips an optional input. */
+const SKIP = Symbol('skip');
 
 /**
  * Asks a person for one input and returns its typed value, checked with the flag's rules:
@@ -26,17 +31,20 @@ export async function askField(ctx: Context, p: Prompter, op: Operation, field: 
   const flag = `--${field.flag}`;
   if (hint?.from) {
     const picked = await selectFromAccount(ctx, p, op, field, { ...hint, from: hint.from }, message, o);
+    if (picked === SKIP) return undefined;
     if (picked !== OTHER) return picked;
     // Typing instead of picking: ask for the id, not "person".
     message = o.message ?? `${label(field, false)}:`;
   }
   if (field.kind === 'enum' && field.choices) {
-    const v = await p.select({ message, flag, choices: field.choices.map((c) => ({ name: c, value: c })) });
-    return checked(op, field, v);
+    const skip: Choice<unknown>[] = o.optional ? [{ name: 'None (the default)', value: SKIP }] : [];
+    const v = await p.select<unknown>({ message, flag, choices: [...skip, ...field.choices.map((c) => ({ name: c, value: c }))] });
+    return v === SKIP ? undefined : checked(op, field, v);
   }
   if (field.kind === 'boolean') return p.confirm({ message: message.replace(/:$/, '?'), flag });
-  const text = await p.input({ message, flag, validate: (s) => validateText(op, field, s) });
-  return checked(op, field, text);
+  if (o.optional) message = `${message.replace(/:$/, '')} (empty for the default):`;
+  const text = await p.input({ message, flag, validate: (s) => (o.optional && s.trim() === '' ? true : validateText(op, field, s)) });
+  return o.optional && text.trim() === '' ? undefined : checked(op, field, text);
 }
 
 function label(field: FieldSpec, picked: boolean): string {
@@ -58,7 +66,7 @@ function checked(op: Operation, field: FieldSpec, raw: unknown): unknown {
   return r.ok ? r.value : raw;
 }
 
-async function selectFromAccount(ctx: Context, p: Prompter, op: Operation, field: FieldSpec, hint: PromptSource & { from: string }, message: string, o: AskOptions): Promise<unknown | typeof OTHER> {
+async function selectFromAccount(ctx: Context, p: Prompter, op: Operation, field: FieldSpec, hint: PromptSource & { from: string }, message: string, o: AskOptions): Promise<unknown | typeof OTHER | typeof SKIP> {
   const loaded = await loadChoices(ctx, hint, o.given);
   if ('unavailable' in loaded) {
     ctx.debug(`prompt: no choices for ${field.key} (${loaded.unavailable}); asking for the value`);
@@ -73,8 +81,9 @@ async function selectFromAccount(ctx: Context, p: Prompter, op: Operation, field
   const other: Choice<unknown> = { name: loaded.more ? 'Other (type the id; only the first 500 are listed)' : 'Other (type the id)', value: OTHER };
   const flag = `--${field.flag}`;
   if (field.kind !== 'array') {
-    const v = await p.select<unknown>({ message, flag, choices: [...valid, other] });
-    return v === OTHER ? OTHER : checked(op, field, String(v));
+    const skip: Choice<unknown>[] = o.optional ? [{ name: 'None (the default)', value: SKIP }] : [];
+    const v = await p.select<unknown>({ message, flag, choices: [...skip, ...valid, other] });
+    return v === OTHER || v === SKIP ? v : checked(op, field, String(v));
   }
   // Lists (label ids, team members): pick one at a time until the person says done.
   const picked: unknown[] = [];

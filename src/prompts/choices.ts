@@ -31,7 +31,10 @@ function resolveQuery(query: Record<string, string | number | boolean> | undefin
   if (!query) return {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(query)) {
-    if (typeof v === 'string' && v.startsWith('$')) {
+    if (typeof v === 'string' && v.startsWith('$?')) {
+      const value = given(v.slice(2));
+      if (value !== undefined) out[k] = value;
+    } else if (typeof v === 'string' && v.startsWith('$')) {
       const value = given(v.slice(1));
       if (value === undefined) return undefined;
       out[k] = value;

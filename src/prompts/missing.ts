@@ -51,6 +51,14 @@ export async function promptMissingInputs(ctx: Context, op: Operation, fields: F
     set(input, f, await askField(ctx, await prompter(), op, f, { given }));
     asked.add(f.key);
   }
+  // Optional inputs the table says are worth asking (a deal's pipeline, then a stage of it).
+  for (const key of op.cli.ask ?? []) {
+    const f = fields.find((x) => x.key === key);
+    if (!f || !askable(f) || !missing(input, f)) continue;
+    const v = await askField(ctx, await prompter(), op, f, { given, optional: true });
+    if (v !== undefined) set(input, f, v);
+    asked.add(f.key);
+  }
   for (let round = 0; round < MAX_RULE_ROUNDS; round++) {
     const target = firstRuleGap(op, fields, input, asked);
     if (!target) return;

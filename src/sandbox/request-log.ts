@@ -20,15 +20,17 @@ export interface LoggedRequest {
 }
 
 const SECRET_KEYS = new Set([
-  'client_secret', 'password', 'http_auth_password', 'refresh_token', 'access_token', 'code', 'token',
+  'client_secret', 'password', 'http_auth_password', 'refresh_token', 'access_token', 'token',
   'api_token', 'authorization',
 ]);
+/** On the OAuth pages `code` is the authorization code; in the API it is data (a product's code). */
+const OAUTH_SECRET_KEYS = new Set([...SECRET_KEYS, 'code']);
 
-export function redact(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(redact);
+export function redact(v: unknown, keys: ReadonlySet<string> = SECRET_KEYS): unknown {
+  if (Array.isArray(v)) return v.map((x) => redact(x, keys));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = SECRET_KEYS.has(k.toLowerCase()) && x != null ? '[redacted]' : redact(x);
+    for (const [k, x] of Object.entries(v)) out[k] = keys.has(k.toLowerCase()) && x != null ? '[redacted]' : redact(x, keys);
     return out;
   }
   return v;
@@ -40,7 +42,8 @@ export class RequestLog {
   constructor(private readonly max = 10_000) {}
 
   add(e: Omit<LoggedRequest, 'seq'>): LoggedRequest {
-    const entry = { ...e, query: redact(e.query) as LoggedRequest['query'], body: redact(e.body), seq: ++this.seq };
+    const keys = e.path.startsWith('/oauth/') ? OAUTH_SECRET_KEYS : SECRET_KEYS;
+    const entry = { ...e, query: redact(e.query, keys) as LoggedRequest['query'], body: redact(e.body, keys), seq: ++this.seq };
     this.entries.push(entry);
     if (this.entries.length > this.max) this.entries.splice(0, this.entries.length - this.max);
     return entry;

@@ -54,7 +54,7 @@ describe('sandbox bulk control endpoint', () => {
   });
 
   it.each([
-    [{ collection: 'persons', count: 5 }, 'collection: only leads can be bulk-inserted'],
+    [{ collection: 'persons', count: 5 }, 'collection: only leads and deals can be bulk-inserted'],
     [{ collection: 'leads', count: 0 }, 'count: must be an integer from 1 to 1000000'],
     [{ collection: 'leads', count: 2.5 }, 'count: must be an integer from 1 to 1000000'],
     [{ collection: 'leads' }, 'count: must be an integer from 1 to 1000000'],

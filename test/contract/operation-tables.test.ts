@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS, operationById } from '../../src/api/operations/index.js';
 import { AREAS } from '../../src/commands/areas.js';
+import { operationFields } from '../../src/input/operation-input.js';
 import type { CommandSpec } from '../../src/core/command.js';
 import { areas as sandboxAreas } from '../../src/sandbox/handlers/index.js';
 
@@ -43,6 +44,11 @@ describe('operation tables and the command tree', () => {
         if (!target || target.method !== 'GET') broken.push(`${op.id} ${key} → ${src.from}`);
       }
     }
+    expect(broken).toEqual([]);
+  });
+
+  it('every optional input a table asks at a terminal is an input of its operation', () => {
+    const broken = ALL_OPERATIONS.flatMap((op) => (op.cli.ask ?? []).filter((key) => !operationFields(op).fields.some((f) => f.key === key && !f.required)).map((key) => `${op.id} ${key}`));
     expect(broken).toEqual([]);
   });
 

@@ -131,5 +131,22 @@ export function statedLimitCases(): HostileCase[] {
     { name: 'installments delete <id> x', argv: ['installments', 'delete', 'x', '1', '--yes'], names: '<id>' },
     { name: 'installments delete <installment_id> 0', argv: ['installments', 'delete', '1', '0', '--yes'], names: '<installment_id>' },
     { name: 'subscriptions get <id> -3', argv: ['subscriptions', 'get', '-3'], names: '<id>' },
+    // The whole account, part 1: stated rules of the new areas.
+    { name: 'deals list --ids with 101 ids', argv: ['deals', 'list', '--ids', ids101], names: '--ids' },
+    { name: 'deals create negative value', argv: ['deals', 'create', '--title', 'x', '--value', '-1'], names: '--value' },
+    { name: 'deals create probability 101', argv: ['deals', 'create', '--title', 'x', '--probability', '101'], names: '--probability' },
+    { name: 'deals update lost reason on a won deal', argv: ['deals', 'update', '1', '--status', 'won', '--lost-reason', 'x'], names: '--lost-reason' },
+    { name: 'deals create blank title', argv: ['deals', 'create', '--title', '   '], names: '--title' },
+    { name: 'deals get <id> x', argv: ['deals', 'get', 'x'], names: '<id>' },
+    { name: 'deals products add-many not a list', argv: ['deals', 'products', 'add-many', '1', '--body-data', '{"product_id":1}'], names: '--body-data' },
+    { name: 'stages create deal probability 101', argv: ['stages', 'create', '--name', 'x', '--pipeline-id', '1', '--deal-probability', '101'], names: '--deal-probability' },
+    { name: 'activities create due time without a date', argv: ['activities', 'create', '--subject', 'x', '--due-time', '10:00'], names: '--due-time' },
+    { name: 'activities create due time 25:00', argv: ['activities', 'create', '--subject', 'x', '--due-date', '2026-01-01', '--due-time', '25:00'], names: '--due-time' },
+    { name: 'organizations search one-letter term', argv: ['organizations', 'search', '--term', 'a'], names: '--term' },
+    { name: 'search items one-letter term', argv: ['search', 'items', '--term', 'a'], names: '--term' },
+    { name: 'filters create with 17 conditions', argv: ['filters', 'create', '--name', 'x', '--type', 'deals', '--conditions', '{"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","field_id":"12451","operator":"=","value":"0","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"1","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"2","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"3","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"4","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"5","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"6","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"7","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"8","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"9","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"10","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"11","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"12","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"13","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"14","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"15","extra_value":null},{"object":"deal","field_id":"12451","operator":"=","value":"16","extra_value":null}]},{"glue":"or","conditions":[]}]}'], names: '--conditions' },
+    { name: 'products create price not a number', argv: ['products', 'create', '--name', 'x', '--prices', '[{"price":"cheap","currency":"EUR"}]'], names: '--prices' },
+    { name: 'users get <id> 0', argv: ['users', 'get', '0'], names: '<id>' },
+    { name: 'pipelines delete <id> x', argv: ['pipelines', 'delete', 'x', '--yes'], names: '<id>' },
   ];
 }

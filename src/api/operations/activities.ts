@@ -26,7 +26,7 @@ export const activityOps = defineTable('activities', {
     scopes: ['activities:read', 'activities:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), ids: z.array(id).optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: z.string().optional(), person_id: id.optional(), org_id: id.optional(), done: z.boolean().optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time', 'due_date']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['attendees'])).optional(), ...cursorQuery(500) }),
+    query: z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: z.string().optional(), person_id: id.optional(), org_id: id.optional(), done: z.boolean().optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time', 'due_date']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['attendees'])).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['activities', 'list'],
       summary: 'List activities (filter by owner, deal, person, organization, done)',

@@ -24,7 +24,7 @@ const dealFields = {
   won_time: dateTime.optional(),
   lost_time: dateTime.optional(),
   expected_close_date: isoDate.nullable().optional(),
-  label_ids: z.array(id).optional(),
+  label_ids: z.array(id).max(100).optional(),
   custom_fields: z.record(z.string(), z.unknown()).optional(),
 };
 
@@ -41,8 +41,8 @@ function statusRules(b: DealBody, ctx: z.RefinementCtx): void {
 
 const DEAL_HELP = {
   title: 'deal title',
-  stage_id: 'stage to put the deal in; its pipeline follows (default: first stage of the default pipeline)',
-  pipeline_id: 'pipeline; without --stage-id the deal goes to its first stage',
+  stage_id: 'the pipeline follows the stage; default: first stage of the default pipeline',
+  pipeline_id: 'the deal goes to its first stage unless a stage is given',
   value: 'deal value (needs --currency unless the company default applies)',
   currency: '3-letter currency code',
   status: 'open, won or lost; won and lost set the close time',
@@ -50,6 +50,15 @@ const DEAL_HELP = {
   probability: 'success probability in percent; empty uses the stage probability',
   visible_to: '1 owner (and followers), 3 group/company, 5 group and sub-groups, 7 company',
   custom_fields: 'custom field values as JSON {"<field key>": value}',
+};
+
+/** Choices from the account at a terminal: a stage is offered from the pipeline picked before it. */
+const DEAL_PROMPTS = {
+  pipeline_id: { from: 'pipelines.list' },
+  stage_id: { from: 'stages.list', query: { pipeline_id: '$?pipeline_id' }, label: '{name} ({deal_probability}%)' },
+  person_id: { from: 'persons.list' },
+  org_id: { from: 'organizations.list' },
+  owner_id: { from: 'users.list' },
 };
 
 export const dealOps = defineTable('deals', {
@@ -60,7 +69,7 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), ids: z.array(id).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }),
+    query: z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'list'],
       summary: 'List deals (filters, sort, include extra fields)',
@@ -76,7 +85,7 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'none',
     params: z.object({ id: pathId }),
-    query: z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
+    query: z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
     cli: {
       command: ['deals', 'get'],
       summary: 'Show one deal',
@@ -95,6 +104,8 @@ export const dealOps = defineTable('deals', {
     cli: {
       help: DEAL_HELP,
       command: ['deals', 'create'],
+      ask: ['pipeline_id', 'stage_id'],
+      prompts: DEAL_PROMPTS,
       summary: 'Create a deal (in a stage; the first stage of the default pipeline when none is given)',
       examples: ['crmctl deals create --title "Acme licence" --value 24000 --currency EUR --org-id 1 --stage-id 3'],
       columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
@@ -141,7 +152,7 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), ids: z.array(id).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).optional(), ...cursorQuery(500) }),
+    query: z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'archived'],
       summary: 'List archived deals',
@@ -389,7 +400,7 @@ export const dealOps = defineTable('deals', {
     scopes: ['products:full', 'deals:full'],
     pagination: 'none',
     params: z.object({ id: pathId }),
-    query: z.object({ ids: z.array(id).optional() }),
+    query: z.object({ ids: z.array(id).max(100).optional() }),
     cli: {
       command: ['deals', 'products', 'delete-many'],
       summary: 'Detach several products from a deal (all of them without --ids)',

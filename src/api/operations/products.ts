@@ -27,7 +27,7 @@ export const productOps = defineTable('products', {
     scopes: ['products:read', 'products:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ owner_id: id.optional(), ids: z.array(id).optional(), filter_id: id.optional(), sort_by: z.enum(['id', 'name', 'add_time', 'update_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), updated_since: dateTime.optional(), custom_fields: z.array(z.string().min(1)).optional(), ...cursorQuery(500) }),
+    query: z.object({ owner_id: id.optional(), ids: z.array(id).max(100).optional(), filter_id: id.optional(), sort_by: z.enum(['id', 'name', 'add_time', 'update_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), updated_since: dateTime.optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['products', 'list'],
       summary: 'List products',

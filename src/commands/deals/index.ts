@@ -1,7 +1,12 @@
 import { dealOps } from '../../api/operations/deals.js';
 import { defineArea } from '../define-area.js';
+import { dealTableView } from './table-view.js';
 
 export const area = defineArea(dealOps, {
+  extend: {
+    list: { view: dealTableView },
+    archived: { view: dealTableView },
+  },
   groups: {
     'deals followers': 'Users who follow a deal: list, add, remove, changelog',
     'deals products': 'Products on a deal: list, add one or many, update, delete (the deal value follows)',

@@ -11,7 +11,9 @@ const importCommand: CommandSpec = {
     'it is sent, so --resume after Ctrl-C, a crash or kill -9 creates no duplicate: rows whose answer was',
     'lost are looked up first (leads: origin_id marker; labels, roles, activity types: name).',
     'CSV headers: field names (value.amount or value_amount), common aliases, and custom field names',
-    '(leads: "Budget" → its deal-field key). Results per row: <file>.results.ndjson. Exit 7 when rows failed.',
+    '(leads: "Budget" → its deal-field key). Linked records by name: "Organization", "Person", "Owner" (name',
+    'or email) columns take a name, looked up once; rows whose name matches no record or several are listed.',
+    'Results per row: <file>.results.ndjson. Exit 7 when rows failed.',
     'Resources: run `crmctl import --list`.',
   ].join('\n'),
   examples: [
@@ -19,6 +21,7 @@ const importCommand: CommandSpec = {
     'crmctl import leads --file leads.ndjson --concurrency 8',
     'crmctl import leads --file leads.ndjson --resume',
     'crmctl import lead-labels --file labels.json --skip-invalid --results labels.results.ndjson',
+    'crmctl import deals --file deals.csv   # columns title,value,currency,organization,person,owner,stage_id',
   ],
   args: [{ name: 'resource', description: 'what to create (see --list)', required: false }],
   options: [

@@ -3,7 +3,7 @@
 // anything changes, then emit the service's events through the collection.
 import { ok } from '../http/envelope.js';
 import { forbidden, invalid, notFound } from '../http/errors.js';
-import { cursorPage } from '../http/paginate.js';
+import { cursorPage, decodeCursor, encodeCursor } from '../http/paginate.js';
 import type { Query } from '../http/query.js';
 import type { Rec } from '../store/collection.js';
 import type { SandboxState } from '../store/state.js';
@@ -89,7 +89,7 @@ export function mergeCustom(current: Record<string, unknown> | undefined, patch:
 export function listRows<T extends R>(spec: ResourceSpec<T>, state: SandboxState, req: SandboxRequest): T[] {
   const q = req.query;
   const l = spec.list ?? {};
-  let rows = (l.rows ? l.rows(state, q) : spec.collection(state).all());
+  let rows = l.rows ? l.rows(state, q) : spec.collection(state).all();
   if (spec.owned) rows = rows.filter((r) => canSee(state, req.user, r as never));
   const filterId = l.filterType ? q.int('filter_id', { min: 1 }) : undefined;
   const values = Object.entries(l.filters ?? {}).map(([name, f]) => ({ name, f, v: readFilter(q, name, f) }));
@@ -134,6 +134,51 @@ export function sortRows<T extends R>(rows: T[], q: Query, allowed: readonly str
   });
 }
 
+/**
+ * The filtered, ordered list of one query is kept until the next write anywhere (as the leads list
+ * does), so paging through 400,000 records costs a slice per page, not a scan and a sort per page.
+ */
+const listCache = new WeakMap<SandboxState, Map<string, { seq: number; rows: R[] }>>();
+const CACHED_QUERIES = 8;
+
+function cachedRows<T extends R>(spec: ResourceSpec<T>, state: SandboxState, req: SandboxRequest): T[] {
+  const { cursor: _c, limit: _l, ...filters } = req.query.toObject();
+  const key = JSON.stringify([spec.base, req.userId, Object.entries(filters).sort()]);
+  let perState = listCache.get(state);
+  if (!perState) listCache.set(state, (perState = new Map()));
+  const hit = perState.get(key);
+  if (hit && hit.seq === state.writeSeq) return hit.rows as T[];
+  const rows = sortRows(listRows(spec, state, req), req.query, spec.list?.sortBy ?? ['id', 'update_time', 'add_time']);
+  if (perState.size >= CACHED_QUERIES) perState.delete(perState.keys().next().value!);
+  perState.set(key, { seq: state.writeSeq, rows });
+  return rows;
+}
+
+/** One page of the list. In the default order (id ascending) the cursor's id is found by bisection. */
+function listPage<T extends R>(rows: T[], q: SandboxRequest['query'], maxLimit: number): { data: T[]; next_cursor: string | null } {
+  const byId = (q.str('sort_by') ?? 'id') === 'id' && (q.str('sort_direction') ?? 'asc') === 'asc';
+  if (!byId) {
+    const page = cursorPage(rows.map((r, rank) => ({ id: r.id, rank, r })), q, { field: 'rank', maxLimit });
+    return { data: page.data.map(({ r }) => r), next_cursor: page.additional_data.next_cursor };
+  }
+  const limit = q.int('limit', { min: 1, max: maxLimit }) ?? 100;
+  const raw = q.str('cursor');
+  const from = raw === undefined ? 0 : lowerBound(rows, Number(decodeCursor(raw).id));
+  const next = rows[from + limit];
+  return { data: rows.slice(from, from + limit), next_cursor: next ? encodeCursor({ field: 'id', fieldValue: next.id, sortDirection: 'asc', id: next.id }) : null };
+}
+
+/** First index whose id is at least `id` in rows sorted by id. */
+function lowerBound(rows: R[], id: number): number {
+  if (!Number.isFinite(id)) return rows.length;
+  let lo = 0, hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]!.id < id) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
 export function crudRoutes<T extends R>(spec: ResourceSpec<T>, which: ReadonlyArray<'list' | 'get' | 'create' | 'update' | 'delete'> = ['list', 'get', 'create', 'update', 'delete']): RouteDef[] {
   const cost = { list: 10, get: 1, create: 5, update: 5, delete: 3, ...(spec.costs ?? {}) };
   const col = (ctx: HandlerContext) => spec.collection(ctx.state);
@@ -143,9 +188,8 @@ export function crudRoutes<T extends R>(spec: ResourceSpec<T>, which: ReadonlyAr
       handler: (req, ctx) => {
         const o = presentOptions(spec, req.query);
         req.query.int('limit', { min: 1, max: spec.list?.maxLimit ?? 500 });
-        const rows = sortRows(listRows(spec, ctx.state, req), req.query, spec.list?.sortBy ?? ['id', 'update_time', 'add_time']);
-        const page = cursorPage(rows.map((r, rank) => ({ id: r.id, rank, r })), req.query, { field: 'rank', maxLimit: spec.list?.maxLimit ?? 500 });
-        return ok(page.data.map(({ r }) => spec.present(ctx.state, r, o)), page.additional_data);
+        const page = listPage(cachedRows(spec, ctx.state, req), req.query, spec.list?.maxLimit ?? 500);
+        return ok(page.data.map((r) => spec.present(ctx.state, r, o)), { next_cursor: page.next_cursor });
       },
     },
     get: {

@@ -1,0 +1,88 @@
+import type { Context } from '../core/context.js';
+import type { HttpClient } from '../http/client.js';
+
+/**
+ * Import columns that name a linked record instead of giving its id: "Organization" = "Initech",
+ * "Person" = "Bill Lumbergh", "Owner" = "ana@example.com". A number in such a column is taken as the
+ * id itself. Names are looked up once per import (one paged read of the list), case-insensitively;
+ * a name that matches no record or several is reported on the rows that use it.
+ */
+export type RefKind = 'organization' | 'person' | 'user';
+
+/** Header spellings (normalized) per kind. */
+const HEADERS: Record<RefKind, string[]> = {
+  organization: ['organization', 'organization_name', 'org', 'org_name', 'company'],
+  person: ['person', 'person_name', 'contact', 'contact_name'],
+  user: ['owner', 'owner_name', 'owner_email', 'user', 'assigned_to'],
+};
+
+/** The body field a kind fills, first one the operation has. */
+const ID_FIELDS: Record<RefKind, string[]> = { organization: ['org_id', 'organization_id'], person: ['person_id'], user: ['owner_id', 'user_id'] };
+
+const WHAT: Record<RefKind, string> = { organization: 'organization', person: 'person', user: 'user' };
+
+export interface RefColumn {
+  kind: RefKind;
+  /** Body key the id goes to. */
+  field: string;
+}
+
+/** A name a row gave, to be turned into an id. */
+export interface NameRef extends RefColumn {
+  name: string;
+}
+
+/** Header (normalized) → reference column, for the top-level body keys an operation has. */
+export function refColumns(bodyKeys: ReadonlySet<string>): Map<string, RefColumn> {
+  const out = new Map<string, RefColumn>();
+  for (const kind of Object.keys(HEADERS) as RefKind[]) {
+    const field = ID_FIELDS[kind].find((k) => bodyKeys.has(k));
+    if (field) for (const h of HEADERS[kind]) out.set(h, { kind, field });
+  }
+  return out;
+}
+
+export const nameKey = (name: string) => name.trim().toLowerCase();
+
+/** Resolved names: id per (kind, name key), or the rule a name broke (said after the name: `"Initech" matches no organization`). */
+export interface ResolvedNames {
+  ids: Map<RefKind, Map<string, number>>;
+  problems: Map<RefKind, Map<string, string>>;
+}
+
+/** Looks up every wanted name: one paged read per kind that is used (organizations 10, persons 10, users 20 a page). */
+export async function resolveNames(ctx: Context, http: HttpClient, wanted: Map<RefKind, Set<string>>): Promise<ResolvedNames> {
+  const { paginate } = await import('../api/call.js');
+  const ids = new Map<RefKind, Map<string, number>>();
+  const problems = new Map<RefKind, Map<string, string>>();
+  for (const [kind, names] of wanted) {
+    if (!names.size) continue;
+    const op = await listOf(kind);
+    const hits = new Map<string, number[]>([...names].map((n) => [n, []]));
+    for await (const rec of paginate(http, op, { query: {} }, { all: true })) {
+      const r = rec as { id?: unknown; name?: unknown; email?: unknown };
+      if (typeof r.id !== 'number') continue;
+      for (const label of [r.name, kind === 'user' ? r.email : undefined]) {
+        if (typeof label === 'string') hits.get(nameKey(label))?.push(r.id);
+      }
+    }
+    const found = new Map<string, number>();
+    const bad = new Map<string, string>();
+    for (const [name, list] of hits) {
+      const unique = [...new Set(list)];
+      if (unique.length === 1) found.set(name, unique[0]!);
+      else if (!unique.length) bad.set(name, `matches no ${WHAT[kind]}${kind === 'user' ? ' (by name or email)' : ''}`);
+      else bad.set(name, `matches ${unique.length} ${WHAT[kind]}s (ids ${unique.join(', ')}); give the id instead`);
+    }
+    ctx.debug(`import: ${found.size} of ${names.size} ${WHAT[kind]} names matched`);
+    ids.set(kind, found);
+    problems.set(kind, bad);
+  }
+  return { ids, problems };
+}
+
+async function listOf(kind: RefKind) {
+  if (kind === 'organization') return (await import('../api/operations/organizations.js')).organizationOps.list;
+  if (kind === 'person') return (await import('../api/operations/persons.js')).personOps.list;
+  return (await import('../api/operations/users.js')).userOps.list;
+}
