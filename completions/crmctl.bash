@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply mcp destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
     "leads")
       case "$prev" in
       esac
@@ -1531,6 +1531,10 @@ _crmctl() {
       case "$prev" in
       esac
       words="--file -f --state --dry-run --prune";;
+    "mcp")
+      case "$prev" in
+      esac
+      words="--areas --allow-writes --allow-destructive --list-tools";;
     "destroy")
       case "$prev" in
       esac
@@ -1611,7 +1615,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply destroy auth doctor completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply mcp destroy auth doctor completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -1960,6 +1964,7 @@ _crmctl_subs() {
     "export") echo "";;
     "import") echo "";;
     "apply") echo "";;
+    "mcp") echo "";;
     "destroy") echo "";;
     "auth") echo "login status token refresh logout profiles";;
     "auth login") echo "";;

@@ -56,6 +56,7 @@ export const AREAS: AreaEntry[] = [
   { name: 'export', summary: 'Export every record of a resource as ndjson, json or csv (resumable)', group: 'Automation', load: () => import('./export/index.js').then((m) => m.area) },
   { name: 'import', summary: 'Create records from ndjson, json or csv: validated, paced, resumable', group: 'Automation', load: () => import('./import/index.js').then((m) => m.area) },
   { name: 'apply', summary: 'Create or update records from fixture files (idempotent, with a state file)', group: 'Automation', load: () => import('./apply/index.js').then((m) => m.area) },
+  { name: 'mcp', summary: 'Serve the account as MCP tools for AI assistants (read-only unless allowed)', group: 'Automation', load: () => import('./mcp/index.js').then((m) => m.area) },
   { name: 'destroy', summary: 'Delete the records crmctl apply created, dependents first', group: 'Automation', load: () => import('./destroy/index.js').then((m) => m.area) },
   { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },
   { name: 'doctor', summary: 'Check the setup: config file, token expiry, clock, API and auth server, scopes', group: 'Setup', load: () => import('./doctor/index.js').then((m) => m.area) },

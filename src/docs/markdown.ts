@@ -1,6 +1,7 @@
 import { EXIT_DESCRIPTIONS } from '../core/exit-codes.js';
 import { HELP_TOPICS } from '../commands/help-topics.js';
 import { flatten, type TreeNode } from './tree.js';
+import { mcpPage } from './mcp-page.js';
 
 /** File name of a command's page: docs/commands/leads-list.md. */
 export function pageName(node: TreeNode): string {
@@ -47,5 +48,6 @@ export function generateDocs(tree: TreeNode): Map<string, string> {
   for (const [name, render] of Object.entries(HELP_TOPICS)) {
     files.set(`${name}.md`, `${GENERATED}\n\n\`\`\`text\n${render().trimEnd()}\n\`\`\`\n\nPrinted by \`crmctl help ${name}\`.\n`);
   }
+  files.set('mcp.md', mcpPage());
   return files;
 }

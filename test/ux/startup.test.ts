@@ -116,6 +116,20 @@ describe('start-up: help loads no HTTP, auth or sandbox code', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
+  it('MCP code loads only for crmctl mcp: not for a list, nor for mcp --help; --list-tools loads the tools, not the SDK', async () => {
+    const mcpCode = (urls: string[]) => urls.filter((u) => /\/dist\/mcp\/|@modelcontextprotocol/.test(u));
+    const list = await loadedBy(['deals', 'list'], { CRMCTL_ACCESS_TOKEN: 't', CRMCTL_API_DOMAIN: 'http://127.0.0.1:9', CRMCTL_MAX_RETRIES: '0' });
+    expect(list.code).toBe(1);
+    expect(mcpCode(list.urls)).toEqual([]);
+    const help = await loadedBy(['mcp', '--help']);
+    expect(help.code).toBe(0);
+    expect(mcpCode(help.urls)).toEqual([]);
+    const tools = await loadedBy(['mcp', '--list-tools', '--areas', 'deals']);
+    expect(tools.code).toBe(0);
+    expect(mcpCode(tools.urls).some((u) => u.endsWith('/dist/mcp/tools.js'))).toBe(true);
+    expect(tools.urls.filter((u) => /@modelcontextprotocol/.test(u))).toEqual([]);
+  });
+
   it('a create command\'s --help (prompts machinery stays unloaded too)', async () => {
     const r = await loadedBy(['leads', 'create', '--help']);
     expect(r.code).toBe(0);

@@ -1,0 +1,56 @@
+import type { AreaModule, CommandSpec } from '../../core/command.js';
+import { UsageError } from '../../core/errors.js';
+
+/**
+ * `crmctl mcp`: the account as Model Context Protocol tools over stdio, for AI assistants, with the
+ * login of the selected profile (or env credentials). Tools come from the operation tables; the
+ * SDK and the tool code load only here, in run().
+ */
+const mcp: CommandSpec = {
+  path: ['mcp'],
+  summary: 'Serve the account as MCP tools over stdio for AI assistants (read-only unless allowed)',
+  description: [
+    'One tool per operation of the tables, with its JSON Schema, cost, scopes and hints (read-only, destructive, idempotent).',
+    'Read-only by default: --allow-writes offers creates and updates, --allow-destructive (with --allow-writes) deletes and merges.',
+    'Arguments are checked with the same rules as the commands before anything is sent; refusals and service errors come back',
+    'as tool errors. Calls are paced to the account\'s cost budget. Register it in a client as {"command": "crmctl", "args": ["mcp"]}',
+    '(docs/mcp.md). --list-tools prints the tools this configuration offers instead of serving.',
+  ].join('\n'),
+  examples: ['crmctl mcp', 'crmctl mcp --areas deals,persons,activities --allow-writes', 'crmctl mcp --profile sandbox --list-tools --json'],
+  options: [
+    { flags: '--areas <list>', description: 'offer only these areas (comma-separated command names, e.g. leads,deals)' },
+    { flags: '--allow-writes', description: 'offer creates and updates (default: reads only)' },
+    { flags: '--allow-destructive', description: 'offer deletes, merges and other destructive calls too (needs --allow-writes)' },
+    { flags: '--list-tools', description: 'print the tools offered (name, kind, cost, scopes) and exit' },
+  ],
+  fields: ['name', 'kind', 'area', 'cost', 'scopes', 'description'],
+  async run(ctx, { opts }) {
+    const allowWrites = Boolean(opts.allowWrites);
+    const allowDestructive = Boolean(opts.allowDestructive);
+    if (allowDestructive && !allowWrites) throw new UsageError('--allow-destructive: needs --allow-writes (a delete is a write)');
+    const areas = opts.areas === undefined ? undefined : await areaSet(String(opts.areas));
+    const policy = { areas, allowWrites, allowDestructive };
+    if (opts.listTools) {
+      const [{ offeredTools }, { renderRecords }] = await Promise.all([import('../../mcp/tools.js'), import('../../output/render.js')]);
+      const rows = offeredTools(policy).map((t) => ({ name: t.name, kind: t.kind, area: t.area, cost: t.op.cost, scopes: t.op.scopes.join(' '), description: t.description }));
+      await renderRecords(ctx, rows, { columns: ['name', 'kind', 'cost', 'scopes'], fields: ['name', 'kind', 'area', 'cost', 'scopes', 'description'] });
+      return;
+    }
+    // Fail at start (exit 4) rather than on every call when there is no login.
+    await ctx.http();
+    const { runMcpServer } = await import('../../mcp/server.js');
+    await runMcpServer(ctx, policy);
+  },
+};
+
+/** --areas names resolved to the tools' area names (aliases allowed); an unknown name is exit 2. */
+async function areaSet(list: string): Promise<Set<string>> {
+  const [{ findArea }, { allTools }] = await Promise.all([import('../areas.js'), import('../../mcp/tools.js')]);
+  const withTools = new Set(allTools().map((t) => t.area));
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = names.filter((n) => !withTools.has(findArea(n)?.name ?? n));
+  if (!names.length || bad.length) throw new UsageError(`--areas: ${names.length ? `unknown area${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : 'is empty'}; areas with tools: ${[...withTools].sort().join(', ')}`);
+  return new Set(names.map((n) => findArea(n)?.name ?? n));
+}
+
+export const area: AreaModule = { commands: [mcp] };

@@ -1,0 +1,90 @@
+import { callOperation, nextPage, recordsOf } from '../api/call.js';
+import type { Context } from '../core/context.js';
+import { CliError, ValidationError } from '../core/errors.js';
+import { redactText } from '../core/redact.js';
+import { operationFields, validateInput, type RawInput } from '../input/operation-input.js';
+import { DEFAULT_PAGE, refusal, type ToolDef, type ToolPolicy } from './tools.js';
+
+/** What a tool call answers: JSON text, or an error the model can read (isError), never a crash. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  isError?: boolean;
+}
+
+const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
+
+/**
+ * Runs one tool call with the CLI's rules: the policy (read-only unless --allow-writes, deletes
+ * only with --allow-destructive), the operation's own schemas before anything is sent (issues name
+ * the argument as the service names it), the client's cost governor and retries, and every message
+ * scrubbed of credentials.
+ */
+export async function callTool(ctx: Context, tool: ToolDef, args: Record<string, unknown>, policy: ToolPolicy): Promise<ToolResult> {
+  const secrets = () => ctx.knownSecrets();
+  const fail = (message: string): ToolResult => ({ ...text(redactText(message, secrets())), isError: true });
+  const refused = refusal(tool, policy);
+  if (refused) return fail(`Refused: ${refused}. Nothing was sent.`);
+  if (policy.areas && !policy.areas.has(tool.area)) return fail(`Refused: ${tool.name} is outside the areas this server offers (--areas). Nothing was sent.`);
+
+  const unknown = Object.keys(args).filter((k) => !(k in tool.placement));
+  if (unknown.length) return fail(`Invalid arguments, nothing was sent:\n${unknown.map((k) => `${k}: is not an argument of ${tool.name} (it takes ${Object.keys(tool.placement).join(', ') || 'none'})`).join('\n')}`);
+
+  const raw: RawInput = { params: {}, query: {}, body: undefined };
+  let fields: string[] | undefined;
+  for (const [k, v] of Object.entries(args)) {
+    const where = tool.placement[k]!;
+    if (where === 'fields') fields = Array.isArray(v) ? v.map(String) : undefined;
+    else if (where === 'params') raw.params[k] = typeof v === 'number' ? String(v) : v;
+    else if (where === 'query') raw.query[k] = v;
+    else if (tool.bodyNested) raw.body = v;
+    else raw.body = { ...((raw.body as Record<string, unknown> | undefined) ?? {}), [k]: v };
+  }
+  const op = tool.op;
+  const known = op.cli.fields ?? [];
+  const badFields = (fields ?? []).filter((f) => !known.includes(f));
+  if (badFields.length) return fail(`Invalid arguments, nothing was sent:\n${tool.fieldsArg}: unknown field${badFields.length > 1 ? 's' : ''} ${badFields.join(', ')}; fields: ${known.join(', ')}`);
+  if (op.pagination !== 'none' && raw.query.limit === undefined) raw.query.limit = Math.min(DEFAULT_PAGE, op.maxLimit ?? DEFAULT_PAGE);
+
+  let input;
+  try {
+    input = validateInput(op, raw);
+  } catch (err) {
+    if (err instanceof ValidationError) return fail(`Invalid arguments, nothing was sent:\n${err.issues.map((i) => `${argumentName(tool, i.field)}: ${i.rule}`).join('\n')}`);
+    throw err;
+  }
+
+  try {
+    const http = await ctx.http();
+    const { envelope } = await callOperation(http, op, input);
+    const data = recordsOf(op, envelope);
+    const pick = (r: unknown) => (fields && r && typeof r === 'object' && !Array.isArray(r) ? Object.fromEntries(fields.map((f) => [f, (r as Record<string, unknown>)[f] ?? null])) : r);
+    if (op.pagination === 'none') return text(Array.isArray(data) ? data.map(pick) : pick(data ?? { success: envelope.success ?? true }));
+    const records = (Array.isArray(data) ? data : data == null ? [] : [data]).map(pick);
+    const next = nextPage(op, envelope);
+    const page: Record<string, unknown> = { records, count: records.length, more: next !== undefined };
+    if (next !== undefined) page[op.pagination === 'cursor' ? 'next_cursor' : 'next_start'] = next;
+    const remaining = remainingOf(envelope, Number(input.query.start ?? 0) + records.length);
+    if (remaining !== undefined) page.remaining = remaining;
+    return text(page);
+  } catch (err) {
+    if (err instanceof CliError) return fail([err.message, err.hint].filter(Boolean).join('\n'));
+    return fail(`unexpected failure: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** `--value-amount` → `value.amount`, `<id>` → `id`: the argument as the tool's schema names it. */
+function argumentName(tool: ToolDef, field: string): string {
+  const arg = /^<(.+)>$/.exec(field);
+  if (arg) return arg[1]!;
+  const f = operationFields(tool.op).fields.find((x) => `--${x.flag}` === field);
+  return f ? f.key : field.replace(/^--/, '').replace(/^(query|body)\./, '');
+}
+
+/** Records after this page, when the service says how many there are in all. */
+function remainingOf(envelope: { additional_data?: Record<string, unknown> | null }, seen: number): number | undefined {
+  const add = (envelope.additional_data ?? {}) as Record<string, unknown>;
+  const p = (add.pagination ?? add) as Record<string, unknown>;
+  const total = Number(p.total_count ?? p.total);
+  return Number.isFinite(total) ? Math.max(0, total - seen) : undefined;
+}

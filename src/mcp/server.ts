@@ -1,0 +1,42 @@
+import type { Context } from '../core/context.js';
+import { VERSION } from '../core/version.js';
+import { callTool } from './call-tool.js';
+import { offeredTools, allTools, type ToolPolicy } from './tools.js';
+
+const INSTRUCTIONS = [
+  'Tools of crmctl for one sales-CRM account, with the login, scopes and cost budget of the user who started it.',
+  'Every call costs budget units (in each description); calls are paced to the budget, so prefer filters and small pages over reading everything.',
+  'Lists return one page: pass next_cursor (or next_start) back to read on. Arguments use the service\'s field names.',
+].join(' ');
+
+/**
+ * The MCP server over stdio. Loaded only by `crmctl mcp` (the SDK is imported here, nowhere else).
+ * Resolves when the client closes the connection (stdin ends).
+ */
+export async function runMcpServer(ctx: Context, policy: ToolPolicy): Promise<void> {
+  const [{ Server }, { StdioServerTransport }, { ListToolsRequestSchema, CallToolRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const offered = offeredTools(policy);
+  // Every tool by name, offered or not: a call to one that is not offered is refused with the reason.
+  const byName = new Map(allTools().map((t) => [t.name, t]));
+  const server = new Server({ name: 'crmctl', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: offered.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const tool = byName.get(req.params.name);
+    if (!tool) return { content: [{ type: 'text' as const, text: `Unknown tool ${req.params.name}; tools/list names the tools this server offers.` }], isError: true };
+    return callTool(ctx, tool, (req.params.arguments ?? {}) as Record<string, unknown>, policy);
+  });
+  const transport = new StdioServerTransport(ctx.io.stdin as NodeJS.ReadStream, ctx.io.stdout as NodeJS.WriteStream);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  ctx.io.stdin.once('end', () => void server.close());
+  await server.connect(transport);
+  ctx.debug(`mcp: ${offered.length} tools offered (${policy.allowWrites ? 'writes allowed' : 'read-only'}${policy.allowDestructive ? ', destructive allowed' : ''})`);
+  await closed;
+}

@@ -1,0 +1,209 @@
+// `crmctl mcp` driven by the MCP SDK's own client over stdio: the bundle (bin/crmctl.js) is spawned
+// as an assistant's client would spawn it, against a sandbox on loopback. Each test checks what the
+// client receives and what reached the sandbox.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
+import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
+import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+
+let fx: SandboxFixture;
+const open: Client[] = [];
+/** Everything the client received, to check for secrets at the end. */
+const received: string[] = [];
+
+beforeAll(async () => {
+  fx = await startFixture({ seed: 'demo' });
+});
+afterAll(async () => {
+  // No token, refresh token or client secret in anything a client was given.
+  const all = received.join('\n');
+  expect(all.length).toBeGreaterThan(1000);
+  for (const secret of secrets()) expect(all).not.toContain(secret);
+  await fx.close();
+});
+beforeEach(async () => {
+  await fx.reset('demo');
+  await fx.clearRequests();
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+let stderrText = '';
+function secrets(): string[] {
+  return [fx.env.CRMCTL_ACCESS_TOKEN!, ...extraSecrets].filter(Boolean);
+}
+const extraSecrets: string[] = [];
+
+async function connect(flags: string[] = [], env: Record<string, string> = {}): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...flags], env: cleanEnv({ ...fx.env, ...env }) as Record<string, string>, stderr: 'pipe' });
+  transport.stderr?.on('data', (d) => {
+    stderrText += String(d);
+    received.push(String(d));
+  });
+  const client = new Client({ name: 'crmctl-test', version: '1.0.0' });
+  await client.connect(transport);
+  open.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string }> {
+  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+  const text = r.content.map((c) => c.text).join('\n');
+  received.push(text);
+  return { isError: r.isError === true, text };
+}
+
+const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET');
+
+describe('crmctl mcp: tools from the operation tables', () => {
+  it('read-only by default: only reads are listed, each with its schema, cost, scopes and hints', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    received.push(JSON.stringify(tools));
+    const reads = ALL_OPERATIONS.filter((o) => o.method === 'GET' && !o.cli.upload);
+    expect(tools).toHaveLength(reads.length);
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true && t.annotations?.destructiveHint === false)).toBe(true);
+    expect(tools.map((t) => t.name)).not.toContain('leads_create');
+    const deals = tools.find((t) => t.name === 'deals_list')!;
+    expect(deals.description).toBe('List deals (filters, sort, include extra fields). Returns one page (default 50 records); pass the returned next_cursor as cursor for the next. GET /api/v2/deals; cost 10; scopes: deals:read or deals:full.');
+    const props = deals.inputSchema.properties as Record<string, any>;
+    expect(props.status).toEqual({ type: 'string', enum: ['open', 'won', 'lost', 'deleted'] });
+    expect(props.ids).toEqual({ type: 'array', maxItems: 100, items: { type: 'integer', minimum: 1 } });
+    expect(deals.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+  });
+
+  it('--allow-writes adds creates and updates with their required fields; --allow-destructive adds deletes', async () => {
+    const writer = await connect(['--allow-writes', '--areas', 'leads']);
+    const w = (await writer.listTools()).tools;
+    const create = w.find((t) => t.name === 'leads_create')!;
+    expect(create.inputSchema.required).toEqual(['title']);
+    expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(w.map((t) => t.name)).not.toContain('leads_delete');
+    expect(w.every((t) => t.name.startsWith('leads_'))).toBe(true);
+    const all = await connect(['--allow-writes', '--allow-destructive', '--areas', 'leads']);
+    const del = (await all.listTools()).tools.find((t) => t.name === 'leads_delete')!;
+    expect(del.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(del.inputSchema.required).toEqual(['id']);
+  });
+});
+
+describe('calls', () => {
+  it('a read returns one page of records with the cursor for the next, trimmed to the fields asked', async () => {
+    const client = await connect();
+    const r = await call(client, 'deals_list', { limit: 2, fields: ['id', 'title'] });
+    expect(r.isError).toBe(false);
+    const page = JSON.parse(r.text);
+    expect(page.records).toEqual([{ id: 1, title: 'Acme annual licence' }, { id: 2, title: 'Globex onboarding' }]);
+    expect(page).toMatchObject({ count: 2, more: true, next_cursor: expect.any(String) });
+    const next = JSON.parse((await call(client, 'deals_list', { limit: 2, cursor: page.next_cursor, fields: ['id'] })).text);
+    expect(next.records).toEqual([{ id: 3 }, { id: 4 }]);
+    expect((await fx.requests()).map((q) => [q.method, q.path, q.query.limit])).toEqual([['GET', '/api/v2/deals', '2'], ['GET', '/api/v2/deals', '2']]);
+  });
+
+  it('a v1 list says how many records remain when the service gives a total', async () => {
+    const client = await connect();
+    const page = JSON.parse((await call(client, 'leads_list', {})).text);
+    expect(page.count).toBe((await fx.collection<{ is_archived: boolean }>('leads')).filter((l) => !l.is_archived).length);
+    expect((await fx.requests())[0]).toMatchObject({ path: '/api/v1/leads', query: { limit: '50' } });
+  });
+
+  it('a write is refused by the read-only server, naming the flag; nothing is sent', async () => {
+    const client = await connect();
+    const r = await call(client, 'leads_create', { title: 'From an assistant', person_id: 1 });
+    expect(r).toEqual({ isError: true, text: 'Refused: leads_create changes the account and this server runs read-only: start `crmctl mcp` with --allow-writes. Nothing was sent.' });
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('an allowed write reaches the sandbox with the arguments as the body', async () => {
+    const client = await connect(['--allow-writes']);
+    const r = await call(client, 'leads_create', { title: 'From an assistant', person_id: 1, value: { amount: 500, currency: 'EUR' } });
+    expect(r.isError, r.text).toBe(false);
+    const lead = JSON.parse(r.text);
+    expect(lead).toMatchObject({ title: 'From an assistant', person_id: 1, value: { amount: 500, currency: 'EUR' } });
+    expect((await writes()).map((q) => [q.method, q.path, q.body])).toEqual([['POST', '/api/v1/leads', { title: 'From an assistant', person_id: 1, value: { amount: 500, currency: 'EUR' } }]]);
+    expect((await fx.collection<{ id: string }>('leads')).some((l) => l.id === lead.id)).toBe(true);
+  });
+
+  it('a destructive call needs --allow-destructive as well; with it, the delete goes through', async () => {
+    const writer = await connect(['--allow-writes']);
+    const r = await call(writer, 'deals_delete', { id: 1 });
+    expect(r).toEqual({ isError: true, text: 'Refused: deals_delete is destructive: start `crmctl mcp` with --allow-writes --allow-destructive. Nothing was sent.' });
+    expect(await fx.requests()).toEqual([]);
+    const all = await connect(['--allow-writes', '--allow-destructive']);
+    const ok = await call(all, 'deals_delete', { id: 1 });
+    expect(ok.isError, ok.text).toBe(false);
+    expect((await writes()).map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['DELETE /api/v2/deals/1 200']);
+  });
+
+  it('bad arguments come back as a tool error naming the field and the rule; nothing is sent', async () => {
+    const client = await connect(['--allow-writes']);
+    expect(await call(client, 'deals_create', { title: 'x', value: -5, status: 'maybe' })).toEqual({
+      isError: true,
+      text: 'Invalid arguments, nothing was sent:\nvalue: must be at least 0\nstatus: must be one of open, won, lost',
+    });
+    expect(await call(client, 'deals_get', { id: 0 })).toEqual({ isError: true, text: 'Invalid arguments, nothing was sent:\nid: must be a positive integer id' });
+    expect(await call(client, 'deals_list', { colour: 'red' })).toMatchObject({ isError: true, text: expect.stringMatching(/^Invalid arguments, nothing was sent:\ncolour: is not an argument of deals_list \(it takes filter_id, ids, /) });
+    expect(await call(client, 'deals_list', { fields: ['id', 'nope'] })).toMatchObject({ isError: true, text: expect.stringMatching(/^Invalid arguments, nothing was sent:\nfields: unknown field nope; fields: id, title, /) });
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('a service error is a tool error with its message, and the server keeps serving', async () => {
+    const client = await connect();
+    const r = await call(client, 'deals_get', { id: 999 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Not found \(404\)/);
+    expect((await call(client, 'deals_get', { id: 1 })).isError).toBe(false);
+  });
+
+  it('a 429 from a budget another client spent is waited out and retried; the call succeeds', async () => {
+    const before = (await (await fetch(`${fx.sandbox.url}/__sandbox/config`)).json()).data.budget;
+    await fetch(`${fx.sandbox.url}/__sandbox/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ budget: { limit: 20, windowSec: 2 } }) });
+    try {
+      const client = await connect();
+      // Another client spends the window's budget: the server's first call is answered 429.
+      for (let i = 0; i < 2; i++) await fetch(`${fx.sandbox.url}/api/v2/deals?limit=1`, { headers: { authorization: `Bearer ${fx.env.CRMCTL_ACCESS_TOKEN}` } });
+      await fx.clearRequests();
+      const r = await call(client, 'deals_list', { limit: 1, fields: ['id'] });
+      expect(r.isError, r.text).toBe(false);
+      expect(JSON.parse(r.text).records).toEqual([{ id: 1 }]);
+      expect((await fx.requests()).map((q) => q.status)).toEqual([429, 200]);
+    } finally {
+      await fetch(`${fx.sandbox.url}/__sandbox/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ budget: before }) });
+    }
+  });
+
+  it('a refused token is a tool error that names the cause, without the token', async () => {
+    const bogus = 'v1u:refused-token-0123456789abcdef';
+    extraSecrets.push(bogus);
+    const client = await connect([], { CRMCTL_ACCESS_TOKEN: bogus });
+    const r = await call(client, 'users_me', {});
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^The service refused the credentials \(401\)/);
+    expect(r.text).not.toContain(bogus);
+    expect(await fx.requests()).toEqual([expect.objectContaining({ path: '/api/v1/users/me', status: 401 })]);
+  });
+});
+
+describe('start-up checks', () => {
+  it('--allow-destructive without --allow-writes, and an unknown area, are refused (exit 2)', async () => {
+    const a = await spawnCli(['mcp', '--allow-destructive'], { env: fx.env });
+    expect(a).toMatchObject({ code: 2, stdout: '', stderr: 'error: --allow-destructive: needs --allow-writes (a delete is a write)\n' });
+    const b = await spawnCli(['mcp', '--areas', 'deals,widgets'], { env: fx.env });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/^error: --areas: unknown area widgets; areas with tools: activities, /);
+  });
+
+  it('--list-tools prints the offered tools and exits', async () => {
+    const r = await spawnCli(['mcp', '--areas', 'pipelines', '--list-tools', '--output', 'tsv'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      'pipelines_list\tread\t5\tdeals:read deals:full admin\npipelines_get\tread\t1\tdeals:read deals:full admin\n' +
+        'pipelines_conversion_stats\tread\t40\tdeals:read deals:full\npipelines_movement_stats\tread\t40\tdeals:read deals:full\n',
+    );
+    expect(await fx.requests()).toEqual([]);
+    expect(stderrText).not.toContain(fx.env.CRMCTL_ACCESS_TOKEN!);
+  });
+});
