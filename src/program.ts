@@ -55,7 +55,13 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
 }
 
 /** Adds one area's commands under the root, creating intermediate groups as needed. */
-export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks): Command {
+/**
+ * Adds an area's commands. With `words` (the command line's words), only the commands those words
+ * can name get their flags: working out a command's flags converts its schemas, and an area has up
+ * to 40 commands of which one runs. A command is named when its path words appear in order among
+ * the words (flag values in between do not matter); the others show in help with their summaries.
+ */
+export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks, words?: string[]): Command {
   const top = root.command(entry.name).description(entry.summary);
   for (const a of entry.aliases ?? []) top.alias(a);
   top.configureOutput(root.configureOutput());
@@ -74,12 +80,13 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
       }
       parent = g;
     }
+    const full = !words || named(spec, words);
     if (spec.path.length === 1) {
       // The area itself is runnable (e.g. `crmctl doctor`).
-      wire(top, spec, io, env, hooks);
+      wire(top, spec, io, env, hooks, full);
     } else {
       const cmd = parent.command(spec.path[spec.path.length - 1]!);
-      wire(cmd, spec, io, env, hooks);
+      wire(cmd, spec, io, env, hooks, full);
     }
   }
   return top;
@@ -88,7 +95,19 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
 /** The spec behind a commander command, for docs and completions generated from the tree. */
 export const SPEC = Symbol('crmctl.spec');
 
-function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks): void {
+/** Do the words name this command (its path after the area, in order, an alias for the last word)? */
+function named(spec: CommandSpec, words: string[]): boolean {
+  let at = words.indexOf(spec.path[0]!) + 1 || 1;
+  for (let i = 1; i < spec.path.length; i++) {
+    const accepted = i === spec.path.length - 1 ? [spec.path[i]!, ...(spec.aliases ?? [])] : [spec.path[i]!];
+    while (at < words.length && !accepted.includes(words[at]!)) at++;
+    if (at >= words.length) return false;
+    at++;
+  }
+  return true;
+}
+
+function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks, full = true): void {
   (cmd as Command & { [SPEC]?: CommandSpec })[SPEC] = spec;
   cmd.description(spec.summary + (spec.description ? `\n\n${spec.description}` : ''));
   cmd.summary(spec.summary);
@@ -98,7 +117,7 @@ function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, h
     const name = a.variadic ? `${a.name}...` : a.name;
     cmd.argument(a.required === false ? `[${name}]` : `<${name}>`, a.description);
   }
-  for (const o of spec.options ?? []) {
+  for (const o of full ? (spec.options ?? []) : []) {
     const opt = new Option(o.flags, o.description);
     if (o.choices) opt.choices(o.choices);
     if (o.defaultValue !== undefined) opt.default(o.defaultValue);
@@ -133,7 +152,7 @@ export async function buildProgram(argv: string[], io: IO, env: NodeJS.ProcessEn
   const named = first ? findArea(first) : undefined;
   for (const entry of AREAS) {
     if (opts.all || entry === named) {
-      addArea(root, entry, await entry.load(), io, env, hooks);
+      addArea(root, entry, await entry.load(), io, env, hooks, opts.all ? undefined : argv);
     } else {
       const stub = root.command(entry.name).description(entry.summary);
       for (const a of entry.aliases ?? []) stub.alias(a);

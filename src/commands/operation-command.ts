@@ -1,4 +1,4 @@
-import type { Operation } from '../api/operation.js';
+import { pathParamNames, type Operation } from '../api/operation.js';
 import type { CommandSpec, OptionSpec } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { UsageError, ValidationError } from '../core/errors.js';
@@ -66,20 +66,30 @@ export function operationOptions(op: Operation): OptionSpec[] {
 
 /** Command spec generated from one operation row (Stripe's NewOperationCmd), optionally extended. */
 export function commandFromOperation(op: Operation, ext: CommandExtension = {}): CommandSpec {
-  const { args } = operationFields(op);
+  // Path parameters straight from the path: the flags (JSON Schema of every field) are worked out
+  // only when this command is wired or documented, not for each command of an area at start-up.
+  const args = op.cli.args ?? pathParamNames(op.path);
   // An extension's flag replaces the generated flag of the same name (its adjust() fills that input).
   const replaced = new Set((ext.options ?? []).map(attribute));
-  return {
-    path: op.cli.command,
-    summary: (ext.summary ?? op.cli.summary) + (op.beta ? ' (beta)' : ''),
-    description: op.cli.description,
-    examples: ext.examples ?? op.cli.examples,
-    args: args.map((a) => ({ name: a, description: op.cli.help?.[a] ?? `${a.replace(/_/g, ' ')} (path parameter)`, required: false })),
-    options: [...operationOptions(op).filter((o) => !replaced.has(attribute(o))), ...(ext.options ?? [])],
-    operations: [op],
-    fields: op.cli.fields,
-    run: (ctx, input) => runFromFlags(ctx, op, input.args, input.opts, ext),
-  };
+  return withLazyOptions(
+    {
+      path: op.cli.command,
+      summary: (ext.summary ?? op.cli.summary) + (op.beta ? ' (beta)' : ''),
+      description: op.cli.description,
+      examples: ext.examples ?? op.cli.examples,
+      args: args.map((a) => ({ name: a, description: op.cli.help?.[a] ?? `${a.replace(/_/g, ' ')} (path parameter)`, required: false })),
+      operations: [op],
+      fields: op.cli.fields,
+      run: (ctx, input) => runFromFlags(ctx, op, input.args, input.opts, ext),
+    },
+    () => [...operationOptions(op).filter((o) => !replaced.has(attribute(o))), ...(ext.options ?? [])],
+  );
+}
+
+/** A spec whose `options` are computed on first read (and kept). */
+function withLazyOptions(spec: Omit<CommandSpec, 'options'>, compute: () => OptionSpec[]): CommandSpec {
+  let options: OptionSpec[] | undefined;
+  return Object.defineProperty(spec, 'options', { get: () => (options ??= compute()), enumerable: true }) as CommandSpec;
 }
 
 /** `--limit <n>` → `limit`: the attribute commander stores the option under. */
@@ -94,37 +104,43 @@ function attribute(o: OptionSpec): string {
  */
 export function switchedCommand(primary: Operation, alternates: Operation[], ext: CommandExtension = {}): CommandSpec {
   const forms = [primary, ...alternates].map((op) => ({ op, spec: commandFromOperation(op, op === primary ? ext : {}) }));
-  const own = new Map(forms.map((f) => [f.op, new Set((f.spec.options ?? []).map(attribute))]));
-  const merged = new Map<string, OptionSpec>();
-  for (const o of forms.flatMap((f) => f.spec.options ?? [])) {
-    const key = attribute(o);
-    const prev = merged.get(key);
-    if (!prev) merged.set(key, o);
-    else if (prev.choices && o.choices) merged.set(key, { ...prev, choices: [...new Set([...prev.choices, ...o.choices])] });
-  }
+  let ownCache: Map<Operation, Set<string>> | undefined;
+  const own = () => (ownCache ??= new Map(forms.map((f) => [f.op, new Set((f.spec.options ?? []).map(attribute))])));
   const switches = alternates.map((a) => ({ op: a, flag: a.cli.switch!, attr: camel(a.cli.switch!.replace(/^--/, '')) }));
   const flagOf = (attr: string) => `--${attr.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-  return {
-    ...forms[0]!.spec,
+  const first = forms[0]!.spec;
+  return withLazyOptions({
+    path: first.path,
+    summary: first.summary,
+    args: first.args,
     description: switches.map((s) => `${s.flag} calls ${s.op.method} ${s.op.path} instead of ${primary.method} ${primary.path}.`).join('\n'),
     examples: [...new Set(forms.flatMap((f) => f.op === primary ? f.spec.examples : f.op.cli.examples))],
-    options: [...merged.values(), ...switches.map((s) => ({ flags: s.flag, description: `use the other form: ${s.op.cli.summary}` }))],
     operations: forms.map((f) => f.op),
     fields: [...new Set(forms.flatMap((f) => f.op.cli.fields ?? []))],
     async run(ctx, { args, opts }) {
       const on = switches.filter((s) => opts[s.attr]);
       if (on.length > 1) throw new ValidationError([{ field: on[1]!.flag, rule: `cannot be combined with ${on[0]!.flag}` }]);
       const op = on[0]?.op ?? primary;
-      const known = own.get(op)!;
+      const known = own().get(op)!;
       const switchAttrs = new Set(switches.map((s) => s.attr));
       const wrong = Object.keys(opts).filter((k) => !switchAttrs.has(k) && opts[k] !== undefined && !known.has(k));
       if (wrong.length) {
-        throw new ValidationError(wrong.map((k) => ({ field: flagOf(k), rule: on[0] ? `not available with ${on[0].flag} (only in ${primary.path})` : `only with ${switches.find((s) => own.get(s.op)!.has(k))?.flag ?? 'another form'}` })));
+        throw new ValidationError(wrong.map((k) => ({ field: flagOf(k), rule: on[0] ? `not available with ${on[0].flag} (only in ${primary.path})` : `only with ${switches.find((s) => own().get(s.op)!.has(k))?.flag ?? 'another form'}` })));
       }
       const rest = Object.fromEntries(Object.entries(opts).filter(([k]) => !switchAttrs.has(k)));
       await runFromFlags(ctx, op, args, rest, op === primary ? ext : {});
     },
-  };
+  }, () => {
+    // Flags of every form; an enum flag both forms have offers the choices of both.
+    const merged = new Map<string, OptionSpec>();
+    for (const o of forms.flatMap((f) => f.spec.options ?? [])) {
+      const key = attribute(o);
+      const prev = merged.get(key);
+      if (!prev) merged.set(key, o);
+      else if (prev.choices && o.choices) merged.set(key, { ...prev, choices: [...new Set([...prev.choices, ...o.choices])] });
+    }
+    return [...merged.values(), ...switches.map((s) => ({ flags: s.flag, description: `use the other form: ${s.op.cli.summary}` }))];
+  });
 }
 
 /** A generated command's run: flags → input → (prompts) → validation → preflight → call → output. */
