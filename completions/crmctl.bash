@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply mcp destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
     "leads")
       case "$prev" in
       esac
@@ -293,7 +293,7 @@ _crmctl() {
     "organizations")
       case "$prev" in
       esac
-      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files";;
+      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships";;
     "organizations list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -367,6 +367,32 @@ _crmctl() {
       case "$prev" in
       esac
       words="--sort --limit --all --start";;
+    "organizations relationships")
+      case "$prev" in
+      esac
+      words="list get create update delete";;
+    "organizations relationships list")
+      case "$prev" in
+      esac
+      words="--org-id";;
+    "organizations relationships get")
+      case "$prev" in
+      esac
+      words="--org-id";;
+    "organizations relationships create")
+      case "$prev" in
+        --type) COMPREPLY=($(compgen -W "parent related" -- "$cur")); return;;
+      esac
+      words="--org-id --type --rel-owner-org-id --rel-linked-org-id --data";;
+    "organizations relationships update")
+      case "$prev" in
+        --type) COMPREPLY=($(compgen -W "parent related" -- "$cur")); return;;
+      esac
+      words="--org-id --type --rel-owner-org-id --rel-linked-org-id --data";;
+    "organizations relationships delete")
+      case "$prev" in
+      esac
+      words="";;
     "activities")
       case "$prev" in
       esac
@@ -687,29 +713,29 @@ _crmctl() {
     "projects")
       case "$prev" in
       esac
-      words="list get create update archive archived search activities changelog groups permitted-users plan tasks";;
+      words="list get create update archive archived search activities changelog groups permitted-users plan tasks delete plan-activity plan-task";;
     "projects list")
       case "$prev" in
       esac
-      words="--filter-id --status --phase-id --deal-id --person-id --org-id --limit --all --cursor";;
+      words="--filter-id --status --phase-id --deal-id --person-id --org-id --limit --all --cursor --include-archived --v1";;
     "projects get")
       case "$prev" in
       esac
-      words="";;
+      words="--v1";;
     "projects create")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open completed canceled" -- "$cur")); return;;
       esac
-      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --template-id --data --custom-field";;
+      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --template-id --data --custom-field --org-id --person-id --labels --v1";;
     "projects update")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open completed canceled" -- "$cur")); return;;
       esac
-      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --data --unset --custom-field";;
+      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --data --unset --custom-field --org-id --person-id --labels --v1";;
     "projects archive")
       case "$prev" in
       esac
-      words="";;
+      words="--v1";;
     "projects archived")
       case "$prev" in
       esac
@@ -742,6 +768,18 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "projects delete")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "projects plan-activity")
+      case "$prev" in
+      esac
+      words="--phase-id --group-id --data";;
+    "projects plan-task")
+      case "$prev" in
+      esac
+      words="--phase-id --group-id --data";;
     "phases")
       case "$prev" in
       esac
@@ -749,11 +787,11 @@ _crmctl() {
     "phases list")
       case "$prev" in
       esac
-      words="--board-id";;
+      words="--board-id --v1";;
     "phases get")
       case "$prev" in
       esac
-      words="";;
+      words="--v1";;
     "phases create")
       case "$prev" in
       esac
@@ -954,7 +992,7 @@ _crmctl() {
     "users")
       case "$prev" in
       esac
-      words="list find me get create update followers permissions role-assignments role-settings";;
+      words="list find me get create update followers permissions role-assignments role-settings settings connections";;
     "users list")
       case "$prev" in
       esac
@@ -993,6 +1031,14 @@ _crmctl() {
       esac
       words="--limit --all --start";;
     "users role-settings")
+      case "$prev" in
+      esac
+      words="";;
+    "users settings")
+      case "$prev" in
+      esac
+      words="";;
+    "users connections")
       case "$prev" in
       esac
       words="";;
@@ -1238,11 +1284,68 @@ _crmctl() {
       case "$prev" in
       esac
       words="--term";;
+    "tasks")
+      case "$prev" in
+      esac
+      words="list get create update delete";;
+    "tasks list")
+      case "$prev" in
+        --done) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--is-done --is-milestone --assignee-id --project-id --parent-task-id --limit --all --cursor --done --v1";;
+    "tasks get")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "tasks create")
+      case "$prev" in
+        --done) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+        --milestone) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--title --project-id --parent-task-id --description --done --milestone --due-date --start-date --assignee-id --assignee-ids --priority --data --v1";;
+    "tasks update")
+      case "$prev" in
+        --done) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+        --milestone) COMPREPLY=($(compgen -W "0 1" -- "$cur")); return;;
+      esac
+      words="--title --project-id --parent-task-id --description --done --milestone --due-date --start-date --assignee-id --assignee-ids --priority --data --unset --v1";;
+    "tasks delete")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "project-templates")
+      case "$prev" in
+      esac
+      words="list get";;
+    "project-templates list")
+      case "$prev" in
+      esac
+      words="--limit --all --cursor --v1";;
+    "project-templates get")
+      case "$prev" in
+      esac
+      words="--v1";;
     "boards")
       case "$prev" in
       esac
-      words="list";;
+      words="list get create update delete";;
     "boards list")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "boards get")
+      case "$prev" in
+      esac
+      words="--v1";;
+    "boards create")
+      case "$prev" in
+      esac
+      words="--name --order-nr --data";;
+    "boards update")
+      case "$prev" in
+      esac
+      words="--name --order-nr --data";;
+    "boards delete")
       case "$prev" in
       esac
       words="";;
@@ -1490,6 +1593,26 @@ _crmctl() {
       case "$prev" in
       esac
       words="--ids";;
+    "billing")
+      case "$prev" in
+      esac
+      words="addons";;
+    "billing addons")
+      case "$prev" in
+      esac
+      words="";;
+    "meetings")
+      case "$prev" in
+      esac
+      words="link-provider unlink-provider";;
+    "meetings link-provider")
+      case "$prev" in
+      esac
+      words="--user-provider-id --user-id --company-id --marketplace-client-id --data";;
+    "meetings unlink-provider")
+      case "$prev" in
+      esac
+      words="";;
     "webhooks")
       case "$prev" in
       esac
@@ -1516,7 +1639,7 @@ _crmctl() {
     "api")
       case "$prev" in
       esac
-      words="--method -X --field -F --raw-field -f --header -H --input --include -i --paginate";;
+      words="GET POST PUT PATCH DELETE /api/v1/activityFields /api/v1/activityTypes /api/v1/activityTypes/{id} /api/v1/billing/subscriptions/addons /api/v1/currencies /api/v1/dealFields /api/v1/dealFields/{id} /api/v1/deals/summary /api/v1/deals/timeline /api/v1/deals/{id}/changelog /api/v1/deals/{id}/duplicate /api/v1/deals/{id}/files /api/v1/deals/{id}/flow /api/v1/deals/{id}/followers /api/v1/deals/{id}/followers/{follower_id} /api/v1/deals/{id}/mailMessages /api/v1/deals/{id}/merge /api/v1/deals/{id}/participants /api/v1/deals/{id}/participants/{deal_participant_id} /api/v1/deals/{id}/participantsChangelog /api/v1/deals/{id}/permittedUsers /api/v1/filters /api/v1/filters/helpers /api/v1/filters/{id} /api/v1/goals /api/v1/goals/find /api/v1/goals/{id} /api/v1/goals/{id}/results /api/v1/leadFields /api/v1/leadLabels /api/v1/leadLabels/{id} /api/v1/leadSources /api/v1/leads /api/v1/leads/archived /api/v1/leads/search /api/v1/leads/{id} /api/v1/leads/{id}/permittedUsers /api/v1/legacyTeams /api/v1/legacyTeams/user/{id} /api/v1/legacyTeams/{id} /api/v1/legacyTeams/{id}/users /api/v1/mailbox/mailMessages/{id} /api/v1/mailbox/mailThreads /api/v1/mailbox/mailThreads/{id} /api/v1/mailbox/mailThreads/{id}/mailMessages /api/v1/meetings/userProviderLinks /api/v1/meetings/userProviderLinks/{id} /api/v1/noteFields /api/v1/notes /api/v1/notes/{id} /api/v1/notes/{id}/comments /api/v1/notes/{id}/comments/{commentId} /api/v1/organizationFields /api/v1/organizationFields/{id} /api/v1/organizationRelationships /api/v1/organizationRelationships/{id} /api/v1/organizations/{id}/changelog /api/v1/organizations/{id}/files /api/v1/organizations/{id}/flow /api/v1/organizations/{id}/followers /api/v1/organizations/{id}/followers/{follower_id} /api/v1/organizations/{id}/mailMessages /api/v1/organizations/{id}/merge /api/v1/organizations/{id}/permittedUsers /api/v1/permissionSets /api/v1/permissionSets/{id} /api/v1/permissionSets/{id}/assignments /api/v1/personFields /api/v1/personFields/{id} /api/v1/persons /api/v1/persons/collection /api/v1/persons/{id} /api/v1/persons/{id}/activities /api/v1/persons/{id}/changelog /api/v1/persons/{id}/deals /api/v1/persons/{id}/files /api/v1/persons/{id}/flow /api/v1/persons/{id}/followers /api/v1/persons/{id}/followers/{follower_id} /api/v1/persons/{id}/mailMessages /api/v1/persons/{id}/merge /api/v1/persons/{id}/permittedUsers /api/v1/persons/{id}/picture /api/v1/persons/{id}/products /api/v1/pipelines/{id}/conversion_statistics /api/v1/pipelines/{id}/movement_statistics /api/v1/productFields /api/v1/productFields/{id} /api/v1/products/{id}/deals /api/v1/products/{id}/files /api/v1/products/{id}/followers /api/v1/products/{id}/followers/{follower_id} /api/v1/products/{id}/permittedUsers /api/v1/projectTemplates /api/v1/projectTemplates/{id} /api/v1/projects /api/v1/projects/boards /api/v1/projects/boards/{id} /api/v1/projects/phases /api/v1/projects/phases/{id} /api/v1/projects/{id} /api/v1/projects/{id}/activities /api/v1/projects/{id}/archive /api/v1/projects/{id}/groups /api/v1/projects/{id}/plan /api/v1/projects/{id}/plan/activities/{activityId} /api/v1/projects/{id}/plan/tasks/{taskId} /api/v1/projects/{id}/tasks /api/v1/recents /api/v1/roles /api/v1/roles/{id} /api/v1/roles/{id}/assignments /api/v1/roles/{id}/pipelines /api/v1/roles/{id}/settings /api/v1/subscriptions/find/{dealId} /api/v1/subscriptions/installment /api/v1/subscriptions/installment/{id} /api/v1/subscriptions/recurring /api/v1/subscriptions/recurring/{id} /api/v1/subscriptions/recurring/{id}/cancel /api/v1/subscriptions/{id} /api/v1/subscriptions/{id}/payments /api/v1/tasks /api/v1/tasks/{id} /api/v1/userConnections /api/v1/userSettings /api/v1/users /api/v1/users/find /api/v1/users/me /api/v1/users/{id} /api/v1/users/{id}/followers /api/v1/users/{id}/permissions /api/v1/users/{id}/roleAssignments /api/v1/users/{id}/roleSettings /api/v1/webhooks /api/v1/webhooks/{id} /api/v2/activities /api/v2/activities/{id} /api/v2/activityFields /api/v2/activityFields/{field_code} /api/v2/boards /api/v2/boards/{id} /api/v2/dealFields /api/v2/dealFields/{field_code} /api/v2/dealFields/{field_code}/options /api/v2/deals /api/v2/deals/archived /api/v2/deals/installments /api/v2/deals/products /api/v2/deals/search /api/v2/deals/{id} /api/v2/deals/{id}/convert/lead /api/v2/deals/{id}/convert/status/{conversion_id} /api/v2/deals/{id}/discounts /api/v2/deals/{id}/discounts/{discount_id} /api/v2/deals/{id}/followers /api/v2/deals/{id}/followers/changelog /api/v2/deals/{id}/followers/{follower_id} /api/v2/deals/{id}/installments /api/v2/deals/{id}/installments/{installment_id} /api/v2/deals/{id}/products /api/v2/deals/{id}/products/bulk /api/v2/deals/{id}/products/{product_attachment_id} /api/v2/itemSearch /api/v2/itemSearch/field /api/v2/leads/search /api/v2/leads/{id}/convert/deal /api/v2/leads/{id}/convert/status/{conversion_id} /api/v2/organizationFields /api/v2/organizationFields/{field_code} /api/v2/organizationFields/{field_code}/options /api/v2/organizations /api/v2/organizations/search /api/v2/organizations/{id} /api/v2/organizations/{id}/followers /api/v2/organizations/{id}/followers/changelog /api/v2/organizations/{id}/followers/{follower_id} /api/v2/personFields /api/v2/personFields/{field_code} /api/v2/personFields/{field_code}/options /api/v2/persons /api/v2/persons/search /api/v2/persons/{id} /api/v2/persons/{id}/followers /api/v2/persons/{id}/followers/changelog /api/v2/persons/{id}/followers/{follower_id} /api/v2/persons/{id}/picture /api/v2/phases /api/v2/phases/{id} /api/v2/pipelines /api/v2/pipelines/{id} /api/v2/productFields /api/v2/productFields/{field_code} /api/v2/productFields/{field_code}/options /api/v2/products /api/v2/products/search /api/v2/products/{id} /api/v2/products/{id}/duplicate /api/v2/products/{id}/followers /api/v2/products/{id}/followers/changelog /api/v2/products/{id}/followers/{follower_id} /api/v2/products/{id}/images /api/v2/products/{id}/variations /api/v2/products/{id}/variations/{product_variation_id} /api/v2/projectFields /api/v2/projectFields/{field_code} /api/v2/projectFields/{field_code}/options /api/v2/projectTemplates /api/v2/projectTemplates/{id} /api/v2/projects /api/v2/projects/archived /api/v2/projects/search /api/v2/projects/{id} /api/v2/projects/{id}/archive /api/v2/projects/{id}/changelog /api/v2/projects/{id}/permittedUsers /api/v2/stages /api/v2/stages/{id} /api/v2/tasks /api/v2/tasks/{id} /api/v2/users/{id}/followers --method -X --field -F --raw-field -f --header -H --input --include -i --paginate --raw";;
     "export")
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
@@ -1615,7 +1738,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields webhooks api export import apply mcp destroy auth doctor completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy auth doctor completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -1677,7 +1800,7 @@ _crmctl_subs() {
     "deals permitted-users") echo "";;
     "deals mail-messages") echo "";;
     "deals files") echo "";;
-    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files";;
+    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships";;
     "organizations list") echo "";;
     "organizations get") echo "";;
     "organizations create") echo "";;
@@ -1695,6 +1818,12 @@ _crmctl_subs() {
     "organizations permitted-users") echo "";;
     "organizations mail-messages") echo "";;
     "organizations files") echo "";;
+    "organizations relationships") echo "list get create update delete";;
+    "organizations relationships list") echo "";;
+    "organizations relationships get") echo "";;
+    "organizations relationships create") echo "";;
+    "organizations relationships update") echo "";;
+    "organizations relationships delete") echo "";;
     "activities") echo "list get create update delete";;
     "activities list") echo "";;
     "activities get") echo "";;
@@ -1765,7 +1894,7 @@ _crmctl_subs() {
     "notes comments add") echo "";;
     "notes comments update") echo "";;
     "notes comments delete") echo "";;
-    "projects") echo "list get create update archive archived search activities changelog groups permitted-users plan tasks";;
+    "projects") echo "list get create update archive archived search activities changelog groups permitted-users plan tasks delete plan-activity plan-task";;
     "projects list") echo "";;
     "projects get") echo "";;
     "projects create") echo "";;
@@ -1779,6 +1908,9 @@ _crmctl_subs() {
     "projects permitted-users") echo "";;
     "projects plan") echo "";;
     "projects tasks") echo "";;
+    "projects delete") echo "";;
+    "projects plan-activity") echo "";;
+    "projects plan-task") echo "";;
     "phases") echo "list get create update delete";;
     "phases list") echo "";;
     "phases get") echo "";;
@@ -1828,7 +1960,7 @@ _crmctl_subs() {
     "stages create") echo "";;
     "stages update") echo "";;
     "stages delete") echo "";;
-    "users") echo "list find me get create update followers permissions role-assignments role-settings";;
+    "users") echo "list find me get create update followers permissions role-assignments role-settings settings connections";;
     "users list") echo "";;
     "users find") echo "";;
     "users me") echo "";;
@@ -1839,6 +1971,8 @@ _crmctl_subs() {
     "users permissions") echo "";;
     "users role-assignments") echo "";;
     "users role-settings") echo "";;
+    "users settings") echo "";;
+    "users connections") echo "";;
     "filters") echo "list get create update delete delete-many helpers";;
     "filters list") echo "";;
     "filters get") echo "";;
@@ -1898,8 +2032,21 @@ _crmctl_subs() {
     "lead-sources list") echo "";;
     "currencies") echo "list";;
     "currencies list") echo "";;
-    "boards") echo "list";;
+    "tasks") echo "list get create update delete";;
+    "tasks list") echo "";;
+    "tasks get") echo "";;
+    "tasks create") echo "";;
+    "tasks update") echo "";;
+    "tasks delete") echo "";;
+    "project-templates") echo "list get";;
+    "project-templates list") echo "";;
+    "project-templates get") echo "";;
+    "boards") echo "list get create update delete";;
     "boards list") echo "";;
+    "boards get") echo "";;
+    "boards create") echo "";;
+    "boards update") echo "";;
+    "boards delete") echo "";;
     "goals") echo "find create update delete results";;
     "goals find") echo "";;
     "goals create") echo "";;
@@ -1955,6 +2102,11 @@ _crmctl_subs() {
     "organization-fields options update") echo "";;
     "organization-fields options delete") echo "";;
     "organization-fields delete-many") echo "";;
+    "billing") echo "addons";;
+    "billing addons") echo "";;
+    "meetings") echo "link-provider unlink-provider";;
+    "meetings link-provider") echo "";;
+    "meetings unlink-provider") echo "";;
     "webhooks") echo "list create delete listen";;
     "webhooks list") echo "";;
     "webhooks create") echo "";;

@@ -13,6 +13,7 @@ function table(tree: TreeNode) {
     flags: n.options.flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f))),
     choices: n.options.filter((o) => o.choices?.length && o.long).map((o) => ({ flag: o.long!, values: o.choices! })),
     valueFlags: n.options.filter((o) => o.takesValue && o.long).map((o) => o.long!),
+    positional: [...new Set((n.spec?.args ?? []).flatMap((a) => a.values?.() ?? []))],
   }));
 }
 
@@ -22,7 +23,7 @@ function bash(tree: TreeNode): string {
   const cases = rows
     .map((r) => {
       const choiceCases = r.choices.map((c) => `        ${c.flag}) COMPREPLY=($(compgen -W "${c.values.join(' ')}" -- "$cur")); return;;`).join('\n');
-      return `    "${r.key}")\n      case "$prev" in\n${choiceCases}${choiceCases ? '\n' : ''}      esac\n      words="${[...r.subs, ...r.flags].join(' ')}";;`;
+      return `    "${r.key}")\n      case "$prev" in\n${choiceCases}${choiceCases ? '\n' : ''}      esac\n      words="${[...r.subs, ...r.positional, ...r.flags].join(' ')}";;`;
     })
     .join('\n');
   return `# bash completion for crmctl. ${HEADER}
@@ -77,7 +78,7 @@ ${flatten(tree).flatMap((n) => n.children.flatMap((c) => [c.path[c.path.length -
 ${rows.flatMap((r) => r.choices.map((c) => `    '${esc(r.key)}:${c.flag}') compadd -- ${c.values.map((v) => `'${esc(v)}'`).join(' ')}; return;;`)).join('\n')}
   esac
   case "$key" in
-${rows.map((r) => `    '${esc(r.key)}') compadd -- ${[...r.subs, ...r.flags].map((v) => `'${esc(v)}'`).join(' ')};;`).join('\n')}
+${rows.map((r) => `    '${esc(r.key)}') compadd -- ${[...r.subs, ...r.positional, ...r.flags].map((v) => `'${esc(v)}'`).join(' ')};;`).join('\n')}
   esac
 }
 compdef _crmctl crmctl
@@ -90,6 +91,8 @@ function fish(tree: TreeNode): string {
   for (const n of flatten(tree)) {
     const cond = n.path.length === 0 ? '__fish_use_subcommand' : `__fish_seen_subcommand_from ${n.path[n.path.length - 1]}`;
     for (const c of n.children) out.push(`complete -c crmctl -n '${cond}' -a '${esc(c.path[c.path.length - 1]!)}' -d '${esc(c.summary)}'`);
+    const positional = [...new Set((n.spec?.args ?? []).flatMap((a) => a.values?.() ?? []))];
+    if (positional.length && n.path.length) out.push(`complete -c crmctl -n '${cond}' -a '${esc(positional.join(' '))}'`);
     for (const o of n.options) {
       if (!o.long) continue;
       const parts = [`complete -c crmctl -n '${n.path.length ? cond : 'true'}' -l ${o.long.replace(/^--/, '')}`];

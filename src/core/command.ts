@@ -6,6 +6,8 @@ export interface ArgSpec {
   description: string;
   required?: boolean;
   variadic?: boolean;
+  /** Values shell completion offers for it (`crmctl api` offers the known paths). */
+  values?: () => string[];
 }
 
 export interface OptionSpec {

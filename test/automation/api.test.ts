@@ -52,10 +52,34 @@ describe('api GET', () => {
     const nf = await run(['api', '/api/v1/leads/6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f']);
     expect(nf.code).toBe(5);
     expect(nf.stderr).toContain('requested lead not found');
-    const unknownRoute = await run(['api', '/api/v1/nothing-here']);
+    // --raw sends a path the tables do not know: the service's 404 comes back.
+    const unknownRoute = await run(['api', '/api/v1/nothing-here', '--raw']);
     expect(unknownRoute.code).toBe(5);
     const auth = await run(['api', '/api/v1/leads'], { env: { CRMCTL_ACCESS_TOKEN: 'not-a-token' } });
     expect(auth.code).toBe(4);
+  });
+
+  it('checks the path against the operation tables: a typo names the nearest path, a wrong method the right ones; nothing sent', async () => {
+    await fx.clearRequests();
+    const typo = await run(['api', '/api/v1/leds']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("error: <path>: /api/v1/leds is not a path of the service's operations; the nearest is /api/v1/leads\nhint: Nothing was sent. Pass --raw to send a method and path the tables do not know.\n");
+    const deep = await run(['api', '/api/v2/deals/5/prodcts']);
+    expect(deep.stderr).toContain('the nearest is /api/v2/deals/{id}/products');
+    const method = await run(['api', 'PUT', '/api/v1/leadLabels']);
+    expect(method.code).toBe(2);
+    expect(method.stderr).toContain('<path>: PUT is not an operation of /api/v1/leadLabels; it takes GET, POST');
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('shell completion offers the methods and the known paths after `crmctl api`', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const r = await run(['completion', shell]);
+      expect(r.code).toBe(0);
+      const apiLines = r.stdout.split('\n').filter((l) => l.includes('/api/v2/deals/{id}/products'));
+      expect(apiLines.length, shell).toBeGreaterThan(0);
+      expect(apiLines.some((l) => l.includes('PATCH') && l.includes('/api/v1/leadLabels'))).toBe(true);
+    }
   });
 
   it('refuses a bad method, a path without / and a field without = before sending', async () => {

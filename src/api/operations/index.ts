@@ -35,6 +35,10 @@ import { stageOps } from './stages.js';
 import { subscriptionOps } from './subscriptions.js';
 import { userOps } from './users.js';
 import { webhookOps } from './webhooks.js';
+import { taskOps } from './tasks.js';
+import { projectTemplateOps } from './project-templates.js';
+import { billingOps } from './billing.js';
+import { meetingOps } from './meetings.js';
 
 /** Every table, keyed by area. Docs, completions, `crmctl mcp` and the contract tests read this; never imported at start-up. */
 export const TABLES = {
@@ -74,6 +78,10 @@ export const TABLES = {
   subscriptions: subscriptionOps,
   users: userOps,
   webhooks: webhookOps,
+  tasks: taskOps,
+  projectTemplates: projectTemplateOps,
+  billing: billingOps,
+  meetings: meetingOps,
 } as const;
 
 export const ALL_OPERATIONS: Operation[] = Object.values(TABLES).flatMap((t) => rowsOf(t as Record<string, Operation>));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { visibleToNumber, cursorQuery, dateTime, id, offsetQuery, pathId, searchQuery } from '../schemas.js';
+import { cursorQuery, dateTime, id, offsetQuery, pathId, searchQuery, visibleToNumber } from '../schemas.js';
 
 export const organizationOps = defineTable('organizations', {
   list: {
@@ -311,6 +311,84 @@ export const organizationOps = defineTable('organizations', {
       examples: ['crmctl organizations files 1'],
       columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
       fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'url', 'name', 'description'],
+    },
+  },
+  relationships: {
+    method: 'GET',
+    path: '/api/v1/organizationRelationships',
+    cost: 20,
+    scopes: ['contacts:read', 'contacts:full'],
+    pagination: 'none',
+    query: z.object({ org_id: id }),
+    cli: {
+      command: ['organizations', 'relationships', 'list'],
+      summary: 'List the relationships of an organization (parent and related, both directions)',
+      examples: ['crmctl organizations relationships list --org-id 1'],
+      columns: ['id', 'type', 'rel_owner_org_id.name', 'rel_linked_org_id.name', 'calculated_type'],
+      fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag', 'calculated_type', 'calculated_related_org_id', 'related_organization_name'],
+    },
+  },
+  relationship: {
+    method: 'GET',
+    path: '/api/v1/organizationRelationships/{id}',
+    cost: 2,
+    scopes: ['contacts:read', 'contacts:full'],
+    pagination: 'none',
+    params: z.object({ id: pathId }),
+    query: z.object({ org_id: id.optional() }),
+    cli: {
+      command: ['organizations', 'relationships', 'get'],
+      summary: 'Show one organization relationship',
+      examples: ['crmctl organizations relationships get 1'],
+      columns: ['id', 'type', 'add_time', 'update_time'],
+      fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag', 'calculated_type', 'calculated_related_org_id'],
+    },
+  },
+  addRelationship: {
+    method: 'POST',
+    path: '/api/v1/organizationRelationships',
+    cost: 10,
+    scopes: ['contacts:full'],
+    pagination: 'none',
+    body: z.object({ org_id: id.optional(), type: z.enum(['parent', 'related']), rel_owner_org_id: id, rel_linked_org_id: id }),
+    cli: {
+      command: ['organizations', 'relationships', 'create'],
+      summary: 'Relate two organizations (parent or related)',
+      examples: ['crmctl organizations relationships create --type parent --rel-owner-org-id 1 --rel-linked-org-id 2'],
+      columns: ['id', 'type', 'add_time', 'update_time'],
+      fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag'],
+    },
+  },
+  updateRelationship: {
+    method: 'PUT',
+    path: '/api/v1/organizationRelationships/{id}',
+    cost: 10,
+    scopes: ['contacts:full'],
+    pagination: 'none',
+    params: z.object({ id: pathId }),
+    body: z.object({ org_id: id.optional(), type: z.enum(['parent', 'related']).optional(), rel_owner_org_id: id.optional(), rel_linked_org_id: id.optional() }),
+    cli: {
+      command: ['organizations', 'relationships', 'update'],
+      summary: 'Change an organization relationship',
+      examples: ['crmctl organizations relationships update 1 --type related'],
+      columns: ['id', 'type', 'add_time', 'update_time'],
+      fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag'],
+    },
+  },
+  deleteRelationship: {
+    method: 'DELETE',
+    path: '/api/v1/organizationRelationships/{id}',
+    cost: 6,
+    scopes: ['contacts:full'],
+    pagination: 'none',
+    params: z.object({ id: pathId }),
+    cli: {
+      command: ['organizations', 'relationships', 'delete'],
+      summary: 'Delete an organization relationship',
+      examples: ['crmctl organizations relationships delete 1'],
+      columns: ['id'],
+      fields: ['id'],
+      confirm: true,
     },
   },
 } satisfies OperationTable);

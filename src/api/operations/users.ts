@@ -170,4 +170,32 @@ export const userOps = defineTable('users', {
       fields: ['deal_default_visibility', 'lead_default_visibility', 'org_default_visibility', 'person_default_visibility', 'product_default_visibility', 'deal_access_level', 'org_access_level', 'person_access_level', 'product_access_level'],
     },
   },
+  settings: {
+    method: 'GET',
+    path: '/api/v1/userSettings',
+    cost: 2,
+    scopes: ['base'],
+    pagination: 'none',
+    cli: {
+      command: ['users', 'settings'],
+      summary: 'Show the settings of the authorized user',
+      examples: ['crmctl users settings'],
+      columns: ['marketplace_team', 'list_limit', 'beta_app', 'prevent_salesphone_callto_override', 'file_upload_destination', 'callto_link_syntax', 'autofill_deal_expected_close_date'],
+      fields: ['marketplace_team', 'list_limit', 'beta_app', 'prevent_salesphone_callto_override', 'file_upload_destination', 'callto_link_syntax', 'autofill_deal_expected_close_date', 'person_duplicate_condition'],
+    },
+  },
+  connections: {
+    method: 'GET',
+    path: '/api/v1/userConnections',
+    cost: 20,
+    scopes: ['base'],
+    pagination: 'none',
+    cli: {
+      command: ['users', 'connections'],
+      summary: 'Show the connections of the authorized user (e.g. Google)',
+      examples: ['crmctl users connections'],
+      columns: ['google'],
+      fields: ['google'],
+    },
+  },
 } satisfies OperationTable);

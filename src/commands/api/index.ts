@@ -5,6 +5,7 @@ import { UsageError, ValidationError } from '../../core/errors.js';
 import { readAll } from '../../core/stdin.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
+import { knownPaths } from '../../automation/route-match.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -18,6 +19,8 @@ const apiCommand: CommandSpec = {
     '--paginate follows offset (additional_data.pagination) and cursor (next_cursor) pages and streams',
     'the records: a JSON array by default, one per line with --output ndjson.',
     'A POST is never resent when its outcome is unknown (connection reset, 502/503/504).',
+    'The method and path are checked against the operation tables (a typo names the nearest known path,',
+    'exit 2, nothing sent); --raw sends them as they are. Shell completion offers the known paths.',
   ].join('\n'),
   examples: [
     'crmctl api /api/v1/leadLabels',
@@ -28,8 +31,8 @@ const apiCommand: CommandSpec = {
     'crmctl api POST /api/v1/webhooks --input webhook.json --include',
   ],
   args: [
-    { name: 'method-or-path', description: 'METHOD PATH, or just PATH (GET)', required: true },
-    { name: 'path', description: 'path such as /api/v1/leads (when METHOD is given first)', required: false },
+    { name: 'method-or-path', description: 'METHOD PATH, or just PATH (GET)', required: true, values: () => [...METHODS, ...knownPaths()] },
+    { name: 'path', description: 'path such as /api/v1/leads (when METHOD is given first)', required: false, values: knownPaths },
   ],
   options: [
     { flags: '-X, --method <method>', description: 'HTTP method (default GET)' },
@@ -39,6 +42,7 @@ const apiCommand: CommandSpec = {
     { flags: '--input <file>', description: 'request body: a JSON file, or - for stdin' },
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
     { flags: '--paginate', description: 'follow every page and stream the records' },
+    { flags: '--raw', description: 'send a method and path the operation tables do not know (experiments); checked otherwise' },
   ],
   run: (ctx, { args, opts }) => runApi(ctx, args, opts),
 };
@@ -70,8 +74,9 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
     throw new ValidationError([{ field: '-H Content-Type', rule: 'a form body must be flat key=value fields' }]);
   }
 
-  const { matchOperation } = await import('../../automation/route-match.js');
+  const { matchOperation, explainUnknown } = await import('../../automation/route-match.js');
   const op = matchOperation(method, path);
+  if (!op && !opts.raw) throw new ValidationError([{ field: '<path>', rule: explainUnknown(method, path) }], 'Nothing was sent. Pass --raw to send a method and path the tables do not know.');
   const request: HttpRequest = {
     method,
     path,

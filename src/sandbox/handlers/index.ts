@@ -28,6 +28,8 @@ import { productsArea } from './products/index.js';
 import { filtersArea } from './filters/index.js';
 import { itemSearchArea } from './item-search.js';
 import { accountListsArea } from './account-lists.js';
+import { accountExtrasArea } from './account-extras.js';
+import { tasksArea } from './tasks.js';
 
 export const areas: AreaModule[] = [
   fieldsArea,
@@ -57,4 +59,6 @@ export const areas: AreaModule[] = [
   filtersArea,
   itemSearchArea,
   accountListsArea,
+  accountExtrasArea,
+  tasksArea,
 ];

@@ -5,12 +5,13 @@ import { crudRoutes } from './projects/crud.js';
 import { searchRoutes } from './projects/search.js';
 import { seedProjects } from './projects/seed.js';
 import { subresourceRoutes } from './projects/subresources.js';
+import { projectV1Routes } from './projects/v1-and-boards.js';
 
 export { PROJECT_FIELD_KEYS } from './projects/seed.js';
 
 export const projectsArea: AreaModule = {
   name: 'projects',
-  routes: [...crudRoutes, ...searchRoutes, ...subresourceRoutes],
+  routes: [...crudRoutes, ...searchRoutes, ...subresourceRoutes, ...projectV1Routes],
   // Boards and phases are seeded here too (the phases area only serves them).
   seed: seedProjects,
 };

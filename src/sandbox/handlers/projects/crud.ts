@@ -14,7 +14,7 @@ import {
 } from './store.js';
 
 /** Filters shared by the list and the archived list. */
-function listed(req: SandboxRequest, ctx: HandlerContext, archived: boolean) {
+export function listed(req: SandboxRequest, ctx: HandlerContext, archived: boolean) {
   const { state } = ctx;
   const q = req.query;
   const statuses = statusFilter(q);
@@ -43,7 +43,7 @@ function statusFilter(q: Query): ProjectStatus[] {
   return list as ProjectStatus[];
 }
 
-function create(req: SandboxRequest, ctx: HandlerContext) {
+export function create(req: SandboxRequest, ctx: HandlerContext) {
   const { state } = ctx;
   const c = parseProjectBody(state, req.body, 'create');
   const place = placeProject(state, c)!;
@@ -61,7 +61,7 @@ function create(req: SandboxRequest, ctx: HandlerContext) {
   return created(presentProject(p));
 }
 
-function update(req: SandboxRequest, ctx: HandlerContext) {
+export function update(req: SandboxRequest, ctx: HandlerContext) {
   const { state } = ctx;
   const p = loadProject(state, req.params.id!);
   const c = parseProjectBody(state, req.body, 'update');
@@ -91,7 +91,7 @@ function update(req: SandboxRequest, ctx: HandlerContext) {
 }
 
 /** Archiving moves the project from the list to the archived list; archiving again changes nothing. */
-function archive(req: SandboxRequest, ctx: HandlerContext) {
+export function archive(req: SandboxRequest, ctx: HandlerContext) {
   const { state } = ctx;
   const p = loadProject(state, req.params.id!);
   if (p.archive_time === null) {
@@ -102,7 +102,7 @@ function archive(req: SandboxRequest, ctx: HandlerContext) {
   return ok(presentProject(projects(state).get(p.id)!));
 }
 
-function record(state: SandboxState, req: SandboxRequest, projectId: number, old: Record<string, unknown>, neu: Record<string, unknown>, time: string): void {
+export function record(state: SandboxState, req: SandboxRequest, projectId: number, old: Record<string, unknown>, neu: Record<string, unknown>, time: string): void {
   const ua = req.headers['user-agent'];
   changelog(state).insert({
     project_id: projectId, time, actor_user_id: req.userId, change_source: 'api',

@@ -1,0 +1,4 @@
+import { taskOps } from '../../api/operations/tasks.js';
+import { defineArea } from '../define-area.js';
+
+export const area = defineArea(taskOps);
