@@ -25,7 +25,7 @@ describe('routes', () => {
   it('the thirteen routes with the interface paths, the chosen costs and the scopes', async () => {
     const res = await fetch(`${fx.sandbox.url}/__sandbox/routes`);
     const routes = ((await res.json()) as { data: { method: string; path: string; cost: number; scopes: string[] }[] }).data;
-    const mine = routes.filter((r) => /^/v1/subscriptions|installments/.test(r.path)).map((r) => `${r.method} ${r.path} ${r.cost} ${r.scopes.join('|')}`);
+    const mine = routes.filter((r) => /^\/v1\/subscriptions|installments/.test(r.path)).map((r) => `${r.method} ${r.path} ${r.cost} ${r.scopes.join('|')}`);
     expect(mine.sort()).toEqual([
       'DELETE /api/v2/deals/{id}/installments/{installment_id} 3 deals:read|deals:full',
       'DELETE /v1/subscriptions/{id} 6 deals:full',
