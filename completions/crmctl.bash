@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input";;
     "leads")
       case "$prev" in
       esac
@@ -1284,6 +1284,72 @@ _crmctl() {
       case "$prev" in
       esac
       words="--term";;
+    "files")
+      case "$prev" in
+      esac
+      words="list get upload update delete create-remote link-remote download";;
+    "files list")
+      case "$prev" in
+      esac
+      words="--sort --limit --all --start";;
+    "files get")
+      case "$prev" in
+      esac
+      words="";;
+    "files upload")
+      case "$prev" in
+      esac
+      words="--file --deal-id --person-id --org-id --product-id --activity-id --lead-id --project-id";;
+    "files update")
+      case "$prev" in
+      esac
+      words="--name --description --data";;
+    "files delete")
+      case "$prev" in
+      esac
+      words="";;
+    "files create-remote")
+      case "$prev" in
+        --file-type) COMPREPLY=($(compgen -W "gdoc gslides gsheet gform gdraw" -- "$cur")); return;;
+        --item-type) COMPREPLY=($(compgen -W "deal organization person" -- "$cur")); return;;
+        --remote-location) COMPREPLY=($(compgen -W "googledrive" -- "$cur")); return;;
+      esac
+      words="--file-type --title --item-type --item-id --remote-location --data";;
+    "files link-remote")
+      case "$prev" in
+        --item-type) COMPREPLY=($(compgen -W "deal organization person" -- "$cur")); return;;
+        --remote-location) COMPREPLY=($(compgen -W "googledrive" -- "$cur")); return;;
+      esac
+      words="--item-type --item-id --remote-id --remote-location --data";;
+    "files download")
+      case "$prev" in
+      esac
+      words="--out -o --force";;
+    "call-logs")
+      case "$prev" in
+      esac
+      words="list get create delete recording-upload";;
+    "call-logs list")
+      case "$prev" in
+      esac
+      words="--limit --all --start";;
+    "call-logs get")
+      case "$prev" in
+      esac
+      words="";;
+    "call-logs create")
+      case "$prev" in
+        --outcome) COMPREPLY=($(compgen -W "connected no_answer left_message left_voicemail wrong_number busy" -- "$cur")); return;;
+      esac
+      words="--user-id --activity-id --subject --duration --outcome --from-phone-number --to-phone-number --start-time --end-time --person-id --org-id --deal-id --lead-id --note --data";;
+    "call-logs delete")
+      case "$prev" in
+      esac
+      words="";;
+    "call-logs recording-upload")
+      case "$prev" in
+      esac
+      words="--file";;
     "tasks")
       case "$prev" in
       esac
@@ -1639,7 +1705,7 @@ _crmctl() {
     "api")
       case "$prev" in
       esac
-      words="GET POST PUT PATCH DELETE /api/v1/activityFields /api/v1/activityTypes /api/v1/activityTypes/{id} /api/v1/billing/subscriptions/addons /api/v1/currencies /api/v1/dealFields /api/v1/dealFields/{id} /api/v1/deals/summary /api/v1/deals/timeline /api/v1/deals/{id}/changelog /api/v1/deals/{id}/duplicate /api/v1/deals/{id}/files /api/v1/deals/{id}/flow /api/v1/deals/{id}/followers /api/v1/deals/{id}/followers/{follower_id} /api/v1/deals/{id}/mailMessages /api/v1/deals/{id}/merge /api/v1/deals/{id}/participants /api/v1/deals/{id}/participants/{deal_participant_id} /api/v1/deals/{id}/participantsChangelog /api/v1/deals/{id}/permittedUsers /api/v1/filters /api/v1/filters/helpers /api/v1/filters/{id} /api/v1/goals /api/v1/goals/find /api/v1/goals/{id} /api/v1/goals/{id}/results /api/v1/leadFields /api/v1/leadLabels /api/v1/leadLabels/{id} /api/v1/leadSources /api/v1/leads /api/v1/leads/archived /api/v1/leads/search /api/v1/leads/{id} /api/v1/leads/{id}/permittedUsers /api/v1/legacyTeams /api/v1/legacyTeams/user/{id} /api/v1/legacyTeams/{id} /api/v1/legacyTeams/{id}/users /api/v1/mailbox/mailMessages/{id} /api/v1/mailbox/mailThreads /api/v1/mailbox/mailThreads/{id} /api/v1/mailbox/mailThreads/{id}/mailMessages /api/v1/meetings/userProviderLinks /api/v1/meetings/userProviderLinks/{id} /api/v1/noteFields /api/v1/notes /api/v1/notes/{id} /api/v1/notes/{id}/comments /api/v1/notes/{id}/comments/{commentId} /api/v1/organizationFields /api/v1/organizationFields/{id} /api/v1/organizationRelationships /api/v1/organizationRelationships/{id} /api/v1/organizations/{id}/changelog /api/v1/organizations/{id}/files /api/v1/organizations/{id}/flow /api/v1/organizations/{id}/followers /api/v1/organizations/{id}/followers/{follower_id} /api/v1/organizations/{id}/mailMessages /api/v1/organizations/{id}/merge /api/v1/organizations/{id}/permittedUsers /api/v1/permissionSets /api/v1/permissionSets/{id} /api/v1/permissionSets/{id}/assignments /api/v1/personFields /api/v1/personFields/{id} /api/v1/persons /api/v1/persons/collection /api/v1/persons/{id} /api/v1/persons/{id}/activities /api/v1/persons/{id}/changelog /api/v1/persons/{id}/deals /api/v1/persons/{id}/files /api/v1/persons/{id}/flow /api/v1/persons/{id}/followers /api/v1/persons/{id}/followers/{follower_id} /api/v1/persons/{id}/mailMessages /api/v1/persons/{id}/merge /api/v1/persons/{id}/permittedUsers /api/v1/persons/{id}/picture /api/v1/persons/{id}/products /api/v1/pipelines/{id}/conversion_statistics /api/v1/pipelines/{id}/movement_statistics /api/v1/productFields /api/v1/productFields/{id} /api/v1/products/{id}/deals /api/v1/products/{id}/files /api/v1/products/{id}/followers /api/v1/products/{id}/followers/{follower_id} /api/v1/products/{id}/permittedUsers /api/v1/projectTemplates /api/v1/projectTemplates/{id} /api/v1/projects /api/v1/projects/boards /api/v1/projects/boards/{id} /api/v1/projects/phases /api/v1/projects/phases/{id} /api/v1/projects/{id} /api/v1/projects/{id}/activities /api/v1/projects/{id}/archive /api/v1/projects/{id}/groups /api/v1/projects/{id}/plan /api/v1/projects/{id}/plan/activities/{activityId} /api/v1/projects/{id}/plan/tasks/{taskId} /api/v1/projects/{id}/tasks /api/v1/recents /api/v1/roles /api/v1/roles/{id} /api/v1/roles/{id}/assignments /api/v1/roles/{id}/pipelines /api/v1/roles/{id}/settings /api/v1/subscriptions/find/{dealId} /api/v1/subscriptions/installment /api/v1/subscriptions/installment/{id} /api/v1/subscriptions/recurring /api/v1/subscriptions/recurring/{id} /api/v1/subscriptions/recurring/{id}/cancel /api/v1/subscriptions/{id} /api/v1/subscriptions/{id}/payments /api/v1/tasks /api/v1/tasks/{id} /api/v1/userConnections /api/v1/userSettings /api/v1/users /api/v1/users/find /api/v1/users/me /api/v1/users/{id} /api/v1/users/{id}/followers /api/v1/users/{id}/permissions /api/v1/users/{id}/roleAssignments /api/v1/users/{id}/roleSettings /api/v1/webhooks /api/v1/webhooks/{id} /api/v2/activities /api/v2/activities/{id} /api/v2/activityFields /api/v2/activityFields/{field_code} /api/v2/boards /api/v2/boards/{id} /api/v2/dealFields /api/v2/dealFields/{field_code} /api/v2/dealFields/{field_code}/options /api/v2/deals /api/v2/deals/archived /api/v2/deals/installments /api/v2/deals/products /api/v2/deals/search /api/v2/deals/{id} /api/v2/deals/{id}/convert/lead /api/v2/deals/{id}/convert/status/{conversion_id} /api/v2/deals/{id}/discounts /api/v2/deals/{id}/discounts/{discount_id} /api/v2/deals/{id}/followers /api/v2/deals/{id}/followers/changelog /api/v2/deals/{id}/followers/{follower_id} /api/v2/deals/{id}/installments /api/v2/deals/{id}/installments/{installment_id} /api/v2/deals/{id}/products /api/v2/deals/{id}/products/bulk /api/v2/deals/{id}/products/{product_attachment_id} /api/v2/itemSearch /api/v2/itemSearch/field /api/v2/leads/search /api/v2/leads/{id}/convert/deal /api/v2/leads/{id}/convert/status/{conversion_id} /api/v2/organizationFields /api/v2/organizationFields/{field_code} /api/v2/organizationFields/{field_code}/options /api/v2/organizations /api/v2/organizations/search /api/v2/organizations/{id} /api/v2/organizations/{id}/followers /api/v2/organizations/{id}/followers/changelog /api/v2/organizations/{id}/followers/{follower_id} /api/v2/personFields /api/v2/personFields/{field_code} /api/v2/personFields/{field_code}/options /api/v2/persons /api/v2/persons/search /api/v2/persons/{id} /api/v2/persons/{id}/followers /api/v2/persons/{id}/followers/changelog /api/v2/persons/{id}/followers/{follower_id} /api/v2/persons/{id}/picture /api/v2/phases /api/v2/phases/{id} /api/v2/pipelines /api/v2/pipelines/{id} /api/v2/productFields /api/v2/productFields/{field_code} /api/v2/productFields/{field_code}/options /api/v2/products /api/v2/products/search /api/v2/products/{id} /api/v2/products/{id}/duplicate /api/v2/products/{id}/followers /api/v2/products/{id}/followers/changelog /api/v2/products/{id}/followers/{follower_id} /api/v2/products/{id}/images /api/v2/products/{id}/variations /api/v2/products/{id}/variations/{product_variation_id} /api/v2/projectFields /api/v2/projectFields/{field_code} /api/v2/projectFields/{field_code}/options /api/v2/projectTemplates /api/v2/projectTemplates/{id} /api/v2/projects /api/v2/projects/archived /api/v2/projects/search /api/v2/projects/{id} /api/v2/projects/{id}/archive /api/v2/projects/{id}/changelog /api/v2/projects/{id}/permittedUsers /api/v2/stages /api/v2/stages/{id} /api/v2/tasks /api/v2/tasks/{id} /api/v2/users/{id}/followers --method -X --field -F --raw-field -f --header -H --input --include -i --paginate --raw";;
+      words="GET POST PUT PATCH DELETE /api/v1/activityFields /api/v1/activityTypes /api/v1/activityTypes/{id} /api/v1/billing/subscriptions/addons /api/v1/callLogs /api/v1/callLogs/{id} /api/v1/callLogs/{id}/recordings /api/v1/currencies /api/v1/dealFields /api/v1/dealFields/{id} /api/v1/deals/summary /api/v1/deals/timeline /api/v1/deals/{id}/changelog /api/v1/deals/{id}/duplicate /api/v1/deals/{id}/files /api/v1/deals/{id}/flow /api/v1/deals/{id}/followers /api/v1/deals/{id}/followers/{follower_id} /api/v1/deals/{id}/mailMessages /api/v1/deals/{id}/merge /api/v1/deals/{id}/participants /api/v1/deals/{id}/participants/{deal_participant_id} /api/v1/deals/{id}/participantsChangelog /api/v1/deals/{id}/permittedUsers /api/v1/files /api/v1/files/remote /api/v1/files/remoteLink /api/v1/files/{id} /api/v1/files/{id}/download /api/v1/filters /api/v1/filters/helpers /api/v1/filters/{id} /api/v1/goals /api/v1/goals/find /api/v1/goals/{id} /api/v1/goals/{id}/results /api/v1/leadFields /api/v1/leadLabels /api/v1/leadLabels/{id} /api/v1/leadSources /api/v1/leads /api/v1/leads/archived /api/v1/leads/search /api/v1/leads/{id} /api/v1/leads/{id}/permittedUsers /api/v1/legacyTeams /api/v1/legacyTeams/user/{id} /api/v1/legacyTeams/{id} /api/v1/legacyTeams/{id}/users /api/v1/mailbox/mailMessages/{id} /api/v1/mailbox/mailThreads /api/v1/mailbox/mailThreads/{id} /api/v1/mailbox/mailThreads/{id}/mailMessages /api/v1/meetings/userProviderLinks /api/v1/meetings/userProviderLinks/{id} /api/v1/noteFields /api/v1/notes /api/v1/notes/{id} /api/v1/notes/{id}/comments /api/v1/notes/{id}/comments/{commentId} /api/v1/organizationFields /api/v1/organizationFields/{id} /api/v1/organizationRelationships /api/v1/organizationRelationships/{id} /api/v1/organizations/{id}/changelog /api/v1/organizations/{id}/files /api/v1/organizations/{id}/flow /api/v1/organizations/{id}/followers /api/v1/organizations/{id}/followers/{follower_id} /api/v1/organizations/{id}/mailMessages /api/v1/organizations/{id}/merge /api/v1/organizations/{id}/permittedUsers /api/v1/permissionSets /api/v1/permissionSets/{id} /api/v1/permissionSets/{id}/assignments /api/v1/personFields /api/v1/personFields/{id} /api/v1/persons /api/v1/persons/collection /api/v1/persons/{id} /api/v1/persons/{id}/activities /api/v1/persons/{id}/changelog /api/v1/persons/{id}/deals /api/v1/persons/{id}/files /api/v1/persons/{id}/flow /api/v1/persons/{id}/followers /api/v1/persons/{id}/followers/{follower_id} /api/v1/persons/{id}/mailMessages /api/v1/persons/{id}/merge /api/v1/persons/{id}/permittedUsers /api/v1/persons/{id}/picture /api/v1/persons/{id}/products /api/v1/pipelines/{id}/conversion_statistics /api/v1/pipelines/{id}/movement_statistics /api/v1/productFields /api/v1/productFields/{id} /api/v1/products/{id}/deals /api/v1/products/{id}/files /api/v1/products/{id}/followers /api/v1/products/{id}/followers/{follower_id} /api/v1/products/{id}/permittedUsers /api/v1/projectTemplates /api/v1/projectTemplates/{id} /api/v1/projects /api/v1/projects/boards /api/v1/projects/boards/{id} /api/v1/projects/phases /api/v1/projects/phases/{id} /api/v1/projects/{id} /api/v1/projects/{id}/activities /api/v1/projects/{id}/archive /api/v1/projects/{id}/groups /api/v1/projects/{id}/plan /api/v1/projects/{id}/plan/activities/{activityId} /api/v1/projects/{id}/plan/tasks/{taskId} /api/v1/projects/{id}/tasks /api/v1/recents /api/v1/roles /api/v1/roles/{id} /api/v1/roles/{id}/assignments /api/v1/roles/{id}/pipelines /api/v1/roles/{id}/settings /api/v1/subscriptions/find/{dealId} /api/v1/subscriptions/installment /api/v1/subscriptions/installment/{id} /api/v1/subscriptions/recurring /api/v1/subscriptions/recurring/{id} /api/v1/subscriptions/recurring/{id}/cancel /api/v1/subscriptions/{id} /api/v1/subscriptions/{id}/payments /api/v1/tasks /api/v1/tasks/{id} /api/v1/userConnections /api/v1/userSettings /api/v1/users /api/v1/users/find /api/v1/users/me /api/v1/users/{id} /api/v1/users/{id}/followers /api/v1/users/{id}/permissions /api/v1/users/{id}/roleAssignments /api/v1/users/{id}/roleSettings /api/v1/webhooks /api/v1/webhooks/{id} /api/v2/activities /api/v2/activities/{id} /api/v2/activityFields /api/v2/activityFields/{field_code} /api/v2/boards /api/v2/boards/{id} /api/v2/dealFields /api/v2/dealFields/{field_code} /api/v2/dealFields/{field_code}/options /api/v2/deals /api/v2/deals/archived /api/v2/deals/installments /api/v2/deals/products /api/v2/deals/search /api/v2/deals/{id} /api/v2/deals/{id}/convert/lead /api/v2/deals/{id}/convert/status/{conversion_id} /api/v2/deals/{id}/discounts /api/v2/deals/{id}/discounts/{discount_id} /api/v2/deals/{id}/followers /api/v2/deals/{id}/followers/changelog /api/v2/deals/{id}/followers/{follower_id} /api/v2/deals/{id}/installments /api/v2/deals/{id}/installments/{installment_id} /api/v2/deals/{id}/products /api/v2/deals/{id}/products/bulk /api/v2/deals/{id}/products/{product_attachment_id} /api/v2/itemSearch /api/v2/itemSearch/field /api/v2/leads/search /api/v2/leads/{id}/convert/deal /api/v2/leads/{id}/convert/status/{conversion_id} /api/v2/organizationFields /api/v2/organizationFields/{field_code} /api/v2/organizationFields/{field_code}/options /api/v2/organizations /api/v2/organizations/search /api/v2/organizations/{id} /api/v2/organizations/{id}/followers /api/v2/organizations/{id}/followers/changelog /api/v2/organizations/{id}/followers/{follower_id} /api/v2/personFields /api/v2/personFields/{field_code} /api/v2/personFields/{field_code}/options /api/v2/persons /api/v2/persons/search /api/v2/persons/{id} /api/v2/persons/{id}/followers /api/v2/persons/{id}/followers/changelog /api/v2/persons/{id}/followers/{follower_id} /api/v2/persons/{id}/picture /api/v2/phases /api/v2/phases/{id} /api/v2/pipelines /api/v2/pipelines/{id} /api/v2/productFields /api/v2/productFields/{field_code} /api/v2/productFields/{field_code}/options /api/v2/products /api/v2/products/search /api/v2/products/{id} /api/v2/products/{id}/duplicate /api/v2/products/{id}/followers /api/v2/products/{id}/followers/changelog /api/v2/products/{id}/followers/{follower_id} /api/v2/products/{id}/images /api/v2/products/{id}/variations /api/v2/products/{id}/variations/{product_variation_id} /api/v2/projectFields /api/v2/projectFields/{field_code} /api/v2/projectFields/{field_code}/options /api/v2/projectTemplates /api/v2/projectTemplates/{id} /api/v2/projects /api/v2/projects/archived /api/v2/projects/search /api/v2/projects/{id} /api/v2/projects/{id}/archive /api/v2/projects/{id}/changelog /api/v2/projects/{id}/permittedUsers /api/v2/stages /api/v2/stages/{id} /api/v2/tasks /api/v2/tasks/{id} /api/v2/users/{id}/followers --method -X --field -F --raw-field -f --header -H --input --include -i --paginate --raw";;
     "export")
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
@@ -1738,7 +1804,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy auth doctor completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy auth doctor completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -2032,6 +2098,21 @@ _crmctl_subs() {
     "lead-sources list") echo "";;
     "currencies") echo "list";;
     "currencies list") echo "";;
+    "files") echo "list get upload update delete create-remote link-remote download";;
+    "files list") echo "";;
+    "files get") echo "";;
+    "files upload") echo "";;
+    "files update") echo "";;
+    "files delete") echo "";;
+    "files create-remote") echo "";;
+    "files link-remote") echo "";;
+    "files download") echo "";;
+    "call-logs") echo "list get create delete recording-upload";;
+    "call-logs list") echo "";;
+    "call-logs get") echo "";;
+    "call-logs create") echo "";;
+    "call-logs delete") echo "";;
+    "call-logs recording-upload") echo "";;
     "tasks") echo "list get create update delete";;
     "tasks list") echo "";;
     "tasks get") echo "";;

@@ -43,6 +43,8 @@ export const AREAS: AreaEntry[] = [
   { name: 'note-fields', summary: 'Fields of notes (read-only)', group: 'Admin and configuration', load: () => import('./note-fields/index.js').then((m) => m.area) },
   { name: 'lead-sources', summary: 'The fixed list of lead sources', group: 'Admin and configuration', load: () => import('./lead-sources/index.js').then((m) => m.area) },
   { name: 'currencies', summary: 'Currencies the company can use', group: 'Admin and configuration', load: () => import('./currencies/index.js').then((m) => m.area) },
+  { name: 'files', summary: 'Files: upload from a path or stdin, download (streamed), list, rename, delete, Google Drive links', group: 'Sales work', load: () => import('./files/index.js').then((m) => m.area) },
+  { name: 'call-logs', summary: 'Call logs and their audio recordings', group: 'Sales work', load: () => import('./call-logs/index.js').then((m) => m.area) },
   { name: 'tasks', summary: 'Project tasks: list, create, update, delete (v2, and v1 with --v1)', group: 'Sales work', load: () => import('./tasks/index.js').then((m) => m.area) },
   { name: 'project-templates', summary: 'Project templates (read-only)', group: 'Sales work', load: () => import('./project-templates/index.js').then((m) => m.area) },
   { name: 'boards', aliases: ['project-boards'], summary: 'Project boards', group: 'Sales work', load: () => import('./boards/index.js').then((m) => m.area) },

@@ -72,6 +72,8 @@ export class HttpClient {
         res = await this.once(creds.baseUrl, creds.headers, req);
       } catch (err) {
         release();
+        // A download's target refused (exists, not writable): the caller's error, not the network's.
+        if (err instanceof CliError) throw err;
         const code = errorCode(err);
         const maybeSent = !NOT_SENT.has(code);
         if (!NOT_SENT.has(code) && !MAYBE_SENT.has(code)) throw this.networkError(err, req, creds.baseUrl);
@@ -153,7 +155,8 @@ export class HttpClient {
       if (typeof body === 'object') this.trace(`> multipart ${JSON.stringify(redactValue(req.body ?? {}))} + ${req.upload!.field}=${req.upload!.filename} (${req.upload!.size} bytes, ${req.upload!.contentType})`);
       else if (body !== undefined) this.trace(`> ${req.encoding === 'form' ? redactUrlEncoded(body) : JSON.stringify(redactValue(JSON.parse(body)))}`);
     }
-    const res = await this.transport.request(url, { method: req.method, headers, body, timeoutMs: this.opts.timeoutMs });
+    if (req.sink) headers.accept = '*/*';
+    const res = await this.transport.request(url, { method: req.method, headers, body, timeoutMs: this.opts.timeoutMs, ...(req.sink ? { sink: req.sink } : {}) });
     const text = res.text;
     let parsed: unknown = text;
     const type = String(res.headers['content-type'] ?? '');

@@ -20,6 +20,26 @@ export function nodeTransport(maxSockets = 16): Transport {
           headers['content-length'] = streamed.length;
         } else if (typeof init.body === 'string') headers['content-length'] = Buffer.byteLength(init.body);
         const req = mod.request(u, { method: init.method, headers, agent: agents[u.protocol as 'http:' | 'https:'] }, (res) => {
+          const status = res.statusCode ?? 0;
+          if (init.sink && status >= 200 && status < 300) {
+            // A download: bytes go straight to the sink, never held in memory.
+            let out: NodeJS.WritableStream;
+            try {
+              out = init.sink.open(res.headers);
+            } catch (err) {
+              res.destroy();
+              reject(err);
+              return;
+            }
+            out.on('error', (err) => {
+              res.destroy();
+              reject(err);
+            });
+            res.on('error', reject);
+            res.pipe(out as NodeJS.WritableStream & import('node:stream').Writable);
+            out.on('finish', () => resolve({ status, headers: res.headers, text: '' }));
+            return;
+          }
           // Decode as it arrives: the page lives as a V8 string, not as Buffers in malloc'd memory,
           // which keeps the RSS of a long export flat (it is collected with the rest of the heap).
           let text = '';

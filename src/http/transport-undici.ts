@@ -16,6 +16,12 @@ export function undiciTransport(connections = 16): Transport {
         headersTimeout: init.timeoutMs,
         bodyTimeout: init.timeoutMs,
       });
+      if (init.sink && res.statusCode >= 200 && res.statusCode < 300) {
+        // A download: bytes go straight to the sink, never held in memory.
+        const { pipeline } = await import('node:stream/promises');
+        await pipeline(res.body, init.sink.open(res.headers as TransportResponse['headers']) as import('node:stream').Writable);
+        return { status: res.statusCode, headers: res.headers as TransportResponse['headers'], text: '' };
+      }
       return { status: res.statusCode, headers: res.headers as TransportResponse['headers'], text: await res.body.text() };
     },
     close: () => agent.close(),

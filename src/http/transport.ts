@@ -13,6 +13,13 @@ export interface TransportRequest {
   /** Text, or a streamed body (file uploads) opened once per attempt. */
   body?: string | StreamBody;
   timeoutMs: number;
+  /** A 2xx answer is piped into this (file downloads) instead of being read as text; text is then ''. */
+  sink?: DownloadSink;
+}
+
+/** Where a downloaded body goes: opened once per attempt with the answer's headers, finished or aborted. */
+export interface DownloadSink {
+  open(headers: Record<string, string | string[] | undefined>): NodeJS.WritableStream;
 }
 
 export interface Transport {

@@ -35,6 +35,8 @@ export interface HttpRequest {
   upload?: UploadFile;
   /** Shown the final error answer before it becomes a typed error (`crmctl api --include` prints it). */
   onErrorResponse?: (res: HttpResponse) => void | Promise<void>;
+  /** A 2xx body is streamed into this (downloads) instead of being parsed; `body` is then undefined. */
+  sink?: import('./transport.js').DownloadSink;
 }
 
 export interface HttpResponse {

@@ -153,7 +153,9 @@ export class SandboxServer {
       const raw = await readBody(req);
       const match = this.router.match(method, url.pathname);
       // Best-effort parse for the log even when the route is unknown.
-      try { parsed = raw.length ? parseBody(raw, req.headers['content-type'], 'json-or-form') : undefined; } catch { parsed = raw.toString('utf8'); }
+      // A file upload is logged by its size and form fields, not its bytes.
+      if (/^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''))) parsed = { multipart_bytes: raw.length };
+      else try { parsed = raw.length ? parseBody(raw, req.headers['content-type'], 'json-or-form') : undefined; } catch { parsed = raw.toString('utf8'); }
 
       const decision = this.deps.faults.decide();
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
@@ -222,6 +224,12 @@ function statusText(s: number): string {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  // File downloads answer with the bytes themselves (the handler sets content-type and disposition).
+  if (Buffer.isBuffer(body)) {
+    res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': String(body.length), ...headers });
+    res.end(body);
+    return;
+  }
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);

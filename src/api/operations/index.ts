@@ -39,6 +39,8 @@ import { taskOps } from './tasks.js';
 import { projectTemplateOps } from './project-templates.js';
 import { billingOps } from './billing.js';
 import { meetingOps } from './meetings.js';
+import { fileOps } from './files.js';
+import { callLogOps } from './call-logs.js';
 
 /** Every table, keyed by area. Docs, completions, `crmctl mcp` and the contract tests read this; never imported at start-up. */
 export const TABLES = {
@@ -82,6 +84,8 @@ export const TABLES = {
   projectTemplates: projectTemplateOps,
   billing: billingOps,
   meetings: meetingOps,
+  files: fileOps,
+  callLogs: callLogOps,
 } as const;
 
 export const ALL_OPERATIONS: Operation[] = Object.values(TABLES).flatMap((t) => rowsOf(t as Record<string, Operation>));

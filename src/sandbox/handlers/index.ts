@@ -30,6 +30,7 @@ import { itemSearchArea } from './item-search.js';
 import { accountListsArea } from './account-lists.js';
 import { accountExtrasArea } from './account-extras.js';
 import { tasksArea } from './tasks.js';
+import { filesArea } from './files.js';
 
 export const areas: AreaModule[] = [
   fieldsArea,
@@ -61,4 +62,5 @@ export const areas: AreaModule[] = [
   accountListsArea,
   accountExtrasArea,
   tasksArea,
+  filesArea,
 ];

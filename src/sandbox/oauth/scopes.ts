@@ -11,5 +11,5 @@ export const ALL_SCOPES = [
 export const DEFAULT_APP_SCOPES = [
   'base', 'leads:full', 'deals:full', 'contacts:full', 'admin', 'goals:full', 'projects:full', 'mail:full',
   'users:read', 'recents:read', 'search:read', 'activities:full', 'contact-fields:full', 'products:full', 'deal-fields:full',
-  'product-fields:full', 'project-fields:full', 'video-calls',
+  'product-fields:full', 'project-fields:full', 'video-calls', 'phone-integration',
 ];
