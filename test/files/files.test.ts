@@ -97,6 +97,36 @@ describe('files: upload and download', () => {
   });
 });
 
+describe('files: bytes kept with --data', () => {
+  it('an uploaded file comes back identical from a sandbox restarted on the same data file', async () => {
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const d = dir();
+    const dataFile = join(d, 'state.json');
+    const bytes = randomBytes(256 * 1024);
+    writeFileSync(join(d, 'scan.pdf'), bytes);
+    const first = await startSandbox({ port: 0, dataFile });
+    let id: number;
+    try {
+      const env = { ...fx.env, CRMCTL_API_DOMAIN: first.url, CRMCTL_ACCESS_TOKEN: first.issueToken({}).access_token };
+      const up = await runCli(['files', 'upload', '--file', join(d, 'scan.pdf'), '--deal-id', '1', '--json'], { env });
+      expect(up.code, up.stderr).toBe(0);
+      id = JSON.parse(up.stdout).id;
+    } finally {
+      await first.close();
+    }
+    const second = await startSandbox({ port: 0, dataFile });
+    try {
+      const env = { ...fx.env, CRMCTL_API_DOMAIN: second.url, CRMCTL_ACCESS_TOKEN: second.issueToken({}).access_token };
+      const out = join(d, 'back.pdf');
+      const r = await runCli(['files', 'download', String(id), '--out', out], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(sha(readFileSync(out))).toBe(sha(bytes));
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('files: hostile paths (exit 2 naming the path, nothing sent)', () => {
   it('a missing file, a directory, a file over the 50 MB limit, a download into a missing directory', async () => {
     const d = dir();
