@@ -30,7 +30,29 @@ await build({
   // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins.
   banner: { js: "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);" },
   logLevel: 'warning',
+  plugins: [englishOnlyZodLocales()],
 });
+
+/**
+ * zod's `z` namespace re-exports every locale (`z.locales`, ~60 files), so all of them land in the
+ * chunk every command loads. crmctl writes its own messages and uses zod's default English one; the
+ * locales index is replaced by English only (a third of the zod chunk, parsed on every start-up).
+ */
+function englishOnlyZodLocales() {
+  return {
+    name: 'zod-english-only',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer) ? { path: 'zod-locales-en', namespace: 'crmctl-stub' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'crmctl-stub' }, () => ({
+        contents: "export { default as en } from 'zod/v4/locales/en.js';",
+        resolveDir: process.cwd(),
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 // What this build was made from: test/ux/built.ts rebuilds when the sources no longer match.
 writeFileSync('dist/.build-stamp', `${sourceHash('.')}\n`);
