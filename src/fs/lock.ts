@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../core/errors.js';
@@ -29,7 +28,7 @@ export interface LockOptions {
 export async function acquireLock(path: string, opts: LockOptions): Promise<() => void> {
   const staleMs = opts.staleMs ?? 30_000;
   const timeoutMs = opts.timeoutMs ?? 60_000;
-  const token = randomBytes(8).toString('hex');
+  const token = globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16);
   const started = Date.now();
   let delay = 10;
   let announced = false;

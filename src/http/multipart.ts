@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 
@@ -27,7 +26,8 @@ export interface StreamBody {
  * is known up front (so the request carries Content-Length, as the service expects for uploads).
  */
 export function multipartBody(fields: Record<string, unknown>, file: UploadFile): StreamBody {
-  const boundary = `----crmctl${randomBytes(12).toString('hex')}`;
+  // Web Crypto is on globalThis: no node:crypto import for every command that only might upload.
+  const boundary = `----crmctl${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`;
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     if (v === undefined || v === null) continue;

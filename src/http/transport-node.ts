@@ -1,5 +1,5 @@
 import http from 'node:http';
-import https from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
 /**
@@ -7,11 +7,18 @@ import type { Transport, TransportRequest, TransportResponse } from './transport
  * one-shot command like `crmctl leads list` starts fast; see docs/architecture.md for the numbers.
  */
 export function nodeTransport(maxSockets = 16): Transport {
-  const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets }), 'https:': new https.Agent({ keepAlive: true, maxSockets }) };
+  // node:https (and TLS under it) loads on the first https request: a loopback sandbox never pays for it.
+  const plain = new http.Agent({ keepAlive: true, maxSockets });
+  let secure: { mod: typeof import('node:https'); agent: HttpsAgent } | undefined;
   return {
-    request(url: string, init: TransportRequest): Promise<TransportResponse> {
+    async request(url: string, init: TransportRequest): Promise<TransportResponse> {
       const u = new URL(url);
-      const mod = u.protocol === 'https:' ? https : http;
+      if (u.protocol === 'https:' && !secure) {
+        const mod = (await import('node:https')).default;
+        secure = { mod, agent: new mod.Agent({ keepAlive: true, maxSockets }) };
+      }
+      const mod = u.protocol === 'https:' ? secure!.mod : http;
+      const agent = u.protocol === 'https:' ? secure!.agent : plain;
       return new Promise((resolve, reject) => {
         const headers: Record<string, string | number> = { ...init.headers };
         const streamed = typeof init.body === 'object' ? init.body : undefined;
@@ -19,7 +26,7 @@ export function nodeTransport(maxSockets = 16): Transport {
           headers['content-type'] = streamed.contentType;
           headers['content-length'] = streamed.length;
         } else if (typeof init.body === 'string') headers['content-length'] = Buffer.byteLength(init.body);
-        const req = mod.request(u, { method: init.method, headers, agent: agents[u.protocol as 'http:' | 'https:'] }, (res) => {
+        const req = mod.request(u, { method: init.method, headers, agent }, (res) => {
           const status = res.statusCode ?? 0;
           if (init.sink && status >= 200 && status < 300) {
             // A download: bytes go straight to the sink, never held in memory.
@@ -58,8 +65,8 @@ export function nodeTransport(maxSockets = 16): Transport {
       });
     },
     async close() {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      plain.destroy();
+      secure?.agent.destroy();
     },
   };
 }

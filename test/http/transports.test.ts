@@ -53,3 +53,18 @@ describe.each(['node', 'undici'])('transport %s', (transport) => {
     }
   });
 });
+
+describe('node transport: https loads on the first https request', () => {
+  it('an https URL is spoken to with TLS (a plain HTTP server answers the handshake with garbage), an http URL without', async () => {
+    const { nodeTransport } = await import('../../src/http/transport-node.js');
+    const t = nodeTransport(2);
+    try {
+      const plain = await t.request(`${fx.sandbox.url}/api/v1/leadLabels`, { method: 'GET', headers: { authorization: `Bearer ${fx.env.CRMCTL_ACCESS_TOKEN}` }, timeoutMs: 5_000 });
+      expect(plain.status).toBe(200);
+      const tls = t.request(`${fx.sandbox.url.replace('http:', 'https:')}/api/v1/leadLabels`, { method: 'GET', headers: {}, timeoutMs: 5_000 });
+      await expect(tls).rejects.toMatchObject({ code: expect.stringMatching(/^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|ECONNRESET)$/) });
+    } finally {
+      await t.close();
+    }
+  });
+});
