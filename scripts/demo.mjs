@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // End-to-end demo with no human at the keyboard: start the sandbox, log in through the real
-// loopback OAuth flow (this script plays the browser), create labels and leads, list them.
+// loopback OAuth flow (this script plays the browser), create labels and leads, list them, apply a
+// pipeline with deals from docs/fixtures/sales.yaml and destroy it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +62,13 @@ try {
   await step(['leads', 'list', '--profile', 'sandbox', '--output', 'table']);
   const leads = JSON.parse(await step(['leads', 'list', '--profile', 'sandbox', '--json', '--fields', 'id,title,value'], { show: true }));
   if (!leads.some((l) => l.title === 'Demo: Acme expansion')) throw new Error('the created lead is not listed');
-  say('\nDemo finished: logged in through the loopback OAuth flow, created a label and two leads, listed them as a table and as JSON.');
+  // A sales setup from fixtures: a pipeline with stages, products, an organization, deals and a call.
+  const state = join(env.CRMCTL_CONFIG_DIR, 'demo-state.json');
+  await step(['apply', '--profile', 'sandbox', '-f', 'docs/fixtures/sales.yaml', '--state', state]);
+  const deals = await step(['deals', 'list', '--profile', 'sandbox', '--output', 'table', '--status', 'open']);
+  if (!deals.includes('Initech rollout')) throw new Error('the deal from the fixtures is not listed');
+  await step(['destroy', '--profile', 'sandbox', '--state', state, '--yes']);
+  say('\nDemo finished: logged in through the loopback OAuth flow, created a label and two leads, listed them as a table and as JSON, applied a pipeline with deals from fixtures and removed it again.');
 } finally {
   await sb.stop();
 }
