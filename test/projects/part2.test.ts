@@ -105,6 +105,38 @@ describe('boards, templates, v1 projects and phases', () => {
   });
 });
 
+describe('every other new form once: the request that reached the sandbox and the answer', () => {
+  it('v1 project get/update/archive, v1 phase get, v1 task get/update/delete, v2 board get/update, relationship get, plan-activity', async () => {
+    const p = await json(['projects', 'get', '1', '--v1']);
+    expect(p).toMatchObject({ id: 1, board_id: expect.any(Number) });
+    expect(p.add_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(await json(['projects', 'update', '1', '--v1', '--title', 'Renamed in v1', '--labels', '1'])).toMatchObject({ id: 1, title: 'Renamed in v1', labels: [1] });
+    expect((await api('/api/v2/projects/1')).body.data).toMatchObject({ title: 'Renamed in v1', label_ids: [1] });
+    const archived = await json(['projects', 'archive', '1', '--v1']);
+    expect(archived.archive_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const phase = await json(['phases', 'get', '1', '--v1']);
+    expect(phase).toMatchObject({ id: 1, order_nr: expect.any(Number) });
+    const t = await json(['tasks', 'create', '--title', 'v1 me', '--project-id', '2']);
+    expect(await json(['tasks', 'get', String(t.id), '--v1'])).toMatchObject({ id: t.id, done: 0, project_id: 2 });
+    expect(await json(['tasks', 'update', String(t.id), '--v1', '--title', 'v1 renamed', '--done', '1'])).toMatchObject({ title: 'v1 renamed', done: 1 });
+    await json(['tasks', 'delete', String(t.id), '--v1', '--yes']);
+    expect((await api(`/api/v2/tasks/${t.id}`)).status).toBe(404);
+    expect(await json(['boards', 'get', '1'])).toMatchObject({ id: 1, name: 'Delivery' });
+    expect(await json(['boards', 'update', '1', '--name', 'Delivery (EU)'])).toMatchObject({ id: 1, name: 'Delivery (EU)', order_nr: 1 });
+    const rel = await json(['organizations', 'relationships', 'create', '--type', 'related', '--rel-owner-org-id', '3', '--rel-linked-org-id', '4']);
+    expect(await json(['organizations', 'relationships', 'get', String(rel.id), '--org-id', '4'])).toMatchObject({ id: rel.id, calculated_type: 'related', calculated_related_org_id: 3 });
+    const project = (await api('/api/v2/projects/1')).body.data;
+    const phases = (await api(`/api/v2/phases?board_id=${project.board_id}`)).body.data as Array<{ id: number }>;
+    const act = fx.sandbox.state.activities.all().find((a) => a.project_id === 1);
+    expect(act, 'the demo seed has an activity on project 1').toBeDefined();
+    expect(await json(['projects', 'plan-activity', '1', String(act!.id), '--phase-id', String(phases[0]!.id)])).toEqual({ item_id: act!.id, item_type: 'activity', phase_id: phases[0]!.id, group_id: expect.anything() });
+    expect((await fx.requests()).filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+      'PUT /api/v1/projects/1 200', 'POST /api/v1/projects/1/archive 200', 'POST /api/v2/tasks 200', `PUT /api/v1/tasks/${t.id} 200`,
+      `DELETE /api/v1/tasks/${t.id} 200`, 'PATCH /api/v2/boards/1 200', 'POST /api/v1/organizationRelationships 200', `PUT /api/v1/projects/1/plan/activities/${act!.id} 200`,
+    ]);
+  });
+});
+
 describe('organization relationships', () => {
   it('a parent relationship reads as daughter from the parent and parent from the daughter; one parent only', async () => {
     const rel = await json(['organizations', 'relationships', 'create', '--type', 'parent', '--rel-owner-org-id', '1', '--rel-linked-org-id', '2']);

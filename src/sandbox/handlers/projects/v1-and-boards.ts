@@ -200,7 +200,8 @@ export const projectV1Routes: RouteDef[] = [
   { method: 'PUT', path: '/api/v1/projects/{id}/plan/activities/{activityId}', cost: 10, scopes: PROJECT_WRITE, handler: placeInPlan('activity', 'activityId') },
   { method: 'PUT', path: '/api/v1/projects/{id}/plan/tasks/{taskId}', cost: 10, scopes: PROJECT_WRITE, handler: placeInPlan('task', 'taskId') },
   { method: 'GET', path: '/api/v1/projects/phases', cost: 20, scopes: PROJECT_READ, handler: v1Phases },
-  { method: 'GET', path: '/api/v1/projects/phases/{id}', cost: 2, scopes: ['projects:read'], handler: v1Phase },
+  // The vendor index names only projects:read here; a full scope includes reading, as everywhere else.
+  { method: 'GET', path: '/api/v1/projects/phases/{id}', cost: 2, scopes: PROJECT_READ, handler: v1Phase },
   { method: 'GET', path: '/api/v1/projects/boards/{id}', cost: 2, scopes: PROJECT_READ, handler: (req, ctx) => {
     const b = loadBoard(ctx.state, req.params.id!);
     return ok({ id: b.id, name: b.name, order_nr: b.order_nr, add_time: v1Time(b.add_time), update_time: v1Time(b.update_time) });
