@@ -95,6 +95,14 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
 /** The spec behind a commander command, for docs and completions generated from the tree. */
 export const SPEC = Symbol('crmctl.spec');
 
+/**
+ * Descriptions are written as source lines; commander wraps to the terminal itself, so a single line
+ * break inside a paragraph becomes a space (blank lines and list items starting with "-" stay).
+ */
+function reflow(text: string): string {
+  return text.replace(/([^\n])\n(?![\n\-\s])/g, '$1 ');
+}
+
 /** Do the words name this command (its path after the area, in order, an alias for the last word)? */
 function named(spec: CommandSpec, words: string[]): boolean {
   let at = words.indexOf(spec.path[0]!) + 1 || 1;
@@ -109,7 +117,7 @@ function named(spec: CommandSpec, words: string[]): boolean {
 
 function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks, full = true): void {
   (cmd as Command & { [SPEC]?: CommandSpec })[SPEC] = spec;
-  cmd.description(spec.summary + (spec.description ? `\n\n${spec.description}` : ''));
+  cmd.description(spec.summary + (spec.description ? `\n\n${reflow(spec.description)}` : ''));
   cmd.summary(spec.summary);
   for (const a of spec.aliases ?? []) cmd.alias(a);
   if (spec.hidden) (cmd as unknown as { _hidden: boolean })._hidden = true;

@@ -42,6 +42,19 @@ async function runBundled(args: string[], env: Record<string, string> = {}): Pro
   return { code, stdout: out, stderr: err };
 }
 
+/**
+ * A description line that stops well short of the wrap width and is followed by more text of the same
+ * paragraph: a source line break leaked into the help (commander wraps paragraphs itself).
+ */
+function brokenParagraph(help: string): string | undefined {
+  const head = help.split(/\n(Arguments|Options|Commands):\n/)[0]!.split('\n').slice(2);
+  for (let i = 0; i < head.length - 1; i++) {
+    const line = head[i]!, next = head[i + 1]!;
+    if (line.trim() && next.trim() && !/^\s*-/.test(next) && line.length < 40 && !/[.:)]$/.test(line)) return `${line}⏎${next}`;
+  }
+  return undefined;
+}
+
 describe('the bundle users run', () => {
   it('every command answers --help with its usage, an example and the operations it calls', async () => {
     const problems: string[] = [];
@@ -52,6 +65,7 @@ describe('the bundle users run', () => {
       else if (!r.stdout.startsWith(`Usage: crmctl ${node.path.join(' ')}`)) problems.push(`${node.path.join(' ')}: ${r.stdout.split('\n')[0]}`);
       else if (leaf && !/\nExamples:\n {2}\$ crmctl /.test(r.stdout)) problems.push(`${node.path.join(' ')}: no example`);
       else if (leaf && node.spec?.operations?.length && !/\nCalls:\n {2}(GET|POST|PUT|PATCH|DELETE) \//.test(r.stdout)) problems.push(`${node.path.join(' ')}: no Calls block`);
+      else if (brokenParagraph(r.stdout)) problems.push(`${node.path.join(' ')}: a description paragraph breaks mid-sentence: ${JSON.stringify(brokenParagraph(r.stdout))}`);
     }
     expect(problems).toEqual([]);
     expect(flatten(tree).length).toBeGreaterThan(150);
