@@ -9,16 +9,22 @@ import { saveProfile, type Profile } from '../../src/config/store.js';
 import { BIN, cleanEnv, tempConfigDir, type RunResult } from '../helpers/cli.js';
 
 /** A port that was free a moment ago (bind to 0, read it, close). */
+/**
+ * A port for a callback server a test starts later. Taken below the kernel's ephemeral range
+ * (32768-60999 on Linux): a port that "listen(0)" handed out and gave back can be handed to another
+ * test's server (a sandbox on port 0) before ours binds it; these are never handed out that way.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
     });
-  });
+    if (ok) return port;
+  }
+  throw new Error('no free port between 20000 and 32000');
 }
 
 export interface AuthFixture {
