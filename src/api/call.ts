@@ -132,7 +132,8 @@ export function nextPage(op: Operation, envelope: Envelope): string | number | u
   return undefined;
 }
 
-function totalOf(envelope: Envelope): number | undefined {
+/** How many records the list holds in all, when the service says (v1 pagination's total_count). */
+export function totalOf(envelope: Envelope): number | undefined {
   const add = (envelope.additional_data ?? {}) as Record<string, unknown>;
   const p = (add.pagination ?? add) as Record<string, unknown>;
   const t = Number(p.total_count ?? p.total);

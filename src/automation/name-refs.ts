@@ -19,8 +19,6 @@ const HEADERS: Record<RefKind, string[]> = {
 /** The body field a kind fills, first one the operation has. */
 const ID_FIELDS: Record<RefKind, string[]> = { organization: ['org_id', 'organization_id'], person: ['person_id'], user: ['owner_id', 'user_id'] };
 
-const WHAT: Record<RefKind, string> = { organization: 'organization', person: 'person', user: 'user' };
-
 export interface RefColumn {
   kind: RefKind;
   /** Body key the id goes to. */
@@ -71,10 +69,10 @@ export async function resolveNames(ctx: Context, http: HttpClient, wanted: Map<R
     for (const [name, list] of hits) {
       const unique = [...new Set(list)];
       if (unique.length === 1) found.set(name, unique[0]!);
-      else if (!unique.length) bad.set(name, `matches no ${WHAT[kind]}${kind === 'user' ? ' (by name or email)' : ''}`);
-      else bad.set(name, `matches ${unique.length} ${WHAT[kind]}s (ids ${unique.join(', ')}); give the id instead`);
+      else if (!unique.length) bad.set(name, `matches no ${kind}${kind === 'user' ? ' (by name or email)' : ''}`);
+      else bad.set(name, `matches ${unique.length} ${kind}s (ids ${unique.join(', ')}); give the id instead`);
     }
-    ctx.debug(`import: ${found.size} of ${names.size} ${WHAT[kind]} names matched`);
+    ctx.debug(`import: ${found.size} of ${names.size} ${kind} names matched`);
     ids.set(kind, found);
     problems.set(kind, bad);
   }

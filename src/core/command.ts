@@ -6,8 +6,12 @@ export interface ArgSpec {
   description: string;
   required?: boolean;
   variadic?: boolean;
-  /** Values shell completion offers for it (`crmctl api` offers the known paths). */
-  values?: () => string[];
+  /**
+   * What shell completion offers for it: fixed words, plus `operationPaths` for every path of the
+   * operation tables (`crmctl api`). Named, not computed here, so a command's module does not load
+   * every table just to be listed.
+   */
+  complete?: { words?: string[]; operationPaths?: boolean };
 }
 
 export interface OptionSpec {

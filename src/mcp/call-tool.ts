@@ -1,4 +1,4 @@
-import { callOperation, nextPage, recordsOf } from '../api/call.js';
+import { callOperation, nextPage, recordsOf, totalOf } from '../api/call.js';
 import type { Context } from '../core/context.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
@@ -64,8 +64,8 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
     const next = nextPage(op, envelope);
     const page: Record<string, unknown> = { records, count: records.length, more: next !== undefined };
     if (next !== undefined) page[op.pagination === 'cursor' ? 'next_cursor' : 'next_start'] = next;
-    const remaining = remainingOf(envelope, Number(input.query.start ?? 0) + records.length);
-    if (remaining !== undefined) page.remaining = remaining;
+    const total = totalOf(envelope);
+    if (total !== undefined) page.remaining = Math.max(0, total - Number(input.query.start ?? 0) - records.length);
     return text(page);
   } catch (err) {
     if (err instanceof CliError) return fail([err.message, err.hint].filter(Boolean).join('\n'));
@@ -79,12 +79,4 @@ function argumentName(tool: ToolDef, field: string): string {
   if (arg) return arg[1]!;
   const f = operationFields(tool.op).fields.find((x) => `--${x.flag}` === field);
   return f ? f.key : field.replace(/^--/, '').replace(/^(query|body)\./, '');
-}
-
-/** Records after this page, when the service says how many there are in all. */
-function remainingOf(envelope: { additional_data?: Record<string, unknown> | null }, seen: number): number | undefined {
-  const add = (envelope.additional_data ?? {}) as Record<string, unknown>;
-  const p = (add.pagination ?? add) as Record<string, unknown>;
-  const total = Number(p.total_count ?? p.total);
-  return Number.isFinite(total) ? Math.max(0, total - seen) : undefined;
 }

@@ -139,6 +139,7 @@ describe('files: hostile paths (exit 2 naming the path, nothing sent)', () => {
       [['files', 'upload', '--file', big], '--file'],
       [['files', 'download', '1', '--out', join(d, 'no', 'such', 'dir', 'x.pdf')], `--out: directory ${join(d, 'no', 'such', 'dir')} does not exist`],
       [['call-logs', 'recording-upload', 'abc', '--file', join(d, 'nope.mp3')], `--file: no such file ${join(d, 'nope.mp3')}`],
+      [['files', 'download'], 'missing argument <id>'],
     ];
     for (const [args, message] of cases) {
       await fx.clearRequests();

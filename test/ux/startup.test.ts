@@ -130,6 +130,12 @@ describe('start-up: help loads no HTTP, auth or sandbox code', () => {
     expect(tools.urls.filter((u) => /@modelcontextprotocol/.test(u))).toEqual([]);
   });
 
+  it('api --help does not load every operation table (completion names the path list, it does not build it)', async () => {
+    const r = await loadedBy(['api', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.urls.filter((u) => /\/dist\/api\/operations\/index\.js$/.test(u))).toEqual([]);
+  });
+
   it('a create command\'s --help (prompts machinery stays unloaded too)', async () => {
     const r = await loadedBy(['leads', 'create', '--help']);
     expect(r.code).toBe(0);

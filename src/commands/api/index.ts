@@ -5,7 +5,6 @@ import { UsageError, ValidationError } from '../../core/errors.js';
 import { readAll } from '../../core/stdin.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
-import { knownPaths } from '../../automation/route-match.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -31,8 +30,8 @@ const apiCommand: CommandSpec = {
     'crmctl api POST /api/v1/webhooks --input webhook.json --include',
   ],
   args: [
-    { name: 'method-or-path', description: 'METHOD PATH, or just PATH (GET)', required: true, values: () => [...METHODS, ...knownPaths()] },
-    { name: 'path', description: 'path such as /api/v1/leads (when METHOD is given first)', required: false, values: knownPaths },
+    { name: 'method-or-path', description: 'METHOD PATH, or just PATH (GET)', required: true, complete: { words: [...METHODS], operationPaths: true } },
+    { name: 'path', description: 'path such as /api/v1/leads (when METHOD is given first)', required: false, complete: { operationPaths: true } },
   ],
   options: [
     { flags: '-X, --method <method>', description: 'HTTP method (default GET)' },

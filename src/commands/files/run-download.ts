@@ -6,6 +6,7 @@ import { toRequest } from '../../api/call.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { validateParams } from '../../input/operation-input.js';
+import { collectParams } from '../operation-command.js';
 
 /** `attachment; filename="a b.pdf"` (or RFC 5987 filename*=UTF-8''a%20b.pdf) → a safe base name. */
 export function fileNameOf(disposition: unknown, fallback: string): string {
@@ -19,7 +20,8 @@ export function fileNameOf(disposition: unknown, fallback: string): string {
 }
 
 export async function runDownload(ctx: Context, op: Operation, args: string[], o: { out?: string; force: boolean }): Promise<void> {
-  const params = validateParams(op, { id: args[0] });
+  // The same argument handling as every generated command: named when missing, asked on a terminal.
+  const params = validateParams(op, await collectParams(ctx, op, args));
   const toStdout = o.out === '-';
   const intoDir = o.out !== undefined && !toStdout && (o.out.endsWith('/') || (existsSync(o.out) && statSync(o.out).isDirectory()));
   if (o.out !== undefined && !toStdout && !intoDir) checkTarget(o.out, o.force);
@@ -28,7 +30,6 @@ export async function runDownload(ctx: Context, op: Operation, args: string[], o
   const http = await ctx.http();
   let target: string | undefined;
   let partial: string | undefined;
-  let bytes = 0;
   const sink = {
     open(headers: Record<string, string | string[] | undefined>): NodeJS.WritableStream {
       if (toStdout) return toStdoutStream(ctx);
@@ -46,7 +47,7 @@ export async function runDownload(ctx: Context, op: Operation, args: string[], o
     throw err;
   }
   if (toStdout) return;
-  bytes = statSync(partial!).size;
+  const bytes = statSync(partial!).size;
   renameSync(partial!, target!);
   ctx.info(`Saved ${target} (${bytes} bytes).`);
   const { renderDocument } = await import('../../output/report.js');

@@ -3,6 +3,7 @@
 // documents: the owner of a "parent" relationship is the parent of the linked organization; lists
 // show each relationship from the asked organization's side (calculated_type, the related org).
 import { ok } from '../http/envelope.js';
+import { objectBody } from '../http/validate.js';
 import { ApiError, invalid } from '../http/errors.js';
 import type { Organization } from '../store/records.js';
 import type { SandboxState } from '../store/state.js';
@@ -38,8 +39,12 @@ function present(state: SandboxState, r: Relationship, view: number | undefined)
   };
 }
 
+/** related_objects.organization: the same summary keyed by id (`value` is the key there). */
 const related = (state: SandboxState, ids: number[]) => ({
-  organization: Object.fromEntries([...new Set(ids)].map((id) => [id, { id, name: state.organizations.getAny(id)?.name ?? null, people_count: state.persons.filter((p) => p.org_id === id).length, owner_id: state.organizations.getAny(id)?.owner_id ?? null, address: null, cc_email: `${state.company.domain}+org${id}@pipedrivemail.com` }])),
+  organization: Object.fromEntries([...new Set(ids)].map((id) => {
+    const { value: _v, ...summary } = orgSummary(state, id);
+    return [id, { id, ...summary }];
+  })),
 });
 
 function orgId(v: unknown, field: string, state: SandboxState, required: boolean): number | undefined {
@@ -71,9 +76,7 @@ function checkRel(state: SandboxState, type: string, owner: number, linked: numb
   if (type === 'parent' && others.some((r) => r.type === 'parent' && r.rel_owner_org_id === linked && r.rel_linked_org_id === owner)) throw invalid('type', 'the two organizations would be each other\'s parent');
 }
 
-function body(req: SandboxRequest): Record<string, unknown> {
-  return (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
-}
+const body = (req: SandboxRequest): Record<string, unknown> => objectBody(req.body, false);
 
 function create(req: SandboxRequest, ctx: HandlerContext) {
   const { state } = ctx;

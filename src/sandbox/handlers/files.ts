@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ok } from '../http/envelope.js';
 import { ApiError, invalid } from '../http/errors.js';
 import { offsetPage } from '../http/paginate.js';
+import { objectBody } from '../http/validate.js';
 import { parseSort } from '../http/sort.js';
 import type { UploadedPart } from '../http/body.js';
 import type { FileRec } from '../store/records.js';
@@ -20,7 +21,7 @@ const PHONE = ['phone-integration'];
 /** The largest upload the service takes (docs/interface-deviations.md). */
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 
-interface Blob { id: number; data: string; [k: string]: unknown }
+interface Blob { id: number; data: string; content_type: string; [k: string]: unknown }
 interface CallLog { id: string; user_id: number; company_id: number; has_recording: boolean; [k: string]: unknown }
 
 const blobs = (s: SandboxState) => s.collection<Blob>('fileBlobs', { idKind: 'given' });
@@ -31,9 +32,7 @@ const LINKS = [
   ['activity_id', 'activities', 'activity'], ['lead_id', 'leads', 'lead'], ['project_id', 'projects', 'project'],
 ] as const;
 
-function fields(req: SandboxRequest): Record<string, unknown> {
-  return (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
-}
+const fields = (req: SandboxRequest): Record<string, unknown> => objectBody(req.body, false);
 
 /** The one item a file is linked to, checked to exist. */
 function link(state: SandboxState, b: Record<string, unknown>): Partial<FileRec> {
@@ -51,7 +50,10 @@ function link(state: SandboxState, b: Record<string, unknown>): Partial<FileRec>
 }
 
 function nameOf(state: SandboxState, f: FileRec): Record<string, unknown> {
-  const name = (collection: string, id: unknown) => (id === null || id === undefined ? null : ((state.collection(collection).getAny(id as number) as { name?: string; title?: string } | undefined)?.name ?? (state.collection(collection).getAny(id as number) as { title?: string } | undefined)?.title ?? null));
+  const name = (collection: string, id: unknown) => {
+    const rec = id === null || id === undefined ? undefined : (state.collection(collection).getAny(id as number) as { name?: string; title?: string } | undefined);
+    return rec?.name ?? rec?.title ?? null;
+  };
   return {
     deal_name: name('deals', f.deal_id), person_name: name('persons', f.person_id), org_name: name('organizations', f.org_id), product_name: name('products', f.product_id),
     lead_name: name('leads', f.lead_id), project_name: name('projects', f.project_id),
@@ -89,7 +91,7 @@ function upload(req: SandboxRequest, ctx: HandlerContext) {
     comment: null, url: '', remote_location: 's3', remote_id: null,
   } as Omit<FileRec, 'id'>, { userId: req.userId });
   state.files.update(f.id, { url: `${ctx.baseUrl}/api/v1/files/${f.id}/download` }, { silent: true });
-  blobs(state).insert({ id: f.id, data: part.data.toString('base64') }, { silent: true });
+  blobs(state).insert({ id: f.id, data: part.data.toString('base64'), content_type: part.contentType ?? 'application/octet-stream' }, { silent: true });
   return ok(present(state, state.files.get(f.id)!));
 }
 
@@ -122,7 +124,8 @@ function download(req: SandboxRequest, ctx: HandlerContext) {
   // Seeded files were never uploaded: they answer with a short text standing in for their content.
   const blob = blobs(ctx.state).get(f.id);
   const data = blob ? Buffer.from(blob.data, 'base64') : Buffer.from(`Sandbox placeholder for ${f.file_name} (file ${f.id}).\n`);
-  const type = /\.pdf$/i.test(f.file_name) ? 'application/pdf' : /\.(png)$/i.test(f.file_name) ? 'image/png' : /\.(jpe?g)$/i.test(f.file_name) ? 'image/jpeg' : /\.(txt|csv)$/i.test(f.file_name) ? 'text/plain' : 'application/octet-stream';
+  // The type the upload declared; placeholders are text.
+  const type = blob ? blob.content_type : 'text/plain; charset=utf-8';
   const ascii = f.file_name.replace(/[^\x20-\x7e]|"/g, '_');
   return { status: 200, body: data, headers: { 'content-type': type, 'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(f.file_name)}` } };
 }

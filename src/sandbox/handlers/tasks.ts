@@ -23,11 +23,12 @@ function checkParent(env: WriteEnv, projectId: number, parentId: number | null |
   if (parent.parent_task_id !== null) throw invalid('parent_task_id', `task ${parentId} is a subtask itself; subtasks have one level`);
 }
 
-function assignees(input: Input, current?: Task): { assignee_id: number | null; assignee_ids: number[] } | undefined {
+/** assignee_id is the first of assignee_ids (v1 names one, v2 a list); giving either replaces both. */
+function assignees(input: Input): { assignee_id: number | null; assignee_ids: number[] } | undefined {
   if (input.assignee_ids === undefined && input.assignee_id === undefined) return undefined;
   const ids = (input.assignee_ids as number[] | undefined) ?? (input.assignee_id == null ? [] : [input.assignee_id as number]);
   const first = (input.assignee_id as number | null | undefined) ?? ids[0] ?? null;
-  return { assignee_id: first, assignee_ids: first !== null && !ids.includes(first) ? [first, ...ids] : ids.length ? ids : current && input.assignee_id === undefined ? current.assignee_ids : [] };
+  return { assignee_id: first, assignee_ids: first !== null && !ids.includes(first) ? [first, ...ids] : ids };
 }
 
 export const taskSpec: ResourceSpec<Task> = {
@@ -69,7 +70,7 @@ export const taskSpec: ResourceSpec<Task> = {
     const patch: Partial<Task> = { ...(input as Partial<Task>) };
     delete (patch as Input).assignee_id;
     delete (patch as Input).assignee_ids;
-    Object.assign(patch, assignees(input, t) ?? {});
+    Object.assign(patch, assignees(input) ?? {});
     if (input.done !== undefined && input.done !== t.done) patch.marked_as_done_time = input.done === 1 ? env.now : null;
     return patch;
   },

@@ -44,23 +44,8 @@ export function customFields(state: SandboxState, entity: FieldEntity): FieldRec
   return fieldStore(state, entity).filter((f) => f.is_custom_field).sort((a, b) => a.order_nr - b.order_nr || a.id - b.id);
 }
 
-/**
- * Field definitions per entity, remembered until the current synchronous handler run ends (a
- * microtask clears them): a page of 500 records reads them once, and no write that awaits in between
- * can see stale definitions.
- */
-let runCache: WeakMap<SandboxState, Map<FieldEntity, Map<string, FieldRecord>>> | undefined;
-
 export function customFieldMap(state: SandboxState, entity: FieldEntity): Map<string, FieldRecord> {
-  if (!runCache) {
-    runCache = new WeakMap();
-    queueMicrotask(() => (runCache = undefined));
-  }
-  let perState = runCache.get(state);
-  if (!perState) runCache.set(state, (perState = new Map()));
-  let map = perState.get(entity);
-  if (!map) perState.set(entity, (map = new Map(customFields(state, entity).map((f) => [f.field_code, f]))));
-  return map;
+  return new Map(customFields(state, entity).map((f) => [f.field_code, f]));
 }
 
 export function fieldByCode(state: SandboxState, entity: FieldEntity, code: string): FieldRecord | undefined {

@@ -5,6 +5,7 @@
 import { ok } from '../../http/envelope.js';
 import { ApiError, invalid } from '../../http/errors.js';
 import { cursorPage } from '../../http/paginate.js';
+import { objectBody } from '../../http/validate.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest, SandboxResponse } from '../../types.js';
 import { v2Time } from '../../engine/time.js';
@@ -65,7 +66,7 @@ function placeInPlan(type: 'task' | 'activity', param: 'taskId' | 'activityId') 
     const itemId = /^\d+$/.test(req.params[param]!) ? Number(req.params[param]) : NaN;
     const item = type === 'task' ? tasks(state).get(itemId) : state.activities.get(itemId);
     if (!item || (item as { project_id?: number | null }).project_id !== p.id) throw new ApiError(404, `${type === 'task' ? 'Task' : 'Activity'} not found in project ${p.id}`);
-    const b = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const b = objectBody(req.body, false);
     const phase = b.phase_id === undefined || b.phase_id === null ? undefined : Number(b.phase_id);
     const group = b.group_id === undefined || b.group_id === null ? undefined : Number(b.group_id);
     if (phase !== undefined && !boardPhases(state, p.board_id).some((x) => x.id === phase)) throw invalid('phase_id', `phase ${b.phase_id} is not a phase of board ${p.board_id}`);
@@ -89,7 +90,7 @@ function loadBoard(state: SandboxState, raw: string): Board {
 }
 
 function boardBody(raw: unknown, mode: 'create' | 'update'): { name?: string; order_nr?: number } {
-  const b = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  const b = objectBody(raw, false);
   for (const k of Object.keys(b)) if (k !== 'name' && k !== 'order_nr') throw invalid(k, 'is not a field of a board');
   const out: { name?: string; order_nr?: number } = {};
   if (b.name !== undefined) {
