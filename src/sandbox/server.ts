@@ -171,7 +171,7 @@ export class SandboxServer {
         return finish(tooMany());
       }
 
-      if (!match) throw unknownRoute();
+      if (!match) throw unknownRoute(method, url.pathname);
       const caller = authenticate(req.headers, this.deps.state, this.primaryClient.clientId);
       userId = caller.user.id;
 

@@ -33,7 +33,7 @@ describe('envelopes and routing', () => {
     for (const [m, p] of [['GET', '/api/v1/nothing'], ['PUT', '/api/v1/leadLabels'], ['GET', '/api/v2/leads']]) {
       const r = await call(m!, p!);
       expect(r.status).toBe(404);
-      expect(r.body).toEqual({ success: false, error: 'Unknown method .', error_info: 'Please check developers.pipedrive.com', data: null, additional_data: null });
+      expect(r.body).toEqual({ success: false, error: `Unknown method ${m} ${p}.`, error_info: 'Please check developers.pipedrive.com', data: null, additional_data: null });
     }
   });
 

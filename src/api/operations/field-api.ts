@@ -94,7 +94,7 @@ export interface FieldEntity {
   /** Product fields have no important setting. */
   important: boolean;
   /** The v1 form exists for this item type (scopes of its reads and writes). */
-  v1?: { read: readonly string[]; write: readonly string[] };
+  v1?: { read: readonly string[]; write: readonly string[]; createStatus?: 201 };
   /** The reads take include_fields (the vendor documents none for project fields). */
   include?: false;
 }
@@ -218,7 +218,7 @@ export function fieldRowsV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']
       cli: { command: cmd('get'), switch: '--v1', summary: `Show one ${e.noun} field by its numeric id (v1 form)`, examples: [`crmctl ${e.command} get 12 --v1`], columns: V1_COLUMNS, fields: V1_FIELD_FIELDS },
     },
     createV1: {
-      method: 'POST', path: base, cost: 10, scopes: e.v1.write, pagination: 'none',
+      method: 'POST', path: base, cost: 10, scopes: e.v1.write, pagination: 'none', ...(e.v1.createStatus ? { successStatus: e.v1.createStatus } : {}),
       body: z.object({ name: fieldName, field_type: z.enum(TYPES_V1), options: v1Options.optional(), add_visible_flag: z.boolean().optional() }).superRefine((b, ctx) => optionRules(b, ctx, '--options \'[{"label":"..."}]\'')),
       cli: { command: cmd('create'), switch: '--v1', summary: `Create a custom ${e.noun} field (v1 form)`, examples: [`crmctl ${e.command} create --v1 --name Region --field-type varchar`], columns: V1_COLUMNS, fields: V1_FIELD_FIELDS },
     },

@@ -11,7 +11,8 @@ export const PRODUCT_FIELDS: FieldEntity = {
   patch: ['products:full', 'product-fields:full'],
   remove: ['products:full', 'product-fields:full'],
   important: false,
-  v1: { read: ['products:read', 'product-fields:full', 'products:full'], write: ['product-fields:full', 'products:full'] },
+  // The v1 create answers 201 for product fields alone (the vendor's documents).
+  v1: { read: ['products:read', 'product-fields:full', 'products:full'], write: ['product-fields:full', 'products:full'], createStatus: 201 },
 };
 
 export const productFieldOps = defineTable('productFields', {

@@ -89,9 +89,9 @@ export function mergeCustom(current: Record<string, unknown> | undefined, patch:
 export function listRows<T extends R>(spec: ResourceSpec<T>, state: SandboxState, req: SandboxRequest): T[] {
   const q = req.query;
   const l = spec.list ?? {};
-  let rows = l.rows ? l.rows(state, q) : spec.collection(state).all();
-  if (spec.owned) rows = rows.filter((r) => canSee(state, req.user, r as never));
   const filterId = l.filterType ? q.int('filter_id', { min: 1 }) : undefined;
+  let rows = l.rows ? l.rows(state, q, { byFilter: filterId !== undefined }) : spec.collection(state).all();
+  if (spec.owned) rows = rows.filter((r) => canSee(state, req.user, r as never));
   const values = Object.entries(l.filters ?? {}).map(([name, f]) => ({ name, f, v: readFilter(q, name, f) }));
   let ids: Set<number> | undefined;
   if (l.ids) {

@@ -50,6 +50,8 @@ export interface FollowerRoutesSpec {
   v1?: string;
   /** The v1 record names the item as `<key>` (deal_id, org_id, person_id, product_id). */
   v1Key: string;
+  /** Status of a v1 follower add: 201 for products (the vendor's documents), else 200. */
+  v1AddStatus?: 200 | 201;
   read: string[];
   write: string[];
   /** Loads the item the caller may see (404/403 otherwise). */
@@ -136,7 +138,7 @@ export function followerRoutes(s: FollowerRoutesSpec): RouteDef[] {
       method: 'POST', path: `${s.v1}/followers`, cost: 10, scopes: s.write,
       handler: (req, ctx) => {
         const item = s.load(req, ctx);
-        return ok(v1Rec(addFollower(ctx.state, s.object, item.id, followerUser(req, ctx), req.userId, now(ctx))));
+        return ok(v1Rec(addFollower(ctx.state, s.object, item.id, followerUser(req, ctx), req.userId, now(ctx))), null, s.v1AddStatus ?? 200);
       },
     });
     if (want('removeV1')) routes.push({

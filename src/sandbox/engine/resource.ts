@@ -35,8 +35,9 @@ export interface ListFilter<R> {
 }
 
 export interface ListSpec<R> {
-  /** Records the list starts from (default: every live record). */
-  rows?: (state: SandboxState, q: Query) => R[];
+  /** Records the list starts from (default: every live record). `byFilter`: filter_id was given, so
+   * query members the documents say filter_id overrides (a deal's status) must be ignored. */
+  rows?: (state: SandboxState, q: Query, opts: { byFilter: boolean }) => R[];
   filters?: Record<string, ListFilter<R>>;
   sortBy?: readonly string[];
   /** Saved-filter type evaluated by filter_id (filters area). */

@@ -1,5 +1,6 @@
 // Area module: the one-operation v1 lists — lead sources, lead fields (the lead's own fields plus the
 // deal custom fields leads share), note fields and recents (what changed since a time, per item type).
+import { v1UserRef } from './shared/user-ref.js';
 import { ok } from '../http/envelope.js';
 import { invalid } from '../http/errors.js';
 import { offsetPage } from '../http/paginate.js';
@@ -51,10 +52,7 @@ const pinnedOptions = [{ id: 0, label: 'Not pinned' }, { id: 1, label: 'Pinned' 
 
 const t1 = (v: unknown) => v1Time(typeof v === 'string' ? v : null);
 const firstChar = (name: string) => name.slice(0, 1).toLowerCase();
-const ownerObject = (s: SandboxState, id: number) => {
-  const u = s.users.getAny(id);
-  return { id, name: u?.name ?? null, email: u?.email ?? null, has_pic: 0, pic_hash: null, active_flag: u?.active_flag ?? false, value: id };
-};
+const ownerObject = v1UserRef;
 
 /** The collections recents reports, by item name, with each record's v1 form. */
 const RECENT_ITEMS: Record<string, { rows: (s: SandboxState) => Rec[]; v1: (s: SandboxState, r: any) => Record<string, unknown> }> = {

@@ -23,10 +23,25 @@ export function conditionKey(state: SandboxState, type: Filter['type'], c: Filte
   return fieldStore(state, entity).find((f) => String(f.id) === String(c.field_id))?.field_code;
 }
 
+// Some system field codes are not the member the stored record carries (the deal field `pipeline`
+// is the record's `pipeline_id`, the owner field `user_id` its `owner_id`); a condition on such a
+// field must read the record's member, or it matches nothing.
+const RECORD_KEY: Partial<Record<FieldEntity, Record<string, string>>> = {
+  deal: { pipeline: 'pipeline_id', user_id: 'owner_id', label: 'label_ids' },
+  person: { email: 'emails', phone: 'phones' },
+};
+
+/** The stored record's member for a condition's field code. */
+export function recordKey(type: Filter['type'], code: string): string {
+  const entity = FILTER_ENTITY[type];
+  return (entity && RECORD_KEY[entity]?.[code]) ?? code;
+}
+
 function valueOf(row: Row, key: string): unknown {
-  if (key in row) return row[key];
-  const custom = row.custom_fields as Row | undefined;
-  return custom?.[key];
+  const v = key in row ? row[key] : (row.custom_fields as Row | undefined)?.[key];
+  // Emails and phones are lists of {value, label, primary}: a condition is about the values.
+  if (Array.isArray(v)) return v.map((x) => (x && typeof x === 'object' && 'value' in x ? (x as Row).value : x));
+  return v;
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v)).toLowerCase();
@@ -60,7 +75,7 @@ export function matches(state: SandboxState, f: Filter, row: Row): boolean {
   return f.conditions.conditions.every((group) => {
     const results = group.conditions.map((c) => {
       const key = conditionKey(state, f.type, c);
-      return key !== undefined && holds(row, key, c);
+      return key !== undefined && holds(row, recordKey(f.type, key), c);
     });
     if (!results.length) return true;
     return group.glue === 'or' ? results.some(Boolean) : results.every(Boolean);

@@ -14,7 +14,12 @@ export const referenceListsArea: AreaModule = {
     },
     {
       method: 'GET', path: '/api/v1/currencies', cost: 20, scopes: ['base'],
-      handler: (_req, ctx) => ok(ctx.state.currencies.all()),
+      // term: searched for in the name and the code (the documents), case-insensitive.
+      handler: (req, ctx) => {
+        const term = req.query.str('term')?.trim().toLowerCase();
+        const all = ctx.state.currencies.all();
+        return ok(term ? all.filter((c) => `${c.name}\n${c.code}`.toLowerCase().includes(term)) : all);
+      },
     },
   ],
 };

@@ -36,6 +36,7 @@ export const taskSpec: ResourceSpec<Task> = {
   collection: tasks,
   notFound: 'Task not found',
   base: '/api/v2/tasks',
+  createStatus: 201,
   scopes: { read: PROJECT_READ, write: PROJECT_WRITE },
   costs: { list: 10, get: 1, create: 5, update: 5, delete: 3 },
   members: {
@@ -117,7 +118,7 @@ function v1Write(mode: 'create' | 'update') {
   return (req: SandboxRequest, ctx: HandlerContext) => {
     const env = writeEnv(req, ctx);
     const input = parseInput(taskSpec, env, req.body, mode);
-    if (mode === 'create') return ok(v1Task(tasks(ctx.state).insert(taskSpec.build(env, input) as Task, { userId: req.userId })));
+    if (mode === 'create') return ok(v1Task(tasks(ctx.state).insert(taskSpec.build(env, input) as Task, { userId: req.userId })), null, 201);
     const t = loadRecord(taskSpec, ctx.state, req);
     tasks(ctx.state).update(t.id, { ...taskSpec.change!(env, t, input), update_time: env.now }, { userId: req.userId });
     return ok(v1Task(tasks(ctx.state).get(t.id)!));

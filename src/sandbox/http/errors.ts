@@ -44,6 +44,8 @@ export function unauthorized(): ApiError {
     { 'x-401-by-gw': 'true' });
 }
 
-export function unknownRoute(): ApiError {
-  return new ApiError(404, 'Unknown method .', INFO);
+/** The service's 404 for a route it does not serve, naming the method and path that was asked for
+ * (an empty name left a client nothing to go on). */
+export function unknownRoute(method: string, path: string): ApiError {
+  return new ApiError(404, `Unknown method ${method} ${path}.`, INFO);
 }

@@ -39,7 +39,7 @@ export async function handleOAuth(s: SandboxServer, req: IncomingMessage, res: S
   else if (method === 'POST' && path === '/oauth/authorize/decision') reply = decision(s, form ?? {});
   else if (method === 'POST' && (path === '/oauth/token' || path === '/oauth/token/')) reply = token(s, req, form, raw.length > 0);
   else if (method === 'POST' && path === '/oauth/revoke') reply = revoke(s, req, form ?? {});
-  else reply = json(404, { success: false, error: 'Unknown method .', error_info: 'Please check developers.pipedrive.com', data: null, additional_data: null });
+  else reply = json(404, { success: false, error: `Unknown method ${method} ${path}.`, error_info: 'Please check developers.pipedrive.com', data: null, additional_data: null });
 
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) });
   res.end(reply.body);

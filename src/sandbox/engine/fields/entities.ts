@@ -26,6 +26,8 @@ export interface FieldEntityConfig {
   alwaysInAddDialog: readonly string[];
   /** Error of a missing field: productFields answer 410 (the vendor's documents), others 404. */
   missingStatus: 404 | 410;
+  /** Status of a v1 create: 201 for productFields (the vendor's documents), 200 for the others. */
+  v1CreateStatus?: 200 | 201;
 }
 
 const CONTACT = { read: ['contacts:read', 'contacts:full', 'admin', 'contact-fields:full'], create: ['admin', 'contact-fields:full'], update: ['contacts:full', 'admin', 'contact-fields:full'], options: ['contacts:full', 'admin', 'contact-fields:full'], v1Read: ['contacts:read', 'contacts:full', 'contact-fields:full', 'admin'], v1Write: ['contact-fields:full', 'admin'] };
@@ -54,7 +56,7 @@ export const FIELD_ENTITIES: Record<FieldEntity, FieldEntityConfig> = {
     entity: 'product', v2: '/api/v2/productFields', v1: '/api/v1/productFields',
     scopes: { read: ['products:read', 'products:full', 'product-fields:full'], create: ['products:full', 'product-fields:full'], update: ['products:full', 'product-fields:full'], options: ['products:full', 'product-fields:full'], v1Read: ['products:read', 'product-fields:full', 'products:full'], v1Write: ['product-fields:full', 'products:full'] },
     uiFlags: { add_visible_flag: false, details_visible_flag: true },
-    dialogs: [], showInPipelines: false, important: false, required: 'none', description: false, alwaysInAddDialog: ['name'], missingStatus: 410,
+    dialogs: [], showInPipelines: false, important: false, required: 'none', description: false, alwaysInAddDialog: ['name'], missingStatus: 410, v1CreateStatus: 201,
   },
   project: {
     entity: 'project', v2: '/api/v2/projectFields',

@@ -277,7 +277,7 @@ function v1Routes(cfg: FieldEntityConfig, insert: Insert): RouteDef[] {
         const name = fieldName(b, true, 'name')!;
         if (!has(b, 'field_type') || b.field_type === null) throw invalid('field_type', 'is required');
         const type = optEnum(b, 'field_type', CREATABLE_TYPES)!;
-        return ok(v1Field(insert(cfg, req, ctx, name, type, optionLabels(b, type), uiFromFlag(b))));
+        return ok(v1Field(insert(cfg, req, ctx, name, type, optionLabels(b, type), uiFromFlag(b))), null, cfg.v1CreateStatus ?? 200);
       },
     },
     {

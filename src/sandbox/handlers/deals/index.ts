@@ -6,6 +6,7 @@ import type { ResourceSpec } from '../../engine/resource.js';
 import { crudRoutes, loadRecord } from '../../engine/crud.js';
 import { followerRoutes } from '../../engine/followers.js';
 import { searchRoute } from '../../engine/search.js';
+import { dealsByContainerRoutes } from './by-container.js';
 import { dealConvertRoutes, resumeDealConversions } from './convert.js';
 import { dealProductRoutes } from './products.js';
 import { DEAL_READ, DEAL_WRITE, dealSpec } from './spec.js';
@@ -26,6 +27,7 @@ export const dealsArea: AreaModule = {
     searchRoute(dealSpec),
     ...dealProductRoutes,
     ...dealV1Routes,
+    ...dealsByContainerRoutes,
     ...crudRoutes(dealSpec),
     ...followerRoutes({ object: 'deal', v2: '/api/v2/deals/{id}', v1: '/api/v1/deals/{id}', v1Key: 'deal_id', read: DEAL_READ, write: DEAL_WRITE, load: (req, ctx) => loadRecord(dealSpec, ctx.state, req) }),
     ...dealConvertRoutes,

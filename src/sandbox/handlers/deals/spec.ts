@@ -163,11 +163,12 @@ export const dealSpec: ResourceSpec<Deal> = {
   include: DEAL_INCLUDE,
   stats: dealStats,
   list: {
-    rows: (state, q) => {
+    rows: (state, q, { byFilter }) => {
       const statuses = q.list('status');
       for (const s of statuses ?? []) if (!['open', 'won', 'lost', 'deleted'].includes(s)) throw invalid('status', 'must be a comma list of open, won, lost, deleted');
       const live = state.deals.filter((d) => !d.is_archived);
-      if (!statuses) return live;
+      // The documents: status "is ignored" when filter_id is given (the filter decides).
+      if (!statuses || byFilter) return live;
       // deleted: deals deleted in the last 30 days (the vendor's documents).
       const cutoff = state.now() - 30 * 86_400_000;
       const deleted = statuses.includes('deleted') ? state.deals.allWithDeleted().filter((d) => state.deals.isDeleted(d.id) && Date.parse(String(d.delete_time ?? d.update_time)) >= cutoff) : [];

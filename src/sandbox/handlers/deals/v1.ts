@@ -15,6 +15,7 @@ import { addFollower, followersOf, moveFollowers } from '../../engine/followers.
 import { v1Time } from '../../engine/time.js';
 import { dealMessages, v1Deal, weightedValue } from './present.js';
 import { DEAL_READ, DEAL_WRITE, dealSpec } from './spec.js';
+import { v1UserRef } from '../shared/user-ref.js';
 import { filesRoute, flowRoute, mailMessagesRoute, permittedUsersRoute } from '../shared/related.js';
 
 const loadDeal = (req: SandboxRequest, ctx: HandlerContext) => loadRecord(dealSpec, ctx.state, req);
@@ -132,7 +133,7 @@ function presentParticipant(state: SandboxState, p: Participant) {
   const person = state.persons.getAny(p.person_id);
   return {
     id: p.id, person_id: person ? { name: person.name, value: person.id, email: person.emails, phone: person.phones, owner_id: person.owner_id } : null,
-    add_time: v1Time(p.add_time), active_flag: true, related_item_data: { deal_id: p.deal_id }, added_by_user_id: p.added_by_user_id ?? null,
+    add_time: v1Time(p.add_time), active_flag: true, related_item_data: { deal_id: p.deal_id }, added_by_user_id: p.added_by_user_id ? v1UserRef(state, p.added_by_user_id) : null,
   };
 }
 

@@ -158,7 +158,7 @@ const variationRoutes: RouteDef[] = [
     const p = loadProduct(req, ctx);
     const b = parseMembers(VARIATION, req.body, writeEnv(req, ctx), { required: ['name'] });
     const v = variations(ctx.state).insert({ product_id: p.id, name: b.name as string, prices: ((b.prices ?? []) as PriceIn[]).map(fullPrice) }, { userId: req.userId });
-    return ok(presentVariation(v));
+    return created(presentVariation(v));
   } },
   { method: 'PATCH', path: `${BASE}/{id}/variations/{product_variation_id}`, cost: 5, scopes: WRITE, handler: (req, ctx) => {
     const p = loadProduct(req, ctx);
@@ -210,7 +210,8 @@ function putImage(req: SandboxRequest, ctx: HandlerContext, replace: boolean) {
   if (replace && !existing) throw notFound('Product image not found');
   if (existing) images(ctx.state).remove(existing.id);
   const img = images(ctx.state).insert({ product_id: p.id, name: part.filename!, mime_type: part.contentType!, size: part.data.length, add_time: now(ctx) }, { userId: req.userId });
-  return ok(presentImage(ctx.state, img));
+  // Adding answers 201, replacing 200 (the vendor's documents).
+  return ok(presentImage(ctx.state, img), null, replace ? 200 : 201);
 }
 
 const imageRoutes: RouteDef[] = [
@@ -255,7 +256,7 @@ export const productsArea: AreaModule = {
     { method: 'POST', path: `${BASE}/{id}/duplicate`, cost: 5, scopes: WRITE, handler: duplicate },
     ...variationRoutes,
     ...imageRoutes,
-    ...followerRoutes({ object: 'product', v2: `${BASE}/{id}`, v1: V1, v1Key: 'product_id', read: READ, write: WRITE, load: loadProduct }),
+    ...followerRoutes({ object: 'product', v2: `${BASE}/{id}`, v1: V1, v1Key: 'product_id', v1AddStatus: 201, read: READ, write: WRITE, load: loadProduct }),
     { method: 'GET', path: `${V1}/deals`, cost: 20, scopes: ['deals:read', 'deals:full'], handler: productDeals },
     filesRoute(V1, 'product_id', READ, loadProduct),
     permittedUsersRoute(V1, READ, loadProduct),

@@ -37,7 +37,8 @@ function viaV2(handler: (req: SandboxRequest, ctx: HandlerContext) => SandboxRes
   return (req: SandboxRequest, ctx: HandlerContext) => {
     const res = handler({ ...req, body: asV2Body(req.body) }, ctx);
     const data = (res.body as { data: Project }).data;
-    return ok(v1Project(projects(ctx.state).get(data.id)!));
+    // The v1 form answers with the status the v2 handler chose (a create 201, as documented for both).
+    return ok(v1Project(projects(ctx.state).get(data.id)!), null, res.status);
   };
 }
 
