@@ -74,7 +74,7 @@ describe('products', () => {
     expect(up).toMatchObject({ product_id: 1, mime_type: 'image/png' });
     expect(await json(['products', 'image', 'get', '1'])).toMatchObject({ id: up.id });
     const post = (await fx.requests()).find((r) => r.method === 'POST')!;
-    expect(post).toMatchObject({ path: '/api/v2/products/1/images', status: 200, cost: 20 });
+    expect(post).toMatchObject({ path: '/api/v2/products/1/images', status: 201, cost: 20 });
   });
 });
 

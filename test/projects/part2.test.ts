@@ -41,7 +41,7 @@ describe('tasks', () => {
     const t = await json(['tasks', 'create', '--v1', '--title', 'Training', '--project-id', '1', '--done', '1']);
     expect(t).toMatchObject({ title: 'Training', project_id: 1, done: 1 });
     expect(t.add_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    expect(await sent()).toEqual(['POST /api/v1/tasks 200']);
+    expect(await sent()).toEqual(['POST /api/v1/tasks 201']);
     const v2 = (await api(`/api/v2/tasks/${t.id}`)).body.data;
     expect(v2).toMatchObject({ id: t.id, is_done: true });
     const list = await json(['tasks', 'list', '--v1', '--project-id', '1', '--done', '1']);
@@ -131,7 +131,7 @@ describe('every other new form once: the request that reached the sandbox and th
     expect(act, 'the demo seed has an activity on project 1').toBeDefined();
     expect(await json(['projects', 'plan-activity', '1', String(act!.id), '--phase-id', String(phases[0]!.id)])).toEqual({ item_id: act!.id, item_type: 'activity', phase_id: phases[0]!.id, group_id: expect.anything() });
     expect((await fx.requests()).filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
-      'PUT /api/v1/projects/1 200', 'POST /api/v1/projects/1/archive 200', 'POST /api/v2/tasks 200', `PUT /api/v1/tasks/${t.id} 200`,
+      'PUT /api/v1/projects/1 200', 'POST /api/v1/projects/1/archive 200', 'POST /api/v2/tasks 201', `PUT /api/v1/tasks/${t.id} 200`,
       `DELETE /api/v1/tasks/${t.id} 200`, 'PATCH /api/v2/boards/1 200', 'POST /api/v1/organizationRelationships 200', `PUT /api/v1/projects/1/plan/activities/${act!.id} 200`,
     ]);
   });

@@ -4,6 +4,7 @@
 // Global admins see everything.
 import type { SandboxState } from '../store/state.js';
 import type { User } from '../store/records.js';
+import { roleSettings } from './roles/store.js';
 
 export function canSee(state: SandboxState, user: User, rec: { owner_id: number; visible_to: string | number }): boolean {
   if (user.is_admin || rec.owner_id === user.id) return true;
@@ -21,9 +22,11 @@ export function allowedVisibility(state: SandboxState): string[] {
 }
 
 /**
- * Default visible_to for a new record of `item` created by `user`. The company default for
- * now; the roles area may refine it from the user's role settings (`<item>_default_visibility`).
+ * Default visible_to for a new record of `item` created by `user`: the interface says "the authorized
+ * user's default for this item type", which is the `<item>_default_visibility` setting of the user's
+ * role; a role that never set it has the company default.
  */
-export function defaultVisibility(state: SandboxState, _user: User, item: keyof SandboxState['company']['default_visibility']): number {
-  return state.company.default_visibility[item];
+export function defaultVisibility(state: SandboxState, user: User, item: keyof SandboxState['company']['default_visibility']): number {
+  const own = roleSettings(state).get(user.role_id)?.[`${item}_default_visibility`];
+  return typeof own === 'number' ? own : state.company.default_visibility[item];
 }

@@ -1,10 +1,12 @@
 // Area module: the one-operation v1 lists — lead sources, lead fields (the lead's own fields plus the
 // deal custom fields leads share), note fields and recents (what changed since a time, per item type).
 import { v1UserRef } from './shared/user-ref.js';
+import { noteMembers } from './notes/common.js';
 import { ok } from '../http/envelope.js';
 import { invalid } from '../http/errors.js';
 import { offsetPage } from '../http/paginate.js';
 import type { Rec } from '../store/collection.js';
+import type { Note } from '../store/records.js';
 import type { SandboxState } from '../store/state.js';
 import type { AreaModule, HandlerContext, SandboxRequest } from '../types.js';
 import { customFields } from '../engine/fields/store.js';
@@ -61,7 +63,7 @@ const RECENT_ITEMS: Record<string, { rows: (s: SandboxState) => Rec[]; v1: (s: S
   deal: { rows: (s) => s.deals.all(), v1: v1Deal },
   file: { rows: (s) => s.files.all(), v1: (_s, f) => ({ ...f }) },
   filter: { rows: (s) => s.filters.all(), v1: (s, f) => { const { conditions: _c, ...rest } = presentFilter(s, f, false); return rest; } },
-  note: { rows: (s) => s.notes.all(), v1: (_s, n) => ({ ...n, add_time: t1(n.add_time), update_time: t1(n.update_time) }) },
+  note: { rows: (s) => s.notes.all(), v1: (_s, n) => ({ ...noteMembers(n as Note), add_time: t1(n.add_time), update_time: t1(n.update_time) }) },
   // Recents name a person's owner and organization by id (the v1 person record elsewhere nests them).
   person: { rows: (s) => s.persons.all(), v1: (s, p) => ({ ...v1Person(s, p), owner_id: p.owner_id, org_id: p.org_id }) },
   organization: { rows: (s) => s.organizations.all(), v1: (s, o) => ({

@@ -84,9 +84,16 @@ export const TARGET_NOUN: Record<Target, string> = {
 };
 
 /** Response form (the vendor's documents): the stored note plus names of what it is attached to and its author. */
+/** The note's members as the service answers them: the pinned flags are the numbers 0/1 (interface). */
+export function noteMembers(note: Note): Record<string, unknown> {
+  const out: Record<string, unknown> = structuredClone(note);
+  for (const flag of Object.keys(PINS)) if (flag in out) out[flag] = out[flag] ? 1 : 0;
+  return out;
+}
+
 export function presentNote(state: SandboxState, note: Note, viewer: User): Record<string, unknown> {
   // id first, as the service lists it (the store appends it after the other fields).
-  const { id, ...rest } = structuredClone(note);
+  const { id, ...rest } = noteMembers(note);
   const out: Record<string, unknown> = { id, ...rest };
   const title = (r: Rec | undefined) => (r ? { title: (r.title ?? r.name ?? null) as string | null } : null);
   const name = (r: Rec | undefined) => (r ? { name: (r.name ?? r.title ?? null) as string | null } : null);

@@ -1,6 +1,7 @@
 // What hangs off any deal, organization or product in the v1 API: files, permitted users, mail
 // messages and the flow (the item's history, newest first). Persons keep their own richer forms
 // (persons/related.ts) because the interface specifies them in detail.
+import { noteMembers } from '../notes/common.js';
 import { ok } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';
 import { offsetPage } from '../../http/paginate.js';
@@ -94,7 +95,7 @@ export function flowRoute(s: FlowSpec): RouteDef {
       const all = flag01(req, 'all_changes') === 1;
       const items = req.query.list('items');
       const out: { object: string; timestamp: string; data: Record<string, unknown> }[] = [];
-      for (const n of state.notes.filter((x) => x[s.key] === item.id)) out.push({ object: 'note', timestamp: v1Time(n.add_time)!, data: { ...n } });
+      for (const n of state.notes.filter((x) => x[s.key] === item.id)) out.push({ object: 'note', timestamp: v1Time(n.add_time)!, data: noteMembers(n) });
       for (const a of state.activities.filter((x) => x[s.key] === item.id)) out.push({ object: a.done ? 'activity' : 'plannedActivity', timestamp: v1Time(a.add_time)!, data: v1Activity(state, a) });
       for (const f of state.files.filter((x) => x[s.key] === item.id)) out.push({ object: 'file', timestamp: v1Time(f.add_time)!, data: { ...f } });
       if (s.object === 'organization') for (const d of state.deals.filter((x) => x.org_id === item.id)) out.push({ object: 'deal', timestamp: v1Time(d.add_time)!, data: v1Deal(state, d) });
