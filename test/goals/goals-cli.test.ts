@@ -213,14 +213,14 @@ describe('goals update', () => {
 });
 
 describe('goals delete', () => {
-  it('needs --yes off a terminal, answers {success:true} and the goal is gone from find', async () => {
+  it('needs --yes off a terminal, answers the deleted id and the goal is gone from find', async () => {
     const goal = await goalBy((g) => g.title.startsWith('Ada: calls'));
     const noYes = await run(['goals', 'delete', goal.id]);
     expect(noYes.code).toBe(2);
     expect(await fx.requests()).toEqual([]);
     const r = await run(['goals', 'delete', goal.id, '--yes', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ success: true });
+    expect(JSON.parse(r.stdout)).toEqual({ id: goal.id });
     expect((await goals()).map((g) => g.id)).not.toContain(goal.id);
     expect((await ok(['goals', 'find'])).map((g: Goal) => g.id)).not.toContain(goal.id);
     const again = await run(['goals', 'delete', goal.id, '--yes']);
@@ -338,7 +338,7 @@ describe('sandbox rules (sent directly, as the CLI would refuse to)', () => {
     expect(bad.body.error).toBe('type.params.stage_id: is required for type deals_progressed');
     const good = await direct('PUT', `/api/v1/goals/${reggie.id}`, { type: { name: 'deals_progressed', params: { stage_id: 2 } } });
     expect(good.body.data.goal.type).toEqual({ name: 'deals_progressed', params: { pipeline_id: [1], stage_id: 2 } });
-    expect(await direct('DELETE', `/api/v1/goals/${reggie.id}`)).toEqual({ status: 200, body: { success: true } });
+    expect(await direct('DELETE', `/api/v1/goals/${reggie.id}`)).toEqual({ status: 200, body: { success: true, data: { id: reggie.id }, additional_data: null } });
     const t = fx.sandbox.issueToken({ scopes: ['base', 'goals:read'] }).access_token;
     expect((await api(fx.sandbox.url, t, 'POST', '/api/v1/goals', valid())).status).toBe(403);
     const cli = await runCli(['goals', 'delete', (await goals())[0]!.id, '--yes'], { env: { ...fx.env, CRMCTL_ACCESS_TOKEN: t } });

@@ -43,13 +43,13 @@ describe('webhooks list', () => {
 
 describe('webhooks create', () => {
   it('creates (201) with version 2.0 and the caller as user by default', async () => {
-    const r = await run(['webhooks', 'create', '--name', 'ERP', '--url', 'https://erp.example.com/hooks', '--action', '*', '--object', 'deal', '--json']);
+    const r = await run(['webhooks', 'create', '--name', 'ERP', '--url', 'https://198.51.100.7/hooks', '--action', '*', '--object', 'deal', '--json']);
     expect(r.code).toBe(0);
     const hook = JSON.parse(r.stdout);
-    expect(hook).toMatchObject({ name: 'ERP', subscription_url: 'https://erp.example.com/hooks', event_action: '*', event_object: 'deal', version: '2.0', user_id: 1, owner_id: 1, is_active: 1, http_auth_user: null, http_auth_password: null, last_http_status: null });
+    expect(hook).toMatchObject({ name: 'ERP', subscription_url: 'https://198.51.100.7/hooks', event_action: '*', event_object: 'deal', version: '2.0', user_id: 1, owner_id: 1, is_active: 1, http_auth_user: null, http_auth_password: null, last_http_status: null });
     const [post] = await fx.requests();
     expect(post).toMatchObject({ method: 'POST', path: '/api/v1/webhooks', status: 201 });
-    expect(post!.body).toEqual({ name: 'ERP', subscription_url: 'https://erp.example.com/hooks', event_action: '*', event_object: 'deal' });
+    expect(post!.body).toEqual({ name: 'ERP', subscription_url: 'https://198.51.100.7/hooks', event_action: '*', event_object: 'deal' });
     const stored = await fx.collection<Hook>('webhooks');
     expect(stored.find((h) => h.id === hook.id)).toEqual(hook);
   });
@@ -114,7 +114,7 @@ describe('webhooks delete', () => {
 
     const r = await run(['webhooks', 'delete', String(first!.id), '--yes', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ success: true });
+    expect(JSON.parse(r.stdout)).toEqual({ id: first!.id });
     const reqs = await fx.requests();
     expect(reqs.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([`DELETE /api/v1/webhooks/${first!.id} 200`]);
     expect((await fx.collection<Hook>('webhooks')).map((h) => h.id)).not.toContain(first!.id);
@@ -134,7 +134,7 @@ describe('webhooks delete', () => {
 });
 
 describe('sandbox rules (sent directly, as the CLI would refuse to)', () => {
-  const valid = { name: 'x', subscription_url: 'https://a.example.com/h', event_action: 'create', event_object: 'deal' };
+  const valid = { name: 'x', subscription_url: 'https://198.51.100.7/h', event_action: 'create', event_object: 'deal' };
 
   it('answers the service 400 body for its own address and non-http URLs', async () => {
     const port = new URL(fx.sandbox.url).port;

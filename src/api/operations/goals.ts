@@ -219,7 +219,7 @@ export const goalOps = defineTable('goals', {
     scopes: WRITE,
     pagination: 'none',
     params: z.object({ id: goalId }),
-    cli: { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], confirm: true, columns: ['success'] },
+    cli: { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], confirm: true, columns: ['id'] },
   },
   results: {
     method: 'GET',

@@ -99,6 +99,6 @@ export const webhookOps = defineTable('webhooks', {
     scopes: SCOPES,
     pagination: 'none',
     params: z.object({ id: webhookId }),
-    cli: { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['success'] },
+    cli: { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['id'] },
   },
 } satisfies OperationTable);

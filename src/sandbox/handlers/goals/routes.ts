@@ -42,7 +42,8 @@ function update(req: SandboxRequest, ctx: HandlerContext) {
 function remove(req: SandboxRequest, ctx: HandlerContext) {
   const goal = load(ctx, req.params.id!);
   goals(ctx.state).markDeleted(goal.id, { is_active: false }, { userId: req.userId });
-  return { status: 200, body: { success: true } };
+  // Every success body has a data element (interface); the vendor's documents show success alone.
+  return ok({ id: goal.id });
 }
 
 /** period.start/period.end: both or neither, real dates, in order. */

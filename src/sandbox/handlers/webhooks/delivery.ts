@@ -15,31 +15,81 @@ import { webhooks, type Webhook } from './store.js';
 
 export const RETRY_DELAYS_MS = [300, 1000, 3000];
 export const DELIVERY_TIMEOUT_MS = 10_000;
+/**
+ * Deliveries of one webhook wait in a bounded queue: a target that is slow or never answers must not
+ * make the sandbox hold every event of a busy account (an import against such a target once grew the
+ * process to 700 MB). When the queue is full the oldest waiting delivery is dropped and counted as
+ * failed. At most MAX_IN_FLIGHT deliveries of one webhook are on the wire (with their retries) at once.
+ */
+export const MAX_QUEUED_PER_WEBHOOK = 100;
+export const MAX_IN_FLIGHT = 4;
 
-/** Deliveries of one sandbox: how many attempts are scheduled or on the wire, and how many ended. */
-export interface DeliveryStats { outstanding: number; delivered: number; failed: number }
+/**
+ * Deliveries of one sandbox: how many are queued or on their way (with their retries), how many
+ * ended, how many were dropped from a full queue (also counted in failed), and the longest queue now.
+ */
+export interface DeliveryStats { outstanding: number; delivered: number; failed: number; dropped: number; queued: number; max_queued: number }
+
+interface Job { who: Identity; e: SandboxEvent; info: DeliveryInfo }
+interface Queue { waiting: Job[]; inFlight: number }
+interface Holder { ctx: HandlerContext; stats: DeliveryStats; queues: Map<string, Queue>; generation: number }
 
 /** One subscription per state; the context is refreshed on every (re)start. */
-const hooked = new WeakMap<SandboxState, { ctx: HandlerContext; stats: DeliveryStats }>();
+const hooked = new WeakMap<SandboxState, Holder>();
+
+const emptyStats = (): DeliveryStats => ({ outstanding: 0, delivered: 0, failed: 0, dropped: 0, queued: 0, max_queued: 0 });
 
 export function startDelivery(ctx: HandlerContext): void {
   const existing = hooked.get(ctx.state);
-  // A restart (reset, reload) cancelled every scheduled attempt.
-  if (existing) { existing.ctx = ctx; existing.stats.outstanding = 0; return; }
-  const holder = { ctx, stats: { outstanding: 0, delivered: 0, failed: 0 } };
+  // A restart (reset, reload) cancelled every scheduled attempt: the queues start empty, and work of
+  // the previous generation that is still on the wire ends without touching the new counters.
+  if (existing) {
+    existing.ctx = ctx; existing.generation++; existing.queues.clear();
+    Object.assign(existing.stats, { outstanding: 0, queued: 0, max_queued: 0 });
+    return;
+  }
+  const holder: Holder = { ctx, stats: emptyStats(), queues: new Map(), generation: 0 };
   hooked.set(ctx.state, holder);
-  ctx.state.events.on((e) => onEvent(holder.ctx, e));
+  ctx.state.events.on((e) => onEvent(holder, e));
 }
 
 /** GET /__sandbox/deliveries: lets a test or a CI job wait until nothing is on its way, instead of sleeping. */
 export function deliveryStats(state: SandboxState): DeliveryStats {
-  return { ...(hooked.get(state)?.stats ?? { outstanding: 0, delivered: 0, failed: 0 }) };
+  const h = hooked.get(state);
+  if (!h) return emptyStats();
+  const lengths = [...h.queues.values()].map((q) => q.waiting.length);
+  return { ...h.stats, queued: lengths.reduce((a, b) => a + b, 0), max_queued: Math.max(0, ...lengths) };
 }
 
-function later(ctx: HandlerContext, run: () => Promise<void>, delayMs: number): void {
-  const stats = hooked.get(ctx.state)?.stats;
-  if (stats) stats.outstanding++;
-  ctx.schedule(() => void run().finally(() => { if (stats) stats.outstanding = Math.max(0, stats.outstanding - 1); }), delayMs);
+/** Resolves after ms on the sandbox's job timers (cancelled by a reset: then it never resolves). */
+const wait = (ctx: HandlerContext, ms: number) => new Promise<void>((resolve) => ctx.schedule(resolve, ms));
+
+function enqueue(h: Holder, job: Job): void {
+  const key = `${job.who.id}|${job.who.key}`;
+  let q = h.queues.get(key);
+  if (!q) h.queues.set(key, (q = { waiting: [], inFlight: 0 }));
+  if (q.waiting.length >= MAX_QUEUED_PER_WEBHOOK) {
+    q.waiting.shift();
+    h.stats.dropped++; h.stats.failed++; h.stats.outstanding--;
+  }
+  q.waiting.push(job);
+  h.stats.outstanding++;
+  pump(h, key, q);
+}
+
+function pump(h: Holder, key: string, q: Queue): void {
+  const generation = h.generation;
+  while (q.inFlight < MAX_IN_FLIGHT && q.waiting.length) {
+    const job = q.waiting.shift()!;
+    q.inFlight++;
+    void deliver(h, job, generation).finally(() => {
+      if (h.generation !== generation) return;
+      q.inFlight--;
+      h.stats.outstanding = Math.max(0, h.stats.outstanding - 1);
+      if (!q.inFlight && !q.waiting.length) h.queues.delete(key);
+      else pump(h, key, q);
+    });
+  }
 }
 
 export function matches(wh: Pick<Webhook, 'event_action' | 'event_object'>, e: Pick<SandboxEvent, 'action' | 'object'>): boolean {
@@ -56,7 +106,8 @@ export function userMaySee(state: SandboxState, user: User, e: SandboxEvent): bo
   return isOwned(rec) ? canSee(state, user, rec) : true;
 }
 
-function onEvent(ctx: HandlerContext, e: SandboxEvent): void {
+function onEvent(h: Holder, e: SandboxEvent): void {
+  const { ctx } = h;
   const { state } = ctx;
   const correlationId = randomUUID();
   for (const wh of webhooks(state).all()) {
@@ -68,8 +119,7 @@ function onEvent(ctx: HandlerContext, e: SandboxEvent): void {
       attempt: 1, correlationId, eventId: randomUUID(), companyId: state.company.id,
       host: hostOf(ctx.baseUrl), permittedUserIds: isOwned(rec) ? permittedUserIds(state, rec) : state.users.filter((u) => u.active_flag).map((u) => u.id),
     };
-    // Scheduled, so the API response that caused the event goes out first.
-    later(ctx, () => attempt(ctx, identity(wh), e, info), 0);
+    enqueue(h, { who: identity(wh), e, info });
   }
 }
 
@@ -85,32 +135,42 @@ function hostOf(url: string): string {
   try { return new URL(url).host; } catch { return url; }
 }
 
-async function attempt(ctx: HandlerContext, who: Identity, e: SandboxEvent, info: DeliveryInfo): Promise<void> {
-  const wh = current(ctx.state, who);
-  if (!wh) return;
+/** One delivery with its retries; ends when it succeeded, failed for good, or its webhook is gone. */
+async function deliver(h: Holder, job: Job, generation: number): Promise<void> {
+  const { ctx } = h;
+  const { who, e } = job;
+  // Never inside the API request that caused the event: its response goes out first.
+  await wait(ctx, 0);
+  for (let n = 1; ; n++) {
+    const wh = current(ctx.state, who);
+    if (!wh || h.generation !== generation) return;
+    const status = await post(wh, e, { ...job.info, attempt: n });
+    if (!current(ctx.state, who) || h.generation !== generation) return;
+    webhooks(ctx.state).update(who.id, { last_delivery_time: ctx.now().toISOString(), last_http_status: status });
+    const delivered = status !== null && status >= 200 && status < 300;
+    const delay = RETRY_DELAYS_MS[n - 1];
+    if (delivered || delay === undefined) {
+      h.stats[delivered ? 'delivered' : 'failed']++;
+      ctx.schedule(() => undefined, 0); // persist the delivery status
+      return;
+    }
+    await wait(ctx, delay);
+  }
+}
+
+/** One POST; the answer's status, or null when none came (refused, reset, timeout). */
+async function post(wh: Webhook, e: SandboxEvent, info: DeliveryInfo): Promise<number | null> {
   const body = wh.version === '1.0' ? payloadV1(wh, e, info) : payloadV2(wh, e, info);
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'crmctl-sandbox-webhooks/1.0' };
   if (wh.http_auth_user !== null) {
     headers.authorization = `Basic ${Buffer.from(`${wh.http_auth_user}:${wh.http_auth_password ?? ''}`).toString('base64')}`;
   }
-  let status: number | null = null;
   try {
-    // The URL must not redirect: a 3xx is a failed delivery, not followed.
+    // The URL must not redirect (interface): a 3xx is a failed delivery, never followed.
     const res = await fetch(wh.subscription_url, { method: 'POST', headers, body: JSON.stringify(body), redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
-    status = res.status;
     await res.arrayBuffer().catch(() => undefined);
+    return res.status;
   } catch {
-    status = null; // no answer (refused, reset, timeout)
-  }
-  if (!current(ctx.state, who)) return;
-  webhooks(ctx.state).update(who.id, { last_delivery_time: ctx.now().toISOString(), last_http_status: status });
-  const delivered = status !== null && status >= 200 && status < 300;
-  const delay = RETRY_DELAYS_MS[info.attempt - 1];
-  const stats = hooked.get(ctx.state)?.stats;
-  if (!delivered && delay !== undefined) {
-    later(ctx, () => attempt(ctx, who, e, { ...info, attempt: info.attempt + 1 }), delay);
-  } else {
-    if (stats) stats[delivered ? 'delivered' : 'failed']++;
-    ctx.schedule(() => undefined, 0); // persist the delivery status
+    return null;
   }
 }

@@ -2,6 +2,7 @@
 import type { HandlerContext, RouteDef, SandboxRequest, SandboxResponse } from '../../types.js';
 import { has, type Body } from '../../http/validate.js';
 import { badUrl, invalidField, webhookNotFound } from './errors.js';
+import { unreachableReason } from './reachable.js';
 import { EVENT_ACTIONS, EVENT_OBJECTS, MAX_WEBHOOKS_PER_USER, VERSIONS, webhooks, type Webhook } from './store.js';
 
 const SCOPES = ['admin'];
@@ -37,12 +38,12 @@ function oneOf<T extends string>(v: string, k: string, allowed: readonly T[]): T
 }
 
 /**
- * A full http(s) URL that is not an endpoint of the service. The sandbox treats its own
- * host:port (on any loopback name) and the vendor's API hosts as the service. Other loopback
- * URLs are accepted on purpose so a local listener can receive deliveries; the real service
- * wants a publicly reachable URL.
+ * A full http(s) URL that is not an endpoint of the service and is publicly reachable. The sandbox
+ * treats its own host:port (on any loopback name) and the vendor's API hosts as the service. Other
+ * loopback URLs are accepted on purpose so a local listener can receive deliveries; private ranges
+ * and names that do not resolve are refused (reachable.ts).
  */
-export function checkSubscriptionUrl(raw: string, baseUrl: string): string {
+export async function checkSubscriptionUrl(raw: string, baseUrl: string): Promise<string> {
   let u: URL;
   try { u = new URL(raw); } catch { throw badUrl(); }
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) throw badUrl();
@@ -51,16 +52,17 @@ export function checkSubscriptionUrl(raw: string, baseUrl: string): string {
   const sameHost = u.hostname === self.hostname || (LOOPBACK.has(u.hostname) && LOOPBACK.has(self.hostname));
   if (sameHost && port(u) === port(self)) throw badUrl();
   if (/(^|\.)pipedrive\.com$/i.test(u.hostname)) throw badUrl();
+  if (await unreachableReason(u)) throw badUrl();
   return raw;
 }
 
-function create(req: SandboxRequest, ctx: HandlerContext) {
+async function create(req: SandboxRequest, ctx: HandlerContext) {
   const { state } = ctx;
   if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) throw invalidField('body', 'must be a JSON object');
   const b = req.body as Body;
   for (const k of Object.keys(b)) if (!FIELDS.includes(k)) throw invalidField(k, 'is not a known field of this operation');
 
-  const url = checkSubscriptionUrl(requiredText(b, 'subscription_url'), ctx.baseUrl);
+  const url = await checkSubscriptionUrl(requiredText(b, 'subscription_url'), ctx.baseUrl);
   const event_action = oneOf(requiredText(b, 'event_action'), 'event_action', EVENT_ACTIONS);
   const event_object = oneOf(requiredText(b, 'event_object'), 'event_object', EVENT_OBJECTS);
   const name = requiredText(b, 'name');
@@ -100,7 +102,8 @@ function remove(req: SandboxRequest, ctx: HandlerContext) {
   const wh = col.get(Number(raw));
   if (!wh) throw webhookNotFound();
   col.markDeleted(wh.id, { is_active: 0, remove_time: ctx.now().toISOString(), remove_reason: 'user' }, { userId: req.userId });
-  return okBody(200);
+  // Every success body has a data element (interface); the vendor's documents show status and success alone.
+  return okBody(200, { id: wh.id });
 }
 
 export const webhookRoutes: RouteDef[] = [
