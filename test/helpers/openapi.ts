@@ -53,20 +53,21 @@ export function responseSchema(spec: Spec, op: Json, status: string): Json | und
 
 /**
  * A small validator for the OpenAPI 3.0 subset the vendor uses (type, nullable, properties, items,
- * enum, required, allOf/anyOf/oneOf). Returns the problems found, with JSON paths.
+ * enum, required, allOf/anyOf/oneOf). Returns the problems found, with JSON paths. `tolerated`: known
+ * departures (the caller filters them from the result) that must not make an anyOf/oneOf branch fail either.
  */
-export function validate(spec: Spec, schema: unknown, value: unknown, at = '$', out: string[] = []): string[] {
+export function validate(spec: Spec, schema: unknown, value: unknown, at = '$', out: string[] = [], tolerated: RegExp[] = []): string[] {
   const s = resolve(spec, schema);
   if (!s || typeof s !== 'object') return out;
   if (value === null) {
     if (s.nullable !== true && s.type !== undefined && !(s.allOf || s.anyOf || s.oneOf)) out.push(`${at}: null but not nullable`);
     return out;
   }
-  if (Array.isArray(s.allOf)) for (const sub of s.allOf) validate(spec, sub, value, at, out);
+  if (Array.isArray(s.allOf)) for (const sub of s.allOf) validate(spec, sub, value, at, out, tolerated);
   for (const key of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(s[key])) {
       // A branch matches when its only problems are nulls the schema forgot to mark nullable (reported at the top level).
-      const ok = (s[key] as unknown[]).some((sub) => validate(spec, sub, value, at, []).every((p) => p.endsWith(': null but not nullable')));
+      const ok = (s[key] as unknown[]).some((sub) => validate(spec, sub, value, at, [], tolerated).every((p) => p.endsWith(': null but not nullable') || tolerated.some((t) => t.test(p))));
       if (!ok) out.push(`${at}: matches none of ${key}`);
     }
   }
@@ -79,11 +80,11 @@ export function validate(spec: Spec, schema: unknown, value: unknown, at = '$', 
   else if (type === 'array' && !Array.isArray(value)) out.push(`${at}: expected array, got ${actual}`);
   else if (type === 'object' && (actual !== 'object')) out.push(`${at}: expected object, got ${actual}`);
   if (Array.isArray(s.enum) && !s.enum.includes(value)) out.push(`${at}: ${JSON.stringify(value)} not in enum ${JSON.stringify(s.enum)}`);
-  if (Array.isArray(value) && s.items) value.forEach((v, i) => validate(spec, s.items, v, `${at}[${i}]`, out));
+  if (Array.isArray(value) && s.items) value.forEach((v, i) => validate(spec, s.items, v, `${at}[${i}]`, out, tolerated));
   if (actual === 'object' && !Array.isArray(value)) {
     const v = value as Json;
     const props = (s.properties ?? {}) as Json;
-    for (const [k, sub] of Object.entries(props)) if (k in v) validate(spec, sub, v[k], `${at}.${k}`, out);
+    for (const [k, sub] of Object.entries(props)) if (k in v) validate(spec, sub, v[k], `${at}.${k}`, out, tolerated);
     for (const r of (s.required as string[] | undefined) ?? []) if (!(r in v)) out.push(`${at}: missing required ${r}`);
   }
   return out;

@@ -32,7 +32,7 @@ describe('notes list', () => {
 
   test('pinned, date-range, lead and sort filters reach the service and narrow the list', async () => {
     let r = await cli(['notes', 'list', '--pin-org', '1', '--output', 'tsv', '--fields', 'id,org_id,pinned_to_organization_flag']);
-    expect(r.stdout).toBe('5\t1\ttrue\n');
+    expect(r.stdout).toBe('5\t1\t1\n');
     expect((await lastRequest(fx)).query).toMatchObject({ pinned_to_organization_flag: '1' });
 
     r = await cli(['notes', 'list', '--start-date', '2025-01-14', '--end-date', '2025-01-15', '--sort', 'add_time DESC', '--output', 'tsv', '--fields', 'id,add_time']);
@@ -78,7 +78,7 @@ describe('notes get', () => {
     expect(r.code).toBe(0);
     const n = JSON.parse(r.stdout);
     expect(n).toMatchObject({ id: 6, deal_id: 4, deal: { title: 'Umbrella fleet tracking' }, person: { name: 'Dan Dahl' }, organization: { name: 'Umbrella Logistics' },
-      user: { name: 'Sam Seller', email: 'sam.seller@example.com', is_you: false }, pinned_to_deal_flag: true, active_flag: true });
+      user: { name: 'Sam Seller', email: 'sam.seller@example.com', is_you: false }, pinned_to_deal_flag: 1, active_flag: true });
   });
 
   test('a missing note exits 5 with the service message', async () => {
@@ -104,7 +104,7 @@ describe('notes create', () => {
     expect(req).toMatchObject({ method: 'POST', path: '/api/v1/notes', status: 200 });
     expect(req.body).toEqual({ content: '<p onclick="steal()">Kick-off <b>booked</b><script>alert(1)</script></p>', deal_id: 2, person_id: 2, pinned_to_deal_flag: 1, add_time: '2030-05-01 08:00:00' });
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ content: '<p>Kick-off <b>booked</b></p>', deal_id: 2, person_id: 2, pinned_to_deal_flag: true, add_time: '2030-05-01 08:00:00', user_id: 1 });
+    expect(out).toMatchObject({ content: '<p>Kick-off <b>booked</b></p>', deal_id: 2, person_id: 2, pinned_to_deal_flag: 1, add_time: '2030-05-01 08:00:00', user_id: 1 });
     const stored = (await fx.collection<{ id: number; content: string }>('notes')).find((n) => n.id === out.id);
     expect(stored?.content).toBe('<p>Kick-off <b>booked</b></p>');
   });
@@ -205,7 +205,7 @@ describe('notes update and delete', () => {
     expect(await sent(fx)).toEqual(['GET /api/v1/notes/4']);
     // Giving the target in the same command is fine.
     const ok = await cli(['notes', 'update', '4', '--pin-deal', '1', '--deal-id', '2', '--output', 'tsv', '--fields', 'deal_id,pinned_to_deal_flag']);
-    expect(ok.stdout).toBe('2\ttrue\n');
+    expect(ok.stdout).toBe('2\t1\n');
   });
 
   test('nothing to update is a usage error', async () => {

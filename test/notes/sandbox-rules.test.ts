@@ -48,7 +48,7 @@ describe('create and update rules', () => {
   test('201 is not used: create answers 200 with the note record; future add_time is kept', async () => {
     const r = await api(fx, 'POST', '/api/v1/notes', { json: { content: '<p>Later</p>', lead_id: seedUuid('lead:1'), pinned_to_lead_flag: 1, add_time: '2031-12-31 23:59:59', user_id: 2 } });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ content: '<p>Later</p>', lead_id: seedUuid('lead:1'), pinned_to_lead_flag: true, add_time: '2031-12-31 23:59:59', user_id: 2,
+    expect(r.body.data).toMatchObject({ content: '<p>Later</p>', lead_id: seedUuid('lead:1'), pinned_to_lead_flag: 1, add_time: '2031-12-31 23:59:59', user_id: 2,
       user: { name: 'Reggie Regular', is_you: false }, active_flag: true, deal: null });
   });
 
@@ -73,7 +73,7 @@ describe('create and update rules', () => {
     expect(r.body.error).toBe('pinned_to_deal_flag: needs deal_id: a note can only be pinned to an item it is attached to');
     r = await api(fx, 'PUT', '/api/v1/notes/4', { json: { pinned_to_person_flag: 1 } });
     expect(r.status).toBe(200);
-    expect(r.body.data.pinned_to_person_flag).toBe(true);
+    expect(r.body.data.pinned_to_person_flag).toBe(1);
     r = await api(fx, 'PUT', '/api/v1/notes/4', { json: { deal_id: null } });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('deal_id: must not be null');

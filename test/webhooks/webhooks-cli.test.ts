@@ -72,12 +72,22 @@ describe('webhooks create', () => {
     [['--url', 'https://a.example.com', '--auth-password', 'pw'], '--auth-user: is required with a password'],
     [['--url', 'https://a.example.com', '--user-id', '0'], '--user-id: must be at least 1'],
     [['--url', 'https://api.pipedrive.com/v1/x'], '--url: must not be an endpoint of the service'],
+    [['--url', 'https://10.0.0.1/x'], '--url: must be publicly reachable (10.0.0.1 is a private address); loopback is allowed for a local receiver'],
+    [['--url', 'https://192.168.1.20/x'], '--url: must be publicly reachable'],
+    [['--url', 'https://[fd00::1]/x'], '--url: must be publicly reachable'],
   ])('refuses %j before sending: %s', async (extra, message) => {
     const r = await run(['webhooks', 'create', '--name', 'x', '--action', 'create', '--object', 'deal', ...extra]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stdout).toBe('');
     expect(await fx.requests()).toEqual([]);
+  });
+
+  it('a name that does not resolve is the service\'s refusal (exit 2, its message)', async () => {
+    const r = await run(['webhooks', 'create', '--name', 'x', '--action', 'create', '--object', 'deal', '--url', 'https://no-such-host.invalid/hook']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: The service answered 400 for POST /api/v1/webhooks: subscription_url: invalid or non-reachable URL.\n');
+    expect((await fx.requests()).map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['POST /api/v1/webhooks 400']);
   });
 
   it('refuses a URL that points at the API domain of the profile (any loopback name)', async () => {
@@ -170,7 +180,8 @@ describe('sandbox rules (sent directly, as the CLI would refuse to)', () => {
     expect(r.body.errors.user_id[0]).toContain('at most 40 webhooks');
     // Deleting one frees a place.
     const hooks = await fx.collection<Hook>('webhooks');
-    expect((await direct('DELETE', `/api/v1/webhooks/${hooks[hooks.length - 1]!.id}`)).body).toEqual({ status: 'ok', success: true });
+    const last = hooks[hooks.length - 1]!.id;
+    expect((await direct('DELETE', `/api/v1/webhooks/${last}`)).body).toEqual({ status: 'ok', success: true, data: { id: last } });
     expect((await direct('POST', '/api/v1/webhooks', { ...valid, name: 'fits again' })).status).toBe(201);
   });
 
