@@ -1,5 +1,6 @@
 import { EXIT_DESCRIPTIONS } from '../core/exit-codes.js';
 import { HELP_TOPICS } from '../commands/help-topics.js';
+import { groupExamples } from '../commands/help-format.js';
 import { flatten, type TreeNode } from './tree.js';
 import { mcpPage } from './mcp-page.js';
 
@@ -35,6 +36,10 @@ function groupPage(node: TreeNode): string {
   const lines = [GENERATED, '', `# ${title}`, '', node.summary, '', '```text', node.help.trimEnd(), '```', '', '## Commands', ''];
   for (const c of node.children) lines.push(`- [\`crmctl ${c.path.join(' ')}\`](${pageName(c)}) — ${c.summary}`);
   lines.push('');
+  // The same examples as the group's --help (the root page has its own, hand-written ones).
+  const specs = flatten(node).flatMap((n) => (n.spec ? [n.spec] : []));
+  const examples = node.path.length ? groupExamples(specs, node.path) : [];
+  if (examples.length) lines.push('## Examples', '', '```sh', ...examples.map((e) => `$ ${e}`), '```', '');
   return lines.join('\n');
 }
 
