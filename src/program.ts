@@ -51,6 +51,7 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
     debug: Boolean(o.debug) || env.CRMCTL_DEBUG === '1',
     yes: Boolean(o.yes),
     noInput: o.input === false,
+    showSecrets: Boolean(o.showSecrets),
   };
 }
 
