@@ -52,9 +52,9 @@ export const HELP_TOPICS: Record<string, () => string> = {
       '',
       '  Results go to stdout; progress, spinners and messages go to stderr, and only on a terminal.',
       '',
-      '  Lists show one page (100 records) unless --limit or --all says otherwise. When a list stops while',
-      '  the service has more, a note on stderr says how many were shown (of how many, when the service',
-      '  says) and names --all and --limit; it is printed piped too, and never on stdout.',
+      '  A list without --limit or --all shows one page (100 records). When the service has more, a note',
+      '  on stderr says how many were shown (of how many, when the service says) and names --all and',
+      '  --limit; it is printed piped too, and never on stdout.',
       '',
     ].join('\n'),
 };

@@ -20,7 +20,10 @@ export interface ListWatch {
   notice(): string | undefined;
 }
 
-/** `all`: the user asked for every page (--all), so a stop there is the limit they chose, not a surprise. */
+/**
+ * Only a list that stopped on its own (the default first page) is a surprise: with --all the user
+ * asked for every record, and with --limit for at most that many, so neither gets the notice.
+ */
 export function watchList(opts: { all?: boolean; limit?: number }): ListWatch {
   let shown = 0;
   let paged = 0;
@@ -37,15 +40,14 @@ export function watchList(opts: { all?: boolean; limit?: number }): ListWatch {
       }
     },
     notice() {
-      if (opts.all || shown === 0) return undefined;
-      // paginate reports a page once all its records are out; a page it left part-way (--limit
-      // reached inside it) still held records, so more remain even without a next page.
+      if (opts.all || opts.limit !== undefined || shown === 0) return undefined;
+      // paginate reports a page once all its records are out; a page it left part-way still held
+      // records, so more remain even without a next page.
       const more = shown > paged || (last?.next !== undefined && last.count > 0);
       if (!more) return undefined;
       const total = last?.total !== undefined && last.total > shown ? last.total : undefined;
       const what = total !== undefined ? `${shown} of ${total} records` : `the first ${shown} records`;
-      const how = opts.limit !== undefined ? 'use --all for every record, or a larger --limit' : 'use --all for every record, or --limit <n>';
-      return `note: showing ${what}; the service has more (${how}).`;
+      return `note: showing ${what}; the service has more (use --all for every record, or --limit <n>).`;
     },
   };
 }
