@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import { AREAS } from '../../src/commands/areas.js';
 import { describeWithShared, interfaceOperations, NEEDS_INTERFACE } from '../helpers/interface-spec.js';

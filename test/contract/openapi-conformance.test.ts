@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import { describeWithShared, NEEDS_OPENAPI, NEEDS_VENDOR_INDEX } from '../helpers/interface-spec.js';
 import { jsonSchemaOf } from '../../src/input/json-schema.js';

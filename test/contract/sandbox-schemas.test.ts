@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jsonSchemaOf } from '../../src/input/json-schema.js';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import type { Operation } from '../../src/api/operation.js';

@@ -1,6 +1,6 @@
 // Every live operation of the vendor's current documents is reachable by a named command. Reads the
 // index files in ../shared (skipped, loudly, when they are absent; CI fails without them).
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import { AREAS } from '../../src/commands/areas.js';
 import { describeWithShared, NEEDS_VENDOR_INDEX } from '../helpers/interface-spec.js';
