@@ -61,6 +61,7 @@ complete -c crmctl -n 'true' -l fields -r -d 'comma-separated fields to show (un
 complete -c crmctl -n 'true' -l debug -d 'trace HTTP on stderr (secrets redacted)'
 complete -c crmctl -n 'true' -l yes -s y -d 'confirm destructive actions without a prompt'
 complete -c crmctl -n 'true' -l no-input -d 'never prompt; fail naming the missing flag'
+complete -c crmctl -n 'true' -l show-secrets -d 'print secret fields (webhook passwords) instead of ********'
 complete -c crmctl -n '__fish_seen_subcommand_from leads' -a 'list' -d 'List leads that are not archived, oldest first'
 complete -c crmctl -n '__fish_seen_subcommand_from leads' -a 'get' -d 'Show one lead'
 complete -c crmctl -n '__fish_seen_subcommand_from leads' -a 'create' -d 'Create a lead (linked to a person or an organization)'

@@ -1,9 +1,10 @@
 import { CommanderError } from 'commander';
-import { CliError } from './core/errors.js';
+import { CliError, UsageError } from './core/errors.js';
 import { EXIT, type ExitCode } from './core/exit-codes.js';
 import { processIO, type IO } from './core/io.js';
 import type { Context } from './core/context.js';
 import { buildProgram } from './program.js';
+import { findArea } from './commands/areas.js';
 import { sourceFrames } from './core/crash-report.js';
 import { redactText } from './core/redact.js';
 import { VERSION } from './core/version.js';
@@ -19,13 +20,19 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     env = { ...env, CRMCTL_NO_COLOR: '1' };
   }
   try {
-    if (argv[0] === 'help' && argv[1]) {
-      const { helpTopic } = await import('./commands/help-topics.js');
+    if (argv[0] === 'help' && argv[1] && !argv[1].startsWith('-')) {
+      const { helpTopic, HELP_TOPICS } = await import('./commands/help-topics.js');
       const text = helpTopic(argv[1]);
       if (text) {
         io.stdout.write(text);
         return EXIT.OK;
       }
+      // `help deals products add` is `deals products add --help`, at any depth (commander's own help
+      // command looks at one word only, and the area it names would not be loaded).
+      if (!findArea(argv[1])) {
+        throw new UsageError(`unknown command or help topic '${argv[1]}'`, `Commands: crmctl --help. Topics: ${Object.keys(HELP_TOPICS).map((t) => `crmctl help ${t}`).join(', ')}.`);
+      }
+      argv = [...argv.slice(1), '--help'];
     }
     // Lets the test suite check the crash report of the shipped bundle; not a user setting.
     if (env.CRMCTL_INTERNAL_CRASH === '1') throw new TypeError('internal crash requested by CRMCTL_INTERNAL_CRASH');

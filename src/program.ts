@@ -7,7 +7,7 @@ import { parseFieldList, parseOutputFormat, type GlobalOptions } from './core/gl
 import { VERSION } from './core/version.js';
 import type { IO } from './core/io.js';
 import { AREAS, findArea, type AreaEntry } from './commands/areas.js';
-import { operationHelp } from './commands/help-format.js';
+import { groupExamples, operationHelp } from './commands/help-format.js';
 
 export interface ProgramHooks {
   /** Receives the context of the command that ran, so main can close it. */
@@ -51,6 +51,7 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
     debug: Boolean(o.debug) || env.CRMCTL_DEBUG === '1',
     yes: Boolean(o.yes),
     noInput: o.input === false,
+    showSecrets: Boolean(o.showSecrets),
   };
 }
 
@@ -89,7 +90,17 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
       wire(cmd, spec, io, env, hooks, full);
     }
   }
+  // A group's page (`crmctl deals --help`) lists its commands; its examples are taken from them.
+  for (const [key, group] of groups) {
+    if ((group as Command & { [SPEC]?: CommandSpec })[SPEC]?.examples.length) continue;
+    const examples = groupExamples(mod.commands, key.split(' '));
+    if (examples.length) group.addHelpText('after', examplesBlock(examples));
+  }
   return top;
+}
+
+function examplesBlock(examples: readonly string[]): string {
+  return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
 }
 
 /** The spec behind a commander command, for docs and completions generated from the tree. */
@@ -136,7 +147,7 @@ function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, h
   cmd.configureOutput(cmd.parent?.configureOutput() ?? {});
   cmd.exitOverride();
   const after = [
-    spec.examples.length ? `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}` : '',
+    spec.examples.length ? examplesBlock(spec.examples) : '',
     spec.operations?.length ? `\n${operationHelp(spec.operations)}` : '',
     spec.fields?.length ? `\nJSON fields: ${spec.fields.join(', ')}` : '',
   ].join('');

@@ -48,8 +48,13 @@ export const HELP_TOPICS: Record<string, () => string> = {
       '  --output tsv      tab-separated, no header (the default when piped)',
       '  --output table    the default on a terminal',
       '  --fields a,b      only these fields (dotted paths allowed); an unknown field exits 2 and lists the valid ones',
+      '  --show-secrets    print secret fields (a webhook\'s http_auth_password) in clear; otherwise they show as ********',
       '',
       '  Results go to stdout; progress, spinners and messages go to stderr, and only on a terminal.',
+      '',
+      '  A list without --limit or --all shows one page (100 records). When the service has more, a note',
+      '  on stderr says how many were shown (of how many, when the service says) and names --all and',
+      '  --limit; it is printed piped too, and never on stdout.',
       '',
     ].join('\n'),
 };

@@ -74,9 +74,13 @@ export async function executeOperation(ctx: Context, op: Operation, input: Valid
   const view = { columns: hooks.columns ?? op.cli.columns, fields: op.cli.fields };
   if (op.pagination !== 'none') {
     const paging = { ...hooks.paging };
+    const { watchList } = await import('./list-notice.js');
+    const watch = watchList({ all: paging.all, limit: paging.limit });
     // More than one page's worth: follow pages until the limit.
     if (paging.limit !== undefined && !paging.all && op.maxLimit && paging.limit > op.maxLimit) paging.all = true;
-    await renderRecords(ctx, present(asRecords(op, paginate(http, op, input, paging))), view);
+    await renderRecords(ctx, present(asRecords(op, watch.count(paginate(http, op, input, { ...paging, onPage: watch.onPage })))), view);
+    const notice = watch.notice();
+    if (notice) ctx.io.stderr.write(`${notice}\n`);
     return;
   }
   // An upload shows its own progress line; anything else a spinner while it waits.

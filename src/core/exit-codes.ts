@@ -18,9 +18,13 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_DESCRIPTIONS: ReadonlyArray<{ code: ExitCode; name: string; meaning: string }> = [
   { code: 0, name: 'ok', meaning: 'The command did what was asked.' },
   { code: 1, name: 'error', meaning: 'The service or the machine failed (5xx after retries, network, disk, unexpected answer).' },
-  { code: 2, name: 'usage', meaning: 'Bad flags or input; a field broke a rule. Nothing was sent. Also a missing flag where no prompt is possible.' },
+  {
+    code: 2,
+    name: 'usage',
+    meaning: 'Bad flags or input. Refused by crmctl (a field broke a rule, or a flag is missing where no prompt is possible): nothing was sent. Refused by the service (400 or 422): nothing was changed.',
+  },
   { code: 3, name: 'cancelled', meaning: 'You declined a confirmation or pressed Ctrl-C at a prompt.' },
-  { code: 4, name: 'auth', meaning: 'Not logged in, the token was refused after one refresh, a scope is missing, or the login flow failed.' },
+  { code: 4, name: 'auth', meaning: 'Not logged in, the token was refused after one refresh, permission denied (403: a missing scope or a user permission), or the login flow failed.' },
   { code: 5, name: 'not-found', meaning: 'The record (or route) does not exist.' },
   { code: 6, name: 'rate-limited', meaning: 'The service kept answering 429 after every retry.' },
   { code: 7, name: 'partial', meaning: 'A bulk run finished but some rows failed; see the results file.' },

@@ -24,6 +24,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--debug', name: 'debug', takesValue: false, description: 'trace HTTP on stderr (secrets redacted)' },
   { flags: '-y, --yes', name: 'yes', short: '-y', takesValue: false, description: 'confirm destructive actions without a prompt' },
   { flags: '--no-input', name: 'no-input', takesValue: false, description: 'never prompt; fail naming the missing flag' },
+  { flags: '--show-secrets', name: 'show-secrets', takesValue: false, description: 'print secret fields (webhook passwords) instead of ********' },
   // Taken out of argv by main before parsing, so that a resource's own --color flag stays free.
   { flags: '--no-color', name: 'no-color', takesValue: false, description: 'no colours (also NO_COLOR=1)' },
 ];

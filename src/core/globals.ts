@@ -14,6 +14,8 @@ export interface GlobalOptions {
   debug: boolean;
   yes: boolean;
   noInput: boolean;
+  /** --show-secrets: print secret fields (a webhook's password) instead of ******** (src/output/secrets.ts). */
+  showSecrets?: boolean;
 }
 
 export function parseOutputFormat(value: string): OutputFormat {

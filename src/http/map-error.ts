@@ -27,6 +27,12 @@ export function toApiError(res: HttpResponse, ctx: { method: string; path: strin
     case 401:
       return new AuthError(`The service refused the credentials (401)${said}.`, ctx.loginHint ?? 'Run `crmctl auth login` (or check CRMCTL_ACCESS_TOKEN / CRMCTL_API_TOKEN).');
     case 403: {
+      // When the token is known to hold a scope the operation accepts, scopes are not the reason: say
+      // what the service said (a user permission, an admin-only operation, a plan limit) and no more.
+      const scopeHeld = Boolean(ctx.scopes?.length && ctx.grantedScopes?.some((s) => ctx.scopes!.includes(s)));
+      if (scopeHeld) {
+        return new AuthError(`Permission denied (403) for ${what}${said || ' (the service gave no reason)'}.`, info ?? 'The token has the scope this needs; the user lacks the permission. Ask an admin of the company account.');
+      }
       const needs = ctx.scopes?.length ? ` This operation needs one of the scopes: ${ctx.scopes.join(', ')}.` : '';
       const has = ctx.grantedScopes?.length ? ` The token has: ${ctx.grantedScopes.join(', ')}.` : '';
       return new AuthError(`Permission denied (403) for ${what}${said}.${needs}${has}`, info ?? 'Ask an admin for the permission, or add the scope to the app and log in again.');
@@ -36,8 +42,11 @@ export function toApiError(res: HttpResponse, ctx: { method: string; path: strin
     case 429:
       return new RateLimitError(`Rate limited (429) on ${what} after every retry${said}.`);
     default: {
-      const exitCode = res.status === 400 || res.status === 422 ? EXIT.USAGE : EXIT.ERROR;
-      return new ApiError(res.status, `The service answered ${res.status} for ${what}${said}.`, {
+      // 400/422: the service refused the input and changed nothing, so it is the same class of failure
+      // as input crmctl refuses before sending: exit 2 (docs/exit-codes.md says both).
+      const refused = res.status === 400 || res.status === 422;
+      const exitCode = refused ? EXIT.USAGE : EXIT.ERROR;
+      return new ApiError(res.status, `The service answered ${res.status} for ${what}${said}.${refused ? ' It refused the input; nothing was changed.' : ''}`, {
         body: res.body,
         requestId,
         hint: info,

@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import type { OutputFormat } from '../core/globals.js';
 import { cellText, csvCell, getPath, tsvCell } from './cells.js';
+import { maskSecrets, maskedRecords } from './secrets.js';
 
 export interface RenderOptions {
   /** Default columns for table/TSV/CSV. */
@@ -37,6 +38,7 @@ function selectFields(record: unknown, fields: string[] | undefined): unknown {
  * (constant memory for --all); only the table buffers, because column widths need every row.
  */
 export async function renderRecords(ctx: Context, records: AsyncIterable<unknown> | Iterable<unknown>, opts: RenderOptions = {}): Promise<number> {
+  if (!ctx.globals.showSecrets) records = maskedRecords(records);
   const format = outputFormat(ctx);
   const out = ctx.io.stdout;
   const fields = ctx.globals.fields;
@@ -102,6 +104,7 @@ export async function renderRecords(ctx: Context, records: AsyncIterable<unknown
 
 /** One object (get, create, update): json prints the object itself; table prints field/value rows. */
 export async function renderRecord(ctx: Context, record: unknown, opts: RenderOptions = {}): Promise<void> {
+  if (!ctx.globals.showSecrets) record = maskSecrets(record);
   const format = outputFormat(ctx);
   if (record && typeof record === 'object' && !Array.isArray(record)) checkFields(ctx, opts.fields?.length ? opts.fields : Object.keys(record));
   if (format === 'json') {

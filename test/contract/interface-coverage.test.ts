@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import { AREAS } from '../../src/commands/areas.js';
-import { hasInterface, interfaceOperations } from '../helpers/interface-spec.js';
+import { describeWithShared, interfaceOperations, NEEDS_INTERFACE } from '../helpers/interface-spec.js';
 
 /** Map "METHOD path" → the crmctl commands that call it, from the registered command tree. */
 async function reachable(): Promise<Map<string, string[]>> {
@@ -17,7 +17,7 @@ async function reachable(): Promise<Map<string, string[]>> {
   return map;
 }
 
-describe.skipIf(!hasInterface)('every operation of the service interface is reachable through a named command', () => {
+describeWithShared(NEEDS_INTERFACE, 'every operation of the service interface is reachable through a named command', () => {
   it('parses the interface tables', () => {
     // The interface lists 126 operations in its endpoint tables (OAuth is checked below).
     expect(interfaceOperations().length).toBe(126);

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
-import { hasOpenApi } from '../helpers/interface-spec.js';
+import { describeWithShared, NEEDS_OPENAPI, NEEDS_VENDOR_INDEX } from '../helpers/interface-spec.js';
 import { jsonSchemaOf } from '../../src/input/json-schema.js';
 import { loadSpec, locate, operation, queryParamNames, responseSchema, validate, vendorIndex } from '../helpers/openapi.js';
 import { startFixture } from '../helpers/sandbox.js';
@@ -40,7 +40,7 @@ const COST_FROM_INTERFACE = new Set<string>([]);
 /** Query parameters the interface names that the vendor documents do not (the interface decides). */
 const INTERFACE_ONLY_QUERY = new Set<string>([]);
 
-describe.skipIf(!hasOpenApi)('operation tables conform to the vendor OpenAPI documents', () => {
+describeWithShared([...NEEDS_OPENAPI, ...NEEDS_VENDOR_INDEX], 'operation tables conform to the vendor OpenAPI documents', () => {
   const rows = ALL_OPERATIONS.map((op) => ({ op, key: `${op.method} ${op.path}` }));
 
   it('every operation exists there with the same method and path (or is interface-only, listed above)', () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jsonSchemaOf } from '../../src/input/json-schema.js';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import type { Operation } from '../../src/api/operation.js';
-import { hasOpenApi } from '../helpers/interface-spec.js';
+import { describeWithShared, NEEDS_OPENAPI } from '../helpers/interface-spec.js';
 import { loadSpec, locate, operation, responseSchema, validate } from '../helpers/openapi.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
@@ -104,7 +104,7 @@ function withQuery(path: string, op: Operation): string {
   return q ? `${path}?${q}` : path;
 }
 
-describe.skipIf(!hasOpenApi)('sandbox read responses validate against the vendor schemas', () => {
+describeWithShared(NEEDS_OPENAPI, 'sandbox read responses validate against the vendor schemas', () => {
   it('for every read operation the vendor documents', async () => {
     const checked: string[] = [];
     const skipped: string[] = [];

@@ -1,9 +1,9 @@
 // Every live operation of the vendor's current documents is reachable by a named command. Reads the
 // index files in ../shared (skipped, loudly, when they are absent; CI fails without them).
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import { AREAS } from '../../src/commands/areas.js';
-import { hasOpenApi } from '../helpers/interface-spec.js';
+import { describeWithShared, NEEDS_VENDOR_INDEX } from '../helpers/interface-spec.js';
 import { vendorIndex } from '../helpers/openapi.js';
 
 /** `/api/v1/persons/{id}` and `/v1/persons/{personId}` are the same operation. */
@@ -25,7 +25,7 @@ async function reached(): Promise<Set<string>> {
   return new Set(cmds.flatMap((c) => (c.operations ?? []).map((o) => norm(o.method, o.path))));
 }
 
-describe.skipIf(!hasOpenApi)('vendor coverage: every live operation has a named command', () => {
+describeWithShared(NEEDS_VENDOR_INDEX, 'vendor coverage: every live operation has a named command', () => {
   const live = vendorIndex().filter((e) => !e.deprecated);
 
   it(`reaches every live operation of index-v1.txt and index-v2.txt except the listed ones`, async () => {

@@ -1,12 +1,38 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { describe, it } from 'vitest';
 
 /** ../shared beside the repo: reference data we test against and never copy. */
 export const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
 export const INTERFACE_MD = `${SHARED}spec/service-interface.md`;
 export const OPENAPI_DIR = `${SHARED}reference/openapi/`;
-export const hasInterface = existsSync(INTERFACE_MD);
-export const hasOpenApi = existsSync(`${OPENAPI_DIR}pipedrive-v1.yaml`) && existsSync(`${OPENAPI_DIR}pipedrive-v2.yaml`);
+
+/** The ../shared files each kind of contract test reads (paths relative to ../shared). */
+export const NEEDS_INTERFACE = ['spec/service-interface.md'] as const;
+export const NEEDS_OPENAPI = ['reference/openapi/pipedrive-v1.yaml', 'reference/openapi/pipedrive-v2.yaml'] as const;
+export const NEEDS_VENDOR_INDEX = ['reference/openapi/index-v1.txt', 'reference/openapi/index-v2.txt'] as const;
+
+/** The text every skipped contract suite prints; .ci/run greps a user's clone's run for it. */
+export const SHARED_SKIP_MARK = 'CONTRACT TEST SKIPPED';
+
+/**
+ * A describe() that needs reference files from ../shared. A user's clone has no ../shared, so there the
+ * suite is skipped loudly: its body is never collected (so nothing reads a missing file while collecting),
+ * the reason is printed on stderr, and the one skipped test is named after the reason, so both the run's
+ * log and its report say what did not run and why.
+ */
+export function describeWithShared(files: readonly string[], name: string, body: () => void): void {
+  const gone = files.filter((f) => !existsSync(`${SHARED}${f}`));
+  if (gone.length === 0) {
+    describe(name, body);
+    return;
+  }
+  const reason = `${SHARED_SKIP_MARK} (../shared is missing ${gone.join(', ')}): ${name}`;
+  console.warn(reason);
+  describe.skip(name, () => {
+    it.skip(reason, () => undefined);
+  });
+}
 
 export interface InterfaceOperation {
   area: string;

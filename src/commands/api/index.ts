@@ -5,6 +5,7 @@ import { UsageError, ValidationError } from '../../core/errors.js';
 import { readAll } from '../../core/stdin.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
+import { maskSecrets } from '../../output/secrets.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -90,10 +91,10 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   const http = await ctx.http();
   if (!opts.paginate) {
     // With --include an error answer is printed too (status, headers, body), then exits by its status.
-    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, statusBlock(r) + bodyText(r.body, ctx.globals.output)) : undefined;
+    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, statusBlock(r) + bodyText(r.body, ctx.globals.output, ctx.globals.showSecrets)) : undefined;
     const res = await http.send({ ...request, onErrorResponse });
     if (opts.include) await write(ctx, statusBlock(res));
-    await write(ctx, bodyText(res.body, ctx.globals.output));
+    await write(ctx, bodyText(res.body, ctx.globals.output, ctx.globals.showSecrets));
     return;
   }
   await paginateRaw(ctx, request, Boolean(opts.include), (req) => http.send(req));
@@ -109,7 +110,7 @@ async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, s
       const res = await send(req);
       if (include) await write(ctx, statusBlock(res));
       const page = pageRecords(res.body);
-      yield* page;
+      yield* ctx.globals.showSecrets ? page : page.map(maskSecrets);
       const next = detectNext(res.body);
       if (!next || page.length === 0) return;
       req = { ...req, query: { ...req.query, ...next } };
@@ -161,9 +162,11 @@ function statusBlock(res: HttpResponse): string {
 
 const headerCase = (k: string) => k.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
 
-function bodyText(body: unknown, output: string | undefined): string {
+function bodyText(body: unknown, output: string | undefined, showSecrets = false): string {
   if (body === undefined) return '';
   if (typeof body === 'string') return body.endsWith('\n') ? body : `${body}\n`;
+  // A raw answer is still output: its secrets are masked like every record's (src/output/secrets.ts).
+  if (!showSecrets) body = maskSecrets(body);
   return output === 'ndjson' ? `${JSON.stringify(body)}\n` : `${JSON.stringify(body, null, 2)}\n`;
 }
 

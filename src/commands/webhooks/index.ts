@@ -4,16 +4,11 @@ import { readAll } from '../../core/stdin.js';
 import { defineArea } from '../define-area.js';
 import { webhookPreflight } from './checks.js';
 import { listenCommand } from './listen.js';
-import { maskWebhook } from './mask.js';
 
-/** Passwords of basic auth never reach the screen or a pipe. */
-async function* masked(records: AsyncIterable<unknown>): AsyncGenerator<unknown> {
-  for await (const r of records) yield maskWebhook(r);
-}
+// Basic-auth passwords are masked by the output path itself (src/output/secrets.ts), for every command.
 
 export const area = defineArea(webhookOps, {
   extend: {
-    list: { present: masked },
     create: {
       options: [{ flags: '--auth-password-stdin', description: 'read the basic-auth password from stdin (keeps it out of shell history)' }],
       async adjust(ctx, raw, opts) {
@@ -24,7 +19,6 @@ export const area = defineArea(webhookOps, {
         return { ...raw, body: { ...(raw.body as object), http_auth_password: secret } };
       },
       preflight: webhookPreflight,
-      present: masked,
     },
   },
   commands: [listenCommand],
