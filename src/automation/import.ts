@@ -143,10 +143,12 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   try {
     if (!header) await log.append({ type: 'run', run_id: runId, resource: resource.name, file: o.file, format: o.format, started_at: new Date().toISOString() } satisfies RunHeader);
 
+    // Ids rows of this import own: a look-up by content never gives one of them to another row.
+    const taken = new Set([...outcomes.values()].flatMap((x) => ('id' in x ? [String(x.id)] : [])));
     // Rows a killed run left in "sending": find out whether they landed before sending anything.
     if (pendingBodies.length) {
       const since = Math.min(...pendingBodies.map((r) => pending.get(r.line)!));
-      const found = reconciler.kind === 'none' ? new Map() : await reconciler.find(http, pendingBodies, since);
+      const found = reconciler.kind === 'none' ? new Map() : await reconciler.find(http, pendingBodies, since, taken);
       for (const r of pendingBodies) {
         const rec = found.get(r.line);
         if (rec) await record(log, outcomes, { line: r.line, id: rec.id as string | number }, { reconciled: true });
@@ -169,8 +171,9 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       const sentAt = Date.now();
       await log.append({ line, status: 'sending', at: sentAt });
       try {
-        const { envelope } = await callOperation(http, op, { body }, { reconcile: reconcileHook(http, reconciler, line, body, sentAt) });
+        const { envelope } = await callOperation(http, op, { body }, { reconcile: reconcileHook(http, reconciler, line, body, sentAt, taken) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
+        if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
         await record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
@@ -235,10 +238,10 @@ async function* mappedRows(file: string, format: InputFormat, mapper: RowMapper)
 }
 
 /** The hook HttpClient calls after an ambiguous failure of this row's POST: did it land? */
-function reconcileHook(http: HttpClient, reconciler: Reconciler, line: number, body: Record<string, unknown>, sentAt: number): (() => Promise<HttpResponse | undefined>) | undefined {
+function reconcileHook(http: HttpClient, reconciler: Reconciler, line: number, body: Record<string, unknown>, sentAt: number, taken: Set<string>): (() => Promise<HttpResponse | undefined>) | undefined {
   if (reconciler.kind === 'none') return undefined;
   return async () => {
-    const found = (await reconciler.find(http, [{ line, body }], sentAt)).get(line);
+    const found = (await reconciler.find(http, [{ line, body }], sentAt, taken)).get(line);
     return found ? { status: 200, headers: {}, body: { success: true, data: found } } : undefined;
   };
 }
