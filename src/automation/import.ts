@@ -9,7 +9,7 @@ import type { HttpResponse } from '../http/types.js';
 import { Journal } from './durable.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
-import type { ImportResource } from './resources.js';
+import { readOnlyFields, type ImportResource } from './resources.js';
 import { RowMapper, type MappedRow } from './row-mapper.js';
 import { nameKey, resolveNames, type RefKind } from './name-refs.js';
 import { readRows, type InputFormat } from './rows.js';
@@ -87,7 +87,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const http = await ctx.http();
   const pacer = http.governor;
   const custom = await customFieldsFor(ctx, http, resource.name);
-  const mapper = new RowMapper(resource.name, op, custom);
+  const mapper = new RowMapper(resource.name, op, custom, readOnlyFields(resource.name));
 
   // Pass 1: every row checked before anything is written.
   const invalidByLine = new Map<number, Issue[]>();
@@ -124,6 +124,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       invalidByLine.set(line, [...(invalidByLine.get(line) ?? []), ...bad]);
     }
   }
+  const skipped = skippedNote(mapper);
+  if (skipped) ctx.warn(skipped);
   const invalid = [...invalidByLine].sort((a, b) => a[0] - b[0]).map(([line, issues]) => ({ line, issues }));
   if (invalid.length && !o.skipInvalid) throw invalidRowsError(invalid, o.file);
 
@@ -219,6 +221,14 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     process.removeListener('SIGINT', onSigint);
     await log.close();
   }
+}
+
+/** One note for every column the import left out (an export's read-only fields, ids given by name too). */
+function skippedNote(mapper: RowMapper): string | undefined {
+  const parts: string[] = [];
+  if (mapper.skippedReadOnly.size) parts.push(`${[...mapper.skippedReadOnly].join(', ')} (read-only)`);
+  if (mapper.skippedIds.size) parts.push(`${[...mapper.skippedIds].join(', ')} (ids of the account the file came from; the name columns beside them are used)`);
+  return parts.length ? `columns not imported: ${parts.join('; ')}` : undefined;
 }
 
 function wantedNames(named: Array<{ refs: NonNullable<MappedRow['refs']> }>): Map<RefKind, Set<string>> {
