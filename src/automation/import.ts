@@ -116,6 +116,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     mapper.useNames(ids);
     for (const { line, refs } of named) {
       const bad = refs.flatMap((r) => {
+        if (r.kind === 'stage' && mapper.stageOfRow(refs) !== undefined) return [];
         const rule = problems.get(r.kind)?.get(nameKey(r.name));
         return rule ? [{ field: r.header, rule: `${JSON.stringify(r.name)} ${rule}` }] : [];
       });

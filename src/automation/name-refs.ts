@@ -58,6 +58,9 @@ export function refColumns(bodyKeys: ReadonlySet<string>): Map<string, RefColumn
 
 export const nameKey = (name: string) => name.trim().toLowerCase();
 
+/** The key of a stage name within one pipeline (a row that names its pipeline too picks its stage there). */
+export const stageInPipeline = (pipelineId: unknown, name: string) => `${String(pipelineId)}\u0000${nameKey(name)}`;
+
 /** Resolved names: id per (kind, name key), or the rule a name broke (said after the name: `"Initech" matches no organization`). */
 export interface ResolvedNames {
   ids: Map<RefKind, Map<string, number>>;
@@ -73,22 +76,24 @@ export async function resolveNames(ctx: Context, http: HttpClient, wanted: Map<R
     if (!names.size) continue;
     const op = await listOf(kind);
     const hits = new Map<string, number[]>([...names].map((n) => [n, []]));
+    const found = new Map<string, number>();
     for await (const rec of paginate(http, op, { query: {} }, { all: true })) {
-      const r = rec as { id?: unknown; name?: unknown; email?: unknown };
+      const r = rec as { id?: unknown; name?: unknown; email?: unknown; pipeline_id?: unknown };
       if (typeof r.id !== 'number') continue;
       for (const label of [r.name, kind === 'user' ? r.email : undefined]) {
         if (typeof label === 'string') hits.get(nameKey(label))?.push(r.id);
       }
+      // Stage names repeat across pipelines: each is also known within its pipeline (stageInPipeline).
+      if (kind === 'stage' && typeof r.name === 'string' && hits.has(nameKey(r.name))) found.set(stageInPipeline(r.pipeline_id, r.name), r.id);
     }
-    const found = new Map<string, number>();
     const bad = new Map<string, string>();
     for (const [name, list] of hits) {
       const unique = [...new Set(list)];
       if (unique.length === 1) found.set(name, unique[0]!);
       else if (!unique.length) bad.set(name, `matches no ${kind}${kind === 'user' ? ' (by name or email)' : ''}`);
-      else bad.set(name, `matches ${unique.length} ${kind}s (ids ${unique.join(', ')}); give the id instead`);
+      else bad.set(name, `matches ${unique.length} ${kind}s (ids ${unique.join(', ')}); give the id instead${kind === 'stage' ? ', or name the pipeline too (pipeline_name)' : ''}`);
     }
-    ctx.debug(`import: ${found.size} of ${names.size} ${kind} names matched`);
+    ctx.debug(`import: ${[...found.keys()].filter((k) => !k.includes('\u0000')).length} of ${names.size} ${kind} names matched`);
     ids.set(kind, found);
     problems.set(kind, bad);
   }

@@ -3,7 +3,7 @@ import { UsageError } from '../core/errors.js';
 import { setPath as setAt } from '../input/coerce.js';
 import type { FieldSpec } from '../input/fields.js';
 import { bodyFields, coerceTextValues, validateBody, type Issue } from './validate-body.js';
-import { nameKey, refColumns, type NameRef, type RefColumn, type RefKind } from './name-refs.js';
+import { nameKey, refColumns, stageInPipeline, type NameRef, type RefColumn, type RefKind } from './name-refs.js';
 
 /** Custom field metadata (GET /api/v1/dealFields for leads): header "Budget" → its 40-hex key. */
 export interface CustomField {
@@ -175,7 +175,18 @@ export class RowMapper {
     }
   }
 
+  /** The stage a row names in the pipeline it names (stage names repeat across pipelines). */
+  stageOfRow(refs: NonNullable<MappedRow['refs']>): number | undefined {
+    const stage = refs.find((r) => r.kind === 'stage');
+    const pipeline = refs.find((r) => r.kind === 'pipeline');
+    if (!stage || !pipeline) return undefined;
+    const pid = this.names?.get('pipeline')?.get(nameKey(pipeline.name));
+    return pid === undefined ? undefined : this.names?.get('stage')?.get(stageInPipeline(pid, stage.name));
+  }
+
   private finish(raw: Record<string, unknown>, issues: Issue[], text: boolean, refs: NonNullable<MappedRow['refs']>): MappedRow {
+    const stage = this.stageOfRow(refs);
+    if (stage !== undefined) raw.stage_id = stage;
     let body = flagsAsNumbers(this.fields, raw);
     const named = refs.length ? { refs } : {};
     if (text) {

@@ -51,6 +51,8 @@ const SEED: Record<(typeof KINDS)[number], Rec[]> = {
   ],
   deals: [
     { title: 'Deal RT', organization: 'Acme RT', person: 'Alice RT', owner_id: 3, pipeline_id: 2, stage_id: 7, value: 1000, currency: 'EUR', expected_close_date: '2026-03-01' },
+    // "Qualified" is a stage of both pipelines (added below): the pipeline's name picks it.
+    { title: 'Deal RT 2', organization: 'Globex RT', pipeline: 'Partnerships', stage: 'Qualified', value: 50, currency: 'USD' },
   ],
   activities: [{ subject: 'Call RT', type: 'call', due_date: '2026-02-01', due_time: '10:00', duration: '00:30', person: 'Alice RT', organization: 'Acme RT', owner_id: 2, note: 'Bring the quote' }],
   products: [{ name: 'Widget RT', code: 'W-RT', unit: 'piece', tax: 20, owner_id: 2, prices: [{ currency: 'EUR', price: 100, cost: 40 }] }],
@@ -62,15 +64,18 @@ const SEED: Record<(typeof KINDS)[number], Rec[]> = {
 const NOT_CONTENT = new Set(['id', 'add_time', 'update_time', 'stage_change_time', 'cc_email', 'creator_user_id', 'creator_id', 'last_update_user_id', 'product_id', 'next_activity_id']);
 /** Link fields, compared by the name of what they point to (in each account's own records). */
 const LINKS: Record<string, string> = { org_id: 'organizations', organization_id: 'organizations', person_id: 'persons', owner_id: 'users', user_id: 'users', stage_id: 'stages', pipeline_id: 'pipelines' };
+/** A stage as compared: its name and its pipeline's (names repeat across pipelines). */
+const stageLabel = (s: Rec, pipelines: Map<string, string>) => `${String(s.name)} in ${pipelines.get(String(s.pipeline_id))}`;
 /** Objects notes embed from their links (organization, person, user...): compared through the link ids. */
 const EMBEDS = new Set(['deal', 'organization', 'person', 'project', 'task', 'user']);
 
 async function namesOf(fx: SandboxFixture): Promise<Record<string, Map<string, string>>> {
   const out: Record<string, Map<string, string>> = {};
-  for (const kind of ['organizations', 'persons', 'users', 'stages', 'pipelines']) {
+  for (const kind of ['organizations', 'persons', 'users', 'pipelines']) {
     const list = await exportAll(fx, kind);
     out[kind] = new Map(list.map((x) => [String(x.id), String(kind === 'users' ? x.email : x.name)]));
   }
+  out.stages = new Map((await exportAll(fx, 'stages')).map((x) => [String(x.id), stageLabel(x, out.pipelines!)]));
   return out;
 }
 
@@ -94,6 +99,14 @@ beforeAll(async () => {
   b = await startFixture();
   await a.reset('empty');
   await b.reset('empty');
+  // A stage name both pipelines have; B gets one more stage first, so the ids differ.
+  const stage = async (fx: SandboxFixture, name: string, pipeline: string) => {
+    const r = await runCli(['stages', 'create', '--name', name, '--pipeline-id', pipeline], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+  };
+  await stage(b, 'B only stage', '1');
+  await stage(a, 'Qualified', '2');
+  await stage(b, 'Qualified', '2');
   // B has records of its own, so the ids A's file carries name other records (or none) there.
   await importInto(b, 'organizations', file('b-orgs.ndjson', [{ name: 'B only 1' }, { name: 'B only 2' }, { name: 'B only 3' }]));
   await importInto(b, 'persons', file('b-persons.ndjson', [{ name: 'B person 1' }, { name: 'B person 2' }]));
