@@ -170,18 +170,27 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     let sent = 0, failed = 0;
     const inFlight = new Set<Promise<void>>();
 
+    // Rows whose create may have landed and whose look-up then failed: unsettled until --resume looks again.
+    const unsettled = new Set<number>();
     const sendRow = async (line: number, body: Record<string, unknown>): Promise<void> => {
       const sentAt = Date.now();
       await log.append({ line, status: 'sending', at: sentAt });
       try {
-        const { envelope } = await callOperation(http, op, { body }, { reconcile: reconcileHook(http, reconciler, line, body, sentAt, taken) });
+        const hook = reconcileHook(http, reconciler, line, body, sentAt, taken);
+        const reconcile = hook && (() => hook().catch((err: unknown) => {
+          unsettled.add(line);
+          throw err;
+        }));
+        const { envelope } = await callOperation(http, op, { body }, { reconcile });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
         await record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
         failed++;
-        await record(log, outcomes, { line, error: err.message }, isPassing(err) ? { retry: true, at: sentAt } : {});
+        if (unsettled.has(line)) {
+          await record(log, outcomes, { line, error: `outcome unknown: the create may have landed and looking it up failed (${err.message}); --resume looks it up again and sends it only if it is not there` }, { retry: true, at: sentAt });
+        } else await record(log, outcomes, { line, error: err.message }, isPassing(err) ? { retry: true, at: sentAt } : {});
       }
       sent++;
       progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });

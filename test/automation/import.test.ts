@@ -282,6 +282,32 @@ describe('import natural-key resources', () => {
     expect(labels.filter((l) => l.name === 'Partner').length).toBe(1);
   });
 
+  it('a row whose answer is lost and whose look-up fails stays unsettled; --resume settles it without a duplicate', async () => {
+    const f = file('orgs-unsettled.ndjson', rows(4, (i) => ({ name: `Unsettled ${i}` })));
+    // Every request faults: a create is cut after commit or refused with a 5xx, and so is every
+    // look-up (no retries), so no row's outcome can be known during the run.
+    await control(fx, 'PUT', 'faults', { rateReset: 0.5, resetAfterCommitShare: 1, rate5xx: 0.5, seed: 3 });
+    const env = { ...fx.env, CRMCTL_MAX_RETRIES: '0' };
+    const first = await runCli(['import', 'organizations', '--file', f, '--concurrency', '1'], { env });
+    await control(fx, 'PUT', 'faults', {});
+    expect(first.code, first.stderr).toBe(7);
+    const before = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(before.map((x) => x.line)).toEqual([1, 2, 3, 4]);
+    for (const x of before) expect(x.error).toMatch(/^outcome unknown: the create may have landed and looking it up failed \(.+\); --resume looks it up again/);
+    const landed = (await fx.collection<{ name: string }>('organizations')).filter((o) => o.name.startsWith('Unsettled ')).length;
+    expect(landed).toBeGreaterThan(0); // some creates were committed before their answer was cut
+
+    await fx.clearRequests();
+    const resumed = await runCli(['import', 'organizations', '--file', f, '--resume'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const orgs = (await fx.collection<{ id: number; name: string }>('organizations')).filter((o) => o.name.startsWith('Unsettled '));
+    expect(orgs.map((o) => o.name).sort()).toEqual(['Unsettled 1', 'Unsettled 2', 'Unsettled 3', 'Unsettled 4']);
+    // Only the rows that had not landed were sent again.
+    expect((await posts()).length).toBe(4 - landed);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.map((x) => [x.line, orgs.find((o) => o.id === x.id)?.name])).toEqual([[1, 'Unsettled 1'], [2, 'Unsettled 2'], [3, 'Unsettled 3'], [4, 'Unsettled 4']]);
+  });
+
   it('notes: a create whose answer is lost is found by its content, never resent, and the results name it', async () => {
     const f = file('notes.ndjson', rows(3, (i) => ({ content: `<p>Note ${i}</p>`, person_id: 1 })));
     // About every other request (the first one included, seed 9) is cut after the service committed it.
