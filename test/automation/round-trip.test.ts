@@ -132,6 +132,10 @@ describe('export from one account, import into another: every kind round-trips a
       const warnings = im.stderr.split('\n').filter((l) => l.startsWith('warning: '));
       expect(warnings.length, im.stderr).toBe(1);
       expect(warnings[0]).toMatch(/^warning: columns not imported: id, .*\(read-only\)/);
+      if (kind === 'organizations') {
+        // The columns issue 18 saw refused: read-only ones skipped, the address read back, the owner by email.
+        expect(warnings[0]).toBe('warning: columns not imported: id, update_time, is_deleted (read-only); owner_id (ids of the account the file came from; the name columns beside them are used)');
+      }
     }
     const [namesA, namesB] = [await namesOf(a), await namesOf(b)];
     for (const kind of KINDS) {
