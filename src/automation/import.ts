@@ -176,12 +176,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       const sentAt = Date.now();
       await log.append({ line, status: 'sending', at: sentAt });
       try {
-        const hook = reconcileHook(http, reconciler, line, body, sentAt, taken);
-        const reconcile = hook && (() => hook().catch((err: unknown) => {
-          unsettled.add(line);
-          throw err;
-        }));
-        const { envelope } = await callOperation(http, op, { body }, { reconcile });
+        const { envelope } = await callOperation(http, op, { body }, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
         await record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
@@ -258,11 +253,19 @@ async function* mappedRows(file: string, format: InputFormat, mapper: RowMapper)
 }
 
 /** The hook HttpClient calls after an ambiguous failure of this row's POST: did it land? */
-function reconcileHook(http: HttpClient, reconciler: Reconciler, line: number, body: Record<string, unknown>, sentAt: number, taken: Set<string>): (() => Promise<HttpResponse | undefined>) | undefined {
+function reconcileHook(
+  http: HttpClient, reconciler: Reconciler, row: { line: number; body: Record<string, unknown>; sentAt: number }, taken: Set<string>, unsettled: Set<number>,
+): (() => Promise<HttpResponse | undefined>) | undefined {
   if (reconciler.kind === 'none') return undefined;
   return async () => {
-    const found = (await reconciler.find(http, [{ line, body }], sentAt, taken)).get(line);
-    return found ? { status: 200, headers: {}, body: { success: true, data: found } } : undefined;
+    try {
+      const found = (await reconciler.find(http, [row], row.sentAt, taken)).get(row.line);
+      return found ? { status: 200, headers: {}, body: { success: true, data: found } } : undefined;
+    } catch (err) {
+      // The create may have landed and we could not tell: never resent in this run, looked up again by --resume.
+      unsettled.add(row.line);
+      throw err;
+    }
   };
 }
 
