@@ -2,7 +2,7 @@
 // Exactly-once import of every importable kind through faults (figures "Faults, every kind" of
 // docs/reliability.md).
 //   npm run build && node scripts/reliability-faults-kinds.mjs
-//   FAULT_ROWS=300 FAULT_KINDS=organizations,persons FAULT_KILL_KINDS=organizations,notes node scripts/reliability-faults-kinds.mjs
+//   FAULT_ROWS=120 FAULT_KINDS=organizations,persons FAULT_KILL_KINDS=notes node scripts/reliability-faults-kinds.mjs
 // One sandbox process with the faults of issue 18 (5xx=0.1, 429=0.05, reset=0.05 of which a third
 // after commit, latency 5-20 ms, seed 7). Per kind: FAULT_ROWS rows in one run, then (for the kinds
 // in FAULT_KILL_KINDS) another FAULT_ROWS rows killed with SIGKILL FAULT_KILLS times at a random
@@ -15,7 +15,7 @@ import { cliEnv, importScenario, KIND_FAULTS, killAtRandomTime, RequestTally, st
 
 const ROWS = Number(process.env.FAULT_ROWS ?? 300);
 const KINDS = (process.env.FAULT_KINDS ?? 'organizations,persons,deals,activities,products,notes').split(',');
-const KILL_KINDS = (process.env.FAULT_KILL_KINDS ?? 'organizations,persons,notes').split(',').filter(Boolean);
+const KILL_KINDS = (process.env.FAULT_KILL_KINDS ?? 'organizations,persons,deals,activities,products,notes').split(',').filter(Boolean);
 const KILLS = Number(process.env.FAULT_KILLS ?? 3);
 const CONCURRENCY = Number(process.env.FAULT_CONCURRENCY ?? 8);
 const passThrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => k === 'CRMCTL_MAX_RETRIES' || k === 'CRMCTL_RETRY_BASE_MS'));
