@@ -180,21 +180,41 @@ export const killAtRandomProgress = (journal, window) => (child) => {
 };
 
 /**
- * Imports `rows` leads from an ndjson file with `crmctl import leads` (a real process), killing it
+ * Rows per kind for the fault scenarios: `key` is the field that carries "<tag> row <n>" (how the
+ * store is counted); persons and deals name their organization (looked up by name on import).
+ */
+export const KINDS = {
+  leads: { key: 'title', row: (text, i) => ({ title: text, organization_id: (i % 6) + 1 }) },
+  organizations: { key: 'name', row: (text) => ({ name: text }) },
+  persons: { key: 'name', row: (text, _i, { orgName }) => ({ name: text, organization: orgName }) },
+  deals: { key: 'title', row: (text, _i, { orgName }) => ({ title: text, organization: orgName }) },
+  activities: { key: 'subject', row: (text, i) => ({ subject: text, type: 'call', due_date: '2026-12-01', org_id: (i % 6) + 1 }) },
+  products: { key: 'name', row: (text, i) => ({ name: text, code: `P-${i + 1}` }) },
+  notes: { key: 'content', row: (text, i) => ({ content: text, org_id: (i % 6) + 1 }) },
+};
+
+/** The faults of issue 18 point 9 (latency 5–20 ms). */
+export const KIND_FAULTS = { ...ISSUE_FAULTS, latencyMs: [5, 20] };
+
+/**
+ * Imports `rows` records of `kind` (default leads) from an ndjson file with `crmctl import leads` (a real process), killing it
  * with SIGKILL `kills` times (`killer` picks the moment) and continuing with --resume until a run
  * completes (also after an exit 7, at most 3 times: rows that failed on a passing error are resumable). Then counts every row in the sandbox's store (title "<tag> row <n>") and checks the
  * results file. Returns the figures.
  */
-export async function importScenario({ sandbox, env, dir, tag, rows, kills = 0, concurrency = 8, killer }) {
+export async function importScenario({ sandbox, env, dir, tag, rows, kills = 0, concurrency = 8, killer, kind = 'leads' }) {
+  const k = KINDS[kind];
+  const orgs = await sandbox.control('GET', 'state/organizations');
+  const orgName = (orgs.data ?? orgs).find((o) => typeof o.name === 'string')?.name;
   const file = join(dir, `${tag}.ndjson`);
-  writeFileSync(file, Array.from({ length: rows }, (_, i) => JSON.stringify({ title: `${tag} row ${i + 1}`, organization_id: (i % 6) + 1 })).join('\n') + '\n');
+  writeFileSync(file, Array.from({ length: rows }, (_, i) => JSON.stringify(k.row(`${tag} row ${i + 1}`, i, { orgName }))).join('\n') + '\n');
   const journal = `${file}.import-state.json`;
   const t0 = Date.now();
   const runs = [];
   let killed = 0;
   let resumesAfterFailure = 0;
   for (let attempt = 0; attempt < kills + 5; attempt++) {
-    const args = ['import', 'leads', '--file', file, '--concurrency', String(concurrency), ...(attempt ? ['--resume'] : [])];
+    const args = ['import', kind, '--file', file, '--concurrency', String(concurrency), ...(attempt ? ['--resume'] : [])];
     const r = await crmctlProcess(args, env, killed < kills ? killer(journal) : undefined);
     runs.push({ code: r.code, signal: r.signal, stderr: r.stderr.slice(-2000) });
     if (r.signal === 'SIGKILL') {
@@ -209,11 +229,11 @@ export async function importScenario({ sandbox, env, dir, tag, rows, kills = 0, 
   const last = runs[runs.length - 1];
 
   // The store, as the service holds it: every lead whose title belongs to this run.
-  const state = await sandbox.control('GET', 'state/leads');
-  const live = (state.data ?? state).filter((l) => typeof l.title === 'string' && l.title.startsWith(`${tag} row `));
+  const state = await sandbox.control('GET', `state/${kind}`);
+  const live = (state.data ?? state).filter((l) => typeof l[k.key] === 'string' && l[k.key].startsWith(`${tag} row `) && l.is_deleted !== true && l.active_flag !== false);
   const perRow = new Map();
   for (const l of live) {
-    const n = Number(l.title.slice(`${tag} row `.length));
+    const n = Number(l[k.key].slice(`${tag} row `.length));
     perRow.set(n, (perRow.get(n) ?? 0) + 1);
   }
   let missing = 0;

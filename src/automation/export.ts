@@ -4,7 +4,8 @@ import { UsageError } from '../core/errors.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { csvColumns, encoderFor, type ExportFormat } from './encoders.js';
 import { Progress } from './progress.js';
-import type { ExportResource } from './resources.js';
+import { LinkNamer } from './link-names.js';
+import { findImportResource, type ExportResource } from './resources.js';
 import { FileSink, StreamSink, type Sink } from './sink.js';
 
 export interface ExportOptions {
@@ -63,6 +64,9 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   const finished = cp !== undefined && cp.next === null;
   const progress = new Progress(ctx, `export ${o.resource.name}`);
   const pageSize = Math.min(o.pageSize ?? op.maxLimit ?? 100, op.maxLimit ?? 500);
+  // A CSV of a kind that imports names its links beside their ids, so it imports into another account.
+  const importable = o.format === 'csv' && findImportResource(o.resource.name) !== undefined;
+  const namer = o.format === 'csv' ? new LinkNamer(http) : undefined;
 
   try {
     while (!finished) {
@@ -73,9 +77,12 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       const data = recordsOf(op, envelope);
       const records = Array.isArray(data) ? data : data == null ? [] : [data];
       const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
-      if (o.format === 'csv' && columns === undefined) columns = csvColumns(op.cli.fields, records);
+      if (o.format === 'csv' && columns === undefined) {
+        columns = csvColumns(op.cli.fields, records);
+        if (importable) columns = LinkNamer.withNames(columns);
+      }
       const encoder = encoderFor(o.format, columns);
-      await sink.write(encoder.page(records, written));
+      await sink.write(encoder.page(namer && columns ? await namer.annotate(records, columns) : records, written));
       sink.sync();
       written += records.length;
       if (cpFile) {
@@ -89,7 +96,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       if (after === undefined) break;
       next = after;
     }
-    if (o.format === 'csv' && columns === undefined) columns = csvColumns(op.cli.fields, []);
+    if (o.format === 'csv' && columns === undefined) columns = importable ? LinkNamer.withNames(csvColumns(op.cli.fields, [])) : csvColumns(op.cli.fields, []);
     await sink.write(encoderFor(o.format, columns).end(written));
     sink.sync();
   } finally {

@@ -9,7 +9,7 @@ import type { HttpResponse } from '../http/types.js';
 import { Journal } from './durable.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
-import type { ImportResource } from './resources.js';
+import { readOnlyFields, type ImportResource } from './resources.js';
 import { RowMapper, type MappedRow } from './row-mapper.js';
 import { nameKey, resolveNames, type RefKind } from './name-refs.js';
 import { readRows, type InputFormat } from './rows.js';
@@ -87,7 +87,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const http = await ctx.http();
   const pacer = http.governor;
   const custom = await customFieldsFor(ctx, http, resource.name);
-  const mapper = new RowMapper(resource.name, op, custom);
+  const mapper = new RowMapper(resource.name, op, custom, readOnlyFields(resource.name));
 
   // Pass 1: every row checked before anything is written.
   const invalidByLine = new Map<number, Issue[]>();
@@ -116,6 +116,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     mapper.useNames(ids);
     for (const { line, refs } of named) {
       const bad = refs.flatMap((r) => {
+        if (r.kind === 'stage' && mapper.stageOfRow(refs) !== undefined) return [];
         const rule = problems.get(r.kind)?.get(nameKey(r.name));
         return rule ? [{ field: r.header, rule: `${JSON.stringify(r.name)} ${rule}` }] : [];
       });
@@ -124,6 +125,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       invalidByLine.set(line, [...(invalidByLine.get(line) ?? []), ...bad]);
     }
   }
+  const skipped = skippedNote(mapper);
+  if (skipped) ctx.warn(skipped);
   const invalid = [...invalidByLine].sort((a, b) => a[0] - b[0]).map(([line, issues]) => ({ line, issues }));
   if (invalid.length && !o.skipInvalid) throw invalidRowsError(invalid, o.file);
 
@@ -143,10 +146,12 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   try {
     if (!header) await log.append({ type: 'run', run_id: runId, resource: resource.name, file: o.file, format: o.format, started_at: new Date().toISOString() } satisfies RunHeader);
 
+    // Ids rows of this import own: a look-up by content never gives one of them to another row.
+    const taken = new Set([...outcomes.values()].flatMap((x) => ('id' in x ? [String(x.id)] : [])));
     // Rows a killed run left in "sending": find out whether they landed before sending anything.
     if (pendingBodies.length) {
       const since = Math.min(...pendingBodies.map((r) => pending.get(r.line)!));
-      const found = reconciler.kind === 'none' ? new Map() : await reconciler.find(http, pendingBodies, since);
+      const found = reconciler.kind === 'none' ? new Map() : await reconciler.find(http, pendingBodies, since, taken);
       for (const r of pendingBodies) {
         const rec = found.get(r.line);
         if (rec) await record(log, outcomes, { line: r.line, id: rec.id as string | number }, { reconciled: true });
@@ -165,17 +170,22 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     let sent = 0, failed = 0;
     const inFlight = new Set<Promise<void>>();
 
+    // Rows whose create may have landed and whose look-up then failed: unsettled until --resume looks again.
+    const unsettled = new Set<number>();
     const sendRow = async (line: number, body: Record<string, unknown>): Promise<void> => {
       const sentAt = Date.now();
       await log.append({ line, status: 'sending', at: sentAt });
       try {
-        const { envelope } = await callOperation(http, op, { body }, { reconcile: reconcileHook(http, reconciler, line, body, sentAt) });
+        const { envelope } = await callOperation(http, op, { body }, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
+        if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
         await record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
         failed++;
-        await record(log, outcomes, { line, error: err.message }, isPassing(err) ? { retry: true, at: sentAt } : {});
+        if (unsettled.has(line)) {
+          await record(log, outcomes, { line, error: `outcome unknown: the create may have landed and looking it up failed (${err.message}); --resume looks it up again and sends it only if it is not there` }, { retry: true, at: sentAt });
+        } else await record(log, outcomes, { line, error: err.message }, isPassing(err) ? { retry: true, at: sentAt } : {});
       }
       sent++;
       progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
@@ -218,6 +228,14 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   }
 }
 
+/** One note for every column the import left out (an export's read-only fields, ids given by name too). */
+function skippedNote(mapper: RowMapper): string | undefined {
+  const parts: string[] = [];
+  if (mapper.skippedReadOnly.size) parts.push(`${[...mapper.skippedReadOnly].join(', ')} (read-only)`);
+  if (mapper.skippedIds.size) parts.push(`${[...mapper.skippedIds].join(', ')} (ids of the account the file came from; the name columns beside them are used)`);
+  return parts.length ? `columns not imported: ${parts.join('; ')}` : undefined;
+}
+
 function wantedNames(named: Array<{ refs: NonNullable<MappedRow['refs']> }>): Map<RefKind, Set<string>> {
   const out = new Map<RefKind, Set<string>>();
   for (const { refs } of named) for (const r of refs) out.set(r.kind, (out.get(r.kind) ?? new Set()).add(nameKey(r.name)));
@@ -235,11 +253,19 @@ async function* mappedRows(file: string, format: InputFormat, mapper: RowMapper)
 }
 
 /** The hook HttpClient calls after an ambiguous failure of this row's POST: did it land? */
-function reconcileHook(http: HttpClient, reconciler: Reconciler, line: number, body: Record<string, unknown>, sentAt: number): (() => Promise<HttpResponse | undefined>) | undefined {
+function reconcileHook(
+  http: HttpClient, reconciler: Reconciler, row: { line: number; body: Record<string, unknown>; sentAt: number }, taken: Set<string>, unsettled: Set<number>,
+): (() => Promise<HttpResponse | undefined>) | undefined {
   if (reconciler.kind === 'none') return undefined;
   return async () => {
-    const found = (await reconciler.find(http, [{ line, body }], sentAt)).get(line);
-    return found ? { status: 200, headers: {}, body: { success: true, data: found } } : undefined;
+    try {
+      const found = (await reconciler.find(http, [row], row.sentAt, taken)).get(row.line);
+      return found ? { status: 200, headers: {}, body: { success: true, data: found } } : undefined;
+    } catch (err) {
+      // The create may have landed and we could not tell: never resent in this run, looked up again by --resume.
+      unsettled.add(row.line);
+      throw err;
+    }
   };
 }
 

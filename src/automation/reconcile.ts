@@ -5,6 +5,9 @@ import { leadLabelOps } from '../api/operations/lead-labels.js';
 import { leadOps } from '../api/operations/leads.js';
 import { roleOps } from '../api/operations/roles.js';
 import type { HttpClient } from '../http/client.js';
+import { fieldsOf } from '../input/fields.js';
+import { CONTENT_DESCRIPTORS, findByContent, type ContentDescriptor } from './content-lookup.js';
+import { findExportResource } from './resources.js';
 
 /**
  * How an import finds out whether a create landed when the answer was lost (connection reset after
@@ -12,7 +15,7 @@ import type { HttpClient } from '../http/client.js';
  * never resent: a duplicate is worse than a row reported as "outcome unknown".
  */
 export interface Reconciler {
-  kind: 'marker' | 'natural-key' | 'none';
+  kind: 'marker' | 'natural-key' | 'content' | 'none';
   /** One line for --dry-run and docs. */
   describe: string;
   /** Adds what makes the row findable (leads: origin_id marker) before it is sent. */
@@ -21,8 +24,11 @@ export interface Reconciler {
   key?(body: Record<string, unknown>): string | undefined;
   /** Keys that exist in the account now → record id. */
   existing?(http: HttpClient): Promise<Map<string, string | number>>;
-  /** Records created for these rows since `since` (ms), by line. */
-  find(http: HttpClient, rows: Array<{ line: number; body: Record<string, unknown> }>, since: number): Promise<Map<number, Record<string, unknown>>>;
+  /**
+   * Records created for these rows since `since` (ms, our clock), by line. `taken`: ids that rows of
+   * this import own already (a look-up by content must not give one record to two rows).
+   */
+  find(http: HttpClient, rows: Array<{ line: number; body: Record<string, unknown> }>, since: number, taken: Set<string>): Promise<Map<number, Record<string, unknown>>>;
 }
 
 /**
@@ -35,6 +41,10 @@ const KNOWN_CLOCK_MARGIN_MS = 3_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 5 * 60_000;
 
 export const markerFor = (runId: string, line: number) => `crmctl-import:${runId}:${line}`;
+
+/** The earliest add_time (service clock) a record created by a send at `since` (our clock) may carry. */
+const cutoffFor = (http: HttpClient, since: number) =>
+  http.clockOffsetMs === undefined ? since - UNKNOWN_CLOCK_MARGIN_MS : since + http.clockOffsetMs - KNOWN_CLOCK_MARGIN_MS;
 
 /**
  * Leads: the interface calls origin_id an optional origin tag, so a row without one gets
@@ -51,7 +61,7 @@ const leads: Reconciler = {
     const found = new Map<number, Record<string, unknown>>();
     const list = leadOps.list;
     // `since` is our clock; add_time is the service's.
-    const cutoff = http.clockOffsetMs === undefined ? since - UNKNOWN_CLOCK_MARGIN_MS : since + http.clockOffsetMs - KNOWN_CLOCK_MARGIN_MS;
+    const cutoff = cutoffFor(http, since);
     let start: number | undefined;
     for (;;) {
       const { envelope } = await callOperation(http, list, { query: { sort: 'add_time DESC', limit: 100, ...(start !== undefined ? { start } : {}) } });
@@ -112,6 +122,18 @@ const none: Reconciler = {
   find: async () => new Map(),
 };
 
+/** Kinds without a marker field: a lost create is looked up by the row's content (content-lookup.ts). */
+function byContent(resource: string, d: ContentDescriptor): Reconciler | undefined {
+  const list = findExportResource(resource);
+  if (!list || list.required.length || !fieldsOf(list.op.query, 'query').some((f) => f.key === 'updated_since')) return undefined;
+  return {
+    kind: 'content',
+    describe: `looked up by content (${d.fields.join(', ')}) among ${resource} added since the send, with ${list.op.method} ${list.op.path}?updated_since=...`,
+    prepare: (body) => body,
+    find: (http, rows, since, taken) => findByContent(http, list.op, d, rows, cutoffFor(http, since), taken),
+  };
+}
+
 const STRATEGIES: Record<string, Reconciler> = {
   leads,
   'lead-labels': byName(leadLabelOps.list, 'lead label'),
@@ -120,5 +142,6 @@ const STRATEGIES: Record<string, Reconciler> = {
 };
 
 export function reconcilerFor(resource: string): Reconciler {
-  return STRATEGIES[resource] ?? none;
+  const d = CONTENT_DESCRIPTORS[resource];
+  return STRATEGIES[resource] ?? (d ? byContent(resource, d) : undefined) ?? none;
 }

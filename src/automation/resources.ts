@@ -84,3 +84,17 @@ export function findImportResource(name: string): ImportResource | undefined {
   const canonical = Object.entries(ALIASES).find(([, a]) => a.includes(name))?.[0] ?? name;
   return importResources().find((r) => r.name === canonical);
 }
+
+/** Fields every kind's records carry that no create takes. */
+const ALWAYS_READ_ONLY = ['id', 'add_time', 'update_time', 'is_deleted', 'active_flag', 'creator_user_id', 'creator_id', 'last_update_user_id'];
+
+/**
+ * What an import of `name` skips (with one note) instead of refusing as unknown: the fields of the
+ * kind's records (its export list's fields) that its create does not take.
+ */
+export function readOnlyFields(name: string): Set<string> {
+  const create = findImportResource(name)?.op;
+  const body = new Set(create ? fieldsOf(create.body, 'body').map((f) => f.key.split('.')[0]!) : []);
+  const listed = findExportResource(name)?.op.cli.fields ?? [];
+  return new Set([...ALWAYS_READ_ONLY, ...listed].filter((k) => !body.has(k)));
+}

@@ -1,8 +1,9 @@
 import type { Operation } from '../api/operation.js';
 import { UsageError } from '../core/errors.js';
 import { setPath as setAt } from '../input/coerce.js';
+import type { FieldSpec } from '../input/fields.js';
 import { bodyFields, coerceTextValues, validateBody, type Issue } from './validate-body.js';
-import { nameKey, refColumns, type NameRef, type RefColumn, type RefKind } from './name-refs.js';
+import { nameKey, refColumns, stageInPipeline, type NameRef, type RefColumn, type RefKind } from './name-refs.js';
 
 /** Custom field metadata (GET /api/v1/dealFields for leads): header "Budget" → its 40-hex key. */
 export interface CustomField {
@@ -29,7 +30,12 @@ const ALIASES: Record<string, Record<string, string>> = {
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/[\s.\-/]+/g, '_');
 
-type Target = { kind: 'field'; path: string[] } | { kind: 'custom'; field: CustomField } | { kind: 'currency'; key: string } | { kind: 'ref'; ref: RefColumn; header: string };
+type Target =
+  | { kind: 'field'; path: string[] }
+  | { kind: 'custom'; field: CustomField }
+  | { kind: 'currency'; key: string }
+  | { kind: 'ref'; ref: RefColumn; header: string }
+  | { kind: 'nested'; key: string; subkeys: string[] };
 
 export interface MappedRow {
   body: Record<string, unknown>;
@@ -49,7 +55,15 @@ export class RowMapper {
   private csvTargets: Array<Target | undefined> = [];
   private names?: Map<RefKind, Map<string, number>>;
 
-  constructor(readonly resource: string, readonly op: Operation, readonly custom: CustomField[] = []) {
+  /** Columns (or JSON keys) left out: read-only fields of the records, ids replaced by a name column. */
+  readonly skippedReadOnly = new Set<string>();
+  readonly skippedIds = new Set<string>();
+
+  /**
+   * `readOnly`: fields the kind's records have that a create does not take (id, update_time,
+   * creator ids...): an export's columns, skipped on import instead of refused.
+   */
+  constructor(readonly resource: string, readonly op: Operation, readonly custom: CustomField[] = [], private readonly readOnly: ReadonlySet<string> = new Set()) {
     this.fields = bodyFields(op);
     for (const f of this.fields) {
       this.byNorm.set(norm(f.key), { kind: 'field', path: f.path });
@@ -57,9 +71,14 @@ export class RowMapper {
     }
     // Name columns first: "Organization" holds a name (or an id), not only an alias of the id field.
     for (const [header, ref] of refColumns(new Set(this.fields.map((f) => f.path[0]!)))) this.byNorm.set(header, { kind: 'ref', ref, header });
+    // An object field as one cell (what an export writes): "address" = its JSON, or its text.
+    const parents = new Map<string, string[]>();
+    for (const f of this.fields) if (f.path.length === 2) parents.set(f.path[0]!, [...(parents.get(f.path[0]!) ?? []), f.path[1]!]);
+    for (const [key, subkeys] of parents) if (!this.byNorm.has(norm(key))) this.byNorm.set(norm(key), { kind: 'nested', key, subkeys });
     for (const [alias, key] of Object.entries(ALIASES[resource] ?? {})) {
       const f = this.fields.find((x) => x.key === key);
-      if (f && !this.byNorm.has(alias)) this.byNorm.set(alias, { kind: 'field', path: f.path });
+      // A field of the records themselves (leads' "origin") is that field, not an alias of another.
+      if (f && !this.byNorm.has(alias) && !readOnly.has(alias)) this.byNorm.set(alias, { kind: 'field', path: f.path });
     }
     for (const c of custom) {
       this.customKeys.add(c.key);
@@ -78,8 +97,17 @@ export class RowMapper {
     this.csvTargets = headers.map((h) => {
       if (h.trim() === '') return undefined;
       const t = this.byNorm.get(norm(h)) ?? this.byNorm.get(h.trim());
-      if (!t) unknown.push(h);
+      if (!t && this.readOnly.has(h.trim())) this.skippedReadOnly.add(h.trim());
+      else if (!t) unknown.push(h);
       return t;
+    });
+    // A link given by name and by id (an export writes both): the name decides, since ids belong to
+    // the account the file came from.
+    const named = new Set(this.csvTargets.flatMap((t) => (t?.kind === 'ref' ? [t.ref.field] : [])));
+    this.csvTargets = this.csvTargets.map((t, i) => {
+      if (t?.kind !== 'field' || t.path.length !== 1 || !named.has(t.path[0]!)) return t;
+      this.skippedIds.add(headers[i]!.trim());
+      return undefined;
     });
     if (unknown.length) {
       const known = this.fields.map((f) => f.key).concat(this.custom.map((c) => c.name));
@@ -110,9 +138,13 @@ export class RowMapper {
     const issues: Issue[] = [];
     const refs: NonNullable<MappedRow['refs']> = [];
     const top = new Set(this.fields.map((f) => f.path[0]!));
-    for (const [k, v] of Object.entries(value)) {
-      const t = top.has(k) ? undefined : (this.byNorm.get(k) ?? this.byNorm.get(norm(k)));
-      if (t) this.place(raw, t, v, issues, refs);
+    const entries = Object.entries(value).map(([k, v]) => ({ k, v, t: top.has(k) ? undefined : (this.byNorm.get(k) ?? this.byNorm.get(norm(k))) }));
+    const named = new Set(entries.flatMap(({ t, v }) => (t?.kind === 'ref' && given(v) ? [t.ref.field] : [])));
+    for (const { k, v, t } of entries) {
+      if (t) {
+        if (t.kind !== 'ref' || given(v)) this.place(raw, t, v, issues, refs);
+      } else if (named.has(k)) this.skippedIds.add(k);
+      else if (!top.has(k) && this.readOnly.has(k)) this.skippedReadOnly.add(k);
       else raw[k] = v; // a field of the operation as it is, or an unknown key that validation reports
     }
     return this.finish(raw, issues, false, refs);
@@ -120,8 +152,13 @@ export class RowMapper {
 
   private place(raw: Record<string, unknown>, t: Target, v: unknown, issues: Issue[], refs: NonNullable<MappedRow['refs']>): void {
     if (t.kind === 'field') setAt(raw, t.path, v);
+    else if (t.kind === 'nested') {
+      const r = nestedValue(t.subkeys, v);
+      if ('rule' in r) issues.push({ field: t.key, rule: r.rule });
+      else raw[t.key] = { ...((raw[t.key] ?? {}) as object), ...r.value };
+    }
     else if (t.kind === 'ref') {
-      const text = typeof v === 'string' ? v.trim() : v;
+      const text = linkLabel(typeof v === 'string' ? v.trim() : v, t.ref.kind);
       if (typeof text === 'number' || (typeof text === 'string' && /^\d+$/.test(text))) raw[t.ref.field] = Number(text);
       else if (typeof text !== 'string' || text === '') issues.push({ field: t.header, rule: 'must be a name or an id' });
       else {
@@ -138,18 +175,98 @@ export class RowMapper {
     }
   }
 
+  /** The stage a row names in the pipeline it names (stage names repeat across pipelines). */
+  stageOfRow(refs: NonNullable<MappedRow['refs']>): number | undefined {
+    const stage = refs.find((r) => r.kind === 'stage');
+    const pipeline = refs.find((r) => r.kind === 'pipeline');
+    if (!stage || !pipeline) return undefined;
+    const pid = this.names?.get('pipeline')?.get(nameKey(pipeline.name));
+    return pid === undefined ? undefined : this.names?.get('stage')?.get(stageInPipeline(pid, stage.name));
+  }
+
   private finish(raw: Record<string, unknown>, issues: Issue[], text: boolean, refs: NonNullable<MappedRow['refs']>): MappedRow {
-    let body = raw;
+    const stage = this.stageOfRow(refs);
+    if (stage !== undefined) raw.stage_id = stage;
+    let body = flagsAsNumbers(this.fields, raw);
     const named = refs.length ? { refs } : {};
     if (text) {
-      const c = coerceTextValues(this.fields, raw);
+      const c = coerceTextValues(this.fields, body);
       body = c.body;
       issues.push(...c.issues);
     }
+    body = withoutNestedNulls(body);
     if (issues.length) return { body, issues, ...named };
     const r = validateBody(this.op, body, (k) => this.customKeys.has(k));
     return r.ok ? { body: r.body, issues: [], ...named } : { body, issues: r.issues, ...named };
   }
+}
+
+/** Flags a create takes as 0/1 and the records give as true/false (notes' pinned_to_*_flag). */
+function flagsAsNumbers(fields: FieldSpec[], raw: Record<string, unknown>): Record<string, unknown> {
+  let out = raw;
+  for (const f of fields) {
+    if (f.kind !== 'enum' || f.path.length !== 1 || f.choices?.join() !== '0,1') continue;
+    const v = raw[f.key];
+    const b = v === true || v === 'true' ? 1 : v === false || v === 'false' ? 0 : undefined;
+    if (b === undefined) continue;
+    if (out === raw) out = { ...raw };
+    out[f.key] = f.numericChoices ? b : String(b);
+  }
+  return out;
+}
+
+const given = (v: unknown) => v !== null && v !== undefined && v !== '';
+
+/**
+ * An object field given whole: JSON (an export's cell, or a JSON input's value), "18000 EUR" for a
+ * money object, or text for an object with a `value` (an address's formatted text).
+ */
+function nestedValue(subkeys: string[], v: unknown): { value: Record<string, unknown> } | { rule: string } {
+  let x = v;
+  if (typeof x === 'string' && /^\s*\{/.test(x)) {
+    try {
+      x = JSON.parse(x);
+    } catch {
+      return { rule: 'must be a JSON object' };
+    }
+  }
+  if (x && typeof x === 'object' && !Array.isArray(x)) return { value: x as Record<string, unknown> };
+  const text = typeof x === 'number' ? String(x) : typeof x === 'string' ? x.trim() : undefined;
+  if (text !== undefined && subkeys.includes('amount')) {
+    const m = /^(-?\d+(?:\.\d+)?)(?:\s+([A-Za-z]{3}))?$/.exec(text);
+    if (m) return { value: m[2] ? { amount: m[1], currency: m[2].toUpperCase() } : { amount: m[1] } };
+  }
+  if (text !== undefined && subkeys.includes('value')) return { value: { value: text } };
+  return { rule: `must be a JSON object with ${subkeys.join(', ')}` };
+}
+
+/** A linked record given as the object an export embeds ({"name": ...}, a user's {"email": ...}): its name. */
+function linkLabel(v: unknown, kind: RefKind): unknown {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    if (typeof v !== 'string' || !/^\{/.test(v)) return v;
+    try {
+      return linkLabel(JSON.parse(v), kind);
+    } catch {
+      return v;
+    }
+  }
+  const o = v as Record<string, unknown>;
+  return (kind === 'user' ? (o.email ?? o.name) : (o.name ?? o.title)) ?? o.value ?? o.id;
+}
+
+/**
+ * Null members inside object fields mean "not set" in an export (address parts, custom fields
+ * without a value); a create's schema takes them as absent, not as null.
+ */
+function withoutNestedNulls(body: Record<string, unknown>): Record<string, unknown> {
+  const prune = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(prune);
+    if (!x || typeof x !== 'object') return x;
+    return Object.fromEntries(Object.entries(x).filter(([, v]) => v !== null).map(([k, v]) => [k, prune(v)]));
+  };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) out[k] = v && typeof v === 'object' ? prune(v) : v;
+  return out;
 }
 
 /** A custom field's value from text or JSON: numbers for number/monetary, option ids (or labels) for enum/set. */

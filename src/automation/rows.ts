@@ -138,13 +138,19 @@ function countNewlines(text: string, from: number, to: number): number {
  */
 export async function* csvRecords(input: AsyncIterable<string | Buffer>, file = 'the file'): AsyncGenerator<{ line: number; cells: string[] }> {
   const { parse } = await import('csv-parse');
-  const parser = parse({ info: true, raw: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n', '\r'] });
+  const parser = parse({ raw: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, record_delimiter: ['\r\n', '\n', '\r'] });
   // pipeline, not pipe: an error of the input (bad UTF-8) must end the parser with that error.
   const feed = pipeline(Readable.from(input), parser, () => undefined);
+  // Lines are counted here, not taken from the parser's info.lines: that counts the \r and the \n of a
+  // CRLF inside a quoted cell as two lines, which shifted every later row by one per such cell.
+  // `raw` holds a record's text and (part of) its delimiter: a line break inside it counts once (\r\n
+  // is one), and the delimiter ends the record's last line.
+  let line = 1;
   try {
-    for await (const r of feed as AsyncIterable<{ record: string[]; info: { lines: number }; raw: string }>) {
+    for await (const r of feed as AsyncIterable<{ record: string[]; raw: string }>) {
       const inside = r.raw.replace(/(\r\n|\n|\r)$/, '').match(/\r\n|\n|\r/g)?.length ?? 0;
-      yield { line: r.info.lines - inside, cells: r.record };
+      yield { line, cells: r.record };
+      line += inside + 1;
     }
   } catch (err) {
     const e = err as { code?: string; lines?: number; message?: string };

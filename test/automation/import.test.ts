@@ -76,6 +76,18 @@ describe('import validation', () => {
     expect(created).toEqual(['Two\nline title', 'Third']);
   });
 
+  it('a CRLF file with CRLF inside quoted cells names each row by its physical first line', async () => {
+    // Lines: 1 header; 2-3 first row; 4-6 second row (two breaks inside); 7 a bad row; 8-9 last row.
+    const f = file('leads-crlf.csv', 'title,organization_id\r\n"One\r\ntwo",1\r\n"Three\r\nfour\r\nfive",2\r\nBad row,abc\r\n"Six\r\nseven",3\r\n');
+    const r = await run(['import', 'leads', '--file', f, '--skip-invalid']);
+    expect(r.code, r.stderr).toBe(0);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.map((x) => x.line)).toEqual([2, 4, 7, 8]);
+    expect(results[2]).toMatchObject({ line: 7, skipped: true, error: expect.stringContaining('organization_id') });
+    const created = (await posts()).map((q) => (q.body as { title: string }).title);
+    expect(created).toEqual(['One\r\ntwo', 'Three\r\nfour\r\nfive', 'Six\r\nseven']);
+  });
+
   it('a CSV that cannot be parsed is named with its line (exit 2, nothing sent)', async () => {
     const f = file('leads.csv', 'title,organization_id\n"unclosed,1\n');
     const r = await run(['import', 'leads', '--file', f]);
@@ -270,15 +282,48 @@ describe('import natural-key resources', () => {
     expect(labels.filter((l) => l.name === 'Partner').length).toBe(1);
   });
 
-  it('notes (no safe lookup) go one at a time, and a lost answer is reported, never resent', async () => {
-    const f = file('notes.ndjson', rows(3, (i) => ({ content: `<p>Note ${i}</p>`, person_id: 1 })));
-    await control(fx, 'PUT', 'faults', { rateReset: 1, resetAfterCommitShare: 1, seed: 2 });
-    const r = await run(['import', 'notes', '--file', f]);
+  it('a row whose answer is lost and whose look-up fails stays unsettled; --resume settles it without a duplicate', async () => {
+    const f = file('orgs-unsettled.ndjson', rows(4, (i) => ({ name: `Unsettled ${i}` })));
+    // Every request faults: a create is cut after commit or refused with a 5xx, and so is every
+    // look-up (no retries), so no row's outcome can be known during the run.
+    await control(fx, 'PUT', 'faults', { rateReset: 0.5, resetAfterCommitShare: 1, rate5xx: 0.5, seed: 3 });
+    const env = { ...fx.env, CRMCTL_MAX_RETRIES: '0' };
+    const first = await runCli(['import', 'organizations', '--file', f, '--concurrency', '1'], { env });
     await control(fx, 'PUT', 'faults', {});
-    expect(r.code).toBe(7);
+    expect(first.code, first.stderr).toBe(7);
+    const before = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(before.map((x) => x.line)).toEqual([1, 2, 3, 4]);
+    for (const x of before) expect(x.error).toMatch(/^outcome unknown: the create may have landed and looking it up failed \(.+\); --resume looks it up again/);
+    const landed = (await fx.collection<{ name: string }>('organizations')).filter((o) => o.name.startsWith('Unsettled ')).length;
+    expect(landed).toBeGreaterThan(0); // some creates were committed before their answer was cut
+
+    await fx.clearRequests();
+    const resumed = await runCli(['import', 'organizations', '--file', f, '--resume'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const orgs = (await fx.collection<{ id: number; name: string }>('organizations')).filter((o) => o.name.startsWith('Unsettled '));
+    expect(orgs.map((o) => o.name).sort()).toEqual(['Unsettled 1', 'Unsettled 2', 'Unsettled 3', 'Unsettled 4']);
+    // Only the rows that had not landed were sent again.
+    expect((await posts()).length).toBe(4 - landed);
     const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
-    expect(results.every((x) => /not resent to avoid a duplicate/.test(x.error))).toBe(true);
-    // Each row reached the service once (committed) and was not resent.
-    expect((await posts()).length).toBe(3);
+    expect(results.map((x) => [x.line, orgs.find((o) => o.id === x.id)?.name])).toEqual([[1, 'Unsettled 1'], [2, 'Unsettled 2'], [3, 'Unsettled 3'], [4, 'Unsettled 4']]);
+  });
+
+  it('notes: a create whose answer is lost is found by its content, never resent, and the results name it', async () => {
+    const f = file('notes.ndjson', rows(3, (i) => ({ content: `<p>Note ${i}</p>`, person_id: 1 })));
+    // About every other request (the first one included, seed 9) is cut after the service committed it.
+    await control(fx, 'PUT', 'faults', { rateReset: 0.5, resetAfterCommitShare: 1, seed: 9 });
+    const r = await runCli(['import', 'notes', '--file', f, '--concurrency', '1'], { env: { ...fx.env, CRMCTL_MAX_RETRIES: '10', CRMCTL_RETRY_BASE_MS: '5' } });
+    await control(fx, 'PUT', 'faults', {});
+    expect(r.code, r.stderr).toBe(0);
+    const requests = await fx.requests();
+    const notePosts = requests.filter((q) => q.method === 'POST' && /\/notes$/.test(q.path));
+    const lookups = requests.filter((q) => q.method === 'GET' && /\/notes$/.test(q.path) && (q.query as Record<string, unknown>)?.updated_since !== undefined);
+    expect(lookups.length).toBeGreaterThan(0);
+    const notes = (await fx.collection<{ id: number; content: string }>('notes')).filter((n) => /^<p>Note \d<\/p>$/.test(n.content));
+    // One note per row, each sent exactly once (every one landed, so none was resent).
+    expect(notes.map((n) => n.content).sort()).toEqual(['<p>Note 1</p>', '<p>Note 2</p>', '<p>Note 3</p>']);
+    expect(notePosts.length).toBe(3);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results.map((x) => [x.line, notes.find((n) => n.id === x.id)?.content])).toEqual([[1, '<p>Note 1</p>'], [2, '<p>Note 2</p>'], [3, '<p>Note 3</p>']]);
   });
 });

@@ -1,0 +1,80 @@
+import { paginate } from '../api/call.js';
+import type { Operation } from '../api/operation.js';
+import type { HttpClient } from '../http/client.js';
+
+/**
+ * How an import finds the record a row created when the create's answer was lost, for kinds that
+ * have no marker field of their own (leads have origin_id): by its content. One descriptor per kind:
+ * the list operation comes from the operation tables (the kind's export list, read with
+ * updated_since so only records written since the send are read), the identifying fields are
+ * declared here. A record matches a row when it was added after the send (minus a clock allowance),
+ * every identifying field the row gives has the same value in the record, and no other row of the
+ * import already owns it. Rows with the same identifying content are interchangeable: whichever
+ * record one of them finds, the account ends with one record per row.
+ */
+export interface ContentDescriptor {
+  /** Body keys that identify a row's record (compared only when the row gives them). */
+  fields: string[];
+  /** Keys whose text is compared without markup and spacing (the service sanitizes note HTML). */
+  text?: string[];
+}
+
+export const CONTENT_DESCRIPTORS: Record<string, ContentDescriptor> = {
+  organizations: { fields: ['name', 'owner_id'] },
+  persons: { fields: ['name', 'org_id', 'owner_id'] },
+  deals: { fields: ['title', 'org_id', 'person_id', 'stage_id', 'pipeline_id'] },
+  activities: { fields: ['subject', 'type', 'due_date', 'due_time', 'deal_id', 'lead_id', 'person_id', 'org_id'] },
+  products: { fields: ['name', 'code'] },
+  notes: { fields: ['content', 'deal_id', 'lead_id', 'person_id', 'org_id', 'project_id'], text: ['content'] },
+};
+
+/** A record's value as compared: ids given as objects ({value}, {id}) by some answers, text trimmed. */
+function comparable(v: unknown, text: boolean): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    return comparable(o.value ?? o.id, text);
+  }
+  const s = String(v);
+  return text ? s.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim() : s.trim();
+}
+
+export function matches(d: ContentDescriptor, body: Record<string, unknown>, rec: Record<string, unknown>): boolean {
+  for (const f of d.fields) {
+    const text = d.text?.includes(f) ?? false;
+    const want = comparable(body[f], text);
+    if (want === undefined) continue;
+    if (comparable(rec[f], text) !== want) return false;
+  }
+  return true;
+}
+
+/** RFC 3339 to the second, floored (the service's clock has 1 s resolution). */
+const rfc3339 = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * Records of `list` written since `cutoff` (service clock, ms) that match the rows, by line. `taken`
+ * holds the ids other rows own; a match is added to it at once so that concurrent look-ups of rows
+ * with the same content never settle on one record.
+ */
+export async function findByContent(
+  http: HttpClient, list: Operation, d: ContentDescriptor, rows: Array<{ line: number; body: Record<string, unknown> }>, cutoff: number, taken: Set<string>,
+): Promise<Map<number, Record<string, unknown>>> {
+  const recent: Array<Record<string, unknown>> = [];
+  for await (const rec of paginate(http, list, { query: { updated_since: rfc3339(cutoff) } }, { all: true })) {
+    const r = rec as Record<string, unknown>;
+    const added = Date.parse(String(r.add_time ?? '').replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(String(r.add_time ?? '')) ? '' : 'Z'));
+    if (!Number.isNaN(added) && added < Math.floor(cutoff / 1000) * 1000) continue; // updated, not created, since the send
+    recent.push(r);
+  }
+  // Oldest first: rows sent earlier tend to have the lower ids.
+  recent.sort((a, b) => Number(a.id) - Number(b.id));
+  const found = new Map<number, Record<string, unknown>>();
+  for (const row of rows) {
+    const rec = recent.find((r) => !taken.has(String(r.id)) && matches(d, row.body, r));
+    if (!rec) continue;
+    taken.add(String(rec.id));
+    found.set(row.line, rec);
+  }
+  return found;
+}
