@@ -25,7 +25,10 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // package.json is the one place the version is written.
   define: { __CRMCTL_VERSION__: JSON.stringify(pkg.version) },
-  // `open` finds its xdg-open helper next to its own file; keep it a normal dependency.
+  // `open` finds its xdg-open helper next to its own file; keep it a normal dependency. It is the only
+  // one: package.json lists the inlined libraries as devDependencies (needed to build, not to run) and
+  // ships `open` inside the tarball (bundleDependencies), so installing crmctl needs no registry.
+  // "files" holds dist/cli, not tsc's per-file dist/ (test/ux/pack.test.ts).
   external: ['open'],
   // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins.
   banner: { js: "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);" },

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { commandTree } = await import('../dist/docs/tree.js');
+const { commandTree } = await import('../dist/program.js');
 const { generateDocs, withExitCodes } = await import('../dist/docs/markdown.js');
 const { SHELLS, completionScript, completionFileName } = await import('../dist/completion/generate.js');
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import type { AreaModule, CommandSpec } from './core/command.js';
+import { SPEC, type AreaModule, type CommandSpec, type ProgramInfo, type TreeNode } from './core/command.js';
 import type { Context } from './core/context.js';
 import { createContext } from './runtime/create-context.js';
 import { GLOBAL_FLAGS, VALUE_FLAG_WORDS } from './core/global-flags.js';
@@ -103,8 +103,15 @@ function examplesBlock(examples: readonly string[]): string {
   return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
 }
 
-/** The spec behind a commander command, for docs and completions generated from the tree. */
-export const SPEC = Symbol('crmctl.spec');
+/** The whole command tree with every area loaded (docs, completions, tests). */
+export async function commandTree(): Promise<TreeNode> {
+  // Imported here, not at the top: only docs, completion and tests walk the tree.
+  const { quietIO, treeOf } = await import('./docs/tree.js');
+  return treeOf(await buildProgram([], quietIO(), { COLUMNS: '100' }, { onContext: () => undefined }, { all: true }));
+}
+
+/** What commands may ask about the program they run in (core/command.ts ProgramInfo). */
+export const programInfo: ProgramInfo = { commandTree, areaName: (word) => findArea(word)?.name };
 
 /**
  * Descriptions are written as source lines; commander wraps to the terminal itself, so a single line
@@ -157,7 +164,7 @@ function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, h
     const args = actionArgs.slice(0, -2).map((a) => a as string | string[]).flat() as string[];
     const ctx = createContext(io, env, globalsFrom(self, env));
     hooks.onContext(ctx);
-    await spec.run(ctx, { args, opts: self.opts() });
+    await spec.run(ctx, { args, opts: self.opts(), program: programInfo });
   });
 }
 

@@ -19,6 +19,7 @@ import { personOps } from '../api/operations/persons.js';
 import { pipelineOps } from '../api/operations/pipelines.js';
 import { productOps } from '../api/operations/products.js';
 import { stageOps } from '../api/operations/stages.js';
+import { roleAssignmentTouch, roleSettingTouch, type Touch } from './touches.js';
 
 /**
  * What a fixture `kind` maps to: the operations that create, change and remove one record, and
@@ -45,6 +46,8 @@ export interface KindDef {
   updateExtras?: () => Record<string, unknown>;
   /** The update operation takes the whole spec (role settings: the same POST adds or updates). */
   updateSendsAll?: boolean;
+  /** The step changes a record it may not have created (a user's role): apply keeps the value before, destroy puts it back. */
+  touches?: Touch;
 }
 
 /** Removing a record: its delete operation, or another call that ends it (archive, deleted flag). */
@@ -76,13 +79,13 @@ function build(): KindDef[] {
     },
     { kind: 'role', summary: 'Role', create: roleOps.create, update: roleOps.update, remove: del(roleOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
     {
-      kind: 'role-assignment', summary: 'A user assigned to a role (removing moves the user to the default role)', create: roleOps.assignmentsAdd,
+      kind: 'role-assignment', summary: 'A user assigned to a role (destroy moves the user back to the role they had before apply)', create: roleOps.assignmentsAdd,
       remove: { op: roleOps.assignmentsRemove, body: (id) => ({ user_id: Number(id) }), verb: 'removed' },
-      parents: [{ key: 'role', param: 'id', description: 'the role' }], idFrom: { record: 'user_id' }, idType: 'int',
+      parents: [{ key: 'role', param: 'id', description: 'the role' }], idFrom: { record: 'user_id' }, idType: 'int', touches: roleAssignmentTouch,
     },
     {
-      kind: 'role-setting', summary: 'A default-visibility setting of a role (no delete: it goes with its role)', create: roleOps.settingsSet, update: roleOps.settingsSet, updateSendsAll: true,
-      parents: [{ key: 'role', param: 'id', description: 'the role' }], idFrom: { spec: 'setting_key' }, idType: 'string',
+      kind: 'role-setting', summary: 'A default-visibility setting of a role (goes with a role the fixtures create; on an existing role destroy sets the value it had before)', create: roleOps.settingsSet, update: roleOps.settingsSet, updateSendsAll: true,
+      parents: [{ key: 'role', param: 'id', description: 'the role' }], idFrom: { spec: 'setting_key' }, idType: 'string', touches: roleSettingTouch,
     },
     { kind: 'webhook', summary: 'Webhook (no update operation: a changed spec replaces it)', create: webhookOps.create, remove: del(webhookOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
     { kind: 'activity-type', summary: 'Activity type', create: activityTypeOps.create, update: activityTypeOps.update, remove: del(activityTypeOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },

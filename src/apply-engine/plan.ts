@@ -2,8 +2,10 @@ import { ValidationError } from '../core/errors.js';
 import { nullableKeys } from '../input/fields.js';
 import { kinds, standInId, type KindDef } from './kinds.js';
 import { topoOrder } from './order.js';
+import { foreignTouch } from './prior.js';
+import { removalPlan } from './remove.js';
 import { where, type FixtureRecord } from './parse.js';
-import { fieldOf, findTokens, resolveTokens, UNKNOWN, type Token } from './refs.js';
+import { envText, fieldOf, findTokens, resolveTokens, UNKNOWN, type Token } from './refs.js';
 import { redactSecrets, specHash, stableJson, type FixtureState, type StateEntry } from './state.js';
 import { checkParams, checkSchema, shapeOf, typedEnv, unknownKeys, type Problem } from './validate.js';
 
@@ -76,12 +78,12 @@ export function makePlan(records: FixtureRecord[], state: FixtureState, opts: Pl
 
   for (const rec of records) {
     const { found, bad } = findTokens({ spec: rec.spec, params: rec.parents });
-    for (const b of bad) issues.push({ field: fieldLabel(rec, b.path), rule: `${b.text} is not a reference: write \${ref:<name>.<field>} or \${env:VAR} (and $\${ for a literal \${)` });
+    for (const b of bad) issues.push({ field: fieldLabel(rec, b.path), rule: `${b.text} is not a reference: write \${ref:<name>.<field>}, \${env:VAR} or \${env:VAR:-default} (and $\${ for a literal \${)` });
     for (const f of found) {
       if (f.token.type === 'ref' && !byName.has(f.token.name)) {
         issues.push({ field: fieldLabel(rec, f.path), rule: `${f.token.text} refers to an unknown record "${f.token.name}" (not in the fixture files)` });
       }
-      if (f.token.type === 'env' && opts.env[f.token.variable] === undefined) {
+      if (f.token.type === 'env' && envText(f.token, opts.env) === undefined) {
         issues.push({ field: fieldLabel(rec, f.path), rule: `environment variable ${f.token.variable} is not set` });
       }
     }
@@ -110,10 +112,10 @@ export function makePlan(records: FixtureRecord[], state: FixtureState, opts: Pl
       issues.push({ field: `state ${name}`, rule: `unknown kind ${JSON.stringify(entry.kind)} in the state file` });
       continue;
     }
-    const removal = kind.remove?.op;
+    const removal = removalPlan(kind, entry);
     tail.push({
       type: opts.prune ? 'delete' : 'keep', name, kind, entry, changes: [], kept: [], deps: entry.dependsOn ?? [],
-      cost: opts.prune ? (removal?.cost ?? 0) : 0, costUnstated: opts.prune && removal !== undefined && removal.cost === null,
+      cost: opts.prune ? (removal.cost ?? 0) : 0, costUnstated: opts.prune && removal.cost === null,
     });
   }
   if (issues.length) throw new ValidationError(issues, HINT);
@@ -142,7 +144,7 @@ function planRecord(
   /** A referenced value as far as it is known now; `standIns` gives ids of records still to be created a typed stand-in. */
   const lookup = (standIns: boolean) => (t: Token, path: Array<string | number>): unknown => {
     if (t.type === 'env') {
-      const text = opts.env[t.variable];
+      const text = envText(t, opts.env);
       if (text === undefined) return UNKNOWN; // reported above
       return path[0] === 'spec' ? typedEnv(kind.create.body, path.slice(1), text) : text;
     }
@@ -172,7 +174,9 @@ function planRecord(
   const base = { name: rec.name, kind, rec, entry, deps, kept: [] as string[] };
   let action: Action;
   if (!entry) {
-    action = { ...base, type: 'create', changes: [], cost: kind.create.cost ?? 0, costUnstated: kind.create.cost === null };
+    // A step that changes a record the fixtures did not create first reads its value (kept for destroy).
+    const read = foreignTouch(rec)?.read;
+    action = { ...base, type: 'create', changes: [], cost: (kind.create.cost ?? 0) + (read?.cost ?? 0), costUnstated: kind.create.cost === null || read?.cost === null };
   } else {
     const diff = resolveTokens({ spec: rec.spec, params: rec.parents }, lookup(false));
     const dv = diff.value as { spec: Record<string, unknown>; params: Record<string, unknown> };
@@ -182,10 +186,11 @@ function planRecord(
     } else if (!changes.length) {
       action = { ...base, type: 'unchanged', changes: [], cost: 0, costUnstated: false };
     } else if (!kind.update || changes.includes('parent')) {
-      const removal = kind.remove?.op;
+      const removal = removalPlan(kind, entry);
+      const read = foreignTouch(rec)?.read;
       action = {
-        ...base, type: 'replace', changes, cost: (removal?.cost ?? 0) + (kind.create.cost ?? 0),
-        costUnstated: kind.create.cost === null || (removal !== undefined && removal.cost === null),
+        ...base, type: 'replace', changes, cost: (removal.cost ?? 0) + (kind.create.cost ?? 0) + (read?.cost ?? 0),
+        costUnstated: kind.create.cost === null || removal.cost === null || read?.cost === null,
       };
     } else {
       const updatable = shapeOf(kind.update.body) ?? {};

@@ -1,5 +1,5 @@
 import { knownPaths } from '../automation/route-match.js';
-import { flatten, type TreeNode } from '../docs/tree.js';
+import { flatten, type TreeNode } from '../core/command.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];

@@ -53,6 +53,48 @@ export interface CommandInput {
   args: string[];
   /** Commander's parsed options, keyed by camelCase attribute name. */
   opts: Record<string, unknown>;
+  /** The program the command runs in, for the few commands that describe the others. */
+  program: ProgramInfo;
+}
+
+/**
+ * What a command may ask about the whole program (completion scripts, `mcp --areas`). program.ts
+ * hands it in with every run, so a command never imports the program that loads it.
+ */
+export interface ProgramInfo {
+  /** Every command, with every area loaded. */
+  commandTree(): Promise<TreeNode>;
+  /** A top-level command's name from its name or an alias (`orgs` → `organizations`). */
+  areaName(word: string): string | undefined;
+}
+
+/** The spec behind a commander command, for docs and completions generated from the tree. */
+export const SPEC = Symbol('crmctl.spec');
+
+export interface TreeOption {
+  flags: string;
+  long?: string;
+  short?: string;
+  description: string;
+  choices?: string[];
+  takesValue: boolean;
+}
+
+/** One command of the built program as docs, completions and tests read it. */
+export interface TreeNode {
+  /** Full path without "crmctl": ['leads', 'list']. */
+  path: string[];
+  aliases: string[];
+  summary: string;
+  options: TreeOption[];
+  args: Array<{ name: string; required: boolean }>;
+  help: string;
+  spec?: CommandSpec;
+  children: TreeNode[];
+}
+
+export function flatten(node: TreeNode): TreeNode[] {
+  return [node, ...node.children.flatMap(flatten)];
 }
 
 /** A group of commands under one top-level name (an API area or a tool like `auth`). */

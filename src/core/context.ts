@@ -1,5 +1,5 @@
 import type { HttpClient } from '../http/client.js';
-import type { CredentialSource } from '../http/types.js';
+import type { CredentialSource } from './credentials.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './globals.js';
 import type { Prompter } from './prompter.js';

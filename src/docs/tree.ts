@@ -1,32 +1,12 @@
 import type { Command, Option } from 'commander';
 import { PassThrough } from 'node:stream';
-import type { CommandSpec } from '../core/command.js';
+import { SPEC, type CommandSpec, type TreeNode, type TreeOption } from '../core/command.js';
 import type { IO } from '../core/io.js';
-import { buildProgram, SPEC } from '../program.js';
 
-export interface TreeOption {
-  flags: string;
-  long?: string;
-  short?: string;
-  description: string;
-  choices?: string[];
-  takesValue: boolean;
-}
-
-export interface TreeNode {
-  /** Full path without "crmctl": ['leads', 'list']. */
-  path: string[];
-  aliases: string[];
-  summary: string;
-  options: TreeOption[];
-  args: Array<{ name: string; required: boolean }>;
-  help: string;
-  spec?: CommandSpec;
-  children: TreeNode[];
-}
+export { flatten, type TreeNode, type TreeOption } from '../core/command.js';
 
 /** A silent IO: building the tree for docs must print nothing. */
-function quietIO(): IO {
+export function quietIO(): IO {
   const sink = new PassThrough();
   sink.resume();
   return { stdin: new PassThrough(), stdout: sink, stderr: sink, isStdinTTY: false, isStdoutTTY: false, isStderrTTY: false, columns: 100 };
@@ -57,13 +37,7 @@ function walk(cmd: Command, path: string[]): TreeNode {
   };
 }
 
-/** The whole command tree with every area loaded (docs, completions, tests). */
-export async function commandTree(): Promise<TreeNode> {
-  const io = quietIO();
-  const root = await buildProgram([], io, { COLUMNS: '100' }, { onContext: () => undefined }, { all: true });
+/** The tree of a built program (program.ts commandTree() builds it with every area loaded). */
+export function treeOf(root: Command): TreeNode {
   return walk(root, []);
-}
-
-export function flatten(node: TreeNode): TreeNode[] {
-  return [node, ...node.children.flatMap(flatten)];
 }

@@ -4,7 +4,7 @@ import { bulkInsert } from './control-bulk.js';
 import { deliveryStats } from './handlers/webhooks/delivery.js';
 import { parseForm } from './http/body.js';
 import { issueTokenPair } from './oauth/tokens.js';
-import type { SandboxServer } from './server.js';
+import type { SandboxHost } from './host.js';
 import type { SeedName } from './store/state.js';
 import type { FaultConfig, SandboxConfig } from './types.js';
 
@@ -13,7 +13,7 @@ interface Out { status: number; body: unknown; headers?: Record<string, string> 
 const okk = (data: unknown): Out => ({ status: 200, body: { success: true, data } });
 const bad = (error: string, status = 400): Out => ({ status, body: { success: false, error } });
 
-export async function handleControl(s: SandboxServer, method: string, url: URL, raw: Buffer): Promise<Out> {
+export async function handleControl(s: SandboxHost, method: string, url: URL, raw: Buffer): Promise<Out> {
   const path = url.pathname.replace(/\/+$/, '');
   let body: Record<string, unknown> = {};
   if (raw.length) {
@@ -100,7 +100,7 @@ export async function handleControl(s: SandboxServer, method: string, url: URL, 
 }
 
 /** Reseed while keeping issued OAuth tokens, so a logged-in CLI survives a data reset. */
-function reseed(s: SandboxServer, name: SeedName): void {
+function reseed(s: SandboxHost, name: SeedName): void {
   const tokens = s.state.oauthTokens.toJSON();
   s.state.seed(name);
   s.state.oauthTokens.load(tokens);
@@ -109,7 +109,7 @@ function reseed(s: SandboxServer, name: SeedName): void {
   s.restartJobs();
 }
 
-function info(s: SandboxServer) {
+function info(s: SandboxHost) {
   const tokens = new Map(s.state.apiTokens.all().map((t) => [t.user_id, t.id]));
   return {
     url: s.baseUrl,

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { authenticate, authKind } from './api-auth.js';
 import { Budget } from './budget.js';
 import { handleControl } from './control.js';
-import { FaultInjector } from './faults.js';
+import type { SandboxHost, ServerDeps } from './host.js';
 import { parseBody, readBody } from './http/body.js';
 import { ApiError, forbidden, INFO, unknownRoute } from './http/errors.js';
 import { Query } from './http/query.js';
@@ -16,21 +16,12 @@ import { RequestLog } from './request-log.js';
 import { saveState } from './store/persist.js';
 import type { SandboxState } from './store/state.js';
 import type {
-  AreaModule, HandlerContext, OAuthClient, SandboxConfig, SandboxRequest, SandboxResponse,
+  HandlerContext, OAuthClient, SandboxRequest, SandboxResponse,
 } from './types.js';
 
-export interface ServerDeps {
-  state: SandboxState;
-  config: SandboxConfig;
-  areas: AreaModule[];
-  clients: OAuthClient[];
-  dataFile?: string;
-  autoApprove: boolean;
-  faults: FaultInjector;
-  log: (line: string) => void;
-}
+export type { ServerDeps } from './host.js';
 
-export class SandboxServer {
+export class SandboxServer implements SandboxHost {
   readonly router = new Router();
   readonly budget: Budget;
   readonly requests = new RequestLog();

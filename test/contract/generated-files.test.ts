@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SHELLS, completionFileName, completionScript } from '../../src/completion/generate.js';
 import { generateDocs } from '../../src/docs/markdown.js';
-import { commandTree } from '../../src/docs/tree.js';
+import { commandTree } from '../../src/program.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (rel: string) => (existsSync(`${root}${rel}`) ? readFileSync(`${root}${rel}`, 'utf8') : '(missing)');

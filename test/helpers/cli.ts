@@ -58,9 +58,9 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Run
 }
 
 /** Runs the real bin in a child process (for start-up, signals, concurrency). */
-export function spawnCli(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export function spawnCli(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

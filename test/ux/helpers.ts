@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { findArea } from '../../src/commands/areas.js';
 import { createContext } from '../../src/runtime/create-context.js';
+import { programInfo } from '../../src/program.js';
 import type { Choice, Prompter } from '../../src/core/prompter.js';
 import { cleanEnv } from '../helpers/cli.js';
 
@@ -62,7 +63,7 @@ export async function runWithPrompts(path: string[], args: string[], opts: Recor
   ctx.prompter = async () => prompter;
   let error: (Error & { exitCode?: number }) | undefined;
   try {
-    await spec.run(ctx, { args, opts });
+    await spec.run(ctx, { args, opts, program: programInfo });
   } catch (e) {
     error = e as Error & { exitCode?: number };
   } finally {

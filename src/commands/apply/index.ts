@@ -6,7 +6,7 @@ const apply: CommandSpec = {
   summary: 'Create or update records from fixture files (YAML or JSON); re-runs change only what changed',
   // Paragraphs without manual line breaks: commander wraps them to the terminal.
   description: [
-    'Each file is a list of records { kind, name, spec }: kind is what to create, name a handle unique across the files, spec the body of the create operation. ${ref:<name>.<field>} uses a field of another record (created first), ${env:VAR} an environment variable. Every spec is checked with the create schema before anything is sent.',
+    'Each file is a list of records { kind, name, spec }: kind is what to create, name a handle unique across the files, spec the body of the create operation. ${ref:<name>.<field>} uses a field of another record (created first), ${env:VAR} an environment variable (${env:VAR:-default} with a default). Every spec is checked with the create schema before anything is sent.',
     'The state file remembers what was created: a re-run sends nothing for unchanged records and an update for changed ones (PATCH: only the changed fields); records removed from the files are left alone unless --prune.',
     'Kinds: lead-label, lead, note, note-comment, role, role-assignment, role-setting, webhook, activity-type, org-field, team, goal, project, phase, installment, recurring-subscription, installment-subscription. Guide: docs/fixtures.md.',
   ].join('\n\n'),

@@ -1,5 +1,6 @@
 import type { Context } from '../../core/context.js';
-import { executePlan, type Result } from '../../apply-engine/execute.js';
+import { executePlan } from '../../apply-engine/execute.js';
+import type { Result } from '../../apply-engine/result.js';
 import { defaultStatePath, expandFixtureArgs } from '../../apply-engine/files.js';
 import { readFixtures } from '../../apply-engine/parse.js';
 import { makePlan } from '../../apply-engine/plan.js';

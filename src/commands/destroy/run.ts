@@ -1,9 +1,9 @@
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
-import type { Result } from '../../apply-engine/execute.js';
+import type { Result } from '../../apply-engine/result.js';
 import { kinds } from '../../apply-engine/kinds.js';
 import { topoOrder } from '../../apply-engine/order.js';
-import { removeEntry } from '../../apply-engine/remove.js';
+import { removalPlan, removalResult, removeEntry } from '../../apply-engine/remove.js';
 import { RESULT_COLUMNS, resultLine, resultRow, resultSummary, widthsOf } from '../../apply-engine/report.js';
 import { reportWriter } from '../../output/report.js';
 import { lockState, readState, writeState, type FixtureState } from '../../apply-engine/state.js';
@@ -38,15 +38,16 @@ export async function runDestroy(ctx: Context, o: DestroyOptions): Promise<void>
       const out = reportWriter(ctx, { columns: ['action', 'kind', 'name', 'id', 'note', 'cost'], line });
       const rows = order.map((n) => {
         const e = state.records[n]!;
-        const removal = kinds().get(e.kind)!.remove;
-        return { action: removal ? 'delete' : 'forget', kind: e.kind, name: n, id: e.id, cost: removal?.op.cost ?? 0, note: removal ? (removal.verb === 'deleted' ? '' : removal.verb) : 'no delete operation; only forgotten' };
+        const p = removalPlan(kinds().get(e.kind)!, e);
+        return { action: p.action, kind: e.kind, name: n, id: e.id, cost: p.cost ?? 0, note: p.note };
       });
       const cost = rows.reduce((s, r) => s + r.cost, 0);
       for (const r of rows) {
         lines.set(r, `${r.action.padEnd(10)} ${r.kind.padEnd(w.kind)}  ${r.name.padEnd(w.name)}  ${[`id ${r.id}`, r.note, r.cost ? `(cost ${r.cost})` : ''].filter(Boolean).join('  ')}`.trimEnd());
         await out.row(r);
       }
-      await out.end({ text: `Plan: ${rows.filter((r) => r.action === 'delete').length} to delete. Total cost: ${cost}.\nDry run: nothing was sent.`, json: { dry_run: true, state: statePath, cost, actions: rows } });
+      const restores = rows.filter((r) => r.action === 'restore').length;
+      await out.end({ text: `Plan: ${rows.filter((r) => r.action === 'delete').length} to delete${restores ? `, ${restores} to restore` : ''}. Total cost: ${cost}.\nDry run: nothing was sent.`, json: { dry_run: true, state: statePath, cost, actions: rows } });
       return;
     }
 
@@ -65,13 +66,7 @@ export async function runDestroy(ctx: Context, o: DestroyOptions): Promise<void>
       }
       delete state.records[name];
       writeState(statePath, state);
-      const cost = kinds().get(entry.kind)!.remove?.op.cost ?? 0;
-      const r: Result =
-        outcome.status === 'removed'
-          ? { action: 'deleted', kind: entry.kind, name, id: entry.id, note: outcome.verb === 'deleted' ? undefined : outcome.verb, cost }
-          : outcome.status === 'gone'
-            ? { action: 'deleted', kind: entry.kind, name, id: entry.id, note: 'already gone (404)', cost }
-            : { action: 'forgotten', kind: entry.kind, name, id: entry.id, note: outcome.why, cost: 0 };
+      const r: Result = removalResult(name, entry, outcome);
       results.push(r);
       const row = resultRow(r);
       lines.set(row, resultLine(r, w));

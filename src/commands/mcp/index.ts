@@ -1,4 +1,4 @@
-import type { AreaModule, CommandSpec } from '../../core/command.js';
+import type { AreaModule, CommandSpec, ProgramInfo } from '../../core/command.js';
 import { UsageError } from '../../core/errors.js';
 
 /**
@@ -24,11 +24,11 @@ const mcp: CommandSpec = {
     { flags: '--list-tools', description: 'print the tools offered (name, kind, cost, scopes) and exit' },
   ],
   fields: ['name', 'kind', 'area', 'cost', 'scopes', 'description'],
-  async run(ctx, { opts }) {
+  async run(ctx, { opts, program }) {
     const allowWrites = Boolean(opts.allowWrites);
     const allowDestructive = Boolean(opts.allowDestructive);
     if (allowDestructive && !allowWrites) throw new UsageError('--allow-destructive: needs --allow-writes (a delete is a write)');
-    const areas = opts.areas === undefined ? undefined : await areaSet(String(opts.areas));
+    const areas = opts.areas === undefined ? undefined : await areaSet(String(opts.areas), program);
     const policy = { areas, allowWrites, allowDestructive };
     if (opts.listTools) {
       const [{ offeredTools }, { renderRecords }] = await Promise.all([import('../../mcp/tools.js'), import('../../output/render.js')]);
@@ -44,13 +44,13 @@ const mcp: CommandSpec = {
 };
 
 /** --areas names resolved to the tools' area names (aliases allowed); an unknown name is exit 2. */
-async function areaSet(list: string): Promise<Set<string>> {
-  const [{ findArea }, { allTools }] = await Promise.all([import('../areas.js'), import('../../mcp/tools.js')]);
+async function areaSet(list: string, program: ProgramInfo): Promise<Set<string>> {
+  const { allTools } = await import('../../mcp/tools.js');
   const withTools = new Set(allTools().map((t) => t.area));
   const names = list.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = names.filter((n) => !withTools.has(findArea(n)?.name ?? n));
+  const bad = names.filter((n) => !withTools.has(program.areaName(n) ?? n));
   if (!names.length || bad.length) throw new UsageError(`--areas: ${names.length ? `unknown area${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : 'is empty'}; areas with tools: ${[...withTools].sort().join(', ')}`);
-  return new Set(names.map((n) => findArea(n)?.name ?? n));
+  return new Set(names.map((n) => program.areaName(n) ?? n));
 }
 
 export const area: AreaModule = { commands: [mcp] };

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { parseForm, readBody } from '../http/body.js';
-import type { SandboxServer } from '../server.js';
+import type { SandboxHost } from '../host.js';
 import type { OAuthClient } from '../types.js';
 import { consentPage, errorPage } from './pages.js';
 import { issueTokenPair, ROTATION_GRACE_MS } from './tokens.js';
@@ -27,7 +27,7 @@ function withParams(uri: string, params: Record<string, string | null>): string 
   return u.toString();
 }
 
-export async function handleOAuth(s: SandboxServer, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleOAuth(s: SandboxHost, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const started = Date.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const raw = await readBody(req);
@@ -58,7 +58,7 @@ function str(v: string | string[] | undefined): string | null {
 }
 
 /** The client and callback must both be registered; otherwise an HTML error, never a redirect. */
-function checkClient(s: SandboxServer, clientId: string | null, redirectUri: string | null): OAuthClient | string {
+function checkClient(s: SandboxHost, clientId: string | null, redirectUri: string | null): OAuthClient | string {
   if (!clientId) return 'Missing parameter: client_id';
   if (!redirectUri) return 'Missing parameter: redirect_uri';
   const client = s.deps.clients.find((c) => c.clientId === clientId);
@@ -67,13 +67,13 @@ function checkClient(s: SandboxServer, clientId: string | null, redirectUri: str
   return client;
 }
 
-function newCode(s: SandboxServer, client: OAuthClient, userId: number, redirectUri: string): string {
+function newCode(s: SandboxHost, client: OAuthClient, userId: number, redirectUri: string): string {
   const code = randomBytes(20).toString('hex');
   s.state.authCodes.insert({ id: code, client_id: client.clientId, user_id: userId, redirect_uri: redirectUri, scopes: client.scopes, expires_at: s.state.now() + CODE_TTL_MS, used: false });
   return code;
 }
 
-function authorize(s: SandboxServer, url: URL): Reply {
+function authorize(s: SandboxHost, url: URL): Reply {
   const p = url.searchParams;
   const redirectUri = p.get('redirect_uri');
   const state = p.get('state');
@@ -87,7 +87,7 @@ function authorize(s: SandboxServer, url: URL): Reply {
   return html(200, consentPage({ client, users, redirectUri: redirectUri!, state, companyName: s.state.company.name }));
 }
 
-function decision(s: SandboxServer, f: Record<string, string | string[]>): Reply {
+function decision(s: SandboxHost, f: Record<string, string | string[]>): Reply {
   const redirectUri = str(f.redirect_uri);
   const state = str(f.state);
   const client = checkClient(s, str(f.client_id), redirectUri);
@@ -99,7 +99,7 @@ function decision(s: SandboxServer, f: Record<string, string | string[]>): Reply
   return { ...redirect(withParams(redirectUri!, { code: newCode(s, client, userId, redirectUri!), state })), userId };
 }
 
-function clientFromBasic(s: SandboxServer, req: IncomingMessage): OAuthClient | Reply {
+function clientFromBasic(s: SandboxHost, req: IncomingMessage): OAuthClient | Reply {
   const h = req.headers.authorization;
   const m = typeof h === 'string' ? /^basic\s+(\S+)$/i.exec(h) : null;
   if (!m) return oauthError(401, 'invalid_client', 'Invalid client: cannot retrieve client credentials');
@@ -111,7 +111,7 @@ function clientFromBasic(s: SandboxServer, req: IncomingMessage): OAuthClient | 
   return client ?? oauthError(401, 'invalid_client', 'Invalid client: client is invalid');
 }
 
-function tokenResponse(s: SandboxServer, client: OAuthClient, userId: number, scopes: string[]): Reply {
+function tokenResponse(s: SandboxHost, client: OAuthClient, userId: number, scopes: string[]): Reply {
   const t = issueTokenPair(s.state, { clientId: client.clientId, userId, scopes, lifetimeSec: s.deps.config.tokenLifetimeSec });
   return { ...json(200, {
     access_token: t.access_token, token_type: 'Bearer', refresh_token: t.refresh_token, scope: t.scope,
@@ -119,7 +119,7 @@ function tokenResponse(s: SandboxServer, client: OAuthClient, userId: number, sc
   }), userId };
 }
 
-function token(s: SandboxServer, req: IncomingMessage, form: Record<string, string | string[]> | null, hasBody: boolean): Reply {
+function token(s: SandboxHost, req: IncomingMessage, form: Record<string, string | string[]> | null, hasBody: boolean): Reply {
   const client = clientFromBasic(s, req);
   if ('status' in client) return client;
   if (!form) {
@@ -164,7 +164,7 @@ function token(s: SandboxServer, req: IncomingMessage, form: Record<string, stri
   return oauthError(400, 'unsupported_grant_type', 'Unsupported grant type: grant_type is invalid');
 }
 
-function revoke(s: SandboxServer, req: IncomingMessage, f: Record<string, string | string[]>): Reply {
+function revoke(s: SandboxHost, req: IncomingMessage, f: Record<string, string | string[]>): Reply {
   const client = clientFromBasic(s, req);
   if ('status' in client) return client;
   const tok = str(f.token);
