@@ -1,14 +1,13 @@
 // The success status of every table operation the vendor documents: the documented 2xx (201 for some
 // creates, 200 for the rest) must be what the table expects (successStatus) and what the sandbox answers.
 // The vendor documents live in ../shared; without them this file is skipped, loudly.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import type { Operation } from '../../src/api/operation.js';
-import { hasOpenApi, OPENAPI_DIR } from '../helpers/interface-spec.js';
+import { describeWithShared, NEEDS_OPENAPI } from '../helpers/interface-spec.js';
 import { loadSpec, locate, operation } from '../helpers/openapi.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
-if (!hasOpenApi) console.warn(`\n*** success-status contract SKIPPED: vendor OpenAPI documents not found in ${OPENAPI_DIR} ***\n`);
 
 /** The documented success status of an operation (its only 2xx response), or undefined when undocumented. */
 function documentedStatus(op: Operation): number | undefined {
@@ -51,8 +50,8 @@ interface Ids { deal: number; person: number; org: number; product: number; proj
 /** The record a `{id}` in the path names: the first live one of the path's area. */
 const AREA_ID: Array<[RegExp, keyof Ids]> = [[/\/deals\//, 'deal'], [/\/persons\//, 'person'], [/\/organizations\//, 'org'], [/\/products\//, 'product'], [/\/projects\//, 'project']];
 
-describe.skipIf(!hasOpenApi)('success status: documents, tables and sandbox agree', () => {
-  const documented = ALL_OPERATIONS.map((op) => ({ op, key: `${op.method} ${op.path}`, status: hasOpenApi ? documentedStatus(op) : undefined }))
+describeWithShared(NEEDS_OPENAPI, 'success status: documents, tables and sandbox agree', () => {
+  const documented = ALL_OPERATIONS.map((op) => ({ op, key: `${op.method} ${op.path}`, status: documentedStatus(op) }))
     .filter((r) => r.status !== undefined);
 
   it('every table operation expects the documented success status', () => {
@@ -61,7 +60,7 @@ describe.skipIf(!hasOpenApi)('success status: documents, tables and sandbox agre
   });
 
   let fx: SandboxFixture;
-  beforeAll(async () => { if (hasOpenApi) fx = await startFixture(); });
+  beforeAll(async () => { fx = await startFixture(); });
   afterAll(async () => fx?.close());
 
   const call = async (method: string, path: string, s: Sample = {}) => {

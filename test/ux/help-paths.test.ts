@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IO } from '../../src/core/io.js';
 import { AREAS } from '../../src/commands/areas.js';
-import { commandTree, flatten, type TreeNode } from '../../src/docs/tree.js';
+import { flatten, type TreeNode } from '../../src/docs/tree.js';
+import { commandTree } from '../../src/program.js';
 import { cleanEnv } from '../helpers/cli.js';
 import { BUNDLE_MAIN, ensureBuilt } from './built.js';
 
