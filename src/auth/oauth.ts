@@ -1,7 +1,7 @@
 import { userOps } from '../api/operations/users.js';
 import { AuthError, CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { redactText } from '../core/redact.js';
+import { redactText, redactUrlEncoded } from '../core/redact.js';
 import { networkReason, rawRequest } from '../http/raw.js';
 
 /** What the token endpoint returns. */
@@ -63,6 +63,7 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
   const started = Date.now();
   let status: number;
   let text: string;
+  let location: string | string[] | undefined;
   try {
     const res = await rawRequest(url, {
       method: 'POST',
@@ -77,6 +78,7 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
     });
     status = res.status;
     text = res.text;
+    location = res.headers.location;
   } catch (err) {
     const code = networkReason(err);
     throw new CliError(
@@ -91,6 +93,11 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
     body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {
     body = { error: text.slice(0, 300) };
+  }
+  if (status >= 300 && status < 400) {
+    // Never followed: the client secret and the code or refresh token would go to wherever Location says.
+    const to = Array.isArray(location) ? location[0] : location;
+    throw new CliError(`The OAuth server answered ${status} for POST ${url} with a redirect to ${to ? redactUrlEncoded(to) : '(no Location)'}; crmctl does not follow redirects (the credentials would go along).`, EXIT.ERROR, 'Check the auth URL (CRMCTL_AUTH_URL or the profile\'s authUrl): it should be the address the OAuth server answers at.');
   }
   if (status < 200 || status >= 300) throw tokenError(status, body, form.grant_type!, secrets);
   const accessToken = body.access_token;

@@ -4,6 +4,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import { readAll } from '../../core/stdin.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
+import { pathProblem } from '../../http/request-target.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -140,6 +141,9 @@ function methodAndPath(given: string[], flag: string | undefined): { method: str
   method ??= 'GET';
   if (!(METHODS as readonly string[]).includes(method)) throw new ValidationError([{ field: args.length >= 2 ? '<method>' : '--method', rule: `must be one of ${METHODS.join(', ')} (got ${JSON.stringify(method)})` }]);
   if (!path || !path.startsWith('/')) throw new ValidationError([{ field: '<path>', rule: `must start with /, e.g. /api/v1/leads (got ${JSON.stringify(path ?? '')})` }]);
+  // Checked again where the URL is built; here so the refusal comes before any credential is read.
+  const problem = pathProblem(path.split('?')[0]!);
+  if (problem) throw new ValidationError([{ field: '<path>', rule: `${problem} (got ${JSON.stringify(path)})` }], 'Nothing was sent: credentials go only to the profile\'s API address.');
   return { method, path };
 }
 
