@@ -2,7 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import type { AreaModule, CommandSpec } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import { readAll } from '../../core/stdin.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { pathProblem } from '../../http/request-target.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
@@ -58,7 +57,9 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   let query: NonNullable<HttpRequest['query']> = { ...search };
   let body: unknown;
   if (opts.input !== undefined) {
-    const text = opts.input === '-' ? await readAll(ctx.io.stdin) : await readFile(String(opts.input));
+    // The same 5 MB cap and UTF-8 check as --data @file / --data - of the other commands.
+    const { readInputText } = await import('../../input/sources.js');
+    const text = await readInputText(ctx.io.stdin, opts.input === '-' ? '-' : `@${String(opts.input)}`, '--input');
     try {
       body = text.trim() === '' ? undefined : JSON.parse(text);
     } catch {
@@ -169,15 +170,6 @@ function bodyText(body: unknown, output: string | undefined): string {
   if (body === undefined) return '';
   if (typeof body === 'string') return body.endsWith('\n') ? body : `${body}\n`;
   return output === 'ndjson' ? `${JSON.stringify(body)}\n` : `${JSON.stringify(body, null, 2)}\n`;
-}
-
-async function readFile(file: string): Promise<string> {
-  const { readFile: read } = await import('node:fs/promises');
-  try {
-    return await read(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--input: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
 }
 
 /** Respects back-pressure so a slow reader does not make us buffer every page. */
