@@ -1,5 +1,5 @@
 import { userOps } from '../api/operations/users.js';
-import { AuthError, CliError } from '../core/errors.js';
+import { AuthError, CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { redactText, redactUrlEncoded } from '../core/redact.js';
 import { networkReason, rawRequest } from '../http/raw.js';
@@ -116,9 +116,15 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
 }
 
 /** `api_domain` may come without a scheme ("company.example.com"); the API is HTTPS then. */
-export function normalizeDomain(d: string): string {
+export function normalizeDomain(d: string, source = 'api_domain'): string {
   const t = d.trim().replace(/\/+$/, '');
-  return /^https?:\/\//i.test(t) ? t : `https://${t}`;
+  const full = /^https?:\/\//i.test(t) ? t : `https://${t}`;
+  // A user or password in the address would be printed by --debug and in hints, and sent as Basic auth
+  // by some clients; the credentials of this CLI are tokens, so such an address is a mistake.
+  if (/^https?:\/\/[^/?#]*@/i.test(full)) {
+    throw new UsageError(`${source}: must not contain a user name or password (got ${JSON.stringify(redactText(full))})`, 'Give the address alone, e.g. https://yourcompany.example.com; the token goes in CRMCTL_ACCESS_TOKEN or CRMCTL_API_TOKEN.');
+  }
+  return full;
 }
 
 function tokenError(status: number, body: Record<string, unknown>, grant: string, secrets: Array<string | undefined>): CliError {

@@ -4,6 +4,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { pathProblem } from '../../http/request-target.js';
+import { isSecretKey, REDACTED, redactText } from '../../core/redact.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -92,10 +93,10 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   const http = await ctx.http();
   if (!opts.paginate) {
     // With --include an error answer is printed too (status, headers, body), then exits by its status.
-    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, statusBlock(r) + bodyText(r.body, ctx.globals.output)) : undefined;
+    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, scrub(ctx, statusBlock(r) + bodyText(r.body, ctx.globals.output))) : undefined;
     const res = await http.send({ ...request, onErrorResponse });
-    if (opts.include) await write(ctx, statusBlock(res));
-    await write(ctx, bodyText(res.body, ctx.globals.output));
+    if (opts.include) await write(ctx, scrub(ctx, statusBlock(res)));
+    await write(ctx, scrub(ctx, bodyText(res.body, ctx.globals.output)));
     return;
   }
   await paginateRaw(ctx, request, Boolean(opts.include), (req) => http.send(req));
@@ -109,7 +110,7 @@ async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, s
     let req = first;
     for (;;) {
       const res = await send(req);
-      if (include) await write(ctx, statusBlock(res));
+      if (include) await write(ctx, scrub(ctx, statusBlock(res)));
       const page = pageRecords(res.body);
       yield* page;
       const next = detectNext(res.body);
@@ -120,7 +121,7 @@ async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, s
   if (format === 'json' || format === 'ndjson') {
     let n = 0;
     for await (const r of records()) {
-      await write(ctx, format === 'ndjson' ? `${JSON.stringify(r)}\n` : `${n === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r)}`);
+      await write(ctx, scrub(ctx, format === 'ndjson' ? `${JSON.stringify(r)}\n` : `${n === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r)}`));
       n++;
     }
     if (format === 'json') await write(ctx, n === 0 ? '[]\n' : '\n]\n');
@@ -159,7 +160,7 @@ function statusBlock(res: HttpResponse): string {
   const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd()];
   for (const [k, v] of Object.entries(res.headers)) {
     if (v === undefined) continue;
-    for (const one of Array.isArray(v) ? v : [v]) lines.push(`${headerCase(k)}: ${one}`);
+    for (const one of Array.isArray(v) ? v : [v]) lines.push(`${headerCase(k)}: ${isSecretKey(k) ? REDACTED : one}`);
   }
   return `${lines.join('\n')}\n\n`;
 }
@@ -170,6 +171,14 @@ function bodyText(body: unknown, output: string | undefined): string {
   if (body === undefined) return '';
   if (typeof body === 'string') return body.endsWith('\n') ? body : `${body}\n`;
   return output === 'ndjson' ? `${JSON.stringify(body)}\n` : `${JSON.stringify(body, null, 2)}\n`;
+}
+
+/**
+ * A service (or something posing as one) may echo the credentials back, in a header or the body, as
+ * is or URL-encoded: what this command prints never carries them.
+ */
+function scrub(ctx: Context, text: string): string {
+  return redactText(text, ctx.knownSecrets());
 }
 
 /** Respects back-pressure so a slow reader does not make us buffer every page. */
