@@ -1,3 +1,5 @@
+import { isDotSegment } from '../core/request-path.js';
+
 /**
  * The rule for a value put into a URL path: it must stay one segment naming one thing. `.` and `..`
  * (also `%2e`) would be removed by the URL parser (`call-logs delete ..` became `DELETE /api/v1/`),
@@ -9,8 +11,7 @@ export function pathParamProblem(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'must be a finite number';
   if (typeof value !== 'string') return undefined;
   if (value.trim() === '') return 'must not be empty';
-  const decoded = value.replace(/%2e/gi, '.');
-  if (decoded === '.' || decoded === '..') return `must not be "." or ".." (got ${JSON.stringify(value)})`;
+  if (isDotSegment(value)) return `must not be "." or ".." (got ${JSON.stringify(value)})`;
   if (/[/\\]|%2f|%5c/i.test(value)) return `must not contain a slash or backslash (got ${JSON.stringify(value)})`;
   if (/[\u0000-\u001f\u007f]/.test(value)) return 'must not contain control characters';
   return undefined;

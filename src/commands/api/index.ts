@@ -3,7 +3,7 @@ import type { AreaModule, CommandSpec } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
-import { pathProblem } from '../../http/request-target.js';
+import { pathProblem } from '../../core/request-path.js';
 import { isSecretKey, REDACTED, redactText } from '../../core/redact.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
 

@@ -13,7 +13,9 @@ export const DEFAULT_MAX_CONCURRENT = 16;
 export function refuse(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.shouldKeepAlive = false;
   res.writeHead(status, { 'content-type': 'application/json', connection: 'close', ...headers });
-  res.end(JSON.stringify(body), () => res.req.socket.destroy());
+  // Taken now: once the answer is finished the response lets go of its socket.
+  const socket = res.socket;
+  res.end(JSON.stringify(body), () => socket?.destroy());
 }
 
 /**
