@@ -1701,7 +1701,7 @@ _crmctl() {
     "webhooks listen")
       case "$prev" in
       esac
-      words="--port --user --password-stdin --forward --max-events --timeout";;
+      words="--port --user --password-stdin --forward --max-events --timeout --max-body --max-concurrent";;
     "api")
       case "$prev" in
       esac

@@ -1,6 +1,7 @@
 import type { HttpClient } from '../http/client.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
-import { CliError } from '../core/errors.js';
+import { CliError, ValidationError } from '../core/errors.js';
+import { pathParamProblem } from './path-param.js';
 import { isIdempotent, type Operation } from './operation.js';
 
 export interface OperationInput {
@@ -20,6 +21,9 @@ export function fillPath(path: string, params: Record<string, unknown> = {}): st
   return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const v = params[name];
     if (v === undefined || v === null || v === '') throw new CliError(`internal: path parameter ${name} missing for ${path}`);
+    // Also checked by validateInput; here for callers that fill a path from a record (apply, import).
+    const problem = pathParamProblem(v);
+    if (problem) throw new ValidationError([{ field: `<${name}>`, rule: problem }]);
     return encodeURIComponent(String(v));
   });
 }

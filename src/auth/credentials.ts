@@ -61,7 +61,7 @@ async function profileIfAny(opts: CredentialOptions): Promise<{ name: string; pr
 
 async function envTokenSource(opts: CredentialOptions, kind: 'access_token' | 'api_token'): Promise<CredentialSource> {
   const { env, debug } = opts;
-  let baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN) : undefined;
+  let baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN, 'CRMCTL_API_DOMAIN') : undefined;
   let profileName = await resolveProfileName(env, opts.profile);
   if (!baseUrl) {
     const { name, profile } = await profileIfAny(opts);
@@ -139,7 +139,7 @@ async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSour
     obtainedAt = Date.now();
     seen.add(current.accessToken);
     if (current.refreshToken) seen.add(current.refreshToken);
-    baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN) : current.apiDomain;
+    baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN, 'CRMCTL_API_DOMAIN') : current.apiDomain;
     if (!baseUrl) {
       let stored: string | undefined;
       try {
@@ -212,7 +212,7 @@ export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug:
         }
       }
       if (!profile!.apiDomain) {
-        if (env.CRMCTL_API_DOMAIN) return { baseUrl: normalizeDomain(env.CRMCTL_API_DOMAIN), headers: { authorization: `Bearer ${profile!.accessToken}` }, scopes: profile!.scopes };
+        if (env.CRMCTL_API_DOMAIN) return { baseUrl: normalizeDomain(env.CRMCTL_API_DOMAIN, 'CRMCTL_API_DOMAIN'), headers: { authorization: `Bearer ${profile!.accessToken}` }, scopes: profile!.scopes };
         throw new AuthError(`Profile "${name}" has no API address (apiDomain).`, loginHint(name));
       }
       return { baseUrl: profile!.apiDomain, headers: { authorization: `Bearer ${profile!.accessToken}` }, scopes: profile!.scopes };

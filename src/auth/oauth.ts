@@ -1,7 +1,7 @@
 import { userOps } from '../api/operations/users.js';
-import { AuthError, CliError } from '../core/errors.js';
+import { AuthError, CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { redactText } from '../core/redact.js';
+import { redactText, redactUrlEncoded } from '../core/redact.js';
 import { networkReason, rawRequest } from '../http/raw.js';
 
 /** What the token endpoint returns. */
@@ -63,6 +63,7 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
   const started = Date.now();
   let status: number;
   let text: string;
+  let location: string | string[] | undefined;
   try {
     const res = await rawRequest(url, {
       method: 'POST',
@@ -77,6 +78,7 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
     });
     status = res.status;
     text = res.text;
+    location = res.headers.location;
   } catch (err) {
     const code = networkReason(err);
     throw new CliError(
@@ -91,6 +93,11 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
     body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {
     body = { error: text.slice(0, 300) };
+  }
+  if (status >= 300 && status < 400) {
+    // Never followed: the client secret and the code or refresh token would go to wherever Location says.
+    const to = Array.isArray(location) ? location[0] : location;
+    throw new CliError(`The OAuth server answered ${status} for POST ${url} with a redirect to ${to ? redactUrlEncoded(to) : '(no Location)'}; crmctl does not follow redirects (the credentials would go along).`, EXIT.ERROR, 'Check the auth URL (CRMCTL_AUTH_URL or the profile\'s authUrl): it should be the address the OAuth server answers at.');
   }
   if (status < 200 || status >= 300) throw tokenError(status, body, form.grant_type!, secrets);
   const accessToken = body.access_token;
@@ -109,9 +116,15 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
 }
 
 /** `api_domain` may come without a scheme ("company.example.com"); the API is HTTPS then. */
-export function normalizeDomain(d: string): string {
+export function normalizeDomain(d: string, source = 'api_domain'): string {
   const t = d.trim().replace(/\/+$/, '');
-  return /^https?:\/\//i.test(t) ? t : `https://${t}`;
+  const full = /^https?:\/\//i.test(t) ? t : `https://${t}`;
+  // A user or password in the address would be printed by --debug and in hints, and sent as Basic auth
+  // by some clients; the credentials of this CLI are tokens, so such an address is a mistake.
+  if (/^https?:\/\/[^/?#]*@/i.test(full)) {
+    throw new UsageError(`${source}: must not contain a user name or password (got ${JSON.stringify(redactText(full))})`, 'Give the address alone, e.g. https://yourcompany.example.com; the token goes in CRMCTL_ACCESS_TOKEN or CRMCTL_API_TOKEN.');
+  }
+  return full;
 }
 
 function tokenError(status: number, body: Record<string, unknown>, grant: string, secrets: Array<string | undefined>): CliError {

@@ -35,6 +35,22 @@ export function redactUrlEncoded(text: string): string {
 /** Last line of defence for free text (error messages): removes anything shaped like a bearer or basic credential. */
 export function redactText(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
   let out = text.replace(/(Bearer|Basic)\s+[A-Za-z0-9._~+/:=-]+/g, `$1 ${REDACTED}`);
-  for (const s of secrets) if (s && s.length >= 6) out = out.split(s).join(REDACTED);
+  // The password of a URL's userinfo (https://user:password@host).
+  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^/?#@\s:]*):[^/?#@\s]*@/gi, `$1:${REDACTED}@`);
+  for (const s of secrets) {
+    if (!s || s.length < 6) continue;
+    for (const form of secretForms(s)) out = out.split(form).join(REDACTED);
+  }
   return out;
+}
+
+/**
+ * A secret as a server may echo it back: as is, percent-encoded (in a URL or a form body, either
+ * case of hex digits, space as + or %20) and with JSON's escaped slashes.
+ */
+function secretForms(s: string): string[] {
+  const encoded = encodeURIComponent(s);
+  const form = new URLSearchParams({ s }).toString().slice(2);
+  const forms = new Set([s, encoded, encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), form, s.replace(/\//g, '\\/')]);
+  return [...forms].sort((a, b) => b.length - a.length);
 }

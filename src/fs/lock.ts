@@ -22,7 +22,7 @@ export interface LockOptions {
 /**
  * Cross-process mutual exclusion with an exclusive lock file (`open(path, 'wx')`), the one primitive
  * that is atomic on every local file system. The file holds `pid token time`. A lock whose holder no
- * longer runs, or that is older than `staleMs`, is taken over. The one lock of the CLI: config
+ * longer runs, or that is older than `staleMs`, is taken over by one waiter (see breakStale). The one lock of the CLI: config
  * read-modify-write, token refresh, apply/destroy state files.
  */
 export async function acquireLock(path: string, opts: LockOptions): Promise<() => void> {
@@ -54,11 +54,8 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<() =
       }
       const pid = Number.parseInt(holder, 10);
       if (age > staleMs || (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid))) {
-        try {
-          unlinkSync(path);
-        } catch {
-          /* someone else broke it first */
-        }
+        // Another waiter holds the takeover guard: give it a moment, then look again.
+        if (!breakStale(path, holder)) await new Promise((r) => setTimeout(r, 5 + Math.random() * 10));
         continue;
       }
       if (!opts.wait) {
@@ -97,6 +94,46 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>, opts: 
   } finally {
     release();
   }
+}
+
+/** A takeover guard older than this was left by a process that died in the middle of one. */
+const GUARD_STALE_MS = 10_000;
+
+/**
+ * Removes a stale lock, but only the one judged stale. "Holder is dead, so unlink" is check-then-act:
+ * two waiters that both read the dead holder could each unlink, the second removing the lock the
+ * first had just created, and both would refresh with the same refresh token. So a takeover happens
+ * under a second exclusive file (`<lock>.break`), and unlinks only while the lock still holds the
+ * same content (a random token per holder, so a new lock never matches). Nobody else can replace the
+ * lock meanwhile: it can only be created once gone, and only the guard's holder removes a stale one.
+ */
+export function breakStale(path: string, staleHolder: string): boolean {
+  const guard = `${path}.break`;
+  let fd: number;
+  try {
+    fd = openSync(guard, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw lockError(guard, err);
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) unlinkSync(guard);
+    } catch {
+      /* the other breaker finished meanwhile */
+    }
+    return false; // another process is taking over; wait for the lock like everyone else
+  }
+  closeSync(fd);
+  try {
+    if (readFileSync(path, 'utf8').trim() === staleHolder) unlinkSync(path);
+  } catch {
+    /* already gone */
+  } finally {
+    try {
+      unlinkSync(guard);
+    } catch {
+      /* removed as stale by another process: harmless, the lock decision is made */
+    }
+  }
+  return true;
 }
 
 function alive(pid: number): boolean {

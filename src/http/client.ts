@@ -6,6 +6,7 @@ import { CostGovernor } from './governor.js';
 import { multipartBody, type StreamBody } from './multipart.js';
 import { toApiError } from './map-error.js';
 import { redactHeaders, redactText, redactUrlEncoded, redactValue } from '../core/redact.js';
+import { requestUrl } from './request-target.js';
 import type { Transport } from './transport.js';
 import type { CredentialSource, HttpRequest, HttpResponse } from './types.js';
 
@@ -105,7 +106,8 @@ export class HttpClient {
           continue;
         }
       }
-      if (res.status >= 400) {
+      // A 3xx is never followed (the token would go wherever Location says) and is not a success.
+      if (res.status >= 300) {
         await req.onErrorResponse?.(res);
         throw toApiError(res, { method: req.method, path: req.path, scopes: req.scopes, grantedScopes: creds.scopes, loginHint: this.opts.credentials.loginHint?.() });
       }
@@ -194,10 +196,8 @@ export class HttpClient {
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: HttpRequest['query']): string {
-  const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  // `new URL('/api/..', base)` drops any base path; keep a base path if the domain has one.
-  const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
-  url.pathname = `${basePath}${path}`;
+  // Never `new URL(path, base)`: `//host/x` would be resolved as another host, and the token sent there.
+  const url = requestUrl(baseUrl, path);
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined) continue;
     url.searchParams.set(k, v === null ? 'null' : Array.isArray(v) ? v.join(',') : String(v));

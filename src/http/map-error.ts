@@ -1,5 +1,6 @@
 import { ApiError, AuthError, NotFoundError, RateLimitError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
+import { redactUrlEncoded } from '../core/redact.js';
 import type { HttpResponse } from './types.js';
 
 /** The service's words from any of its error shapes (the vendor's documents). */
@@ -23,6 +24,16 @@ export function toApiError(res: HttpResponse, ctx: { method: string; path: strin
   const requestId = first(res.headers['x-request-id']);
   const what = `${ctx.method} ${ctx.path}`;
   const said = message ? `: ${message}` : '';
+  if (res.status >= 300 && res.status < 400) {
+    // Redirects are not followed: the answer is not the operation's, and Location may be another host.
+    const location = first(res.headers.location);
+    return new ApiError(res.status, `The service answered ${res.status} for ${what} with a redirect to ${location ? redactUrlEncoded(location) : '(no Location)'}; crmctl does not follow redirects (the credentials would go along).`, {
+      body: res.body,
+      requestId,
+      hint: 'Check the API address (CRMCTL_API_DOMAIN or the profile\'s apiDomain): it should be the address the service answers at, without a redirect.',
+      exitCode: EXIT.ERROR,
+    });
+  }
   switch (res.status) {
     case 401:
       return new AuthError(`The service refused the credentials (401)${said}.`, ctx.loginHint ?? 'Run `crmctl auth login` (or check CRMCTL_ACCESS_TOKEN / CRMCTL_API_TOKEN).');

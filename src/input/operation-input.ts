@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { pathParamNames, type Operation, type OperationSpec } from '../api/operation.js';
+import { pathParamProblem } from '../api/path-param.js';
 import { ValidationError } from '../core/errors.js';
 import { fieldsOf, type FieldSpec } from './fields.js';
 import { issuesToError } from './issues.js';
@@ -54,12 +55,22 @@ export function validateInput(op: Operation, raw: RawInput): ValidInput {
 
 /** Path parameters checked alone (named `<id>`): what a command line's positional arguments give. */
 export function validateParams(op: Operation, raw: Record<string, unknown>): Record<string, unknown> {
-  if (!op.params) return { ...raw };
+  if (!op.params) return checkPathValues(op, { ...raw });
   const r = op.params.safeParse(numericParams(op.params, raw), { reportInput: true });
   if (!r.success) {
     throw new ValidationError(r.error.issues.map((i) => ({ field: `<${String(i.path[0] ?? 'argument')}>`, rule: issuesToError([i], [], 'argument').issues[0]!.rule })));
   }
-  return r.data as Record<string, unknown>;
+  return checkPathValues(op, r.data as Record<string, unknown>);
+}
+
+/** The values that will be put into the path (after the schema's trims) must each stay one segment. */
+function checkPathValues(op: Operation, params: Record<string, unknown>): Record<string, unknown> {
+  const issues = pathParamNames(op.path).flatMap((name) => {
+    const rule = pathParamProblem(params[name]);
+    return rule ? [{ field: `<${name}>`, rule }] : [];
+  });
+  if (issues.length) throw new ValidationError(issues);
+  return params;
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, fields: FieldSpec[], where: string): unknown {

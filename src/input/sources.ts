@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError, ValidationError } from '../core/errors.js';
-import { readAllBytes } from '../core/stdin.js';
+import { readAllBytes, TooLargeError } from '../core/stdin.js';
 
 /**
  * Largest file `@path` reads into one request. The interface states no body limit; its largest
@@ -16,8 +16,25 @@ export const MAX_INPUT_FILE_BYTES = 5 * 1024 * 1024;
  * bad JSON is the same exit 2 naming the flag wherever it is given.
  */
 export async function readInputText(stdin: Readable, value: string, flag: string): Promise<string> {
-  if (value === '-') return decodeUtf8(await readAllBytes(stdin), flag, 'stdin');
+  if (value === '-') return decodeUtf8(await readStdinCapped(stdin, flag), flag, 'stdin');
   return readMaybeFile(value, flag);
+}
+
+/** stdin under the same cap as a file given with @ (one request body either way). */
+export async function readStdinCapped(stdin: Readable, flag: string): Promise<Buffer> {
+  try {
+    return await readAllBytes(stdin, MAX_INPUT_FILE_BYTES);
+  } catch (err) {
+    if (err instanceof TooLargeError) throw tooLarge(flag, 'stdin');
+    throw err;
+  }
+}
+
+/** `bytes` when known (a file's size); stdin is refused as soon as it passes the cap. */
+function tooLarge(flag: string, what: string, bytes?: number): UsageError {
+  const limit = MAX_INPUT_FILE_BYTES / 1024 / 1024;
+  const size = bytes === undefined ? `more than ${limit} MB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return new UsageError(`${flag}: ${what} is ${size}; input given with @file or - may be at most ${limit} MB (one request body)`, 'To create many records from a file, use `crmctl import`.');
 }
 
 /** `@path` reads a file, anything else is the value itself (synchronous: for values known not to be stdin). */
@@ -29,7 +46,7 @@ export function readMaybeFile(value: string, flag: string): string {
     const st = statSync(path);
     if (st.isDirectory()) throw new UsageError(`${flag}: ${path} is a directory, not a file`);
     if (st.size > MAX_INPUT_FILE_BYTES) {
-      throw new UsageError(`${flag}: ${path} is ${(st.size / 1024 / 1024).toFixed(1)} MB; a file given with @ may be at most ${MAX_INPUT_FILE_BYTES / 1024 / 1024} MB (one request body)`, 'To create many records from a file, use `crmctl import`.');
+      throw tooLarge(flag, path, st.size);
     }
     bytes = readFileSync(path);
   } catch (err) {

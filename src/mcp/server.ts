@@ -1,6 +1,7 @@
 import type { Context } from '../core/context.js';
 import { VERSION } from '../core/version.js';
 import { callTool } from './call-tool.js';
+import { capMessages, MAX_MESSAGE_BYTES } from './message-cap.js';
 import { offeredTools, allTools, type ToolPolicy } from './tools.js';
 
 const INSTRUCTIONS = [
@@ -31,7 +32,21 @@ export async function runMcpServer(ctx: Context, policy: ToolPolicy): Promise<vo
     if (!tool) return { content: [{ type: 'text' as const, text: `Unknown tool ${req.params.name}; tools/list names the tools this server offers.` }], isError: true };
     return callTool(ctx, tool, (req.params.arguments ?? {}) as Record<string, unknown>, policy);
   });
-  const transport = new StdioServerTransport(ctx.io.stdin as NodeJS.ReadStream, ctx.io.stdout as NodeJS.WriteStream);
+  // Messages over the cap are answered here (a tool error for a tool call), never handed to the SDK,
+  // whose reader would close the connection and end the server.
+  const input = ctx.io.stdin.pipe(
+    capMessages(MAX_MESSAGE_BYTES, ({ bytes, id, method, tool }) => {
+      const why = `the message is ${bytes} bytes; crmctl mcp reads messages of at most ${MAX_MESSAGE_BYTES} bytes (the service refuses requests this large). Nothing was sent.`;
+      ctx.warn(`mcp: refused a ${bytes}-byte message${tool ? ` calling ${tool}` : method ? ` (${method})` : ''}`);
+      if (id === undefined) return;
+      const answer =
+        method === 'tools/call'
+          ? { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `Refused: ${tool ? `${tool}: ` : ''}${why}` }], isError: true } }
+          : { jsonrpc: '2.0', id, error: { code: -32600, message: `Refused: ${why}` } };
+      ctx.io.stdout.write(`${JSON.stringify(answer)}\n`);
+    }),
+  );
+  const transport = new StdioServerTransport(input as unknown as NodeJS.ReadStream, ctx.io.stdout as NodeJS.WriteStream);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });

@@ -2,8 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import type { AreaModule, CommandSpec } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import { readAll } from '../../core/stdin.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
+import { pathProblem } from '../../core/request-path.js';
+import { isSecretKey, REDACTED, redactText } from '../../core/redact.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
 import { maskSecrets } from '../../output/secrets.js';
 
@@ -58,7 +59,9 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   let query: NonNullable<HttpRequest['query']> = { ...search };
   let body: unknown;
   if (opts.input !== undefined) {
-    const text = opts.input === '-' ? await readAll(ctx.io.stdin) : await readFile(String(opts.input));
+    // The same 5 MB cap and UTF-8 check as --data @file / --data - of the other commands.
+    const { readInputText } = await import('../../input/sources.js');
+    const text = await readInputText(ctx.io.stdin, opts.input === '-' ? '-' : `@${String(opts.input)}`, '--input');
     try {
       body = text.trim() === '' ? undefined : JSON.parse(text);
     } catch {
@@ -91,10 +94,10 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   const http = await ctx.http();
   if (!opts.paginate) {
     // With --include an error answer is printed too (status, headers, body), then exits by its status.
-    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, statusBlock(r) + bodyText(r.body, ctx.globals.output, ctx.globals.showSecrets)) : undefined;
+    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, scrub(ctx, statusBlock(r) + bodyText(r.body, ctx.globals.output, ctx.globals.showSecrets))) : undefined;
     const res = await http.send({ ...request, onErrorResponse });
-    if (opts.include) await write(ctx, statusBlock(res));
-    await write(ctx, bodyText(res.body, ctx.globals.output, ctx.globals.showSecrets));
+    if (opts.include) await write(ctx, scrub(ctx, statusBlock(res)));
+    await write(ctx, scrub(ctx, bodyText(res.body, ctx.globals.output, ctx.globals.showSecrets)));
     return;
   }
   await paginateRaw(ctx, request, Boolean(opts.include), (req) => http.send(req));
@@ -108,7 +111,7 @@ async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, s
     let req = first;
     for (;;) {
       const res = await send(req);
-      if (include) await write(ctx, statusBlock(res));
+      if (include) await write(ctx, scrub(ctx, statusBlock(res)));
       const page = pageRecords(res.body);
       yield* ctx.globals.showSecrets ? page : page.map(maskSecrets);
       const next = detectNext(res.body);
@@ -119,7 +122,7 @@ async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, s
   if (format === 'json' || format === 'ndjson') {
     let n = 0;
     for await (const r of records()) {
-      await write(ctx, format === 'ndjson' ? `${JSON.stringify(r)}\n` : `${n === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r)}`);
+      await write(ctx, scrub(ctx, format === 'ndjson' ? `${JSON.stringify(r)}\n` : `${n === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r)}`));
       n++;
     }
     if (format === 'json') await write(ctx, n === 0 ? '[]\n' : '\n]\n');
@@ -141,6 +144,9 @@ function methodAndPath(given: string[], flag: string | undefined): { method: str
   method ??= 'GET';
   if (!(METHODS as readonly string[]).includes(method)) throw new ValidationError([{ field: args.length >= 2 ? '<method>' : '--method', rule: `must be one of ${METHODS.join(', ')} (got ${JSON.stringify(method)})` }]);
   if (!path || !path.startsWith('/')) throw new ValidationError([{ field: '<path>', rule: `must start with /, e.g. /api/v1/leads (got ${JSON.stringify(path ?? '')})` }]);
+  // Checked again where the URL is built; here so the refusal comes before any credential is read.
+  const problem = pathProblem(path.split('?')[0]!);
+  if (problem) throw new ValidationError([{ field: '<path>', rule: `${problem} (got ${JSON.stringify(path)})` }], 'Nothing was sent: credentials go only to the profile\'s API address.');
   return { method, path };
 }
 
@@ -155,7 +161,7 @@ function statusBlock(res: HttpResponse): string {
   const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd()];
   for (const [k, v] of Object.entries(res.headers)) {
     if (v === undefined) continue;
-    for (const one of Array.isArray(v) ? v : [v]) lines.push(`${headerCase(k)}: ${one}`);
+    for (const one of Array.isArray(v) ? v : [v]) lines.push(`${headerCase(k)}: ${isSecretKey(k) ? REDACTED : one}`);
   }
   return `${lines.join('\n')}\n\n`;
 }
@@ -170,13 +176,12 @@ function bodyText(body: unknown, output: string | undefined, showSecrets = false
   return output === 'ndjson' ? `${JSON.stringify(body)}\n` : `${JSON.stringify(body, null, 2)}\n`;
 }
 
-async function readFile(file: string): Promise<string> {
-  const { readFile: read } = await import('node:fs/promises');
-  try {
-    return await read(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--input: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+/**
+ * A service (or something posing as one) may echo the credentials back, in a header or the body, as
+ * is or URL-encoded: what this command prints never carries them.
+ */
+function scrub(ctx: Context, text: string): string {
+  return redactText(text, ctx.knownSecrets());
 }
 
 /** Respects back-pressure so a slow reader does not make us buffer every page. */

@@ -7,6 +7,7 @@ import type { Context } from '../../core/context.js';
 import { CliError, ValidationError } from '../../core/errors.js';
 import { readAll } from '../../core/stdin.js';
 import { summarize, summaryLine } from './listen-format.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONCURRENT, readBodyCapped, refuse } from './listen-limits.js';
 
 interface ListenOptions {
   port: number;
@@ -15,6 +16,8 @@ interface ListenOptions {
   forward?: URL;
   maxEvents?: number;
   timeoutSec?: number;
+  maxBodyBytes: number;
+  maxConcurrent: number;
 }
 
 const positiveInt = (v: unknown, flag: string, min: number): number => {
@@ -26,7 +29,11 @@ const positiveInt = (v: unknown, flag: string, min: number): number => {
 async function parseOptions(ctx: Context, opts: Record<string, unknown>): Promise<ListenOptions> {
   const port = positiveInt(opts.port ?? '0', '--port', 0);
   if (port > 65535) throw new ValidationError([{ field: '--port', rule: 'must be at most 65535' }]);
-  const out: ListenOptions = { port };
+  const out: ListenOptions = {
+    port,
+    maxBodyBytes: positiveInt(opts.maxBody ?? String(DEFAULT_MAX_BODY_BYTES), '--max-body', 1),
+    maxConcurrent: positiveInt(opts.maxConcurrent ?? String(DEFAULT_MAX_CONCURRENT), '--max-concurrent', 1),
+  };
   if (opts.maxEvents !== undefined) out.maxEvents = positiveInt(opts.maxEvents, '--max-events', 1);
   if (opts.timeout !== undefined) out.timeoutSec = positiveInt(opts.timeout, '--timeout', 1);
   if (opts.forward !== undefined) {
@@ -73,15 +80,27 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   let finish!: (err?: Error) => void;
   const done = new Promise<void>((resolve, reject) => { finish = (err) => (err ? reject(err) : resolve()); });
 
+  let active = 0;
   const server = createServer((req, res) => {
+    if (active >= o.maxConcurrent) {
+      ctx.warn(`refused a delivery: ${active} already in progress (--max-concurrent ${o.maxConcurrent})`);
+      return refuse(res, 503, { error: `busy: at most ${o.maxConcurrent} deliveries at once (--max-concurrent)` }, { 'retry-after': '1' });
+    }
+    active++;
+    res.once('close', () => active--);
     void (async () => {
       if (req.method === 'GET' || req.method === 'HEAD') return reply(res, 200, { listening: true, received });
       if (req.method !== 'POST') return reply(res, 405, { error: 'only POST' }, { allow: 'GET, POST' });
       if (!authorized(req, o)) {
         ctx.warn(`rejected a delivery with wrong or missing basic auth from ${req.socket.remoteAddress ?? '?'}`);
-        return reply(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Basic realm="crmctl webhooks listen"' });
+        return refuse(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Basic realm="crmctl webhooks listen"' });
       }
-      const text = await readAll(req);
+      const bytes = await readBodyCapped(req, res, o.maxBodyBytes);
+      if (!bytes) {
+        ctx.warn(`refused a delivery larger than ${o.maxBodyBytes} bytes (--max-body)`);
+        return;
+      }
+      const text = bytes.toString('utf8');
       let payload: unknown;
       try {
         payload = JSON.parse(text);
@@ -155,6 +174,8 @@ export const listenCommand: CommandSpec = {
     { flags: '--forward <url>', description: 'also POST each payload to this URL (your app under development)' },
     { flags: '--max-events <n>', description: 'stop after this many events' },
     { flags: '--timeout <seconds>', description: 'stop after this long (an error if --max-events was not reached)' },
+    { flags: '--max-body <bytes>', description: 'answer 413 and close the connection for a larger body', defaultValue: String(DEFAULT_MAX_BODY_BYTES) },
+    { flags: '--max-concurrent <n>', description: 'answer 503 past this many deliveries at once', defaultValue: String(DEFAULT_MAX_CONCURRENT) },
   ],
   async run(ctx, { opts }) {
     await listen(ctx, await parseOptions(ctx, opts));
