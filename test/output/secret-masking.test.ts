@@ -17,7 +17,7 @@ const bin = (args: string[], stdin?: string) => spawnCli(args, { env: fx.env, st
 beforeAll(async () => {
   ensureBuilt();
   fx = await startFixture();
-  const r = await bin(['webhooks', 'create', '--url', 'https://hooks.example.com/crm', '--action', '*', '--object', '*', '--name', 'ops hook', '--auth-user', 'ops', '--auth-password-stdin', '--json'], `${SECRET}\n`);
+  const r = await bin(['webhooks', 'create', '--url', 'http://127.0.0.1:9/crm', '--action', '*', '--object', '*', '--name', 'ops hook', '--auth-user', 'ops', '--auth-password-stdin', '--json'], `${SECRET}\n`);
   expect(r.code, r.stderr).toBe(0);
   const created = JSON.parse(r.stdout) as { id: number; http_auth_password: string };
   id = created.id;

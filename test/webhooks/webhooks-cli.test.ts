@@ -86,7 +86,7 @@ describe('webhooks create', () => {
   it('a name that does not resolve is the service\'s refusal (exit 2, its message)', async () => {
     const r = await run(['webhooks', 'create', '--name', 'x', '--action', 'create', '--object', 'deal', '--url', 'https://no-such-host.invalid/hook']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: The service answered 400 for POST /api/v1/webhooks: subscription_url: invalid or non-reachable URL.\n');
+    expect(r.stderr).toBe('error: The service answered 400 for POST /api/v1/webhooks: subscription_url: invalid or non-reachable URL. It refused the input; nothing was changed.\n');
     expect((await fx.requests()).map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['POST /api/v1/webhooks 400']);
   });
 
