@@ -8,7 +8,7 @@ export interface IO {
   isStdinTTY: boolean;
   isStdoutTTY: boolean;
   isStderrTTY: boolean;
-  /** Width for tables; 0 when unknown (piped). */
+  /** Width for tables: the terminal's, else $COLUMNS (a pipe into a pager, tests); 0 when unknown. */
   columns: number;
 }
 
@@ -20,7 +20,7 @@ export function processIO(): IO {
     isStdinTTY: Boolean(process.stdin.isTTY),
     isStdoutTTY: Boolean(process.stdout.isTTY),
     isStderrTTY: Boolean(process.stderr.isTTY),
-    columns: process.stdout.columns ?? 0,
+    columns: process.stdout.columns || positiveInt(process.env.COLUMNS),
   };
 }
 
@@ -28,4 +28,9 @@ export function processIO(): IO {
 export function isCI(env: NodeJS.ProcessEnv): boolean {
   const v = env.CI;
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+function positiveInt(v: string | undefined): number {
+  const n = Number(v);
+  return v && Number.isInteger(n) && n > 0 ? n : 0;
 }
