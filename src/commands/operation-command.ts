@@ -35,6 +35,11 @@ export interface CallView {
 }
 
 function optionFor(f: FieldSpec): OptionSpec {
+  if (f.valueList) {
+    const what = f.description ?? f.key.replace(/[._]/g, ' ');
+    const notes = [what, `a value (repeat the flag for more${f.valueList.primary ? '; the first is primary' : ''}) or JSON, @file or - for stdin`, f.required ? 'required' : undefined];
+    return { flags: `--${f.flag} <value>`, description: notes.filter(Boolean).join('; '), repeatable: true };
+  }
   const placeholder = f.kind === 'boolean' ? '[bool]' : f.kind === 'array' ? '<list>' : f.kind === 'json' ? '<json>' : f.choices ? '<value>' : f.kind === 'string' ? '<text>' : '<n>';
   // Without a written description, say what the field is and what it takes.
   const what = f.description ?? `${f.location === 'query' ? 'filter: ' : ''}${f.key.replace(/[._]/g, ' ')}`;
@@ -181,7 +186,7 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
   for (const f of fields) {
     const raw = skip.has(camel(f.flag)) ? undefined : opts[camel(f.flag)];
     if (raw === undefined) continue;
-    const value = f.kind === 'json' ? await readJsonInput(ctx.io.stdin, String(raw), `--${f.flag}`) : coerceField(f, raw);
+    const value = f.valueList ? await readValueList(ctx, f, raw) : f.kind === 'json' ? await readJsonInput(ctx.io.stdin, String(raw), `--${f.flag}`) : coerceField(f, raw);
     if (f.location === 'query') query[f.key] = value;
     else {
       if (body === undefined || body === null || typeof body !== 'object') body = {};
@@ -198,6 +203,31 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
     }
   }
   return { params, query, body };
+}
+
+/**
+ * A value-list flag (`--emails a@b.c --emails c@d.e`): each plain value becomes `{ value }`, JSON
+ * (an array, an object, @file or -) is taken as written; the first plain value is primary unless an
+ * item already says which one is.
+ */
+async function readValueList(ctx: Context, f: FieldSpec, raw: unknown): Promise<unknown> {
+  const items: unknown[] = [];
+  let plain = 0;
+  for (const text of (Array.isArray(raw) ? raw : [raw]).map(String)) {
+    if (/^\s*[[{]/.test(text) || text.startsWith('@') || text === '-') {
+      const json = await readJsonInput(ctx.io.stdin, text, `--${f.flag}`);
+      items.push(...(Array.isArray(json) ? json : [json]));
+    } else {
+      items.push({ value: text });
+      plain++;
+    }
+  }
+  const claimed = items.some((i) => i !== null && typeof i === 'object' && 'primary' in i);
+  if (f.valueList?.primary && plain && !claimed) {
+    const first = items.find((i) => i !== null && typeof i === 'object') as Record<string, unknown>;
+    first.primary = true;
+  }
+  return items;
 }
 
 /**
