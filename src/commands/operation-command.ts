@@ -23,7 +23,7 @@ export interface CommandExtension {
   preflight?: Preflight;
   present?: RunHooks['present'];
   /** How this call shows its records (decided per call: a table may name ids that json keeps as they are). */
-  view?: (ctx: Context) => CallView | undefined;
+  view?: (ctx: Context, op: Operation) => CallView | undefined;
   /** Turns a failure into a more helpful one (e.g. a 403 that only global admins escape). */
   explain?: (err: unknown, opts: Record<string, unknown>) => unknown;
 }
@@ -32,6 +32,8 @@ export interface CommandExtension {
 export interface CallView {
   present: NonNullable<RunHooks['present']>;
   columns: string[];
+  /** Columns the presentation adds, accepted by --fields beside the service's fields. */
+  derived?: string[];
 }
 
 function optionFor(f: FieldSpec): OptionSpec {
@@ -159,8 +161,8 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     const input = validateInput(op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
-      const view = ext.view?.(ctx);
-      await executeOperation(ctx, op, input, { preflight: ext.preflight, present: view?.present ?? ext.present, columns: view?.columns, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
+      const view = ext.view?.(ctx, op);
+      await executeOperation(ctx, op, input, { preflight: ext.preflight, present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
     } finally {
       upload?.cleanup();
     }
