@@ -5,7 +5,7 @@ import { UsageError, ValidationError } from '../core/errors.js';
 import { coerceField, setPath } from '../input/coerce.js';
 import { nullableKeys, type FieldSpec } from '../input/fields.js';
 import { jsonSchemaOf } from '../input/json-schema.js';
-import { operationFields, validateInput, validateParams, type RawInput } from '../input/operation-input.js';
+import { operationFields, validateInput, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { readJsonInput } from '../input/sources.js';
 import { executeOperation, pagingOptions, type Preflight, type RunHooks } from './run-operation.js';
 
@@ -26,6 +26,8 @@ export interface CommandExtension {
   view?: (ctx: Context, op: Operation) => CallView | undefined;
   /** Turns a failure into a more helpful one (e.g. a 403 that only global admins escape). */
   explain?: (err: unknown, opts: Record<string, unknown>) => unknown;
+  /** Said after the call (a side effect on another record); its reads are listed in the help's Calls. */
+  after?: { calls: Operation[]; run(ctx: Context, input: ValidInput): Promise<void> };
 }
 
 /** Presentation of one call: records mapped for display and the columns to show. */
@@ -85,7 +87,7 @@ export function commandFromOperation(op: Operation, ext: CommandExtension = {}):
       description: op.cli.description,
       examples: ext.examples ?? op.cli.examples,
       args: args.map((a) => ({ name: a, description: op.cli.help?.[a] ?? `${a.replace(/_/g, ' ')} (path parameter)`, required: false })),
-      operations: [op],
+      operations: [op, ...(ext.after?.calls ?? [])],
       fields: op.cli.fields,
       run: (ctx, input) => runFromFlags(ctx, op, input.args, input.opts, ext),
     },
@@ -163,6 +165,7 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     try {
       const view = ext.view?.(ctx, op);
       await executeOperation(ctx, op, input, { preflight: ext.preflight, present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
+      if (ext.after) await ext.after.run(ctx, input);
     } finally {
       upload?.cleanup();
     }

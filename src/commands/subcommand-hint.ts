@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandSpec } from '../core/command.js';
+import { shellLine } from '../core/shell-quote.js';
 
 /**
  * An option given to a group (`crmctl search --term x`) usually belongs to one of its commands: the
@@ -12,7 +13,7 @@ export function hintSubcommandOptions(group: Command, argv: readonly string[], s
     const name = flag.split('=')[0]!;
     const owners = name.startsWith('--') ? leaves(group).filter(({ cmd }) => optionNames(specOf(cmd)).includes(name)) : [];
     if (!owners.length) return original(flag);
-    const lines = owners.map(({ words }) => `crmctl ${withWords(argv, path(group), words).join(' ')}`);
+    const lines = owners.map(({ words }) => `crmctl ${shellLine(withWords(argv, path(group), words))}`);
     const hint = lines.length === 1 ? `hint: did you mean: ${lines[0]}` : `hint: did you mean one of:\n${lines.map((l) => `  ${l}`).join('\n')}`;
     g.error(`error: unknown option '${flag}'\n${hint}`, { code: 'commander.unknownOption', exitCode: 2 });
   };
@@ -41,5 +42,5 @@ function withWords(argv: readonly string[], groupPath: string[], words: string[]
     if (i < 0) return [...groupPath, ...words, ...argv.filter((a) => !groupPath.includes(a))];
     at = i + 1;
   }
-  return [...argv.slice(0, at), ...words, ...argv.slice(at)].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`));
+  return [...argv.slice(0, at), ...words, ...argv.slice(at)];
 }

@@ -34,3 +34,20 @@ function positiveInt(v: string | undefined): number {
   const n = Number(v);
   return v && Number.isInteger(n) && n > 0 ? n : 0;
 }
+
+/** Streams whose last write was a self-rewriting status line without its newline (a progress line). */
+const openLines = new WeakSet<object>();
+
+/** Marks (or clears) an unfinished status line on a stream. */
+export function statusLineOpen(stream: object, open: boolean): void {
+  if (open) openLines.add(stream);
+  else openLines.delete(stream);
+}
+
+/**
+ * Ends an unfinished status line before anything else is written to the stream, so a notice or an
+ * error starts on its own line instead of after `export deals: 4 (2/s)`.
+ */
+export function endStatusLine(stream: NodeJS.WritableStream): void {
+  if (openLines.delete(stream)) stream.write('\n');
+}
