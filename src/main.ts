@@ -70,7 +70,7 @@ function report(err: unknown, io: IO, ctx: Context | undefined, argv: string[]):
 /** The command line that continues a run whose checkpoint was kept: the same words, with --resume. */
 function resumeLine(argv: string[]): string {
   const words = argv.includes('--resume') ? argv : [...argv, '--resume'];
-  return `the checkpoint was kept; continue with: crmctl ${shellLine(words)}`;
+  return `its progress is saved; continue with: crmctl ${shellLine(words)}`;
 }
 
 function collectSecrets(ctx: Context | undefined): string[] {

@@ -1,7 +1,7 @@
 // Output details of issue 18 point 6: what people see on stdout/stderr for formulas in TSV, a bad
 // date, plain --emails, derived --fields, user admins, options given to a group, auth status in a
 // pipe, a deal's value after its products change, and a progress line followed by an error.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -122,6 +122,14 @@ describe('messages', () => {
     expect(err).toBeGreaterThan(0);
     // The self-rewriting line (its updates) ends with a newline: the error starts a line of its own.
     expect(lines[err - 1]).toMatch(/^(\r\x1b\[Kexport leads: [\d,]+ \([\d,]+\/s\))+$/);
-    expect(lines.slice(err + 1)).toContain(`hint: the checkpoint was kept; continue with: crmctl export leads --out ${out} --page-size 20 --resume`);
+    expect(lines.slice(err + 1)).toContain(`hint: its progress is saved; continue with: crmctl export leads --out ${out} --page-size 20 --resume`);
+  });
+
+  it('an import with failed rows names the exact command line that continues it', async () => {
+    const file = join(workDir(), 'leads.csv');
+    writeFileSync(file, 'title,person_id\nGood lead,1\nBad lead,99999\n');
+    const r = await run(['import', 'leads', '--file', file]);
+    expect(r.code).toBe(7);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('hint: its progress'))).toEqual([`hint: its progress is saved; continue with: crmctl import leads --file ${file} --resume`]);
   });
 });
