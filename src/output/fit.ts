@@ -10,16 +10,18 @@
 /** Columns that name the record: the last to shrink. */
 const PRIMARY = new Set(['title', 'name', 'subject']);
 /**
- * The order columns give way, as [other columns, primary columns] widths: the others keep their
- * width while the primary keeps 24; then the others narrow to 16, then to 8, then the primary to 8,
- * then everything to one character.
+ * The order columns give way, as [other columns, primary columns, id headers cut]: the others keep
+ * their width while the primary keeps 24; then the others narrow to 16; then a long id header
+ * (organization_id over ids of 1-3 digits) is cut to its values' width; then the others narrow to 8,
+ * the primary to 8, and everything to one character. Id values are never cut.
  */
-const STEPS: ReadonlyArray<readonly [number, number]> = [
-  [Infinity, 24],
-  [16, 24],
-  [8, 24],
-  [8, 8],
-  [1, 1],
+const STEPS: ReadonlyArray<readonly [number, number, boolean]> = [
+  [Infinity, 24, false],
+  [16, 24, false],
+  [16, 24, true],
+  [8, 24, true],
+  [8, 8, true],
+  [1, 1, true],
 ];
 
 export function isIdColumn(c: string): boolean {
@@ -39,21 +41,25 @@ export function textWidth(s: string): number {
 }
 
 /**
- * Content widths (without padding) for columns whose widest cell is `natural[i]`, fitting `width`
- * terminal columns; width 0 means no limit. Never below 1; a table with more columns than the width
- * can hold at one character each stays too wide rather than dropping columns.
+ * Content widths (without padding) for columns whose widest cell, header included, is `natural[i]`
+ * (`values[i]` without the header), fitting `width` terminal columns; width 0 means no limit. Never
+ * below 1; a table with more columns than the width can hold at one character each stays too wide
+ * rather than dropping columns.
  */
-export function fitWidths(columns: readonly string[], natural: readonly number[], width: number, keep: (column: string, index: number) => boolean = isIdColumn): number[] {
+export function fitWidths(columns: readonly string[], natural: readonly number[], width: number, keep: (column: string, index: number) => boolean = isIdColumn, values: readonly number[] = natural): number[] {
   const widths = natural.map((n) => Math.max(1, n));
   if (!width) return widths;
-  let room = width - tableChrome(columns.length);
+  const room = width - tableChrome(columns.length);
   const fixed = columns.map(keep);
-  for (let i = 0; i < widths.length; i++) if (fixed[i]) room -= widths[i]!;
   const primary = columns.map((c, i) => !fixed[i] && PRIMARY.has(c.split('.').pop()!));
-  const total = (of: readonly number[]) => of.reduce((a, w, i) => a + (fixed[i] ? 0 : w), 0);
+  const total = (of: readonly number[]) => of.reduce((a, w) => a + w, 0);
   if (total(widths) <= room) return widths;
   // Widths allowed at each step, loosest first.
-  const at = (k: number) => widths.map((n, i) => (fixed[i] ? n : Math.min(n, STEPS[k]![primary[i] ? 1 : 0])));
+  const at = (k: number) => {
+    const [other, main, idHeaders] = STEPS[k]!;
+    // A cut id header keeps 3 characters ("or…") when its values are narrower.
+    return widths.map((n, i) => (fixed[i] ? (idHeaders ? Math.min(n, Math.max(3, values[i]!)) : n) : Math.min(n, primary[i] ? main : other)));
+  };
   const first = at(0);
   if (total(first) <= room) {
     // The other columns are whole; the primary ones share what is left.

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import { Chalk } from 'chalk';
 import { cellText, getPath } from './cells.js';
-import { fitWidths, textWidth, truncateText } from './fit.js';
+import { fitWidths, isIdColumn, textWidth, truncateText } from './fit.js';
 
 interface TableOptions {
   color: boolean;
@@ -22,9 +22,10 @@ export function renderKeyValue(record: Record<string, unknown>, keys: string[], 
 
 function grid(columns: string[], cells: string[][], opts: TableOptions, header: boolean): string {
   const chalk = new Chalk({ level: opts.color ? 1 : 0 });
-  const natural = columns.map((c, i) => Math.max(header ? textWidth(c) : 0, ...cells.map((row) => textWidth(row[i]!))));
+  const values = columns.map((_, i) => Math.max(0, ...cells.map((row) => textWidth(row[i]!))));
+  const natural = columns.map((c, i) => Math.max(header ? textWidth(c) : 0, values[i]!));
   // Key/value: the field names keep their width (like ids); the value takes what is left.
-  const widths = header ? fitWidths(columns, natural, opts.width) : fitWidths(columns, natural, opts.width, (_, i) => i === 0);
+  const widths = header ? fitWidths(columns, natural, opts.width, isIdColumn, values) : fitWidths(columns, natural, opts.width, (_, i) => i === 0);
   const fit = (s: string, i: number) => truncateText(s, widths[i]!);
   const table = new Table({
     ...(header ? { head: columns.map((c, i) => chalk.bold(fit(c, i))) } : {}),

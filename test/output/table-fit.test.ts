@@ -69,6 +69,18 @@ describe('a deal table with a long title', () => {
     expect(ours[2]).toBe('12345 EUR');
   });
 
+  it('a long id header (org_id over 1-digit ids) is cut before the name; id values never are', async () => {
+    const lines = await table(['persons', 'list'], 80);
+    expect(lines.map((l) => l.length)).toEqual(lines.map(() => 80));
+    expect(cells(lines[1]!)).toEqual(['id', 'name', 'emails.0.va…', 'phones.0.v…', 'or…', 'ow…', 'update_time']);
+    const persons = await fx.collection<{ id: number; name: string; org_id: number | null; owner_id: number }>('persons');
+    for (const row of lines.filter((l) => /^│ \d/.test(l)).map(cells)) {
+      const p = persons.find((x) => x.id === Number(row[0]))!;
+      expect(row[1]).toBe(p.name);
+      expect(row[4]).toBe(p.org_id === null ? '' : String(p.org_id));
+    }
+  });
+
   it('a table narrower than the terminal keeps its natural widths', async () => {
     const lines = await table(['deals', 'list', '--fields', 'id,status'], 80);
     expect(lines[0]).toBe('┌────┬────────┐');
