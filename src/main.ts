@@ -1,12 +1,13 @@
 import { CommanderError } from 'commander';
-import { CliError, UsageError } from './core/errors.js';
+import { CliError, isResumable, UsageError } from './core/errors.js';
 import { EXIT, type ExitCode } from './core/exit-codes.js';
-import { processIO, type IO } from './core/io.js';
+import { endStatusLine, processIO, type IO } from './core/io.js';
 import type { Context } from './core/context.js';
 import { buildProgram } from './program.js';
 import { findArea } from './commands/areas.js';
 import { sourceFrames } from './core/crash-report.js';
 import { redactText } from './core/redact.js';
+import { shellLine } from './core/shell-quote.js';
 import { VERSION } from './core/version.js';
 
 /**
@@ -40,14 +41,15 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.OK;
   } catch (err) {
-    return report(err, io, ctx);
+    return report(err, io, ctx, argv);
   } finally {
     await ctx?.close().catch(() => undefined);
   }
 }
 
-function report(err: unknown, io: IO, ctx: Context | undefined): ExitCode {
+function report(err: unknown, io: IO, ctx: Context | undefined, argv: string[]): ExitCode {
   const secrets = collectSecrets(ctx);
+  endStatusLine(io.stderr);
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.OK;
     if (err.code === 'commander.executeSubCommandAsync') return EXIT.OK;
@@ -57,6 +59,7 @@ function report(err: unknown, io: IO, ctx: Context | undefined): ExitCode {
   if (err instanceof CliError) {
     io.stderr.write(`error: ${redactText(err.message, secrets)}\n`);
     if (err.hint) io.stderr.write(`hint: ${redactText(err.hint, secrets)}\n`);
+    if (isResumable(err)) io.stderr.write(`hint: ${redactText(resumeLine(argv), secrets)}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
@@ -66,8 +69,15 @@ function report(err: unknown, io: IO, ctx: Context | undefined): ExitCode {
     const frames = sourceFrames(err.stack, ctx?.globals.debug ? 30 : 5);
     if (frames.length) io.stderr.write(`at: ${frames.join('\n    ')}\n`);
   }
+  if (isResumable(err)) io.stderr.write(`hint: ${redactText(resumeLine(argv), secrets)}\n`);
   io.stderr.write(`hint: report it with the lines above and crmctl ${VERSION} (\`--debug\` adds the HTTP trace; secrets are redacted).\n`);
   return EXIT.ERROR;
+}
+
+/** The command line that continues a run whose checkpoint was kept: the same words, with --resume. */
+function resumeLine(argv: string[]): string {
+  const words = argv.includes('--resume') ? argv : [...argv, '--resume'];
+  return `its progress is saved; continue with: crmctl ${shellLine(words)}`;
 }
 
 function collectSecrets(ctx: Context | undefined): string[] {

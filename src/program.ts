@@ -8,6 +8,7 @@ import { VERSION } from './core/version.js';
 import type { IO } from './core/io.js';
 import { AREAS, findArea, type AreaEntry } from './commands/areas.js';
 import { groupExamples, operationHelp } from './commands/help-format.js';
+import { hintSubcommandOptions } from './commands/subcommand-hint.js';
 
 export interface ProgramHooks {
   /** Receives the context of the command that ran, so main can close it. */
@@ -67,6 +68,8 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
   for (const a of entry.aliases ?? []) top.alias(a);
   top.configureOutput(root.configureOutput());
   top.exitOverride();
+  const specOf = (c: Command) => (c as Command & { [SPEC]?: CommandSpec })[SPEC];
+  hintSubcommandOptions(top, words ?? [], specOf);
   const groups = new Map<string, Command>([[entry.name, top]]);
   for (const spec of mod.commands) {
     let parent = top;
@@ -77,6 +80,7 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
         g = parent.command(spec.path[i]!).description(mod.groups?.[key] ?? `${spec.path[i]} commands`);
         g.configureOutput(root.configureOutput());
         g.exitOverride();
+        hintSubcommandOptions(g, words ?? [], specOf);
         groups.set(key, g);
       }
       parent = g;

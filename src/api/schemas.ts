@@ -9,7 +9,8 @@ export const id = z.int().min(1);
  */
 export const pathId = z.int({ error: 'must be a positive integer id' }).min(1, { error: 'must be a positive integer id' });
 export const uuid = z.guid({ error: 'must be a UUID' });
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' }).refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { error: 'must be a real calendar date YYYY-MM-DD' });
+// abort: zod runs every check of a string even after one failed, so "nope" would also be "not a real date".
+export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true }).refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { error: 'must be a real calendar date YYYY-MM-DD' });
 /** RFC 3339 / ISO 8601 date-time (a bare date is accepted where the service takes one). */
 export const dateTime = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
   error: 'must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z',

@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import type { Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
+import { markResumable, UsageError } from '../core/errors.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { csvColumns, encoderFor, type ExportFormat } from './encoders.js';
 import { Progress } from './progress.js';
@@ -99,6 +100,9 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
     if (o.format === 'csv' && columns === undefined) columns = importable ? LinkNamer.withNames(csvColumns(op.cli.fields, [])) : csvColumns(op.cli.fields, []);
     await sink.write(encoderFor(o.format, columns).end(written));
     sink.sync();
+  } catch (err) {
+    // A checkpoint on disk means --resume continues from it: the error report says how.
+    throw cpFile && existsSync(cpFile) ? markResumable(err) : err;
   } finally {
     sink.close();
   }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
-import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
 import { Journal } from './durable.js';
@@ -222,6 +222,9 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
         'Rows that failed on a passing error (budget, network, 5xx) are sent again by the same command with --resume; fix the others and run again with --resume (rows already created are never sent twice).',
       );
     }
+  } catch (err) {
+    // The journal is kept: the error report names the command line that continues the import.
+    throw markResumable(err);
   } finally {
     process.removeListener('SIGINT', onSigint);
     await log.close();

@@ -1,4 +1,5 @@
 import type { Context } from '../core/context.js';
+import { statusLineOpen } from '../core/io.js';
 
 /**
  * One self-rewriting status line on stderr, only on a terminal (scripts and CI get a clean stream).
@@ -19,11 +20,14 @@ export class Progress {
     if (!opts.force && now - this.last < 125) return;
     this.last = now;
     this.ctx.io.stderr.write(`\r\x1b[K${this.text(count, opts.total, opts.extra)}`);
+    // Whatever stderr prints next (a notice, the error) ends this line first (core/io.ts endStatusLine).
+    statusLineOpen(this.ctx.io.stderr, true);
   }
 
   done(count: number, opts: { total?: number; extra?: string } = {}): void {
     if (!this.enabled) return;
     this.ctx.io.stderr.write(`\r\x1b[K${this.text(count, opts.total, opts.extra)}\n`);
+    statusLineOpen(this.ctx.io.stderr, false);
   }
 
   private text(count: number, total?: number, extra?: string): string {

@@ -5,7 +5,7 @@ import { UsageError, ValidationError } from '../core/errors.js';
 import { coerceField, setPath } from '../input/coerce.js';
 import { nullableKeys, type FieldSpec } from '../input/fields.js';
 import { jsonSchemaOf } from '../input/json-schema.js';
-import { operationFields, validateInput, validateParams, type RawInput } from '../input/operation-input.js';
+import { operationFields, validateInput, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { readJsonInput } from '../input/sources.js';
 import { executeOperation, pagingOptions, type Preflight, type RunHooks } from './run-operation.js';
 
@@ -23,18 +23,27 @@ export interface CommandExtension {
   preflight?: Preflight;
   present?: RunHooks['present'];
   /** How this call shows its records (decided per call: a table may name ids that json keeps as they are). */
-  view?: (ctx: Context) => CallView | undefined;
+  view?: (ctx: Context, op: Operation) => CallView | undefined;
   /** Turns a failure into a more helpful one (e.g. a 403 that only global admins escape). */
   explain?: (err: unknown, opts: Record<string, unknown>) => unknown;
+  /** Said after the call (a side effect on another record); its reads are listed in the help's Calls. */
+  after?: { calls: Operation[]; run(ctx: Context, input: ValidInput): Promise<void> };
 }
 
 /** Presentation of one call: records mapped for display and the columns to show. */
 export interface CallView {
   present: NonNullable<RunHooks['present']>;
   columns: string[];
+  /** Columns the presentation adds, accepted by --fields beside the service's fields. */
+  derived?: string[];
 }
 
 function optionFor(f: FieldSpec): OptionSpec {
+  if (f.valueList) {
+    const what = f.description ?? f.key.replace(/[._]/g, ' ');
+    const notes = [what, `a value (repeat the flag for more${f.valueList.primary ? '; the first is primary' : ''}) or JSON, @file or - for stdin`, f.required ? 'required' : undefined];
+    return { flags: `--${f.flag} <value>`, description: notes.filter(Boolean).join('; '), repeatable: true };
+  }
   const placeholder = f.kind === 'boolean' ? '[bool]' : f.kind === 'array' ? '<list>' : f.kind === 'json' ? '<json>' : f.choices ? '<value>' : f.kind === 'string' ? '<text>' : '<n>';
   // Without a written description, say what the field is and what it takes.
   const what = f.description ?? `${f.location === 'query' ? 'filter: ' : ''}${f.key.replace(/[._]/g, ' ')}`;
@@ -78,7 +87,7 @@ export function commandFromOperation(op: Operation, ext: CommandExtension = {}):
       description: op.cli.description,
       examples: ext.examples ?? op.cli.examples,
       args: args.map((a) => ({ name: a, description: op.cli.help?.[a] ?? `${a.replace(/_/g, ' ')} (path parameter)`, required: false })),
-      operations: [op],
+      operations: [op, ...(ext.after?.calls ?? [])],
       fields: op.cli.fields,
       run: (ctx, input) => runFromFlags(ctx, op, input.args, input.opts, ext),
     },
@@ -154,8 +163,9 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     const input = validateInput(op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
-      const view = ext.view?.(ctx);
-      await executeOperation(ctx, op, input, { preflight: ext.preflight, present: view?.present ?? ext.present, columns: view?.columns, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
+      const view = ext.view?.(ctx, op);
+      await executeOperation(ctx, op, input, { preflight: ext.preflight, present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
+      if (ext.after) await ext.after.run(ctx, input);
     } finally {
       upload?.cleanup();
     }
@@ -181,7 +191,7 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
   for (const f of fields) {
     const raw = skip.has(camel(f.flag)) ? undefined : opts[camel(f.flag)];
     if (raw === undefined) continue;
-    const value = f.kind === 'json' ? await readJsonInput(ctx.io.stdin, String(raw), `--${f.flag}`) : coerceField(f, raw);
+    const value = f.valueList ? await readValueList(ctx, f, raw) : f.kind === 'json' ? await readJsonInput(ctx.io.stdin, String(raw), `--${f.flag}`) : coerceField(f, raw);
     if (f.location === 'query') query[f.key] = value;
     else {
       if (body === undefined || body === null || typeof body !== 'object') body = {};
@@ -198,6 +208,31 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
     }
   }
   return { params, query, body };
+}
+
+/**
+ * A value-list flag (`--emails a@b.c --emails c@d.e`): each plain value becomes `{ value }`, JSON
+ * (an array, an object, @file or -) is taken as written; the first plain value is primary unless an
+ * item already says which one is.
+ */
+async function readValueList(ctx: Context, f: FieldSpec, raw: unknown): Promise<unknown> {
+  const items: unknown[] = [];
+  let plain = 0;
+  for (const text of (Array.isArray(raw) ? raw : [raw]).map(String)) {
+    if (/^\s*[[{]/.test(text) || text.startsWith('@') || text === '-') {
+      const json = await readJsonInput(ctx.io.stdin, text, `--${f.flag}`);
+      items.push(...(Array.isArray(json) ? json : [json]));
+    } else {
+      items.push({ value: text });
+      plain++;
+    }
+  }
+  const claimed = items.some((i) => i !== null && typeof i === 'object' && 'primary' in i);
+  if (f.valueList?.primary && plain && !claimed) {
+    const first = items.find((i) => i !== null && typeof i === 'object') as Record<string, unknown>;
+    first.primary = true;
+  }
+  return items;
 }
 
 /**

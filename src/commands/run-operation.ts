@@ -22,6 +22,8 @@ export interface RunHooks {
   confirmMessage?: string;
   /** Table columns when the command shows more (or less) than the table's default. */
   columns?: string[];
+  /** Columns `present` adds (a name looked up for an id): valid in --fields beside the service's fields. */
+  derived?: string[];
   /** The file of an upload operation (multipart/form-data). */
   upload?: import('../http/multipart.js').UploadFile;
 }
@@ -66,12 +68,13 @@ function toRaw(input: unknown): RawInput {
 export async function executeOperation(ctx: Context, op: Operation, input: ValidInput, hooks: RunHooks = {}): Promise<void> {
   if (hooks.preflight) await hooks.preflight(ctx, input);
   const { checkFields, renderRecords, renderRecord } = await import('../output/render.js');
-  checkFields(ctx, op.cli.fields);
+  const known = op.cli.fields && [...op.cli.fields, ...(hooks.derived ?? [])];
+  checkFields(ctx, known);
   if (op.cli.confirm) await ctx.confirm(hooks.confirmMessage ?? `${op.cli.summary} ${Object.values(input.params).join(' ')}?`);
   const http = await ctx.http();
   const { callOperation, paginate, recordsOf, asRecords } = await import('../api/call.js');
   const present = hooks.present ?? ((r: AsyncIterable<unknown>) => r);
-  const view = { columns: hooks.columns ?? op.cli.columns, fields: op.cli.fields };
+  const view = { columns: hooks.columns ?? op.cli.columns, fields: known };
   if (op.pagination !== 'none') {
     const paging = { ...hooks.paging };
     const { watchList } = await import('./list-notice.js');

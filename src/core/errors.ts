@@ -80,3 +80,18 @@ export class AmbiguousWriteError extends CliError {
     super(message, EXIT.ERROR, 'The write may or may not have been applied; check before retrying.');
   }
 }
+
+const RESUMABLE = Symbol.for('crmctl.resumable');
+
+/**
+ * Marks a failure of a run that kept its checkpoint or journal: main's error report then names the
+ * command line that continues it (the same one with --resume). Returns the error for `throw`.
+ */
+export function markResumable<E>(err: E): E {
+  if (err && typeof err === 'object') (err as Record<symbol, unknown>)[RESUMABLE] = true;
+  return err;
+}
+
+export function isResumable(err: unknown): boolean {
+  return Boolean(err && typeof err === 'object' && (err as Record<symbol, unknown>)[RESUMABLE]);
+}

@@ -8,7 +8,7 @@ export interface IO {
   isStdinTTY: boolean;
   isStdoutTTY: boolean;
   isStderrTTY: boolean;
-  /** Width for tables; 0 when unknown (piped). */
+  /** Width for tables: the terminal's, else $COLUMNS (a pipe into a pager, tests); 0 when unknown. */
   columns: number;
 }
 
@@ -20,7 +20,7 @@ export function processIO(): IO {
     isStdinTTY: Boolean(process.stdin.isTTY),
     isStdoutTTY: Boolean(process.stdout.isTTY),
     isStderrTTY: Boolean(process.stderr.isTTY),
-    columns: process.stdout.columns ?? 0,
+    columns: process.stdout.columns || positiveInt(process.env.COLUMNS),
   };
 }
 
@@ -28,4 +28,26 @@ export function processIO(): IO {
 export function isCI(env: NodeJS.ProcessEnv): boolean {
   const v = env.CI;
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+function positiveInt(v: string | undefined): number {
+  const n = Number(v);
+  return v && Number.isInteger(n) && n > 0 ? n : 0;
+}
+
+/** Streams whose last write was a self-rewriting status line without its newline (a progress line). */
+const openLines = new WeakSet<object>();
+
+/** Marks (or clears) an unfinished status line on a stream. */
+export function statusLineOpen(stream: object, open: boolean): void {
+  if (open) openLines.add(stream);
+  else openLines.delete(stream);
+}
+
+/**
+ * Ends an unfinished status line before anything else is written to the stream, so a notice or an
+ * error starts on its own line instead of after `export deals: 4 (2/s)`.
+ */
+export function endStatusLine(stream: NodeJS.WritableStream): void {
+  if (openLines.delete(stream)) stream.write('\n');
 }

@@ -19,6 +19,11 @@ export interface FieldSpec {
   required: boolean;
   nullable: boolean;
   description?: string;
+  /**
+   * A list of objects around one text `value` (a person's emails and phones): the flag also takes
+   * plain values, repeated, each becoming `{ value }` (the first primary when items have `primary`).
+   */
+  valueList?: { primary: boolean };
 }
 
 /** Flags that generated commands add themselves; an input with the same name gets another flag. */
@@ -86,9 +91,19 @@ export function fieldsOf(schema: z.ZodType | undefined, location: 'query' | 'bod
     else if (s.type === 'array' && s.items && scalarKind(withoutNull(s.items).schema)) {
       const item = withoutNull(s.items).schema;
       out.push({ ...base, kind: 'array', itemKind: scalarKind(item), choices: choicesOf(item)?.map(String) });
-    } else out.push({ ...base, kind: 'json' });
+    } else out.push({ ...base, kind: 'json', ...valueListOf(s) });
   };
   const req = new Set(withoutNull(top).schema.required ?? []);
   for (const [k, v] of Object.entries(props)) walk(v, [k], req.has(k));
   return out;
+}
+
+/** `[{ value: string (required), primary?, label?... }]` with scalar members only: plain values can be typed. */
+function valueListOf(s: JsonSchema): Pick<FieldSpec, 'valueList'> {
+  if (s.type !== 'array' || !s.items) return {};
+  const item = withoutNull(s.items).schema;
+  const members = propertiesOf(item);
+  if (!members || withoutNull(members.value ?? {}).schema.type !== 'string' || !(item.required ?? []).includes('value')) return {};
+  if (Object.values(members).some((m) => propertiesOf(withoutNull(m).schema) || withoutNull(m).schema.type === 'array')) return {};
+  return { valueList: { primary: withoutNull(members.primary ?? {}).schema.type === 'boolean' } };
 }

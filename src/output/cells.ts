@@ -22,17 +22,24 @@ export function getPath(record: unknown, path: string): unknown {
   return cur;
 }
 
-/** TSV cells cannot hold tabs or newlines; escape them as gh does. */
+/**
+ * TSV cells cannot hold tabs or newlines; escape them as gh does. A spreadsheet opens TSV as readily
+ * as CSV, so formulas are neutralised the same way.
+ */
 export function tsvCell(value: unknown): string {
-  return cellText(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
+  return inertFormula(cellText(value)).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
+}
+
+/** RFC 4180 quoting of an inert cell. */
+export function csvCell(value: unknown): string {
+  const text = inertFormula(cellText(value));
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**
- * RFC 4180 quoting, plus a leading apostrophe for cells a spreadsheet would run as a formula
- * (=, +, -, @, tab, CR): CSV injection (OWASP).
+ * A leading apostrophe for cells a spreadsheet would run as a formula (=, +, -, @, tab, CR):
+ * CSV injection (OWASP). Plain numbers (-5, +3.2) stay numbers.
  */
-export function csvCell(value: unknown): string {
-  let text = cellText(value);
-  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+export function inertFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !/^[-+]?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
 }

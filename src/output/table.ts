@@ -1,35 +1,43 @@
 import Table from 'cli-table3';
 import { Chalk } from 'chalk';
 import { cellText, getPath } from './cells.js';
+import { fitWidths, isIdColumn, textWidth, truncateText } from './fit.js';
 
 interface TableOptions {
   color: boolean;
+  /** Terminal width; 0 = unknown (no limit). */
   width: number;
 }
 
-/** cli-table3 grid for a TTY; header bold only when colour is on (NO_COLOR, --no-color, pipes). */
+/** cli-table3 grid for a TTY, fitted to its width; header bold only when colour is on (NO_COLOR, --no-color, pipes). */
 export function renderTable(rows: unknown[], columns: string[], opts: TableOptions): string {
+  const cells = rows.map((r) => columns.map((c) => oneLine(cellText(getPath(r, c)))));
+  return grid(columns, cells, opts, true);
+}
+
+/** One record as field/value rows, fitted like a table (the field names keep their width). */
+export function renderKeyValue(record: Record<string, unknown>, keys: string[], opts: TableOptions): string {
+  return grid(['field', 'value'], keys.map((k) => [k, oneLine(cellText(getPath(record, k)))]), opts, false);
+}
+
+function grid(columns: string[], cells: string[][], opts: TableOptions, header: boolean): string {
   const chalk = new Chalk({ level: opts.color ? 1 : 0 });
-  const maxCell = Math.max(12, Math.floor((opts.width || 160) / Math.max(1, columns.length)) - 3);
+  const values = columns.map((_, i) => Math.max(0, ...cells.map((row) => textWidth(row[i]!))));
+  const natural = columns.map((c, i) => Math.max(header ? textWidth(c) : 0, values[i]!));
+  // Key/value: the field names keep their width (like ids); the value takes what is left.
+  const widths = header ? fitWidths(columns, natural, opts.width, isIdColumn, values) : fitWidths(columns, natural, opts.width, (_, i) => i === 0);
+  const fit = (s: string, i: number) => truncateText(s, widths[i]!);
   const table = new Table({
-    head: columns.map((c) => chalk.bold(c)),
+    ...(header ? { head: columns.map((c, i) => chalk.bold(fit(c, i))) } : {}),
+    colWidths: widths.map((w) => w + 2),
     style: { head: [], border: [] },
     wordWrap: false,
   });
-  // Ids are what admins copy into the next command: never shorten them.
-  const keep = (c: string) => c === 'id' || c.endsWith('.id') || c.endsWith('_id');
-  for (const r of rows) table.push(columns.map((c) => (keep(c) ? cellText(getPath(r, c)) : truncate(cellText(getPath(r, c)), maxCell))));
+  for (const row of cells) table.push(row.map((s, i) => (!header && i === 0 ? chalk.bold(fit(s, i)) : fit(s, i))));
   return `${table.toString()}\n`;
 }
 
-export function renderKeyValue(record: Record<string, unknown>, keys: string[], opts: TableOptions): string {
-  const chalk = new Chalk({ level: opts.color ? 1 : 0 });
-  const valueWidth = Math.max(20, (opts.width || 120) - 30);
-  const table = new Table({ style: { head: [], border: [] } });
-  for (const k of keys) table.push({ [chalk.bold(k)]: truncate(cellText(getPath(record, k)), valueWidth) });
-  return `${table.toString()}\n`;
-}
-
-function truncate(s: string, max: number): string {
-  return s.length > max ? `${s.slice(0, Math.max(1, max - 1))}…` : s;
+/** A cell is one line of the grid: line breaks inside a value would break every row's width. */
+function oneLine(s: string): string {
+  return s.replace(/\r?\n/g, ' ');
 }

@@ -3,7 +3,7 @@ import type { CredentialSource } from '../http/types.js';
 import type { Context } from '../core/context.js';
 import { CancelledError, UsageError } from '../core/errors.js';
 import type { GlobalOptions } from '../core/globals.js';
-import { isCI, type IO } from '../core/io.js';
+import { endStatusLine, isCI, type IO } from '../core/io.js';
 import { nonInteractivePrompter, type Prompter } from '../core/prompter.js';
 import { VERSION } from '../core/version.js';
 
@@ -18,7 +18,10 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
   let resolvedCreds: CredentialSource | undefined;
   let http: Promise<HttpClient> | undefined;
   let prompter: Promise<Prompter> | undefined;
-  const write = (line: string) => io.stderr.write(`${line}\n`);
+  const write = (line: string) => {
+    endStatusLine(io.stderr);
+    return io.stderr.write(`${line}\n`);
+  };
 
   const ctx: Context = {
     io,

@@ -39,8 +39,8 @@ describe('auth login (loopback OAuth flow against the sandbox)', () => {
       expect(await page.text()).toMatch(/You can close this tab/);
       const r = await cli.done;
       expect(r.code, r.stderr).toBe(0);
-      // Status lines are for a terminal; piped, stderr holds only what the login needed to say.
-      expect(r.stderr).not.toMatch(/Logged in to profile/);
+      // Off a terminal too, the login ends with one line on stderr saying as whom (as gh does); stdout stays empty.
+      expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^Logged in to profile work as Ada Admin\. Scopes: .*leads:full.*\.$/);
       expect(r.stdout).toBe('');
 
       const file = join(fx.configDir, 'config.json');

@@ -13,7 +13,7 @@ export const userOps = defineTable('users', {
       command: ['users', 'list'],
       summary: 'List the users of the company',
       examples: ['crmctl users list'],
-      columns: ['id', 'name', 'email', 'is_admin', 'active_flag'],
+      columns: ['id', 'name', 'email', 'active_flag'],
       fields: ['id', 'name', 'default_currency', 'locale', 'lang', 'email', 'phone', 'activated', 'last_login', 'created', 'modified', 'has_created_company', 'access', 'active_flag', 'timezone_name', 'timezone_offset', 'role_id', 'icon_url', 'is_you', 'is_deleted'],
     },
   },

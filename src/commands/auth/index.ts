@@ -194,10 +194,12 @@ const profilesRemove: CommandSpec = {
 };
 
 async function renderOne(ctx: Context, record: Record<string, unknown>): Promise<void> {
-  const { renderRecord } = await import('../../output/render.js');
-  // A status report reads best as field/value lines even when piped, unless a format is asked for.
-  const view: Context = ctx.globals.output ? ctx : { ...ctx, globals: { ...ctx.globals, output: 'table' } };
-  await renderRecord(view, record);
+  const [{ renderRecord, outputFormat, checkFields, writeOut }, { tsvCell }] = await Promise.all([import('../../output/render.js'), import('../../output/cells.js')]);
+  // A status report is field/value pairs: a grid on a terminal, `field<TAB>value` lines when piped (TSV, as every command pipes).
+  if (outputFormat(ctx) !== 'tsv') return renderRecord(ctx, record);
+  checkFields(ctx, Object.keys(record));
+  const keys = ctx.globals.fields ?? Object.keys(record);
+  await writeOut(ctx.io.stdout, keys.map((k) => `${tsvCell(k)}\t${tsvCell(record[k])}\n`).join(''));
 }
 
 async function renderMany(ctx: Context, rows: Record<string, unknown>[], columns: string[]): Promise<void> {

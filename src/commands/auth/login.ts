@@ -106,8 +106,9 @@ export async function runLogin(ctx: Context, o: LoginOptions): Promise<void> {
       ok = true;
       await auth.finish({ ok: true });
       const who = user ? ` as ${user.name || user.email || `user ${user.id}`}` : '';
-      // A status line like every command's: on a terminal only (a script reads the exit code, `auth status --json`).
-      ctx.info(`Logged in to profile ${name}${who}.${tokens.scopes.length ? ` Scopes: ${tokens.scopes.join(', ')}.` : ''}`);
+      // Said on stderr even off a terminal, as gh does: a login is done once by a person, who needs to see it worked and as whom.
+      const scopes = tokens.scopes.length ? ` Scopes: ${tokens.scopes.join(', ')}.` : '';
+      ctx.io.stderr.write(`Logged in to profile ${name}${who}.${scopes}\n`);
       if (!apiDomain) ctx.warn('the token response carried no api_domain; set CRMCTL_API_DOMAIN or log in again');
     } finally {
       if (!ok) await auth.finish({ ok: false, message: 'The code could not be exchanged for a token; see the terminal.' });

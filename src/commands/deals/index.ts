@@ -1,11 +1,17 @@
 import { dealOps } from '../../api/operations/deals.js';
 import { defineArea } from '../define-area.js';
 import { dealTableView } from './table-view.js';
+import { dealValueNotice } from './value-notice.js';
 
 export const area = defineArea(dealOps, {
   extend: {
     list: { view: dealTableView },
     archived: { view: dealTableView },
+    addProduct: { after: dealValueNotice },
+    addProducts: { after: dealValueNotice },
+    updateProduct: { after: dealValueNotice },
+    deleteProduct: { after: dealValueNotice },
+    deleteProducts: { after: dealValueNotice },
   },
   groups: {
     'deals followers': 'Users who follow a deal: list, add, remove, changelog',

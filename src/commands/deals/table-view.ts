@@ -1,19 +1,14 @@
 import type { Context } from '../../core/context.js';
-import { outputFormat } from '../../output/render.js';
-import type { CallView } from '../operation-command.js';
+import { derivedView } from '../table-view.js';
 
 /**
  * A deal as a person reads it in a table: value with its currency, the stage and owner by name.
- * Only for tables and TSV/CSV without --fields; json and ndjson keep the service's records as they
- * are. Names come from two reads per command (stages 5, users 20 cost units), not one per deal.
+ * Table, TSV and CSV show them by default and --fields may name them; json and ndjson keep the
+ * service's records. Names come from two reads per command (stages 5, users 20 cost units), not one per deal.
  */
 export const DEAL_TABLE_COLUMNS = ['id', 'title', 'value', 'stage', 'status', 'owner'];
 
-export function dealTableView(ctx: Context): CallView | undefined {
-  const format = outputFormat(ctx);
-  if (format === 'json' || format === 'ndjson' || ctx.globals.fields) return undefined;
-  return { columns: DEAL_TABLE_COLUMNS, present: (records) => withNames(ctx, records) };
-}
+export const dealTableView = derivedView({ columns: DEAL_TABLE_COLUMNS, derived: ['value', 'stage', 'owner'], present: withNames });
 
 type Deal = Record<string, unknown>;
 

@@ -21,7 +21,8 @@ export function presentUser(state: SandboxState, u: User): Record<string, unknow
   return {
     id: u.id, name: u.name, default_currency: u.default_currency, locale: u.locale, lang: 1, email: u.email, phone: (u.phone as string | undefined) ?? null,
     activated: u.active_flag, last_login: (u.last_login as string | undefined) ?? null, created: u.created, modified: u.modified, has_created_company: u.id === 1,
-    access: (u.access as unknown[] | undefined) ?? [{ app: 'sales', admin: u.is_admin, permission_set_id: u.is_admin ? 'admin' : 'regular' }],
+    // A seeded admin is the account's admin (global, as a created one with global admin access is), with the seeded permission sets' ids.
+    access: (u.access as unknown[] | undefined) ?? ['global', 'sales'].map((app) => ({ app, admin: u.is_admin, permission_set_id: `${app}-${u.is_admin ? 'admin' : 'regular'}` })),
     active_flag: u.active_flag, timezone_name: u.timezone_name, timezone_offset: '+00:00', role_id: u.role_id, icon_url: u.icon_url,
     is_you: false, is_deleted: false, company_id: state.company.id,
   };
