@@ -1,4 +1,5 @@
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
+import { prepare } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
@@ -69,7 +70,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       const query: Record<string, unknown> = { ...o.query };
       if (op.pagination !== 'none') query.limit = pageSize;
       if (next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = next;
-      const { envelope } = await callOperation(http, op, { params: o.params, query });
+      const { envelope } = await callOperation(http, op, await prepare(ctx, op, { params: o.params, query }));
       const data = recordsOf(op, envelope);
       const records = Array.isArray(data) ? data : data == null ? [] : [data];
       const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);

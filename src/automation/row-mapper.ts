@@ -1,5 +1,6 @@
 import type { Operation } from '../api/operation.js';
-import { UsageError } from '../core/errors.js';
+import { ValidationError } from '../core/errors.js';
+import { unknownKeyRule } from '../input/unknown-keys.js';
 import { setPath as setAt } from '../input/coerce.js';
 import { bodyFields, coerceTextValues, validateBody, type Issue } from './validate-body.js';
 import { nameKey, refColumns, type NameRef, type RefColumn, type RefKind } from './name-refs.js';
@@ -83,8 +84,13 @@ export class RowMapper {
     });
     if (unknown.length) {
       const known = this.fields.map((f) => f.key).concat(this.custom.map((c) => c.name));
-      throw new UsageError(`--file: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; columns of ${this.resource}: ${known.join(', ')}`);
+      throw new ValidationError(unknown.map((u) => ({ field: '--file', rule: unknownKeyRule(u.trim(), known) })), `Columns of ${this.resource}: ${known.join(', ')}`);
     }
+  }
+
+  /** A custom-field key this mapper admits beside the operation's fields (kept as it is, not checked by the schemas). */
+  isCustomKey(key: string): boolean {
+    return this.customKeys.has(key);
   }
 
   /** Ids for the names rows give (after resolveNames); until then names take a stand-in id so rows can be checked. */

@@ -3,6 +3,7 @@ import { coerceField, getPath as getAt, setPath as setAt } from '../input/coerce
 import { fieldsOf, type FieldSpec } from '../input/fields.js';
 import { issuesToError } from '../input/issues.js';
 import { ValidationError } from '../core/errors.js';
+import { unknownKeyRule } from '../input/unknown-keys.js';
 
 export interface Issue {
   field: string;
@@ -60,7 +61,7 @@ export function validateBody(op: Operation, body: Record<string, unknown>, extra
   for (const [k, v] of Object.entries(body)) {
     if (known.has(k)) core[k] = v;
     else if (extraKey(k)) extras[k] = v;
-    else issues.push({ field: k, rule: 'is not a field of this operation' });
+    else issues.push({ field: 'row', rule: unknownKeyRule(k, [...known]) });
   }
   // reportInput: zod 4 leaves the input out of issues otherwise, and a wrong type would read "is required".
   const r = op.body.safeParse(core, { reportInput: true });

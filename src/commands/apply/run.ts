@@ -50,6 +50,7 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
     const http = needsService ? await ctx.http() : (undefined as never);
     await executePlan(plan, {
       http,
+      reader: ctx,
       state,
       statePath,
       env: ctx.env,

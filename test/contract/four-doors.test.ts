@@ -1,0 +1,120 @@
+// One operation, four doors: a command, an MCP tool call, an import row and a fixture all take the
+// same entry (src/api/prepare.ts), so the same bad input is refused with the same rule at each, and
+// nothing is written. The reads an account check needs are the only requests, listed exactly.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+
+let fx: SandboxFixture;
+let mcp: Client;
+let personId: number;
+
+beforeAll(async () => {
+  fx = await startFixture({ seed: 'demo' });
+  personId = (await fx.collection<{ id: number }>('persons'))[0]!.id;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--allow-writes', '--areas', 'leads'], env: cleanEnv(fx.env) as Record<string, string>, stderr: 'pipe' });
+  mcp = new Client({ name: 'crmctl-test', version: '1.0.0' });
+  await mcp.connect(transport);
+});
+afterAll(async () => {
+  await mcp.close();
+  await fx.close();
+});
+beforeEach(async () => {
+  await fx.clearRequests();
+});
+
+const MISSING_LABEL = '00000000-0000-4000-8000-00000000beef';
+
+interface Door {
+  /** The refusal as this door shows it (stderr of a command, the text of an MCP error). */
+  text: string;
+  refused: boolean;
+}
+
+/** The same bad member of a lead create, as each door takes it. */
+interface BadInput {
+  cli: readonly string[];
+  body: Record<string, unknown>;
+  /** CSV column and cell. */
+  csv: readonly [string, string];
+  /** Extra lines of the fixture's spec. */
+  yaml: string;
+}
+
+type DoorName = 'command' | 'mcp' | 'import' | 'fixture';
+
+/** A lead create (title and person, plus the bad member) through each door. */
+const doors: Record<DoorName, (bad: BadInput) => Promise<Door>> = {
+  async command({ cli }) {
+    const r = await runCli(['leads', 'create', '--title', 'Probe', '--person-id', String(personId), ...cli], { env: fx.env });
+    return { text: r.stderr, refused: r.code === 2 && r.stdout === '' };
+  },
+  async mcp({ body }) {
+    const r = (await mcp.callTool({ name: 'leads_create', arguments: { title: 'Probe', person_id: personId, ...body } })) as { isError?: boolean; content: Array<{ text: string }> };
+    return { text: r.content.map((c) => c.text).join('\n'), refused: r.isError === true && r.content[0]!.text.startsWith('Invalid arguments, nothing was sent:') };
+  },
+  async import({ csv }) {
+    const dir = mkdtempSync(join(tmpdir(), 'crmctl-doors-'));
+    const file = join(dir, 'leads.csv');
+    writeFileSync(file, `title,person_id,${csv[0]}\nProbe,${personId},${csv[1]}\n`);
+    const r = await runCli(['import', 'leads', '--file', file], { env: fx.env });
+    return { text: r.stderr, refused: r.code === 2 };
+  },
+  async fixture({ yaml }) {
+    const dir = mkdtempSync(join(tmpdir(), 'crmctl-doors-'));
+    const file = join(dir, 'leads.yaml');
+    writeFileSync(file, `- kind: lead\n  name: probe\n  spec:\n    title: Probe\n    person_id: ${personId}\n${yaml}`);
+    const r = await runCli(['apply', '-f', file], { env: fx.env });
+    return { text: r.stderr, refused: r.code === 2 };
+  },
+};
+
+const LABELS = 'GET /api/v1/leadLabels';
+const DEAL_FIELDS = 'GET /api/v1/dealFields';
+
+/**
+ * Each case: the input in each door's form, the refusal each door must show (field as that door
+ * names it, then the same rule), and the requests that may reach the service (reads only).
+ */
+const cases: Array<{ name: string; input: BadInput; rule: string; fields: Record<DoorName, string>; reads: Record<DoorName, string[]> }> = [
+  {
+    name: 'an unknown key',
+    input: { cli: ['--data', '{"titel":"x"}'], body: { titel: 'x' }, csv: ['titel', 'x'], yaml: '    titel: x\n' },
+    rule: 'unknown key "titel" (did you mean "title"?)',
+    fields: { command: '--data', mcp: 'arguments', import: '--file', fixture: 'leads.yaml:6 probe.spec.titel' },
+    reads: { command: [], mcp: [], import: [DEAL_FIELDS], fixture: [] },
+  },
+  {
+    name: 'a failed account check (a lead label that does not exist)',
+    input: { cli: ['--label-ids', MISSING_LABEL], body: { label_ids: [MISSING_LABEL] }, csv: ['label_ids', MISSING_LABEL], yaml: `    label_ids: [${MISSING_LABEL}]\n` },
+    rule: `no such lead label: ${MISSING_LABEL} (see crmctl lead-labels list)`,
+    fields: { command: '--label-ids', mcp: 'label_ids', import: 'line 2: label_ids', fixture: 'leads.yaml:6 probe.spec.label_ids' },
+    reads: { command: [LABELS], mcp: [LABELS], import: [DEAL_FIELDS, LABELS], fixture: [LABELS] },
+  },
+  {
+    name: 'a value of the wrong type',
+    input: { cli: ['--data', '{"value":{"amount":"abc","currency":"EUR"}}'], body: { value: { amount: 'abc', currency: 'EUR' } }, csv: ['value.amount', 'abc'], yaml: '    value: { amount: abc, currency: EUR }\n' },
+    rule: 'must be a number',
+    fields: { command: '--value-amount', mcp: 'value.amount', import: 'line 2: value.amount', fixture: 'leads.yaml:6 probe.spec.value.amount' },
+    reads: { command: [], mcp: [], import: [DEAL_FIELDS], fixture: [] },
+  },
+];
+
+describe('the four doors hold one rule', () => {
+  for (const c of cases) {
+    for (const door of Object.keys(doors) as DoorName[]) {
+      it(`${c.name}: refused by ${door} with the same rule, nothing written`, async () => {
+        const r = await doors[door](c.input);
+        expect(r.refused).toBe(true);
+        expect(r.text).toContain(`${c.fields[door]}: ${c.rule}`);
+        expect((await fx.requests()).map((x) => `${x.method} ${x.path}`)).toEqual(c.reads[door]);
+      });
+    }
+  }
+});
