@@ -34,13 +34,13 @@ function unknownIn(raw: JsonSchema | undefined, value: unknown, path: Array<stri
   return out;
 }
 
-/** The one wording of an unknown key: `unknown key "colour" (did you mean "color"?)`. */
-export function unknownKeyRule(path: Array<string | number> | string, known: string[]): string {
+/** The one wording of an unknown key: `unknown key "colour" (did you mean "color"?)` (a CSV header is a `column`). */
+export function unknownKeyRule(path: Array<string | number> | string, known: string[], noun: 'key' | 'column' = 'key'): string {
   const name = typeof path === 'string' ? path : path.map(String).join('.');
   const key = typeof path === 'string' ? path : String(path[path.length - 1]);
   const near = nearest(key, known);
-  if (near) return `unknown key "${name}" (did you mean "${near}"?)`;
-  return `unknown key "${name}"${known.length ? `; known: ${known.join(', ')}` : ''}`;
+  if (near) return `unknown ${noun} "${name}" (did you mean "${near}"?)`;
+  return `unknown ${noun} "${name}"${known.length ? `; known: ${known.join(', ')}` : ''}`;
 }
 
 /** The known name closest to `key` by edit distance (a swap counts once), when it is close enough to be a typo. */

@@ -78,30 +78,32 @@ const doors: Record<DoorName, (bad: BadInput) => Promise<Door>> = {
 const LABELS = 'GET /api/v1/leadLabels';
 const DEAL_FIELDS = 'GET /api/v1/dealFields';
 
+const TYPO = '"titel" (did you mean "title"?)';
+const NO_LABEL = `no such lead label: ${MISSING_LABEL} (see crmctl lead-labels list)`;
+const NOT_NUMBER = 'must be a number';
+
 /**
- * Each case: the input in each door's form, the refusal each door must show (field as that door
- * names it, then the same rule), and the requests that may reach the service (reads only).
+ * Each case: the input in each door's form, the refusal each door shows (the field as that door
+ * names it, then the same rule), and the requests that reach the service (reads only: the account
+ * check's, and the import's custom-field look-up).
  */
-const cases: Array<{ name: string; input: BadInput; rule: string; fields: Record<DoorName, string>; reads: Record<DoorName, string[]> }> = [
+const cases: Array<{ name: string; input: BadInput; shown: Record<DoorName, string>; reads: Record<DoorName, string[]> }> = [
   {
     name: 'an unknown key',
     input: { cli: ['--data', '{"titel":"x"}'], body: { titel: 'x' }, csv: ['titel', 'x'], yaml: '    titel: x\n' },
-    rule: 'unknown key "titel" (did you mean "title"?)',
-    fields: { command: '--data', mcp: 'arguments', import: '--file', fixture: 'leads.yaml:6 probe.spec.titel' },
+    shown: { command: `--data: unknown key ${TYPO}`, mcp: `arguments: unknown key ${TYPO}`, import: `--file: unknown column ${TYPO}`, fixture: `leads.yaml:6 probe.spec.titel: unknown key ${TYPO}` },
     reads: { command: [], mcp: [], import: [DEAL_FIELDS], fixture: [] },
   },
   {
     name: 'a failed account check (a lead label that does not exist)',
     input: { cli: ['--label-ids', MISSING_LABEL], body: { label_ids: [MISSING_LABEL] }, csv: ['label_ids', MISSING_LABEL], yaml: `    label_ids: [${MISSING_LABEL}]\n` },
-    rule: `no such lead label: ${MISSING_LABEL} (see crmctl lead-labels list)`,
-    fields: { command: '--label-ids', mcp: 'label_ids', import: 'line 2: label_ids', fixture: 'leads.yaml:6 probe.spec.label_ids' },
+    shown: { command: `--label-ids: ${NO_LABEL}`, mcp: `label_ids: ${NO_LABEL}`, import: `line 2: label_ids: ${NO_LABEL}`, fixture: `leads.yaml:6 probe.spec.label_ids: ${NO_LABEL}` },
     reads: { command: [LABELS], mcp: [LABELS], import: [DEAL_FIELDS, LABELS], fixture: [LABELS] },
   },
   {
     name: 'a value of the wrong type',
     input: { cli: ['--data', '{"value":{"amount":"abc","currency":"EUR"}}'], body: { value: { amount: 'abc', currency: 'EUR' } }, csv: ['value.amount', 'abc'], yaml: '    value: { amount: abc, currency: EUR }\n' },
-    rule: 'must be a number',
-    fields: { command: '--value-amount', mcp: 'value.amount', import: 'line 2: value.amount', fixture: 'leads.yaml:6 probe.spec.value.amount' },
+    shown: { command: `--value-amount: ${NOT_NUMBER}`, mcp: `value.amount: ${NOT_NUMBER}`, import: `line 2: value.amount: ${NOT_NUMBER}`, fixture: `leads.yaml:6 probe.spec.value.amount: ${NOT_NUMBER}` },
     reads: { command: [], mcp: [], import: [DEAL_FIELDS], fixture: [] },
   },
 ];
@@ -112,9 +114,19 @@ describe('the four doors hold one rule', () => {
       it(`${c.name}: refused by ${door} with the same rule, nothing written`, async () => {
         const r = await doors[door](c.input);
         expect(r.refused).toBe(true);
-        expect(r.text).toContain(`${c.fields[door]}: ${c.rule}`);
+        expect(r.text).toContain(c.shown[door]);
         expect((await fx.requests()).map((x) => `${x.method} ${x.path}`)).toEqual(c.reads[door]);
       });
     }
   }
+});
+
+describe('--data keys a command does not know are refused, not dropped', () => {
+  it('lead-labels create with a misspelt colour, and deals create with a misspelt title: exit 2 naming the key and the nearest one, nothing sent', async () => {
+    const label = await runCli(['lead-labels', 'create', '--data', '{"name":"Probe","colour":"red","color":"green"}'], { env: fx.env });
+    expect(label).toEqual({ code: 2, stdout: '', stderr: 'error: --data: unknown key "colour" (did you mean "color"?)\n' });
+    const deal = await runCli(['deals', 'create', '--title', 'T', '--data', '{"titel":"x"}'], { env: fx.env });
+    expect(deal).toEqual({ code: 2, stdout: '', stderr: 'error: --data: unknown key "titel" (did you mean "title"?)\n' });
+    expect(await fx.requests()).toEqual([]);
+  });
 });
