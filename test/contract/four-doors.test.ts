@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ACCOUNT_CHECKS } from '../../src/api/checks/index.js';
+import { operationById } from '../../src/api/operations/index.js';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
@@ -128,5 +130,14 @@ describe('--data keys a command does not know are refused, not dropped', () => {
     const deal = await runCli(['deals', 'create', '--title', 'T', '--data', '{"titel":"x"}'], { env: fx.env });
     expect(deal).toEqual({ code: 2, stdout: '', stderr: 'error: --data: unknown key "titel" (did you mean "title"?)\n' });
     expect(await fx.requests()).toEqual([]);
+  });
+});
+
+describe('account checks are attached to operations that exist', () => {
+  it('every id in the registry names a write operation of the tables, and its check loads', async () => {
+    const ids = Object.keys(ACCOUNT_CHECKS);
+    expect(ids.length).toBe(41);
+    expect(ids.filter((id) => operationById(id)?.method === undefined || operationById(id)!.method === 'GET')).toEqual([]);
+    for (const id of ids) expect(typeof (await ACCOUNT_CHECKS[id]!())).toBe('function');
   });
 });

@@ -1,9 +1,8 @@
 import type { Operation } from '../operation.js';
 import { stageOps } from '../operations/stages.js';
-import type { Reader } from '../prepare.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read, readAll } from '../prepare.js';
+import { read, readAll, type Reader } from '../prepare.js';
 
 type Issue = { field: string; rule: string };
 interface FieldBody {

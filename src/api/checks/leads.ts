@@ -1,10 +1,9 @@
 import { dealFieldOps } from '../operations/deal-fields.js';
 import { leadLabelOps } from '../operations/lead-labels.js';
 import { leadOps } from '../operations/leads.js';
-import type { Reader } from '../prepare.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read, readAll } from '../prepare.js';
+import { read, readAll, type Reader } from '../prepare.js';
 
 /** Channel options configured for the company (deal field `channel`). */
 export async function channelOptions(ctx: Reader): Promise<Array<{ id: number; label: string }>> {

@@ -1,9 +1,8 @@
 import { mailboxOps } from '../operations/mailbox.js';
-import type { Reader } from '../prepare.js';
 import { ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
 import { missingLead } from './notes.js';
-import { read } from '../prepare.js';
+import { read, type Reader } from '../prepare.js';
 
 /**
  * Rules of a thread update that need account data: only inbox threads can be archived

@@ -1,9 +1,8 @@
 import { leadOps } from '../operations/leads.js';
 import { noteOps, PIN_FLAGS, PIN_TARGET, targetFlag } from '../operations/notes.js';
-import type { Reader } from '../prepare.js';
 import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read } from '../prepare.js';
+import { read, type Reader } from '../prepare.js';
 
 /**
  * An issue when the lead does not exist; nothing when it does or when this token may not read leads

@@ -1,9 +1,8 @@
 import { phaseOps } from '../operations/phases.js';
 import { projectOps } from '../operations/projects.js';
-import type { Reader } from '../prepare.js';
 import { ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read, readAll } from '../prepare.js';
+import { read, readAll, type Reader } from '../prepare.js';
 
 interface Phase { id: number; name: string; board_id: number; order_nr: number }
 

@@ -1,9 +1,8 @@
 import { phaseOps } from '../operations/phases.js';
 import { projectOps } from '../operations/projects.js';
-import type { Reader } from '../prepare.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read } from '../prepare.js';
+import { read, type Reader } from '../prepare.js';
 
 interface Phase { id: number; board_id: number; name: string }
 

@@ -1,8 +1,7 @@
 import { roleOps } from '../operations/roles.js';
-import type { Reader } from '../prepare.js';
 import { ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read, readAll } from '../prepare.js';
+import { read, readAll, type Reader } from '../prepare.js';
 
 interface RoleRow { id: number; parent_role_id: number | null }
 
