@@ -141,3 +141,15 @@ describe('account checks are attached to operations that exist', () => {
     for (const id of ids) expect(typeof (await ACCOUNT_CHECKS[id]!())).toBe('function');
   });
 });
+
+describe('a fixture is checked against the account before its first write', () => {
+  it('a good record before the bad one is not created: the account checks of every new record run first', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crmctl-doors-'));
+    const file = join(dir, 'set.yaml');
+    writeFileSync(file, `- kind: lead-label\n  name: good\n  spec: { name: Good, color: green }\n- kind: lead\n  name: probe\n  spec:\n    title: Probe\n    person_id: ${personId}\n    label_ids: [${MISSING_LABEL}]\n`);
+    const r = await runCli(['apply', '-f', file], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: ${file}:9 probe.spec.label_ids: ${NO_LABEL}\nhint: Nothing was sent.\n`);
+    expect((await fx.requests()).map((x) => `${x.method} ${x.path}`)).toEqual([LABELS]);
+  });
+});
