@@ -83,9 +83,6 @@ export async function prepare(reader: Reader, op: Operation, raw: Partial<RawInp
   return valid as Prepared;
 }
 
-/** Calls a prepared operation (the same as callOperation; here so callers need only this module). */
-export { callOperation as invoke };
-
 /** The records of one read, through the entry (memoised on the reader when it keeps a memo). */
 export async function read(reader: Reader, op: Operation, raw: Partial<RawInput> = {}): Promise<unknown> {
   return memoised(reader, op, raw, 'one', async () => {
