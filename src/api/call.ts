@@ -3,6 +3,7 @@ import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { pathParamProblem } from './path-param.js';
 import { isIdempotent, type Operation } from './operation.js';
+import type { Prepared } from './prepare.js';
 
 export interface OperationInput {
   params?: Record<string, unknown>;
@@ -28,7 +29,7 @@ export function fillPath(path: string, params: Record<string, unknown> = {}): st
   });
 }
 
-export function toRequest(op: Operation, input: OperationInput, extra: Partial<HttpRequest> = {}): HttpRequest {
+export function toRequest(op: Operation, input: Prepared, extra: Partial<HttpRequest> = {}): HttpRequest {
   return {
     method: op.method,
     path: fillPath(op.path, input.params),
@@ -42,8 +43,8 @@ export function toRequest(op: Operation, input: OperationInput, extra: Partial<H
   };
 }
 
-/** Calls one operation and returns the parsed envelope (input is assumed validated by the caller). */
-export async function callOperation(http: HttpClient, op: Operation, input: OperationInput, extra: Partial<HttpRequest> = {}): Promise<{ envelope: Envelope; response: HttpResponse }> {
+/** Calls one operation and returns the parsed envelope. Only input that went through `prepare` is taken. */
+export async function callOperation(http: HttpClient, op: Operation, input: Prepared, extra: Partial<HttpRequest> = {}): Promise<{ envelope: Envelope; response: HttpResponse }> {
   const response = await http.send(toRequest(op, input, extra));
   // A JSON answer that does not parse (cut off, or not the service at all) is an error, not data to print.
   if (typeof response.body === 'string' && /^[[{]/.test(response.body.trimStart())) {
@@ -90,7 +91,7 @@ export interface PageOptions {
  * Records of a list operation as an async iterator, page by page in constant memory, for both
  * pagination styles: offset (start/limit, additional_data.pagination) and cursor (additional_data.next_cursor).
  */
-export async function* paginate(http: HttpClient, op: Operation, input: OperationInput, opts: PageOptions = {}): AsyncGenerator<unknown> {
+export async function* paginate(http: HttpClient, op: Operation, input: Prepared, opts: PageOptions = {}): AsyncGenerator<unknown> {
   const max = op.maxLimit ?? 500;
   const query: Record<string, unknown> = { ...(input.query ?? {}) };
   const pageSize = Math.min(max, Number(query.limit ?? (opts.limit ?? (opts.all ? max : 100))));

@@ -1,11 +1,10 @@
-import { callOperation, recordsOf } from '../api/call.js';
-import type { HttpClient } from '../http/client.js';
+import { callOperation } from '../api/call.js';
+import { prepare, read, type Reader } from '../api/prepare.js';
 import type { KindDef } from './kinds.js';
 import type { FixtureRecord } from './parse.js';
 import { tokensOf } from './refs.js';
 import { stableJson, type StateEntry } from './state.js';
 import type { Prior, Touch } from './touches.js';
-import { checkParams } from './validate.js';
 
 /**
  * The touch of a record when it changes one the fixtures did not create. A target written as
@@ -21,10 +20,13 @@ export function foreignTouch(rec: FixtureRecord): Touch | undefined {
 }
 
 /** Reads the value a step is about to change (before its create is sent). */
-export async function readPrior(http: HttpClient, touch: Touch, params: Record<string, unknown>, spec: Record<string, unknown>): Promise<Prior> {
-  const { data } = checkParams(touch.read.params, touch.readParams(params, spec));
-  const { envelope } = await callOperation(http, touch.read, { params: data });
-  return touch.pick(recordsOf(touch.read, envelope), params, spec);
+export async function readPrior(reader: Reader, touch: Touch, params: Record<string, unknown>, spec: Record<string, unknown>): Promise<Prior> {
+  return touch.pick(await read(reader, touch.read, { params: asText(touch.readParams(params, spec)) }), params, spec);
+}
+
+/** Path parameters as a command line gives them (text); the schemas make numbers where they want them. */
+function asText(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === undefined || v === null ? v : String(v)]));
 }
 
 export interface RestorePlan {
@@ -49,11 +51,11 @@ export function restorePlan(kind: KindDef, entry: StateEntry): RestorePlan | und
 }
 
 /** Puts back the value a step changed on a record the fixtures did not create (`plan` from restorePlan). */
-export async function restorePrior(http: HttpClient, kind: KindDef, entry: StateEntry & { prior: Prior }, plan: RestorePlan): Promise<{ note: string; cost: number }> {
+export async function restorePrior(reader: Reader, kind: KindDef, entry: StateEntry & { prior: Prior }, plan: RestorePlan): Promise<{ note: string; cost: number }> {
   const touch = kind.touches!;
   if (!plan.send) return { note: plan.note, cost: 0 };
   const call = touch.restoreCall(entry.prior, entry.params ?? {}, entry.spec);
-  const params = checkParams(touch.restore.params, call.params).data;
-  await callOperation(http, touch.restore, { params, body: call.body });
+  const input = await prepare(reader, touch.restore, { params: asText(call.params), body: call.body }, { naming: 'keys' });
+  await callOperation(await reader.http(), touch.restore, input);
   return { note: plan.note, cost: touch.restore.cost ?? 0 };
 }

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { fieldsOf } from '../input/fields.js';
 import { issuesToError } from '../input/issues.js';
-import { jsonSchemaOf, propertiesOf, withoutNull, type JsonSchema } from '../input/json-schema.js';
+import { jsonSchemaOf, propertiesOf, type JsonSchema } from '../input/json-schema.js';
+import { unknownKeys as findUnknownKeys } from '../input/unknown-keys.js';
 
 /** A rule broken at a path of the record: ['spec', 'value', 'currency'] or ['id'] (a parent key). */
 export interface Problem {
@@ -15,26 +16,11 @@ export function shapeOf(schema: z.ZodType | undefined): Record<string, JsonSchem
 }
 
 /**
- * Keys the operation does not know. Zod objects drop them silently, so a typo such as `colour`
- * would vanish; the generated commands cannot meet one (flags are typed), fixtures can.
+ * Keys the operation does not know, in the words every door uses (src/input/unknown-keys.ts): zod
+ * objects drop them silently, so a typo such as `colour` would vanish.
  */
 export function unknownKeys(schema: z.ZodType | undefined, value: unknown, path: Array<string | number>): Problem[] {
-  return schema ? unknownIn(jsonSchemaOf(schema), value, path) : [];
-}
-
-function unknownIn(raw: JsonSchema | undefined, value: unknown, path: Array<string | number>): Problem[] {
-  if (!raw || value === null || typeof value !== 'object') return [];
-  const s = withoutNull(raw).schema;
-  if (s.type === 'array' && Array.isArray(value)) return value.flatMap((v, i) => unknownIn(s.items, v, [...path, i]));
-  const shape = propertiesOf(s);
-  // An open object (custom fields keyed by hash) takes any key.
-  if (!shape || Array.isArray(value) || (s.additionalProperties !== undefined && s.additionalProperties !== false)) return [];
-  const out: Problem[] = [];
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!(k in shape)) out.push({ path: [...path, k], rule: `is not a field of this operation; known: ${Object.keys(shape).join(', ')}` });
-    else out.push(...unknownIn(shape[k], v, [...path, k]));
-  }
-  return out;
+  return findUnknownKeys(schema, value).map((u) => ({ path: [...path, ...u.path], rule: u.rule }));
 }
 
 /**

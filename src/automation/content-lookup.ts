@@ -1,4 +1,4 @@
-import { paginate } from '../api/call.js';
+import { readAll, readerOf } from '../api/prepare.js';
 import type { Operation } from '../api/operation.js';
 import type { HttpClient } from '../http/client.js';
 
@@ -61,7 +61,7 @@ export async function findByContent(
   http: HttpClient, list: Operation, d: ContentDescriptor, rows: Array<{ line: number; body: Record<string, unknown> }>, cutoff: number, taken: Set<string>,
 ): Promise<Map<number, Record<string, unknown>>> {
   const recent: Array<Record<string, unknown>> = [];
-  for await (const rec of paginate(http, list, { query: { updated_since: rfc3339(cutoff) } }, { all: true })) {
+  for await (const rec of readAll(readerOf(http), list, { query: { updated_since: rfc3339(cutoff) } })) {
     const r = rec as Record<string, unknown>;
     const added = Date.parse(String(r.add_time ?? '').replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(String(r.add_time ?? '')) ? '' : 'Z'));
     if (!Number.isNaN(added) && added < Math.floor(cutoff / 1000) * 1000) continue; // updated, not created, since the send

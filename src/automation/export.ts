@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
+import { prepare } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
@@ -74,7 +75,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       const query: Record<string, unknown> = { ...o.query };
       if (op.pagination !== 'none') query.limit = pageSize;
       if (next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = next;
-      const { envelope } = await callOperation(http, op, { params: o.params, query });
+      const { envelope } = await callOperation(http, op, await prepare(ctx, op, { params: o.params, query }));
       const data = recordsOf(op, envelope);
       const records = Array.isArray(data) ? data : data == null ? [] : [data];
       const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);

@@ -1,4 +1,4 @@
-import { paginate } from '../api/call.js';
+import { readAll, readerOf } from '../api/prepare.js';
 import type { HttpClient } from '../http/client.js';
 import { LINK_NAME_COLUMNS, listOf, type RefKind } from './name-refs.js';
 
@@ -50,7 +50,7 @@ export class LinkNamer {
     let m = this.labels.get(kind);
     if (m) return m;
     m = new Map();
-    for await (const rec of paginate(this.http, await listOf(kind), { query: {} }, { all: true })) {
+    for await (const rec of readAll(readerOf(this.http), await listOf(kind))) {
       const r = rec as { id?: unknown; name?: unknown; email?: unknown };
       const label = kind === 'user' ? (r.email ?? r.name) : r.name;
       if (r.id !== undefined && typeof label === 'string') m.set(String(r.id), label);

@@ -1,4 +1,5 @@
-import { callOperation, paginate } from '../api/call.js';
+import { callOperation } from '../api/call.js';
+import { prepare, readAll } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import type { HttpClient } from '../http/client.js';
 import { findExportResource } from './resources.js';
@@ -14,7 +15,7 @@ const CUSTOM_KEY = /^[0-9a-f]{40}$/;
 export async function customFieldsFor(ctx: Context, http: HttpClient, resource: string): Promise<CustomField[]> {
   if (resource !== 'leads') return [];
   const out: CustomField[] = [];
-  for await (const f of paginate(http, dealFieldOps.listV1, { params: {}, query: {}, body: undefined }, { all: true })) {
+  for await (const f of readAll(ctx, dealFieldOps.listV1, {}, { all: true })) {
     const field = f as CustomField;
     if (typeof field.key === 'string' && CUSTOM_KEY.test(field.key)) out.push(field);
   }
@@ -29,7 +30,7 @@ export async function customFieldsFor(ctx: Context, http: HttpClient, resource: 
 export async function budgetProbe(ctx: Context, http: HttpClient, resource: string): Promise<{ limit: number; windowSec: number } | undefined> {
   const list = findExportResource(resource);
   if (!list || list.required.length) return undefined;
-  const { response } = await callOperation(http, list.op, { query: list.op.pagination === 'none' ? {} : { limit: 1 } });
+  const { response } = await callOperation(http, list.op, await prepare(ctx, list.op, { query: list.op.pagination === 'none' ? {} : { limit: 1 } }));
   const raw = response.headers['x-ratelimit-limit'];
   const limit = Number(Array.isArray(raw) ? raw[0] : raw);
   const windowSec = Number(ctx.env.CRMCTL_BUDGET_WINDOW_SEC ?? 2);

@@ -69,7 +69,7 @@ export interface ResolvedNames {
 
 /** Looks up every wanted name: one paged read per kind that is used (organizations 10, persons 10, users 20 a page). */
 export async function resolveNames(ctx: Context, http: HttpClient, wanted: Map<RefKind, Set<string>>): Promise<ResolvedNames> {
-  const { paginate } = await import('../api/call.js');
+  const [{ paginate }, { prepare }] = await Promise.all([import('../api/call.js'), import('../api/prepare.js')]);
   const ids = new Map<RefKind, Map<string, number>>();
   const problems = new Map<RefKind, Map<string, string>>();
   for (const [kind, names] of wanted) {
@@ -77,7 +77,7 @@ export async function resolveNames(ctx: Context, http: HttpClient, wanted: Map<R
     const op = await listOf(kind);
     const hits = new Map<string, number[]>([...names].map((n) => [n, []]));
     const found = new Map<string, number>();
-    for await (const rec of paginate(http, op, { query: {} }, { all: true })) {
+    for await (const rec of paginate(http, op, await prepare(ctx, op, {}), { all: true })) {
       const r = rec as { id?: unknown; name?: unknown; email?: unknown; pipeline_id?: unknown };
       if (typeof r.id !== 'number') continue;
       for (const label of [r.name, kind === 'user' ? r.email : undefined]) {

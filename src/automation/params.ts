@@ -1,12 +1,16 @@
 import { pathParamNames, type Operation } from '../api/operation.js';
+import { prepare, type Reader } from '../api/prepare.js';
 import { coerceField } from '../input/coerce.js';
 import { fieldsOf } from '../input/fields.js';
-import { issuesToError } from '../input/issues.js';
 import { PAGING_KEYS as PAGING } from '../input/operation-input.js';
+import { unknownKeyRule } from '../input/unknown-keys.js';
 import { ValidationError } from '../core/errors.js';
 
-/** `--param key=value` pairs → validated path params and query of a list operation (exit 2 naming the param). */
-export function listInput(op: Operation, resource: string, pairs: string[]): { params: Record<string, unknown>; query: Record<string, unknown> } {
+/**
+ * `--param key=value` pairs → path params and query of a list operation, through the one entry
+ * (its schemas and wording); issues name `--param <key>` (exit 2, nothing sent).
+ */
+export async function listInput(reader: Reader, op: Operation, resource: string, pairs: string[]): Promise<{ params: Record<string, unknown>; query: Record<string, unknown> }> {
   const pathNames = pathParamNames(op.path);
   const queryFields = fieldsOf(op.query, 'query').filter((f) => !PAGING.has(f.key));
   const params: Record<string, unknown> = {};
@@ -26,8 +30,7 @@ export function listInput(op: Operation, resource: string, pairs: string[]): { p
     }
     const f = queryFields.find((x) => x.key === key || x.flag === key);
     if (!f) {
-      const known = [...pathNames, ...queryFields.map((x) => x.key)];
-      issues.push({ field: `--param ${key}`, rule: `is not a parameter of ${resource}${known.length ? `; parameters: ${known.join(', ')}` : ' (it takes none)'}` });
+      issues.push({ field: `--param ${key}`, rule: unknownKeyRule(key, [...pathNames, ...queryFields.map((x) => x.key)]) });
       continue;
     }
     try {
@@ -40,21 +43,11 @@ export function listInput(op: Operation, resource: string, pairs: string[]): { p
     if (params[name] === undefined) issues.push({ field: `--param ${name}`, rule: `is required: ${resource} is listed per ${name} (e.g. --param ${name}=1)` });
   }
   if (issues.length) throw new ValidationError(issues);
-  if (op.params) {
-    const r = op.params.safeParse(params);
-    if (!r.success) throw new ValidationError(issuesToError(r.error.issues, [], 'param').issues.map((i) => ({ field: `--param ${i.field.replace(/^param\./, '')}`, rule: i.rule })));
-    Object.assign(params, r.data);
+  try {
+    const input = await prepare(reader, op, { params, query }, { naming: 'keys' });
+    return { params: input.params, query: input.query };
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    throw new ValidationError(err.issues.map((i) => ({ field: `--param ${i.field}`, rule: i.rule === 'is required' ? `is required: give --param ${i.field}=<value>` : i.rule })));
   }
-  let q: Record<string, unknown> = query;
-  if (op.query) {
-    const r = op.query.safeParse(query);
-    if (!r.success) {
-      throw new ValidationError(issuesToError(r.error.issues, [], 'param').issues.map((i) => {
-        const key = i.field.replace(/^param\./, '');
-        return { field: `--param ${key}`, rule: i.rule === 'is required' ? `is required: give --param ${key}=<value>` : i.rule };
-      }));
-    }
-    q = r.data as Record<string, unknown>;
-  }
-  return { params, query: q };
 }

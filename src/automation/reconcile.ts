@@ -1,5 +1,6 @@
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
+import { prepare, readerOf } from '../api/prepare.js';
 import { activityTypeOps } from '../api/operations/activity-types.js';
 import { leadLabelOps } from '../api/operations/lead-labels.js';
 import { leadOps } from '../api/operations/leads.js';
@@ -64,7 +65,7 @@ const leads: Reconciler = {
     const cutoff = cutoffFor(http, since);
     let start: number | undefined;
     for (;;) {
-      const { envelope } = await callOperation(http, list, { query: { sort: 'add_time DESC', limit: 100, ...(start !== undefined ? { start } : {}) } });
+      const { envelope } = await callOperation(http, list, await prepare(readerOf(http), list, { query: { sort: 'add_time DESC', limit: 100, ...(start !== undefined ? { start } : {}) } }));
       const page = (recordsOf(list, envelope) as Array<Record<string, unknown>> | null) ?? [];
       let older = false;
       for (const lead of page) {
@@ -86,7 +87,7 @@ function byName(list: Operation, what: string): Reconciler {
     let start: number | undefined;
     for (;;) {
       const query = list.pagination === 'offset' ? { limit: 500, ...(start !== undefined ? { start } : {}) } : {};
-      const { envelope } = await callOperation(http, list, { query });
+      const { envelope } = await callOperation(http, list, await prepare(readerOf(http), list, { query }));
       const page = (recordsOf(list, envelope) as Array<Record<string, unknown>> | null) ?? [];
       out.push(...page);
       const next = list.pagination === 'offset' ? nextPage(list, envelope) : undefined;

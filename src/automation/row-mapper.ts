@@ -1,8 +1,9 @@
 import type { Operation } from '../api/operation.js';
-import { UsageError } from '../core/errors.js';
+import { ValidationError } from '../core/errors.js';
+import { unknownKeyRule } from '../input/unknown-keys.js';
 import { setPath as setAt } from '../input/coerce.js';
 import type { FieldSpec } from '../input/fields.js';
-import { bodyFields, coerceTextValues, validateBody, type Issue } from './validate-body.js';
+import { bodyFields, coerceTextValues, type Issue } from './validate-body.js';
 import { nameKey, refColumns, stageInPipeline, type NameRef, type RefColumn, type RefKind } from './name-refs.js';
 
 /** Custom field metadata (GET /api/v1/dealFields for leads): header "Budget" → its 40-hex key. */
@@ -47,7 +48,7 @@ export interface MappedRow {
 /** Stands in for a name's id while rows are checked before the names are looked up. */
 const STAND_IN_ID = 1;
 
-/** Maps input rows (CSV records or JSON objects) to request bodies and checks them with the operation's rules. */
+/** Maps input rows (CSV records or JSON objects) to request bodies (typed from text); the importer checks them through the one entry. */
 export class RowMapper {
   private readonly fields;
   private readonly byNorm = new Map<string, Target>();
@@ -111,8 +112,13 @@ export class RowMapper {
     });
     if (unknown.length) {
       const known = this.fields.map((f) => f.key).concat(this.custom.map((c) => c.name));
-      throw new UsageError(`--file: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; columns of ${this.resource}: ${known.join(', ')}`);
+      throw new ValidationError(unknown.map((u) => ({ field: '--file', rule: unknownKeyRule(u.trim(), known, 'column') })));
     }
+  }
+
+  /** A custom-field key this mapper admits beside the operation's fields (kept as it is, not checked by the schemas). */
+  isCustomKey(key: string): boolean {
+    return this.customKeys.has(key);
   }
 
   /** Ids for the names rows give (after resolveNames); until then names take a stand-in id so rows can be checked. */
@@ -195,9 +201,8 @@ export class RowMapper {
       issues.push(...c.issues);
     }
     body = withoutNestedNulls(body);
-    if (issues.length) return { body, issues, ...named };
-    const r = validateBody(this.op, body, (k) => this.customKeys.has(k));
-    return r.ok ? { body: r.body, issues: [], ...named } : { body, issues: r.issues, ...named };
+    // Unknown keys, the schemas and the account checks are the entry's (prepare, in the importer).
+    return { body, issues, ...named };
   }
 }
 

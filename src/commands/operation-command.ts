@@ -5,14 +5,15 @@ import { UsageError, ValidationError } from '../core/errors.js';
 import { coerceField, setPath } from '../input/coerce.js';
 import { nullableKeys, type FieldSpec } from '../input/fields.js';
 import { jsonSchemaOf } from '../input/json-schema.js';
-import { operationFields, validateInput, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
+import { operationFields, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { readJsonInput } from '../input/sources.js';
-import { executeOperation, pagingOptions, type Preflight, type RunHooks } from './run-operation.js';
+import { executeOperation, pagingOptions, type RunHooks } from './run-operation.js';
 
 /**
  * What an area adds to a generated command: flags the table cannot express (flags that send null,
- * KEY=VALUE lists) folded into the input before it is validated, checks that read the account, and a
- * different presentation. The command stays generated: its flags, help and docs come from the table.
+ * KEY=VALUE lists) folded into the input before it is validated, and a different presentation. Rules
+ * that read the account are the operation's (src/api/checks/), so every door runs them. The command
+ * stays generated: its flags, help and docs come from the table.
  */
 export interface CommandExtension {
   summary?: string;
@@ -20,7 +21,6 @@ export interface CommandExtension {
   options?: OptionSpec[];
   /** Folds the extra flags into the collected input; runs before validation, so the schemas check the result. */
   adjust?: (ctx: Context, raw: RawInput, opts: Record<string, unknown>) => RawInput | Promise<RawInput>;
-  preflight?: Preflight;
   present?: RunHooks['present'];
   /** How this call shows its records (decided per call: a table may name ids that json keeps as they are). */
   view?: (ctx: Context, op: Operation) => CallView | undefined;
@@ -152,7 +152,7 @@ export function switchedCommand(primary: Operation, alternates: Operation[], ext
   });
 }
 
-/** A generated command's run: flags → input → (prompts) → validation → preflight → call → output. */
+/** A generated command's run: flags → input → (prompts) → the entry (keys, schemas, account checks) → call → output. */
 async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, ext: CommandExtension): Promise<void> {
   try {
     let raw = await collectFlags(ctx, op, argv, opts, new Set((ext.options ?? []).map(attribute)));
@@ -160,11 +160,11 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     validateParams(op, raw.params);
     if (ext.adjust) raw = await ext.adjust(ctx, raw, opts);
     await promptForGaps(ctx, op, raw);
-    const input = validateInput(op, raw);
+    const input = await (await import('../api/prepare.js')).prepare(ctx, op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
       const view = ext.view?.(ctx, op);
-      await executeOperation(ctx, op, input, { preflight: ext.preflight, present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
+      await executeOperation(ctx, op, input, { present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
       if (ext.after) await ext.after.run(ctx, input);
     } finally {
       upload?.cleanup();
@@ -275,4 +275,3 @@ export function camel(flag: string): string {
 }
 
 export type { RawInput };
-export { validateInput };

@@ -1,10 +1,8 @@
 import type { Operation, OperationInput, OperationSpec } from '../api/operation.js';
 import type { Context } from '../core/context.js';
+import type { Prepared } from '../api/prepare.js';
 import { ValidationError } from '../core/errors.js';
-import { validateInput, type RawInput, type ValidInput } from '../input/operation-input.js';
-
-/** Checks that need the account's data (labels exist, channel configured); may read, must not write. */
-export type Preflight = (ctx: Context, input: ValidInput) => Promise<void>;
+import type { RawInput } from '../input/operation-input.js';
 
 export interface PageOptions {
   limit?: number;
@@ -13,7 +11,6 @@ export interface PageOptions {
 }
 
 export interface RunHooks {
-  preflight?: Preflight;
   /** Paging of a list (from --limit/--all/--start/--cursor); default: the first page. */
   paging?: PageOptions;
   /** Records as the command shows them (a hand-written command that reshapes rows). */
@@ -29,17 +26,24 @@ export interface RunHooks {
 }
 
 /**
- * Runs one operation with typed input, the way a hand-written command calls it: the same schemas as
- * the flags check the input (exit 2 naming the field, nothing sent), then preflight, confirmation of
- * destructive operations, the call (paged when the operation is) and the output.
+ * Runs one operation with typed input, the way a hand-written command calls it: the one entry
+ * (`prepare`: unknown keys, the schemas, the operation's account checks; exit 2 naming the field,
+ * nothing sent), then confirmation of destructive operations, the call (paged when the operation is)
+ * and the output.
  */
 export async function runOperation<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>, hooks: RunHooks = {}): Promise<void> {
-  await executeOperation(ctx, op, validateInput(op, toRaw(input)), hooks);
+  await executeOperation(ctx, op, await prepareTyped(ctx, op, input), hooks);
+}
+
+/** Typed input of a hand-written command through the one entry. */
+export async function prepareTyped<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>): Promise<Prepared> {
+  const { prepare } = await import('../api/prepare.js');
+  return prepare(ctx, op, toRaw(input));
 }
 
 /** Calls one operation with typed input and returns its records (`data`, unwrapped); nothing is printed. */
 export async function fetchOperation<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>): Promise<unknown> {
-  const valid = validateInput(op, toRaw(input));
+  const valid = await prepareTyped(ctx, op, input);
   const [http, { callOperation, recordsOf }] = await Promise.all([ctx.http(), import('../api/call.js')]);
   const { envelope } = await callOperation(http, op, valid);
   return recordsOf(op, envelope);
@@ -47,14 +51,14 @@ export async function fetchOperation<O extends Operation>(ctx: Context, op: O, i
 
 /** Calls one operation with typed input and returns the whole answer (for what the service sends beside `data`). */
 export async function fetchEnvelope<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>): Promise<import('../api/call.js').Envelope> {
-  const valid = validateInput(op, toRaw(input));
+  const valid = await prepareTyped(ctx, op, input);
   const [http, { callOperation }] = await Promise.all([ctx.http(), import('../api/call.js')]);
   return (await callOperation(http, op, valid)).envelope;
 }
 
 /** Every record of a list operation with typed input, page by page (constant memory). */
 export async function* fetchAll<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>, paging: PageOptions = { all: true }): AsyncGenerator<unknown> {
-  const valid = validateInput(op, toRaw(input));
+  const valid = await prepareTyped(ctx, op, input);
   const [http, { paginate }] = await Promise.all([ctx.http(), import('../api/call.js')]);
   yield* paginate(http, op, valid, paging);
 }
@@ -64,9 +68,8 @@ function toRaw(input: unknown): RawInput {
   return { params: i.params ?? {}, query: i.query ?? {}, body: i.body };
 }
 
-/** After validation: preflight, confirm, send, render. Shared by generated and hand-written commands. */
-export async function executeOperation(ctx: Context, op: Operation, input: ValidInput, hooks: RunHooks = {}): Promise<void> {
-  if (hooks.preflight) await hooks.preflight(ctx, input);
+/** After the entry: confirm, send, render. Shared by generated and hand-written commands. */
+export async function executeOperation(ctx: Context, op: Operation, input: Prepared, hooks: RunHooks = {}): Promise<void> {
   const { checkFields, renderRecords, renderRecord } = await import('../output/render.js');
   const known = op.cli.fields && [...op.cli.fields, ...(hooks.derived ?? [])];
   checkFields(ctx, known);

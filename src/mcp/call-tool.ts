@@ -1,8 +1,10 @@
 import { callOperation, nextPage, recordsOf, totalOf } from '../api/call.js';
+import { prepare } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
-import { operationFields, validateInput, type RawInput } from '../input/operation-input.js';
+import type { RawInput } from '../input/operation-input.js';
+import { unknownKeyRule } from '../input/unknown-keys.js';
 import { DEFAULT_PAGE, refusal, type ToolDef, type ToolPolicy } from './tools.js';
 
 /** What a tool call answers: JSON text, or an error the model can read (isError), never a crash. */
@@ -16,8 +18,9 @@ const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: 
 
 /**
  * Runs one tool call with the CLI's rules: the policy (read-only unless --allow-writes, deletes
- * only with --allow-destructive), the operation's own schemas before anything is sent (issues name
- * the argument as the service names it), the client's cost governor and retries, and every message
+ * only with --allow-destructive), the one entry every command takes before anything is sent (unknown
+ * keys, the schemas, the operation's account checks; issues name the argument as the service names
+ * it), the client's cost governor and retries, and every message
  * scrubbed of credentials.
  */
 export async function callTool(ctx: Context, tool: ToolDef, args: Record<string, unknown>, policy: ToolPolicy): Promise<ToolResult> {
@@ -28,7 +31,7 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
   if (policy.areas && !policy.areas.has(tool.area)) return fail(`Refused: ${tool.name} is outside the areas this server offers (--areas). Nothing was sent.`);
 
   const unknown = Object.keys(args).filter((k) => !(k in tool.placement));
-  if (unknown.length) return fail(`Invalid arguments, nothing was sent:\n${unknown.map((k) => `${k}: is not an argument of ${tool.name} (it takes ${Object.keys(tool.placement).join(', ') || 'none'})`).join('\n')}`);
+  if (unknown.length) return fail(`Invalid arguments, nothing was sent:\n${unknown.map((k) => `arguments: ${unknownKeyRule(k, Object.keys(tool.placement))}`).join('\n')}`);
 
   const raw: RawInput = { params: {}, query: {}, body: undefined };
   let fields: string[] | undefined;
@@ -46,15 +49,14 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
   if (badFields.length) return fail(`Invalid arguments, nothing was sent:\n${tool.fieldsArg}: unknown field${badFields.length > 1 ? 's' : ''} ${badFields.join(', ')}; fields: ${known.join(', ')}`);
   if (op.pagination !== 'none' && raw.query.limit === undefined) raw.query.limit = Math.min(DEFAULT_PAGE, op.maxLimit ?? DEFAULT_PAGE);
 
-  let input;
   try {
-    input = validateInput(op, raw);
-  } catch (err) {
-    if (err instanceof ValidationError) return fail(`Invalid arguments, nothing was sent:\n${err.issues.map((i) => `${argumentName(tool, i.field)}: ${i.rule}`).join('\n')}`);
-    throw err;
-  }
-
-  try {
+    let input;
+    try {
+      input = await prepare(ctx, op, raw, { naming: 'keys', container: 'arguments' });
+    } catch (err) {
+      if (err instanceof ValidationError) return fail(`Invalid arguments, nothing was sent:\n${err.issues.map((i) => `${i.field}: ${i.rule}`).join('\n')}`);
+      throw err;
+    }
     const http = await ctx.http();
     const { envelope } = await callOperation(http, op, input);
     const data = recordsOf(op, envelope);
@@ -71,12 +73,4 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
     if (err instanceof CliError) return fail([err.message, err.hint].filter(Boolean).join('\n'));
     return fail(`unexpected failure: ${err instanceof Error ? err.message : String(err)}`);
   }
-}
-
-/** `--value-amount` → `value.amount`, `<id>` → `id`: the argument as the tool's schema names it. */
-function argumentName(tool: ToolDef, field: string): string {
-  const arg = /^<(.+)>$/.exec(field);
-  if (arg) return arg[1]!;
-  const f = operationFields(tool.op).fields.find((x) => `--${x.flag}` === field);
-  return f ? f.key : field.replace(/^--/, '').replace(/^(query|body)\./, '');
 }

@@ -78,7 +78,7 @@ describe('export formats', () => {
     expect(missing.stderr).toContain('--param deal_ids: is required');
     const unknown = await run(['export', 'leads', '--param', 'colour=red']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('--param colour: is not a parameter of leads');
+    expect(unknown.stderr).toContain('--param colour: unknown key "colour"; known: ');
     const badType = await run(['export', 'leads', '--param', 'owner_id=abc']);
     expect(badType.code).toBe(2);
     expect(badType.stderr).toContain('--param owner_id: must be an integer');

@@ -45,7 +45,7 @@ describe('import validation', () => {
     expect(r.stderr).toContain('line 2: person_id: a lead needs a person or an organization');
     expect(r.stderr).toContain('line 4: value.amount: must be a number');
     expect(r.stderr).toContain('line 5: row: is not valid JSON');
-    expect(r.stderr).toContain('line 6: organisation_id: is not a field of this operation');
+    expect(r.stderr).toContain('line 6: row: unknown key "organisation_id" (did you mean "organization_id"?)');
     expect(r.stderr).not.toContain('line 1:');
     expect(r.stderr).toContain('4 rows of');
     expect(await posts()).toEqual([]);

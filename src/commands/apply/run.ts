@@ -51,6 +51,7 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
     const http = needsService ? await ctx.http() : (undefined as never);
     await executePlan(plan, {
       http,
+      reader: ctx,
       state,
       statePath,
       env: ctx.env,

@@ -37,16 +37,15 @@ interface Names {
 
 /** Stage and user names; a list the token may not read (scope) leaves ids in place, said under --debug. */
 async function loadNames(ctx: Context): Promise<Names> {
-  const [http, { paginate }, { stageOps }, { userOps }] = await Promise.all([
-    ctx.http(),
-    import('../../api/call.js'),
+  const [{ readAll }, { stageOps }, { userOps }] = await Promise.all([
+    import('../../api/prepare.js'),
     import('../../api/operations/stages.js'),
     import('../../api/operations/users.js'),
   ]);
-  const read = async (op: Parameters<typeof paginate>[1], query: Record<string, unknown>): Promise<Map<number, string>> => {
+  const read = async (op: Parameters<typeof readAll>[1], query: Record<string, unknown>): Promise<Map<number, string>> => {
     const out = new Map<number, string>();
     try {
-      for await (const rec of paginate(http, op, { query }, { all: true })) {
+      for await (const rec of readAll(ctx, op, { query }, { all: true })) {
         const x = rec as { id?: unknown; name?: unknown };
         if (typeof x.id === 'number' && typeof x.name === 'string') out.set(x.id, x.name);
       }

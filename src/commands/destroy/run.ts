@@ -52,14 +52,13 @@ export async function runDestroy(ctx: Context, o: DestroyOptions): Promise<void>
     }
 
     await ctx.confirm(`Delete the ${order.length} record${order.length === 1 ? '' : 's'} listed in ${statePath}?`);
-    const http = await ctx.http();
     const results: Result[] = [];
     const out = reportWriter(ctx, { columns: RESULT_COLUMNS, line });
     for (const name of order) {
       const entry = state.records[name]!;
       let outcome;
       try {
-        outcome = await removeEntry(http, name, entry);
+        outcome = await removeEntry(ctx, name, entry);
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
         throw new CliError(`${entry.kind} ${name} (id ${entry.id}): ${err.message}`, err.exitCode, [err.hint, `Records already removed are gone from ${statePath}; run destroy again to continue.`].filter(Boolean).join('\n'));

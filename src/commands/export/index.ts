@@ -46,7 +46,7 @@ const exportCommand: CommandSpec = {
     const columns = opts.columns === undefined ? undefined : String(opts.columns).split(',').map((c) => c.trim()).filter(Boolean);
     if (columns && format !== 'csv') throw new UsageError('--columns: only for --format csv');
     const { listInput } = await import('../../automation/params.js');
-    const { params, query } = listInput(resource.op, resource.name, (opts.param as string[] | undefined) ?? []);
+    const { params, query } = await listInput(ctx, resource.op, resource.name, (opts.param as string[] | undefined) ?? []);
     const { runExport } = await import('../../automation/export.js');
     await runExport(ctx, { resource, params, query, format, out: opts.out as string | undefined, resume: Boolean(opts.resume), columns, pageSize });
   },

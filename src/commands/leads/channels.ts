@@ -1,6 +1,6 @@
 import { dealFieldOps } from '../../api/operations/deal-fields.js';
 import type { CommandSpec } from '../../core/command.js';
-import { channelOptions } from './checks.js';
+import { channelOptions } from '../../api/checks/leads.js';
 
 /** `leads channels`: the marketing channels a lead may name (the options of the deal field `channel`). */
 export const channels: CommandSpec = {

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { leadOps } from '../../api/operations/leads.js';
 import type { CommandSpec } from '../../core/command.js';
 import { CliError, ValidationError } from '../../core/errors.js';
-import { collectFlags, commandFromOperation, validateInput } from '../operation-command.js';
+import { prepare } from '../../api/prepare.js';
+import { collectFlags, commandFromOperation } from '../operation-command.js';
 import { fetchOperation } from '../run-operation.js';
 
 const { convert: convertOp, conversionStatus: statusOp } = leadOps;
@@ -20,7 +21,7 @@ export const convertCommand: CommandSpec = {
   async run(ctx, { args, opts }) {
     const timeout = Number(opts.timeout);
     if (!Number.isFinite(timeout) || timeout <= 0) throw new ValidationError([{ field: '--timeout', rule: 'must be a positive number of seconds' }]);
-    const input = validateInput(convertOp, await collectFlags(ctx, convertOp, args, opts));
+    const input = await prepare(ctx, convertOp, await collectFlags(ctx, convertOp, args, opts));
     const leadId = String(input.params.id);
     const conversionId = ((await fetchOperation(ctx, convertOp, { params: { id: leadId }, body: input.body as { stage_id?: number; pipeline_id?: number } })) as { conversion_id?: string } | null)?.conversion_id;
     if (!conversionId) throw new CliError('The service did not return a conversion id.');

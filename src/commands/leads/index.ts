@@ -2,10 +2,8 @@ import { leadOps } from '../../api/operations/leads.js';
 import { defineArea } from '../define-area.js';
 import { archive, unarchive } from './archive.js';
 import { channels } from './channels.js';
-import { leadPreflight } from './checks.js';
 import { convertCommand } from './convert.js';
 
 export const area = defineArea(leadOps, {
-  extend: { create: { preflight: leadPreflight }, update: { preflight: leadPreflight } },
   commands: [convertCommand, archive, unarchive, channels],
 });

@@ -1,10 +1,8 @@
 import { mailboxOps } from '../../api/operations/mailbox.js';
 import { defineArea } from '../define-area.js';
-import { threadUpdatePreflight } from './checks.js';
 import { messageGet } from './message-get.js';
 
 export const area = defineArea(mailboxOps, {
-  extend: { threadsUpdate: { preflight: threadUpdatePreflight } },
   commands: [messageGet],
   groups: {
     'mailbox threads': 'Mail threads: list by folder, show, messages, update, delete',

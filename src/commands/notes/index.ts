@@ -1,12 +1,11 @@
 import { NOTE_CONTENT_MAX, noteOps } from '../../api/operations/notes.js';
 import { defineArea } from '../define-area.js';
-import { notePreflight } from './checks.js';
 import { contentFile } from './content-file.js';
 
 export const area = defineArea(noteOps, {
   extend: {
-    create: { ...contentFile(NOTE_CONTENT_MAX), preflight: notePreflight },
-    update: { ...contentFile(NOTE_CONTENT_MAX), preflight: notePreflight },
+    create: contentFile(NOTE_CONTENT_MAX),
+    update: contentFile(NOTE_CONTENT_MAX),
     commentsAdd: contentFile(),
     commentsUpdate: contentFile(),
   },

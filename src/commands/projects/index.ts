@@ -1,10 +1,9 @@
 import { projectOps } from '../../api/operations/projects.js';
 import { defineArea } from '../define-area.js';
 import type { CommandExtension } from '../operation-command.js';
-import { projectPreflight } from './checks.js';
 import { customFieldOption, foldCustomFields } from './custom-fields.js';
 
-/** create/update: the generated command plus --custom-field KEY=VALUE and the board/phase check. */
-const withCustomFields: CommandExtension = { options: [customFieldOption], adjust: foldCustomFields, preflight: projectPreflight };
+/** create/update: the generated command plus --custom-field KEY=VALUE (the board/phase check is the operation's: src/api/checks/projects.ts). */
+const withCustomFields: CommandExtension = { options: [customFieldOption], adjust: foldCustomFields };
 
 export const area = defineArea(projectOps, { extend: { create: withCustomFields, update: withCustomFields } });

@@ -2,14 +2,9 @@ import { roleOps } from '../../api/operations/roles.js';
 import { UsageError } from '../../core/errors.js';
 import { defineArea } from '../define-area.js';
 import { get } from './get.js';
-import { assignedUserPreflight, parentRolePreflight, pipelineIdsPreflight } from './checks.js';
 
 export const area = defineArea(roleOps, {
   extend: {
-    create: { preflight: parentRolePreflight },
-    update: { preflight: parentRolePreflight },
-    assignmentsRemove: { preflight: assignedUserPreflight },
-    pipelinesUpdate: { preflight: pipelineIdsPreflight },
     // Visible pipelines by default, hidden ones with --hidden.
     pipelinesList: {
       options: [{ flags: '--hidden', description: 'list the pipelines hidden from the role (same as --visible false)' }],

@@ -2,7 +2,6 @@ import { webhookOps } from '../../api/operations/webhooks.js';
 import { ValidationError } from '../../core/errors.js';
 import { readAll } from '../../core/stdin.js';
 import { defineArea } from '../define-area.js';
-import { webhookPreflight } from './checks.js';
 import { listenCommand } from './listen.js';
 
 // Basic-auth passwords are masked by the output path itself (src/output/secrets.ts), for every command.
@@ -18,7 +17,6 @@ export const area = defineArea(webhookOps, {
         if (!secret) throw new ValidationError([{ field: '--auth-password-stdin', rule: 'stdin was empty; pipe the password in' }]);
         return { ...raw, body: { ...(raw.body as object), http_auth_password: secret } };
       },
-      preflight: webhookPreflight,
     },
   },
   commands: [listenCommand],

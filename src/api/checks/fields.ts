@@ -1,9 +1,8 @@
-import type { Operation } from '../../api/operation.js';
-import { stageOps } from '../../api/operations/stages.js';
-import type { Context } from '../../core/context.js';
+import type { Operation } from '../operation.js';
+import { stageOps } from '../operations/stages.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { fetchAll, fetchOperation } from '../run-operation.js';
+import { read, readAll, type Reader } from '../prepare.js';
 
 type Issue = { field: string; rule: string };
 interface FieldBody {
@@ -22,16 +21,16 @@ export interface StoredField {
 export type FieldGet = Operation & { params: NonNullable<Operation['params']> };
 
 /** One field as the service holds it (with the members the checks need). */
-export async function readField(ctx: Context, get: Operation, fieldCode: string, include: string[] = []): Promise<StoredField> {
+export async function readField(ctx: Reader, get: Operation, fieldCode: string, include: string[] = []): Promise<StoredField> {
   const query = include.length ? { include_fields: include } : {};
-  return (await fetchOperation(ctx, get, { params: { field_code: fieldCode }, query } as never)) as StoredField;
+  return (await read(ctx, get, { params: { field_code: fieldCode }, query } as never)) as StoredField;
 }
 
 /** Ids of the active deal stages; undefined when the token may not read stages (the service then decides). */
-async function activeStageIds(ctx: Context): Promise<Set<number> | undefined> {
+async function activeStageIds(ctx: Reader): Promise<Set<number> | undefined> {
   try {
     const ids = new Set<number>();
-    for await (const s of fetchAll(ctx, stageOps.list, {})) {
+    for await (const s of readAll(ctx, stageOps.list, {})) {
       const stage = s as { id: number; is_deleted?: boolean };
       if (stage.is_deleted !== true) ids.add(stage.id);
     }
@@ -44,13 +43,33 @@ async function activeStageIds(ctx: Context): Promise<Set<number> | undefined> {
 }
 
 /**
+ * The option operations apply changes all or nothing; checking before sending that the field takes
+ * options and that every named option exists gives the same answer without a failed write.
+ */
+export function optionPreflight(get: Operation, flag: string, needIds: boolean) {
+  return async (ctx: Reader, input: ValidInput): Promise<void> => {
+    const field = await readField(ctx, get, String(input.params.field_code));
+    if (field.field_type !== 'enum' && field.field_type !== 'set') {
+      throw new ValidationError([{ field: '<field_code>', rule: `${field.field_code} is a ${field.field_type} field; only enum and set fields have options` }]);
+    }
+    if (!needIds) return;
+    const known = new Map((field.options ?? []).map((o) => [String(o.id), o.label]));
+    const missing = (input.body as Array<{ id: number }>).map((o) => o.id).filter((id) => !known.has(String(id)));
+    if (missing.length) {
+      const have = [...known].map(([id, label]) => `${id} (${label})`).join(', ') || 'none';
+      throw new ValidationError([{ field: `--${flag}`, rule: `no option ${missing.join(', ')} on field ${field.field_code}; nothing was changed. Options: ${have}` }]);
+    }
+  };
+}
+
+/**
  * Rules that need the account's data, checked with reads before a create or update is sent:
  * important stage ids must be active deal stages and stay empty while the field is not important
  * (on update an absent --important keeps the stored value), and the system field `name` is always
  * shown in the add dialog.
  */
 export function fieldPreflight(get: Operation) {
-  return async (ctx: Context, input: ValidInput): Promise<void> => {
+  return async (ctx: Reader, input: ValidInput): Promise<void> => {
   const body = (input.body ?? {}) as FieldBody;
   const fieldCode = input.params.field_code as string | undefined;
   const issues: Issue[] = [];

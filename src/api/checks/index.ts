@@ -1,0 +1,80 @@
+import type { ValidInput } from '../../input/operation-input.js';
+import type { Operation } from '../operation.js';
+import type { Reader } from '../prepare.js';
+
+/**
+ * A rule of an operation that needs the account's data (a label exists, a stage is active, a phase
+ * belongs to the board). It may read through the entry, never write; a broken rule is a
+ * ValidationError naming the flag, which `prepare` renames for doors that name keys.
+ */
+export type AccountCheck = (reader: Reader, op: Operation, input: ValidInput) => Promise<void>;
+
+type Load = () => Promise<AccountCheck>;
+
+/** The field operations' checks read the field through the get operation of the same table. */
+const FIELD_TABLES: Record<string, () => Promise<Record<string, Operation>>> = {
+  dealFields: () => import('../operations/deal-fields.js').then((m) => m.dealFieldOps),
+  personFields: () => import('../operations/person-fields.js').then((m) => m.personFieldOps),
+  organizationFields: () => import('../operations/organization-fields.js').then((m) => m.organizationFieldOps),
+  productFields: () => import('../operations/product-fields.js').then((m) => m.productFieldOps),
+  projectFields: () => import('../operations/project-fields.js').then((m) => m.projectFieldOps),
+};
+const getOf = async (op: Operation): Promise<Operation> => (await FIELD_TABLES[op.area]!())['get']!;
+
+const fieldWrite: Load = async () => {
+  const { fieldPreflight } = await import('./fields.js');
+  return async (reader, op, input) => fieldPreflight(await getOf(op))(reader, input);
+};
+const fieldOptions = (flag: string, needIds: boolean): Load => async () => {
+  const { optionPreflight } = await import('./fields.js');
+  return async (reader, op, input) => optionPreflight(await getOf(op), flag, needIds)(reader, input);
+};
+/** A check that does not need to know which operation it guards. */
+const plain = (load: () => Promise<(reader: Reader, input: ValidInput) => Promise<void>>): Load => async () => {
+  const f = await load();
+  return (reader, _op, input) => f(reader, input);
+};
+
+const leads = plain(() => import('./leads.js').then((m) => m.leadPreflight));
+const notes = plain(() => import('./notes.js').then((m) => m.notePreflight));
+const phases = plain(() => import('./phases.js').then((m) => m.phasePreflight));
+const projects = plain(() => import('./projects.js').then((m) => m.projectPreflight));
+const parentRole = plain(() => import('./roles.js').then((m) => m.parentRolePreflight));
+
+/**
+ * Account checks by operation id, beside the tables and loaded only when that operation is prepared
+ * (they import read operations of other areas, which start-up should not pay for). Every door runs
+ * them: a command, an MCP tool call, an import row, a fixture (test/contract/four-doors.test.ts).
+ */
+export const ACCOUNT_CHECKS: Readonly<Record<string, Load>> = {
+  'leads.create': leads,
+  'leads.update': leads,
+  'notes.create': notes,
+  'notes.update': notes,
+  'mailbox.threadsUpdate': plain(() => import('./mailbox.js').then((m) => m.threadUpdatePreflight)),
+  'phases.create': phases,
+  'phases.update': phases,
+  'phases.delete': plain(() => import('./phases.js').then((m) => m.deletePreflight)),
+  'projects.create': projects,
+  'projects.update': projects,
+  'roles.create': parentRole,
+  'roles.update': parentRole,
+  'roles.assignmentsRemove': plain(() => import('./roles.js').then((m) => m.assignedUserPreflight)),
+  'roles.pipelinesUpdate': plain(() => import('./roles.js').then((m) => m.pipelineIdsPreflight)),
+  'webhooks.create': plain(() => import('./webhooks.js').then((m) => m.webhookPreflight)),
+  'legacyTeams.removeUsers': plain(() => import('./legacy-teams.js').then((m) => m.membersPreflight)),
+  ...Object.fromEntries(
+    Object.keys(FIELD_TABLES).flatMap((area) => [
+      [`${area}.create`, fieldWrite],
+      [`${area}.update`, fieldWrite],
+      [`${area}.addOptions`, fieldOptions('label', false)],
+      [`${area}.updateOptions`, fieldOptions('option', true)],
+      [`${area}.deleteOptions`, fieldOptions('id', true)],
+    ]),
+  ),
+};
+
+/** The account check of an operation, if it has one. */
+export async function accountCheckOf(op: Operation): Promise<AccountCheck | undefined> {
+  return ACCOUNT_CHECKS[op.id]?.();
+}

@@ -1,0 +1,157 @@
+import { ValidationError } from '../core/errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { CredentialSource } from '../http/types.js';
+import { operationFields, validateInput, type RawInput, type ValidInput } from '../input/operation-input.js';
+import { unknownKeys } from '../input/unknown-keys.js';
+import { callOperation, paginate, recordsOf, type PageOptions } from './call.js';
+import { accountCheckOf } from './checks/index.js';
+import type { Operation } from './operation.js';
+
+declare const preparedBrand: unique symbol;
+
+type Issue = { field: string; rule: string };
+
+/**
+ * Input that went through `prepare`: no unknown key, the operation's schemas passed (transforms
+ * applied), and the operation's account checks passed. `callOperation` and `paginate` take only
+ * this, so a caller that skips the entry does not compile.
+ */
+export type Prepared = ValidInput & { readonly [preparedBrand]: true };
+
+/**
+ * What an account check may use: reads through this same entry, debug lines, the API address.
+ * A CLI Context is one; `readerOf` makes one from an HttpClient. Never used to write.
+ */
+export interface Reader {
+  http(): Promise<HttpClient>;
+  debug(line: string): void;
+  credentials?(): Promise<CredentialSource>;
+  /** Answers of reads made with this reader, kept so many rows checked against one list read it once (import). */
+  memo?: Map<string, Promise<unknown>>;
+}
+
+export function readerOf(http: HttpClient, debug: (line: string) => void = () => {}): Reader {
+  return { http: async () => http, debug };
+}
+
+export interface PrepareOptions {
+  /**
+   * How issues name an input: `flags` as a command line gives it (`--label-ids`, `<id>`, `--data` for
+   * an unknown key), `keys` as the operation names it (`label_ids`, `id`; an unknown key under `container`).
+   */
+  naming?: 'flags' | 'keys';
+  /** With `keys`: what holds the keys (`arguments` of an MCP call, `spec` of a fixture, `row` of an import). */
+  container?: string;
+  /** Top-level body keys that pass as they are, unchecked (an import's custom-field columns). */
+  allowKey?: (key: string) => boolean;
+}
+
+/**
+ * The one entry to an operation: unknown keys refused (naming the nearest known one), the zod
+ * schemas, then the operation's account checks (reads only). Every caller — generated and
+ * hand-written commands, prompts, MCP, import, export, apply/destroy — goes through here, so a rule
+ * is enforced the same way at every door. A refusal is a ValidationError (exit 2), nothing sent.
+ */
+export async function prepare(reader: Reader, op: Operation, raw: Partial<RawInput>, opts: PrepareOptions = {}): Promise<Prepared> {
+  const input: RawInput = { params: raw.params ?? {}, query: raw.query ?? {}, body: raw.body };
+  const allow = opts.allowKey ?? (() => false);
+  const issues: Issue[] = [];
+  const unknown = [
+    ...unknownKeys(op.query, input.query).map((u) => ({ ...u, where: 'query' })),
+    ...(strictAtTop(op.body) ? [] : unknownKeys(op.body, input.body, allow).map((u) => ({ ...u, where: 'body' }))),
+  ];
+  for (const u of unknown) issues.push({ field: opts.naming === 'keys' ? (opts.container ?? u.where) : u.where === 'body' ? '--data' : 'query', rule: u.rule });
+
+  let valid: ValidInput | undefined;
+  try {
+    valid = validateWithExtras(op, input, allow);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    issues.push(...rename(op, err.issues, opts));
+  }
+  if (issues.length || !valid) throw new ValidationError(issues);
+
+  const check = await accountCheckOf(op);
+  if (check) {
+    try {
+      await check(reader, op, valid);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      throw new ValidationError(rename(op, err.issues, opts), err.hint);
+    }
+  }
+  return valid as Prepared;
+}
+
+/** The records of one read, through the entry (memoised on the reader when it keeps a memo). */
+export async function read(reader: Reader, op: Operation, raw: Partial<RawInput> = {}): Promise<unknown> {
+  return memoised(reader, op, raw, 'one', async () => {
+    const input = await prepare(reader, op, raw);
+    const { envelope } = await callOperation(await reader.http(), op, input);
+    return recordsOf(op, envelope);
+  });
+}
+
+/** Every record of a list, page by page, through the entry (collected once per reader when it keeps a memo). */
+export async function* readAll(reader: Reader, op: Operation, raw: Partial<RawInput> = {}, paging: PageOptions = { all: true }): AsyncGenerator<unknown> {
+  if (reader.memo) {
+    yield* (await memoised(reader, op, raw, JSON.stringify(paging), async () => {
+      const out: unknown[] = [];
+      for await (const r of paginate(await reader.http(), op, await prepare(reader, op, raw), paging)) out.push(r);
+      return out;
+    })) as unknown[];
+    return;
+  }
+  yield* paginate(await reader.http(), op, await prepare(reader, op, raw), paging);
+}
+
+function memoised(reader: Reader, op: Operation, raw: Partial<RawInput>, how: string, load: () => Promise<unknown>): Promise<unknown> {
+  if (!reader.memo) return load();
+  const key = `${op.id} ${how} ${JSON.stringify([raw.params ?? {}, raw.query ?? {}, raw.body ?? null])}`;
+  let hit = reader.memo.get(key);
+  if (!hit) {
+    hit = load();
+    reader.memo.set(key, hit);
+    hit.catch(() => reader.memo?.delete(key));
+  }
+  return hit;
+}
+
+/** zod with the admitted extra keys set aside (the schema would drop them) and put back after. */
+function validateWithExtras(op: Operation, input: RawInput, allow: (key: string) => boolean): ValidInput {
+  const body = input.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return validateInput(op, input);
+  const extras: Record<string, unknown> = {};
+  const core: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) (allow(k) ? extras : core)[k] = v;
+  if (!Object.keys(extras).length) return validateInput(op, input);
+  const valid = validateInput(op, { ...input, body: core });
+  return { ...valid, body: { ...(valid.body as Record<string, unknown>), ...extras } };
+}
+
+/**
+ * A body refused whole by its own schema when a key is unknown (z.strictObject, with a message that
+ * says why a key cannot be set): that message is the one shown, not the generic one.
+ */
+function strictAtTop(schema: Operation['body']): boolean {
+  const def = (schema as { _zod?: { def?: { catchall?: { _zod?: { def?: { type?: string } } } } } } | undefined)?._zod?.def;
+  return def?.catchall?._zod?.def?.type === 'never';
+}
+
+/** Issues named as a command line names them (`--flag`, `<id>`), renamed to the operation's keys when asked. */
+function rename(op: Operation, issues: ReadonlyArray<Issue>, opts: PrepareOptions): Issue[] {
+  if (opts.naming !== 'keys') return [...issues];
+  return issues.map((i) => ({ ...i, field: keyName(op, i.field, opts.container) }));
+}
+
+/** `--value-amount` → `value.amount`, `<id>` → `id`, `body.x` → `x`, `--data` → the container. */
+export function keyName(op: Operation, field: string, container = 'body'): string {
+  const arg = /^<(.+)>$/.exec(field);
+  if (arg) return arg[1]!;
+  if (field === '--data') return container;
+  const names = field.split(', ');
+  const { fields } = operationFields(op);
+  return names
+    .map((n) => fields.find((x) => `--${x.flag}` === n)?.key ?? n.replace(/^--/, '').replace(/^(query|body)\./, '').replace(/-/g, '_'))
+    .join(', ');
+}
