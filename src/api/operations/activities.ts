@@ -26,7 +26,7 @@ export const activityOps = defineTable('activities', {
     scopes: ['activities:read', 'activities:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: z.string().optional(), person_id: id.optional(), org_id: id.optional(), done: z.boolean().optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time', 'due_date']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['attendees'])).optional(), ...cursorQuery(500) }),
+    query: () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: z.string().optional(), person_id: id.optional(), org_id: id.optional(), done: z.boolean().optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time', 'due_date']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['attendees'])).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['activities', 'list'],
       summary: 'List activities (filter by owner, deal, person, organization, done)',
@@ -41,8 +41,8 @@ export const activityOps = defineTable('activities', {
     cost: 1,
     scopes: ['activities:read', 'activities:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ include_fields: z.array(z.enum(['attendees'])).optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ include_fields: z.array(z.enum(['attendees'])).optional() }),
     cli: {
       command: ['activities', 'get'],
       summary: 'Show one activity',
@@ -57,7 +57,7 @@ export const activityOps = defineTable('activities', {
     cost: 5,
     scopes: ['activities:full'],
     pagination: 'none',
-    body: z.object({ subject: z.string().trim().min(1).optional(), type: z.string().optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), person_id: id.optional(), org_id: id.optional(), project_id: id.optional(), due_date: isoDate.nullable().optional(), due_time: hhmm.nullable().optional(), duration: hhmm.nullable().optional(), busy: z.boolean().optional(), done: z.boolean().optional(), location: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), participants: z.array(z.object({ person_id: id.optional(), primary: z.boolean().optional() })).optional(), attendees: z.array(z.object({ email: z.string().optional(), name: z.string().optional(), status: z.string().optional(), is_organizer: z.boolean().optional(), person_id: id.optional(), user_id: id.optional() })).optional(), public_description: z.string().optional(), priority: z.int().optional(), note: z.string().optional() }).superRefine(timeNeedsDate),
+    body: () => z.object({ subject: z.string().trim().min(1).optional(), type: z.string().optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), person_id: id.optional(), org_id: id.optional(), project_id: id.optional(), due_date: isoDate.nullable().optional(), due_time: hhmm.nullable().optional(), duration: hhmm.nullable().optional(), busy: z.boolean().optional(), done: z.boolean().optional(), location: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), participants: z.array(z.object({ person_id: id.optional(), primary: z.boolean().optional() })).optional(), attendees: z.array(z.object({ email: z.string().optional(), name: z.string().optional(), status: z.string().optional(), is_organizer: z.boolean().optional(), person_id: id.optional(), user_id: id.optional() })).optional(), public_description: z.string().optional(), priority: z.int().optional(), note: z.string().optional() }).superRefine(timeNeedsDate),
     cli: {
       help: ACTIVITY_HELP,
       command: ['activities', 'create'],
@@ -73,8 +73,8 @@ export const activityOps = defineTable('activities', {
     cost: 5,
     scopes: ['activities:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ subject: z.string().trim().min(1).optional(), type: z.string().optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), person_id: id.optional(), org_id: id.optional(), project_id: id.optional(), due_date: isoDate.nullable().optional(), due_time: hhmm.nullable().optional(), duration: hhmm.nullable().optional(), busy: z.boolean().optional(), done: z.boolean().optional(), location: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), participants: z.array(z.object({ person_id: id.optional(), primary: z.boolean().optional() })).optional(), attendees: z.array(z.object({ email: z.string().optional(), name: z.string().optional(), status: z.string().optional(), is_organizer: z.boolean().optional(), person_id: id.optional(), user_id: id.optional() })).optional(), public_description: z.string().optional(), priority: z.int().optional(), note: z.string().optional() }).superRefine(timeNeedsDate),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ subject: z.string().trim().min(1).optional(), type: z.string().optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), person_id: id.optional(), org_id: id.optional(), project_id: id.optional(), due_date: isoDate.nullable().optional(), due_time: hhmm.nullable().optional(), duration: hhmm.nullable().optional(), busy: z.boolean().optional(), done: z.boolean().optional(), location: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), participants: z.array(z.object({ person_id: id.optional(), primary: z.boolean().optional() })).optional(), attendees: z.array(z.object({ email: z.string().optional(), name: z.string().optional(), status: z.string().optional(), is_organizer: z.boolean().optional(), person_id: id.optional(), user_id: id.optional() })).optional(), public_description: z.string().optional(), priority: z.int().optional(), note: z.string().optional() }).superRefine(timeNeedsDate),
     cli: {
       help: ACTIVITY_HELP,
       command: ['activities', 'update'],
@@ -90,7 +90,7 @@ export const activityOps = defineTable('activities', {
     cost: 3,
     scopes: ['activities:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['activities', 'delete'],
       summary: 'Delete an activity',

@@ -18,7 +18,7 @@ export const activityFieldOps = defineTable('activityFields', {
     scopes: SCOPES,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ include_fields: includeFields, ...cursorQuery(500) }),
+    query: () => z.object({ include_fields: includeFields, ...cursorQuery(500) }),
     cli: {
       command: ['activity-fields', 'list'],
       summary: 'List activity field metadata (read-only)',
@@ -34,8 +34,8 @@ export const activityFieldOps = defineTable('activityFields', {
     cost: 1,
     scopes: SCOPES,
     pagination: 'none',
-    params: z.object({ field_code: z.string().trim().min(1) }),
-    query: z.object({ include_fields: includeFields }),
+    params: () => z.object({ field_code: z.string().trim().min(1) }),
+    query: () => z.object({ include_fields: includeFields }),
     cli: {
       command: ['activity-fields', 'get'],
       summary: 'Show one activity field by its field code',

@@ -61,7 +61,7 @@ export const activityTypeOps = defineTable('activityTypes', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    body: strictBody({ name, icon_key: iconKey, color: color.optional() }),
+    body: () => strictBody({ name, icon_key: iconKey, color: color.optional() }),
     cli: {
       command: ['activity-types', 'create'],
       summary: 'Create an activity type (its key_string is generated from the name)',
@@ -77,8 +77,8 @@ export const activityTypeOps = defineTable('activityTypes', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: strictBody({ name: name.optional(), icon_key: iconKey.optional(), color: color.optional(), order_nr: z.int().min(0).optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => strictBody({ name: name.optional(), icon_key: iconKey.optional(), color: color.optional(), order_nr: z.int().min(0).optional() }),
     cli: {
       prompts: { id: { from: 'activityTypes.list' } },
       command: ['activity-types', 'update'],
@@ -95,7 +95,7 @@ export const activityTypeOps = defineTable('activityTypes', {
     cost: 6,
     scopes: WRITE,
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       prompts: { id: { from: 'activityTypes.list' } },
       command: ['activity-types', 'delete'],

@@ -33,7 +33,7 @@ export const boardOps = defineTable('boards', {
     scopes: ['projects:read', 'projects:full'],
     beta: true,
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['boards', 'get'],
       summary: 'Show one project board',
@@ -48,7 +48,7 @@ export const boardOps = defineTable('boards', {
     cost: 2,
     scopes: ['projects:read', 'projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['boards', 'get'],
       summary: 'Show one project board (v1 form)',
@@ -65,7 +65,7 @@ export const boardOps = defineTable('boards', {
     scopes: ['projects:full'],
     beta: true,
     pagination: 'none',
-    body: z.object({ name: z.string(), order_nr: z.int().min(1).optional() }),
+    body: () => z.object({ name: z.string(), order_nr: z.int().min(1).optional() }),
     cli: {
       command: ['boards', 'create'],
       summary: 'Create a project board',
@@ -81,8 +81,8 @@ export const boardOps = defineTable('boards', {
     scopes: ['projects:full'],
     beta: true,
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().optional(), order_nr: z.int().min(1).optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ name: z.string().optional(), order_nr: z.int().min(1).optional() }),
     cli: {
       command: ['boards', 'update'],
       summary: 'Rename or reorder a project board',
@@ -98,7 +98,7 @@ export const boardOps = defineTable('boards', {
     scopes: ['projects:full'],
     beta: true,
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['boards', 'delete'],
       summary: 'Delete an empty project board',

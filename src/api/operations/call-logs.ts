@@ -10,7 +10,7 @@ export const callLogOps = defineTable('callLogs', {
     scopes: ['phone-integration'],
     pagination: 'offset',
     maxLimit: 50,
-    query: z.object({ start: z.int().min(0).optional(), limit: z.int().min(1).max(50).optional() }),
+    query: () => z.object({ start: z.int().min(0).optional(), limit: z.int().min(1).max(50).optional() }),
     cli: {
       command: ['call-logs', 'list'],
       summary: 'List the call logs of the authorized user',
@@ -25,7 +25,7 @@ export const callLogOps = defineTable('callLogs', {
     cost: 2,
     scopes: ['phone-integration'],
     pagination: 'none',
-    params: z.object({ id: z.string().trim().min(1) }),
+    params: () => z.object({ id: z.string().trim().min(1) }),
     cli: {
       command: ['call-logs', 'get'],
       summary: 'Show one call log',
@@ -40,7 +40,7 @@ export const callLogOps = defineTable('callLogs', {
     cost: 10,
     scopes: ['phone-integration'],
     pagination: 'none',
-    body: z.object({ user_id: id.optional(), activity_id: id.optional(), subject: z.string().optional(), duration: z.string().optional(), outcome: z.enum(['connected', 'no_answer', 'left_message', 'left_voicemail', 'wrong_number', 'busy']), from_phone_number: z.string().optional(), to_phone_number: z.string(), start_time: dateTime, end_time: dateTime, person_id: id.optional(), org_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), note: z.string().optional() }),
+    body: () => z.object({ user_id: id.optional(), activity_id: id.optional(), subject: z.string().optional(), duration: z.string().optional(), outcome: z.enum(['connected', 'no_answer', 'left_message', 'left_voicemail', 'wrong_number', 'busy']), from_phone_number: z.string().optional(), to_phone_number: z.string(), start_time: dateTime, end_time: dateTime, person_id: id.optional(), org_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), note: z.string().optional() }),
     cli: {
       command: ['call-logs', 'create'],
       summary: 'Log a call (outcome, numbers, times; linked to a deal, lead, person or organization)',
@@ -55,7 +55,7 @@ export const callLogOps = defineTable('callLogs', {
     cost: 6,
     scopes: ['phone-integration'],
     pagination: 'none',
-    params: z.object({ id: z.string().trim().min(1) }),
+    params: () => z.object({ id: z.string().trim().min(1) }),
     cli: {
       command: ['call-logs', 'delete'],
       summary: 'Delete a call log (and its recording)',
@@ -69,9 +69,9 @@ export const callLogOps = defineTable('callLogs', {
     cost: 10,
     scopes: ['phone-integration'],
     pagination: 'none',
-    params: z.object({ id: z.string().trim().min(1) }),
+    params: () => z.object({ id: z.string().trim().min(1) }),
     encoding: 'multipart',
-    body: z.object({}),
+    body: () => z.object({}),
     cli: {
       command: ['call-logs', 'recording-upload'],
       upload: { field: 'file' },

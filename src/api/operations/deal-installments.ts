@@ -25,7 +25,7 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
     scopes: SCOPES,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({
+    query: () => z.object({
       deal_ids: z.array(id).min(1).max(100),
       sort_by: z.enum(['id', 'billing_date', 'deal_id']).optional(),
       sort_direction: z.enum(['asc', 'desc']).optional(),
@@ -47,8 +47,8 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
     cost: 5,
     scopes: SCOPES,
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ description: z.string().trim().min(1), amount, billing_date: isoDate }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ description: z.string().trim().min(1), amount, billing_date: isoDate }),
     cli: {
       prompts: { id: { from: 'deals.list', label: 'title' } },
       command: ['deal-installments', 'add'],
@@ -68,7 +68,7 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
     scopes: SCOPES,
     pagination: 'none',
     params,
-    body: z.object({ description: z.string().trim().min(1).optional(), amount: amount.optional(), billing_date: isoDate.optional() }),
+    body: () => z.object({ description: z.string().trim().min(1).optional(), amount: amount.optional(), billing_date: isoDate.optional() }),
     cli: {
       prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },
       command: ['deal-installments', 'update'],

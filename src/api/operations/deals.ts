@@ -69,7 +69,7 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }),
+    query: () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'list'],
       summary: 'List deals (filters, sort, include extra fields)',
@@ -84,8 +84,8 @@ export const dealOps = defineTable('deals', {
     cost: 1,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
     cli: {
       command: ['deals', 'get'],
       summary: 'Show one deal',
@@ -100,7 +100,7 @@ export const dealOps = defineTable('deals', {
     cost: 5,
     scopes: ['deals:full'],
     pagination: 'none',
-    body: z.object({ title: z.string().trim().min(1), ...dealFields }).superRefine(statusRules),
+    body: () => z.object({ title: z.string().trim().min(1), ...dealFields }).superRefine(statusRules),
     cli: {
       help: DEAL_HELP,
       command: ['deals', 'create'],
@@ -118,8 +118,8 @@ export const dealOps = defineTable('deals', {
     cost: 5,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ title: z.string().trim().min(1).optional(), ...dealFields }).superRefine(statusRules),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ title: z.string().trim().min(1).optional(), ...dealFields }).superRefine(statusRules),
     cli: {
       help: DEAL_HELP,
       command: ['deals', 'update'],
@@ -135,7 +135,7 @@ export const dealOps = defineTable('deals', {
     cost: 3,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['deals', 'delete'],
       summary: 'Delete a deal',
@@ -152,7 +152,7 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }),
+    query: () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'first_won_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'smart_bcc_email', 'source_lead_id'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'archived'],
       summary: 'List archived deals',
@@ -168,7 +168,7 @@ export const dealOps = defineTable('deals', {
     scopes: ['deals:read', 'deals:full', 'search:read'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: searchQuery({ term: z.string(), fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(), exact_match: z.boolean().optional(), person_id: id.optional(), organization_id: id.optional(), status: z.enum(['open', 'won', 'lost']).optional(), include_fields: z.array(z.enum(['deal.cc_email'])).optional(), ...cursorQuery(500) }),
+    query: () => searchQuery({ term: z.string(), fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(), exact_match: z.boolean().optional(), person_id: id.optional(), organization_id: id.optional(), status: z.enum(['open', 'won', 'lost']).optional(), include_fields: z.array(z.enum(['deal.cc_email'])).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'search'],
       summary: 'Search deals by title, notes or custom fields',
@@ -184,8 +184,8 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'followers', 'list'],
       summary: 'List the users who follow a deal',
@@ -200,7 +200,7 @@ export const dealOps = defineTable('deals', {
     cost: 20,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['deals', 'followers', 'list'],
       summary: 'List followers (v1 form)',
@@ -217,8 +217,8 @@ export const dealOps = defineTable('deals', {
     scopes: ['deals:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ user_id: id }),
     cli: {
       command: ['deals', 'followers', 'add'],
       summary: 'Make a user follow a deal',
@@ -233,8 +233,8 @@ export const dealOps = defineTable('deals', {
     cost: 10,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ user_id: id }),
     cli: {
       command: ['deals', 'followers', 'add'],
       summary: 'Add a follower (v1 form)',
@@ -250,7 +250,7 @@ export const dealOps = defineTable('deals', {
     cost: 3,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
+    params: () => z.object({ id: pathId, follower_id: pathId }),
     cli: {
       command: ['deals', 'followers', 'remove'],
       summary: 'Stop a user following a deal',
@@ -266,7 +266,7 @@ export const dealOps = defineTable('deals', {
     cost: 6,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
+    params: () => z.object({ id: pathId, follower_id: pathId }),
     cli: {
       command: ['deals', 'followers', 'remove'],
       summary: 'Remove a follower (v1 form: the follower record id)',
@@ -284,8 +284,8 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'followers', 'changelog'],
       summary: 'Who started or stopped following a deal, and when',
@@ -301,7 +301,7 @@ export const dealOps = defineTable('deals', {
     scopes: ['products:read', 'products:full', 'deals:read', 'deals:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ deal_ids: z.array(id), sort_by: z.enum(['id', 'deal_id', 'add_time', 'update_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }),
+    query: () => z.object({ deal_ids: z.array(id), sort_by: z.enum(['id', 'deal_id', 'add_time', 'update_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'products', 'of-deals'],
       summary: 'List the products attached to several deals',
@@ -317,8 +317,8 @@ export const dealOps = defineTable('deals', {
     scopes: ['products:read', 'products:full', 'deals:read', 'deals:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ sort_by: z.enum(['id', 'add_time', 'update_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ sort_by: z.enum(['id', 'add_time', 'update_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'products', 'list'],
       summary: 'List the products attached to a deal',
@@ -334,8 +334,8 @@ export const dealOps = defineTable('deals', {
     scopes: ['products:full', 'deals:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ product_id: id, item_price: z.number(), quantity: z.number(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ product_id: id, item_price: z.number(), quantity: z.number(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() }),
     cli: {
       command: ['deals', 'products', 'add'],
       summary: 'Attach a product to a deal',
@@ -351,8 +351,8 @@ export const dealOps = defineTable('deals', {
     scopes: ['products:full', 'deals:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ data: z.array(z.object({ product_id: id, item_price: z.number(), quantity: z.number(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() })).max(100) }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ data: z.array(z.object({ product_id: id, item_price: z.number(), quantity: z.number(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() })).max(100) }),
     cli: {
       command: ['deals', 'products', 'add-many'],
       summary: 'Attach several products to a deal at once (JSON list)',
@@ -367,8 +367,8 @@ export const dealOps = defineTable('deals', {
     cost: 5,
     scopes: ['products:full', 'deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, product_attachment_id: pathId }),
-    body: z.object({ product_id: id.optional(), item_price: z.number().optional(), quantity: z.number().optional(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() }),
+    params: () => z.object({ id: pathId, product_attachment_id: pathId }),
+    body: () => z.object({ product_id: id.optional(), item_price: z.number().optional(), quantity: z.number().optional(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() }),
     cli: {
       command: ['deals', 'products', 'update'],
       summary: 'Change a product attached to a deal (price, quantity, discount...)',
@@ -383,7 +383,7 @@ export const dealOps = defineTable('deals', {
     cost: 3,
     scopes: ['deals:full', 'products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, product_attachment_id: pathId }),
+    params: () => z.object({ id: pathId, product_attachment_id: pathId }),
     cli: {
       command: ['deals', 'products', 'delete'],
       summary: 'Detach one product from a deal',
@@ -399,8 +399,8 @@ export const dealOps = defineTable('deals', {
     cost: 15,
     scopes: ['products:full', 'deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ ids: z.array(id).max(100).optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ids: z.array(id).max(100).optional() }),
     cli: {
       command: ['deals', 'products', 'delete-many'],
       summary: 'Detach several products from a deal (all of them without --ids)',
@@ -416,7 +416,7 @@ export const dealOps = defineTable('deals', {
     cost: 10,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['deals', 'discounts', 'list'],
       summary: 'List the additional discounts of a deal',
@@ -432,8 +432,8 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ description: z.string(), amount: z.number(), type: z.enum(['percentage', 'amount']) }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ description: z.string(), amount: z.number(), type: z.enum(['percentage', 'amount']) }),
     cli: {
       command: ['deals', 'discounts', 'add'],
       summary: 'Add a discount to a deal (a percentage or an amount)',
@@ -448,8 +448,8 @@ export const dealOps = defineTable('deals', {
     cost: 5,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: pathId, discount_id: uuid }),
-    body: z.object({ description: z.string().optional(), amount: z.number().optional(), type: z.enum(['percentage', 'amount']).optional() }),
+    params: () => z.object({ id: pathId, discount_id: uuid }),
+    body: () => z.object({ description: z.string().optional(), amount: z.number().optional(), type: z.enum(['percentage', 'amount']).optional() }),
     cli: {
       command: ['deals', 'discounts', 'update'],
       summary: 'Change a discount of a deal',
@@ -464,7 +464,7 @@ export const dealOps = defineTable('deals', {
     cost: 3,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: pathId, discount_id: uuid }),
+    params: () => z.object({ id: pathId, discount_id: uuid }),
     cli: {
       command: ['deals', 'discounts', 'delete'],
       summary: 'Delete a discount of a deal',
@@ -480,7 +480,7 @@ export const dealOps = defineTable('deals', {
     cost: 40,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['deals', 'convert-to-lead'],
       summary: 'Turn a deal back into a lead (a conversion job; --wait for its lead id)',
@@ -495,7 +495,7 @@ export const dealOps = defineTable('deals', {
     cost: 1,
     scopes: ['deals:full', 'deals:read'],
     pagination: 'none',
-    params: z.object({ id: pathId, conversion_id: uuid }),
+    params: () => z.object({ id: pathId, conversion_id: uuid }),
     cli: {
       command: ['deals', 'conversion-status'],
       summary: 'Show a deal-to-lead conversion job (lead id once completed)',
@@ -510,7 +510,7 @@ export const dealOps = defineTable('deals', {
     cost: 40,
     scopes: READ,
     pagination: 'none',
-    query: z.object({ status: z.enum(['open', 'won', 'lost']).optional(), filter_id: id.optional(), user_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional() }),
+    query: () => z.object({ status: z.enum(['open', 'won', 'lost']).optional(), filter_id: id.optional(), user_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional() }),
     cli: {
       command: ['deals', 'summary'],
       summary: 'Totals of deals per currency, with weighted values',
@@ -525,7 +525,7 @@ export const dealOps = defineTable('deals', {
     cost: 20,
     scopes: READ,
     pagination: 'none',
-    query: z.object({ start_date: isoDate, interval: z.enum(['day', 'week', 'month', 'quarter']), amount: z.int(), field_key: z.string(), user_id: id.optional(), pipeline_id: id.optional(), filter_id: id.optional(), exclude_deals: z.union([z.literal(0), z.literal(1)]).optional(), totals_convert_currency: z.string().optional() }),
+    query: () => z.object({ start_date: isoDate, interval: z.enum(['day', 'week', 'month', 'quarter']), amount: z.int(), field_key: z.string(), user_id: id.optional(), pipeline_id: id.optional(), filter_id: id.optional(), exclude_deals: z.union([z.literal(0), z.literal(1)]).optional(), totals_convert_currency: z.string().optional() }),
     cli: {
       command: ['deals', 'timeline'],
       summary: 'Deals grouped by period of a date field (won_time, expected_close_date...)',
@@ -541,8 +541,8 @@ export const dealOps = defineTable('deals', {
     scopes: ['recents:read'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'changelog'],
       summary: 'Changes of a deal\'s fields, newest first',
@@ -558,8 +558,8 @@ export const dealOps = defineTable('deals', {
     scopes: ['recents:read'],
     pagination: 'offset',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ all_changes: z.string().optional(), items: z.array(z.string().min(1)).optional(), ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ all_changes: z.string().optional(), items: z.array(z.string().min(1)).optional(), ...offsetQuery }),
     cli: {
       command: ['deals', 'flow'],
       summary: 'Everything that happened on a deal (changes, notes, activities, mails...)',
@@ -575,8 +575,8 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'offset',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       command: ['deals', 'participants', 'list'],
       summary: 'List the persons taking part in a deal',
@@ -591,8 +591,8 @@ export const dealOps = defineTable('deals', {
     cost: 10,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ person_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ person_id: id }),
     cli: {
       command: ['deals', 'participants', 'add'],
       summary: 'Add a person to a deal\'s participants',
@@ -607,7 +607,7 @@ export const dealOps = defineTable('deals', {
     cost: 6,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, deal_participant_id: pathId }),
+    params: () => z.object({ id: pathId, deal_participant_id: pathId }),
     cli: {
       command: ['deals', 'participants', 'delete'],
       summary: 'Remove a participant from a deal',
@@ -624,8 +624,8 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['deals', 'participants', 'changelog'],
       summary: 'Who was added to or removed from a deal\'s participants',
@@ -640,8 +640,8 @@ export const dealOps = defineTable('deals', {
     cost: 40,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ merge_with_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ merge_with_id: id }),
     cli: {
       command: ['deals', 'merge'],
       summary: 'Merge a deal into another (its notes, activities, files and followers move)',
@@ -657,7 +657,7 @@ export const dealOps = defineTable('deals', {
     cost: 10,
     scopes: ['deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['deals', 'duplicate'],
       summary: 'Copy a deal',
@@ -672,7 +672,7 @@ export const dealOps = defineTable('deals', {
     cost: 10,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['deals', 'permitted-users'],
       summary: 'List the users who may see a deal',
@@ -686,8 +686,8 @@ export const dealOps = defineTable('deals', {
     scopes: ['mail:read', 'mail:full'],
     pagination: 'offset',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ include_body: z.union([z.literal(0), z.literal(1)]).optional(), ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ include_body: z.union([z.literal(0), z.literal(1)]).optional(), ...offsetQuery }),
     cli: {
       command: ['deals', 'mail-messages'],
       summary: 'List the mail messages linked to a deal',
@@ -703,8 +703,8 @@ export const dealOps = defineTable('deals', {
     scopes: READ,
     pagination: 'offset',
     maxLimit: 100,
-    params: z.object({ id: pathId }),
-    query: z.object({ sort: z.string().optional(), ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ sort: z.string().optional(), ...offsetQuery }),
     cli: {
       command: ['deals', 'files'],
       summary: 'List the files attached to a deal',

@@ -10,7 +10,7 @@ export const fileOps = defineTable('files', {
     scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
     pagination: 'offset',
     maxLimit: 100,
-    query: z.object({ sort: z.string().optional(), start: z.int().min(0).optional(), limit: z.int().min(1).max(100).optional() }),
+    query: () => z.object({ sort: z.string().optional(), start: z.int().min(0).optional(), limit: z.int().min(1).max(100).optional() }),
     cli: {
       command: ['files', 'list'],
       summary: 'List the files of the company (newest first by default)',
@@ -25,7 +25,7 @@ export const fileOps = defineTable('files', {
     cost: 2,
     scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['files', 'get'],
       summary: 'Show one file (its metadata)',
@@ -41,7 +41,7 @@ export const fileOps = defineTable('files', {
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
     encoding: 'multipart',
-    body: z.object({ deal_id: id.optional(), person_id: id.optional(), org_id: id.optional(), product_id: id.optional(), activity_id: id.optional(), lead_id: uuid.optional(), project_id: id.optional() }),
+    body: () => z.object({ deal_id: id.optional(), person_id: id.optional(), org_id: id.optional(), product_id: id.optional(), activity_id: id.optional(), lead_id: uuid.optional(), project_id: id.optional() }),
     cli: {
       command: ['files', 'upload'],
       upload: { field: 'file' },
@@ -57,9 +57,9 @@ export const fileOps = defineTable('files', {
     cost: 10,
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     encoding: 'form',
-    body: z.object({ name: z.string().optional(), description: z.string().optional() }),
+    body: () => z.object({ name: z.string().optional(), description: z.string().optional() }),
     cli: {
       command: ['files', 'update'],
       summary: 'Rename a file or change its description',
@@ -74,7 +74,7 @@ export const fileOps = defineTable('files', {
     cost: 6,
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['files', 'delete'],
       summary: 'Delete a file',
@@ -91,7 +91,7 @@ export const fileOps = defineTable('files', {
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
     encoding: 'form',
-    body: z.object({ file_type: z.enum(['gdoc', 'gslides', 'gsheet', 'gform', 'gdraw']), title: z.string(), item_type: z.enum(['deal', 'organization', 'person']), item_id: id, remote_location: z.enum(['googledrive']) }),
+    body: () => z.object({ file_type: z.enum(['gdoc', 'gslides', 'gsheet', 'gform', 'gdraw']), title: z.string(), item_type: z.enum(['deal', 'organization', 'person']), item_id: id, remote_location: z.enum(['googledrive']) }),
     cli: {
       command: ['files', 'create-remote'],
       summary: 'Create an empty Google Drive document and link it to a deal, person or organization',
@@ -107,7 +107,7 @@ export const fileOps = defineTable('files', {
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
     encoding: 'form',
-    body: z.object({ item_type: z.enum(['deal', 'organization', 'person']), item_id: id, remote_id: z.string(), remote_location: z.enum(['googledrive']) }),
+    body: () => z.object({ item_type: z.enum(['deal', 'organization', 'person']), item_id: id, remote_id: z.string(), remote_location: z.enum(['googledrive']) }),
     cli: {
       command: ['files', 'link-remote'],
       summary: 'Link an existing Google Drive file to a deal, person or organization',
@@ -122,7 +122,7 @@ export const fileOps = defineTable('files', {
     cost: 20,
     scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['files', 'download'],
       handWritten: true,

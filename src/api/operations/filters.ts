@@ -30,7 +30,7 @@ export const filterOps = defineTable('filters', {
     cost: 20,
     scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
     pagination: 'none',
-    query: z.object({ type: z.enum(['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects']).optional() }),
+    query: () => z.object({ type: z.enum(['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects']).optional() }),
     cli: {
       command: ['filters', 'list'],
       summary: 'List saved filters, optionally of one item type',
@@ -45,8 +45,8 @@ export const filterOps = defineTable('filters', {
     cost: 2,
     scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ include_field_code: z.boolean().optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ include_field_code: z.boolean().optional() }),
     cli: {
       command: ['filters', 'get'],
       summary: 'Show one filter with its conditions',
@@ -61,8 +61,8 @@ export const filterOps = defineTable('filters', {
     cost: 10,
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
-    query: z.object({ include_field_code: z.boolean().optional() }),
-    body: z.object({ name: z.string().trim().min(1), conditions, type: z.enum(FILTER_TYPES) }),
+    query: () => z.object({ include_field_code: z.boolean().optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), conditions, type: z.enum(FILTER_TYPES) }),
     cli: {
       help: FILTER_HELP,
       command: ['filters', 'create'],
@@ -78,9 +78,9 @@ export const filterOps = defineTable('filters', {
     cost: 10,
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ include_field_code: z.boolean().optional() }),
-    body: z.object({ name: z.string().trim().min(1).optional(), conditions: conditions.optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ include_field_code: z.boolean().optional() }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), conditions: conditions.optional() }),
     cli: {
       help: FILTER_HELP,
       command: ['filters', 'update'],
@@ -96,7 +96,7 @@ export const filterOps = defineTable('filters', {
     cost: 6,
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['filters', 'delete'],
       summary: 'Delete a filter',
@@ -112,7 +112,7 @@ export const filterOps = defineTable('filters', {
     cost: 10,
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
-    query: z.object({ ids: z.array(id) }),
+    query: () => z.object({ ids: z.array(id) }),
     cli: {
       command: ['filters', 'delete-many'],
       summary: 'Delete several filters at once',

@@ -10,7 +10,7 @@ export const leadFieldOps = defineTable('leadFields', {
     scopes: ['leads:read', 'leads:full', 'admin'],
     pagination: 'offset',
     maxLimit: 500,
-    query: z.object({ ...offsetQuery }),
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       command: ['lead-fields', 'list'],
       summary: 'List the fields of leads (the deal fields leads use)',

@@ -9,7 +9,7 @@ export const meetingOps = defineTable('meetings', {
     cost: 10,
     scopes: ['video-calls'],
     pagination: 'none',
-    body: z.object({ user_provider_id: uuid, user_id: id, company_id: id, marketplace_client_id: z.string() }),
+    body: () => z.object({ user_provider_id: uuid, user_id: id, company_id: id, marketplace_client_id: z.string() }),
     cli: {
       command: ['meetings', 'link-provider'],
       summary: 'Link a user to a video call provider (for a provider integration)',
@@ -24,7 +24,7 @@ export const meetingOps = defineTable('meetings', {
     cost: 6,
     scopes: ['video-calls'],
     pagination: 'none',
-    params: z.object({ id: uuid }),
+    params: () => z.object({ id: uuid }),
     cli: {
       command: ['meetings', 'unlink-provider'],
       summary: 'Remove a user\'s link to a video call provider',

@@ -10,7 +10,7 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }),
+    query: () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }),
     cli: {
       command: ['organizations', 'list'],
       summary: 'List organizations',
@@ -25,8 +25,8 @@ export const organizationOps = defineTable('organizations', {
     cost: 1,
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
     cli: {
       command: ['organizations', 'get'],
       summary: 'Show one organization',
@@ -41,7 +41,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 5,
     scopes: ['contacts:full'],
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), owner_id: id.optional(), add_time: dateTime.optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).max(100).optional(), address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), website: z.string().nullable().optional(), linkedin: z.string().nullable().optional(), industry: z.int().nullable().optional(), annual_revenue: z.int().nullable().optional(), employee_count: z.int().nullable().optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), owner_id: id.optional(), add_time: dateTime.optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).max(100).optional(), address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), website: z.string().nullable().optional(), linkedin: z.string().nullable().optional(), industry: z.int().nullable().optional(), annual_revenue: z.int().nullable().optional(), employee_count: z.int().nullable().optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
     cli: {
       command: ['organizations', 'create'],
       summary: 'Create an organization',
@@ -56,8 +56,8 @@ export const organizationOps = defineTable('organizations', {
     cost: 5,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).max(100).optional(), address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), website: z.string().nullable().optional(), linkedin: z.string().nullable().optional(), industry: z.int().nullable().optional(), annual_revenue: z.int().nullable().optional(), employee_count: z.int().nullable().optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).max(100).optional(), address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), website: z.string().nullable().optional(), linkedin: z.string().nullable().optional(), industry: z.int().nullable().optional(), annual_revenue: z.int().nullable().optional(), employee_count: z.int().nullable().optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
     cli: {
       command: ['organizations', 'update'],
       summary: 'Change an organization: only the fields you give change',
@@ -72,7 +72,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 3,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['organizations', 'delete'],
       summary: 'Delete an organization',
@@ -89,7 +89,7 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['contacts:read', 'contacts:full', 'search:read'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: searchQuery({ term: z.string(), fields: z.array(z.enum(['address', 'custom_fields', 'notes', 'name'])).optional(), exact_match: z.boolean().optional(), ...cursorQuery(500) }),
+    query: () => searchQuery({ term: z.string(), fields: z.array(z.enum(['address', 'custom_fields', 'notes', 'name'])).optional(), exact_match: z.boolean().optional(), ...cursorQuery(500) }),
     cli: {
       command: ['organizations', 'search'],
       summary: 'Search organizations by name, address, notes or custom fields',
@@ -105,8 +105,8 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['organizations', 'followers', 'list'],
       summary: 'List the users who follow an organization',
@@ -121,7 +121,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 20,
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['organizations', 'followers', 'list'],
       summary: 'List followers (v1 form)',
@@ -138,8 +138,8 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['contacts:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ user_id: id }),
     cli: {
       command: ['organizations', 'followers', 'add'],
       summary: 'Make a user follow an organization',
@@ -154,8 +154,8 @@ export const organizationOps = defineTable('organizations', {
     cost: 10,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ user_id: id }),
     cli: {
       command: ['organizations', 'followers', 'add'],
       summary: 'Add a follower (v1 form)',
@@ -171,7 +171,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 3,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
+    params: () => z.object({ id: pathId, follower_id: pathId }),
     cli: {
       command: ['organizations', 'followers', 'remove'],
       summary: 'Stop a user following an organization',
@@ -187,7 +187,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 6,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
+    params: () => z.object({ id: pathId, follower_id: pathId }),
     cli: {
       command: ['organizations', 'followers', 'remove'],
       summary: 'Remove a follower (v1 form: the follower record id)',
@@ -205,8 +205,8 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['organizations', 'followers', 'changelog'],
       summary: 'Who started or stopped following an organization',
@@ -222,8 +222,8 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['recents:read'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['organizations', 'changelog'],
       summary: 'Changes of an organization\'s fields, newest first',
@@ -239,8 +239,8 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['recents:read'],
     pagination: 'offset',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ all_changes: z.string().optional(), items: z.array(z.string().min(1)).optional(), ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ all_changes: z.string().optional(), items: z.array(z.string().min(1)).optional(), ...offsetQuery }),
     cli: {
       command: ['organizations', 'flow'],
       summary: 'Everything that happened on an organization',
@@ -255,8 +255,8 @@ export const organizationOps = defineTable('organizations', {
     cost: 40,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ merge_with_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ merge_with_id: id }),
     cli: {
       command: ['organizations', 'merge'],
       summary: 'Merge an organization into another (persons, deals, notes... move)',
@@ -272,7 +272,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 10,
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['organizations', 'permitted-users'],
       summary: 'List the users who may see an organization',
@@ -286,8 +286,8 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['mail:read', 'mail:full'],
     pagination: 'offset',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ include_body: z.union([z.literal(0), z.literal(1)]).optional(), ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ include_body: z.union([z.literal(0), z.literal(1)]).optional(), ...offsetQuery }),
     cli: {
       command: ['organizations', 'mail-messages'],
       summary: 'List the mail messages linked to an organization',
@@ -303,8 +303,8 @@ export const organizationOps = defineTable('organizations', {
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'offset',
     maxLimit: 100,
-    params: z.object({ id: pathId }),
-    query: z.object({ sort: z.string().optional(), ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ sort: z.string().optional(), ...offsetQuery }),
     cli: {
       command: ['organizations', 'files'],
       summary: 'List the files attached to an organization',
@@ -319,7 +319,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 20,
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'none',
-    query: z.object({ org_id: id }),
+    query: () => z.object({ org_id: id }),
     cli: {
       command: ['organizations', 'relationships', 'list'],
       summary: 'List the relationships of an organization (parent and related, both directions)',
@@ -334,8 +334,8 @@ export const organizationOps = defineTable('organizations', {
     cost: 2,
     scopes: ['contacts:read', 'contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ org_id: id.optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ org_id: id.optional() }),
     cli: {
       command: ['organizations', 'relationships', 'get'],
       summary: 'Show one organization relationship',
@@ -350,7 +350,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 10,
     scopes: ['contacts:full'],
     pagination: 'none',
-    body: z.object({ org_id: id.optional(), type: z.enum(['parent', 'related']), rel_owner_org_id: id, rel_linked_org_id: id }),
+    body: () => z.object({ org_id: id.optional(), type: z.enum(['parent', 'related']), rel_owner_org_id: id, rel_linked_org_id: id }),
     cli: {
       command: ['organizations', 'relationships', 'create'],
       summary: 'Relate two organizations (parent or related)',
@@ -365,8 +365,8 @@ export const organizationOps = defineTable('organizations', {
     cost: 10,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ org_id: id.optional(), type: z.enum(['parent', 'related']).optional(), rel_owner_org_id: id.optional(), rel_linked_org_id: id.optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ org_id: id.optional(), type: z.enum(['parent', 'related']).optional(), rel_owner_org_id: id.optional(), rel_linked_org_id: id.optional() }),
     cli: {
       command: ['organizations', 'relationships', 'update'],
       summary: 'Change an organization relationship',
@@ -381,7 +381,7 @@ export const organizationOps = defineTable('organizations', {
     cost: 6,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['organizations', 'relationships', 'delete'],
       summary: 'Delete an organization relationship',

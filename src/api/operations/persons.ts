@@ -121,7 +121,7 @@ export const personOps = defineTable('persons', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    query: listQuery,
+    query: () => listQuery,
     cli: {
       command: ['persons', 'list'],
       summary: 'List persons (cursor-paged); --v1 for the offset-paged v1 list',
@@ -153,7 +153,7 @@ export const personOps = defineTable('persons', {
     scopes: READ,
     pagination: 'none',
     params,
-    query: z.object(detailQuery),
+    query: () => z.object(detailQuery),
     cli: {
       command: ['persons', 'get'],
       summary: 'Show one person; --v1 for the v1 form with every count and related objects',
@@ -171,7 +171,7 @@ export const personOps = defineTable('persons', {
     pagination: 'cursor',
     maxLimit: 500,
     params,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['persons', 'changelog'],
       summary: 'Field changes of a person, newest first',
@@ -188,7 +188,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 100,
     params,
-    query: z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_API).optional() }),
+    query: () => z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_API).optional() }),
     cli: {
       command: ['persons', 'files'],
       summary: 'Files attached to a person (pages of at most 100); --v1 sorts on more fields',
@@ -207,7 +207,7 @@ export const personOps = defineTable('persons', {
     // The Limits table caps person files at 100 a page; it names no form, so both get it.
     maxLimit: 100,
     params,
-    query: z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_V1).optional() }),
+    query: () => z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_V1).optional() }),
     cli: {
       command: ['persons', 'files'],
       summary: 'Files attached to a person, v1 form (reached with `crmctl persons files ID --v1`)',
@@ -224,7 +224,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery, all_changes: flag01.optional(), items: z.array(z.enum(FLOW_ITEMS)).optional() }),
+    query: () => z.object({ ...offsetQuery, all_changes: flag01.optional(), items: z.array(z.enum(FLOW_ITEMS)).optional() }),
     cli: {
       command: ['persons', 'flow'],
       summary: 'Updates about a person (notes, activities, changes, deals, files, mail), newest first',
@@ -241,7 +241,7 @@ export const personOps = defineTable('persons', {
     pagination: 'cursor',
     maxLimit: 500,
     params,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['persons', 'followers', 'list'],
       summary: 'Users following a person; --v1 for the v1 form',
@@ -258,7 +258,7 @@ export const personOps = defineTable('persons', {
     pagination: 'cursor',
     maxLimit: 500,
     params,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['persons', 'followers', 'changelog'],
       summary: 'Who started or stopped following a person, and when',
@@ -275,7 +275,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery, include_body: flag01.optional() }),
+    query: () => z.object({ ...offsetQuery, include_body: flag01.optional() }),
     cli: {
       command: ['persons', 'mail-messages'],
       summary: 'Mail messages with a person, newest first',
@@ -316,7 +316,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery }),
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       command: ['persons', 'products'],
       summary: 'Products on the deals of a person (one row per deal product)',
@@ -334,7 +334,7 @@ export const personOps = defineTable('persons', {
     beta: true,
     pagination: 'cursor',
     maxLimit: 500,
-    query: searchQuery({
+    query: () => searchQuery({
       term: z.string(),
       fields: z.array(z.enum(['custom_fields', 'email', 'notes', 'phone', 'name'])).optional(),
       exact_match: z.boolean().optional(),
@@ -363,7 +363,7 @@ export const personOps = defineTable('persons', {
     scopes: READ,
     pagination: 'offset',
     maxLimit: 500,
-    query: v1ListQuery,
+    query: () => v1ListQuery,
     cli: {
       command: ['persons', 'list'],
       summary: 'List persons, v1 form (reached with `crmctl persons list --v1`)',
@@ -386,7 +386,7 @@ export const personOps = defineTable('persons', {
     beta: true,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ since: dateTime.optional(), until: dateTime.optional(), owner_id: id.optional(), first_char: firstChar.optional(), ...cursorQuery(500) }),
+    query: () => z.object({ since: dateTime.optional(), until: dateTime.optional(), owner_id: id.optional(), first_char: firstChar.optional(), ...cursorQuery(500) }),
     cli: {
       command: ['persons', 'collection'],
       summary: 'Every person in one cursor-paged stream, for exports (global admins only)',
@@ -420,7 +420,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery, done: flag01.optional(), exclude: z.array(id).optional() }),
+    query: () => z.object({ ...offsetQuery, done: flag01.optional(), exclude: z.array(id).optional() }),
     cli: {
       command: ['persons', 'activities'],
       summary: 'Activities of a person',
@@ -437,7 +437,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery, status: z.enum(DEAL_STATUSES).optional(), sort: sortString(DEAL_SORT, true).optional() }),
+    query: () => z.object({ ...offsetQuery, status: z.enum(DEAL_STATUSES).optional(), sort: sortString(DEAL_SORT, true).optional() }),
     cli: {
       command: ['persons', 'deals'],
       summary: 'Deals of a person',
@@ -468,7 +468,7 @@ export const personOps = defineTable('persons', {
     cost: 5,
     scopes: ['contacts:full'],
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), owner_id: id.optional(), org_id: id.nullable().optional(), add_time: dateTime.optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), owner_id: id.optional(), org_id: id.nullable().optional(), add_time: dateTime.optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
     cli: {
       command: ['persons', 'create'],
       summary: 'Create a person',
@@ -483,8 +483,8 @@ export const personOps = defineTable('persons', {
     cost: 5,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), org_id: id.nullable().optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), org_id: id.nullable().optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
     cli: {
       command: ['persons', 'update'],
       summary: 'Change a person: only the fields you give change',
@@ -499,7 +499,7 @@ export const personOps = defineTable('persons', {
     cost: 3,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['persons', 'delete'],
       summary: 'Delete a person',
@@ -516,8 +516,8 @@ export const personOps = defineTable('persons', {
     scopes: ['contacts:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ user_id: id }),
     cli: {
       command: ['persons', 'followers', 'add'],
       summary: 'Make a user follow a person',
@@ -532,8 +532,8 @@ export const personOps = defineTable('persons', {
     cost: 10,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ user_id: id }),
     cli: {
       command: ['persons', 'followers', 'add'],
       summary: 'Add a follower (v1 form)',
@@ -549,7 +549,7 @@ export const personOps = defineTable('persons', {
     cost: 3,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
+    params: () => z.object({ id: pathId, follower_id: pathId }),
     cli: {
       command: ['persons', 'followers', 'remove'],
       summary: 'Stop a user following a person',
@@ -565,7 +565,7 @@ export const personOps = defineTable('persons', {
     cost: 6,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
+    params: () => z.object({ id: pathId, follower_id: pathId }),
     cli: {
       command: ['persons', 'followers', 'remove'],
       summary: 'Remove a follower (v1 form: the follower record id)',
@@ -582,8 +582,8 @@ export const personOps = defineTable('persons', {
     cost: 40,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ merge_with_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ merge_with_id: id }),
     cli: {
       command: ['persons', 'merge'],
       summary: 'Merge a person into another (deals, activities, notes... move)',
@@ -599,9 +599,9 @@ export const personOps = defineTable('persons', {
     cost: 10,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     encoding: 'multipart',
-    body: z.object({ crop_x: z.int().optional(), crop_y: z.int().optional(), crop_width: z.int().optional(), crop_height: z.int().optional() }),
+    body: () => z.object({ crop_x: z.int().optional(), crop_y: z.int().optional(), crop_width: z.int().optional(), crop_height: z.int().optional() }),
     cli: {
       command: ['persons', 'picture', 'upload'],
       summary: 'Upload a picture for a person from a file',
@@ -617,7 +617,7 @@ export const personOps = defineTable('persons', {
     cost: 6,
     scopes: ['contacts:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['persons', 'picture', 'delete'],
       summary: 'Delete the picture of a person',

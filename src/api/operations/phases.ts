@@ -33,7 +33,7 @@ export const phaseOps = defineTable('phases', {
     scopes: READ,
     beta: true,
     pagination: 'none',
-    query: z.object({ board_id: id }),
+    query: () => z.object({ board_id: id }),
     cli: {
       command: ['phases', 'list'],
       summary: 'List the active phases of a board, in board order',
@@ -60,7 +60,7 @@ export const phaseOps = defineTable('phases', {
     scopes: WRITE,
     beta: true,
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }),
     cli: {
       prompts: { board_id: { from: 'boards.list' } },
       command: ['phases', 'create'],
@@ -79,7 +79,7 @@ export const phaseOps = defineTable('phases', {
     beta: true,
     pagination: 'none',
     params,
-    body: z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }),
     cli: {
       prompts: { board_id: { from: 'boards.list' } },
       command: ['phases', 'update'],
@@ -113,7 +113,7 @@ export const phaseOps = defineTable('phases', {
     cost: 20,
     scopes: ['projects:read', 'projects:full'],
     pagination: 'none',
-    query: z.object({ board_id: id }),
+    query: () => z.object({ board_id: id }),
     cli: {
       command: ['phases', 'list'],
       summary: 'List the phases of a board (v1 form)',
@@ -129,7 +129,7 @@ export const phaseOps = defineTable('phases', {
     cost: 2,
     scopes: ['projects:read'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['phases', 'get'],
       summary: 'Show one phase (v1 form)',

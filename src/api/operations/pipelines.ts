@@ -10,7 +10,7 @@ export const pipelineOps = defineTable('pipelines', {
     scopes: ['deals:read', 'deals:full', 'admin'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }),
+    query: () => z.object({ sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['pipelines', 'list'],
       summary: 'List pipelines',
@@ -25,7 +25,7 @@ export const pipelineOps = defineTable('pipelines', {
     cost: 1,
     scopes: ['deals:read', 'deals:full', 'admin'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['pipelines', 'get'],
       summary: 'Show one pipeline',
@@ -40,7 +40,7 @@ export const pipelineOps = defineTable('pipelines', {
     cost: 5,
     scopes: ['admin'],
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), is_deal_probability_enabled: z.boolean().optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), is_deal_probability_enabled: z.boolean().optional() }),
     cli: {
       command: ['pipelines', 'create'],
       summary: 'Create a pipeline',
@@ -55,8 +55,8 @@ export const pipelineOps = defineTable('pipelines', {
     cost: 5,
     scopes: ['admin'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().trim().min(1).optional(), is_deal_probability_enabled: z.boolean().optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), is_deal_probability_enabled: z.boolean().optional() }),
     cli: {
       command: ['pipelines', 'update'],
       summary: 'Change a pipeline: only the fields you give change',
@@ -71,7 +71,7 @@ export const pipelineOps = defineTable('pipelines', {
     cost: 3,
     scopes: ['admin'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['pipelines', 'delete'],
       summary: 'Delete a pipeline',
@@ -87,8 +87,8 @@ export const pipelineOps = defineTable('pipelines', {
     cost: 40,
     scopes: ['deals:read', 'deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ start_date: isoDate, end_date: isoDate, user_id: id.optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ start_date: isoDate, end_date: isoDate, user_id: id.optional() }),
     cli: {
       command: ['pipelines', 'conversion-stats'],
       summary: 'Stage-to-stage conversion rates of a pipeline over a period',
@@ -103,8 +103,8 @@ export const pipelineOps = defineTable('pipelines', {
     cost: 40,
     scopes: ['deals:read', 'deals:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ start_date: isoDate, end_date: isoDate, user_id: id.optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ start_date: isoDate, end_date: isoDate, user_id: id.optional() }),
     cli: {
       command: ['pipelines', 'movement-stats'],
       summary: 'Deals that entered, moved within or left a pipeline over a period',

@@ -27,7 +27,7 @@ export const productOps = defineTable('products', {
     scopes: ['products:read', 'products:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ owner_id: id.optional(), ids: z.array(id).max(100).optional(), filter_id: id.optional(), sort_by: z.enum(['id', 'name', 'add_time', 'update_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), updated_since: dateTime.optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }),
+    query: () => z.object({ owner_id: id.optional(), ids: z.array(id).max(100).optional(), filter_id: id.optional(), sort_by: z.enum(['id', 'name', 'add_time', 'update_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), updated_since: dateTime.optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['products', 'list'],
       summary: 'List products',
@@ -42,7 +42,7 @@ export const productOps = defineTable('products', {
     cost: 1,
     scopes: ['products:read', 'products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['products', 'get'],
       summary: 'Show one product with its prices',
@@ -58,7 +58,7 @@ export const productOps = defineTable('products', {
     scopes: ['products:full'],
     pagination: 'none',
     successStatus: 201,
-    body: z.object({ name: z.string().trim().min(1), code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(), owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(), owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional() }),
     cli: {
       help: PRODUCT_HELP,
       command: ['products', 'create'],
@@ -74,8 +74,8 @@ export const productOps = defineTable('products', {
     cost: 5,
     scopes: ['products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().trim().min(1).optional(), code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(), owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(), owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional() }),
     cli: {
       help: PRODUCT_HELP,
       command: ['products', 'update'],
@@ -91,7 +91,7 @@ export const productOps = defineTable('products', {
     cost: 3,
     scopes: ['products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['products', 'delete'],
       summary: 'Delete a product',
@@ -108,7 +108,7 @@ export const productOps = defineTable('products', {
     scopes: ['products:read', 'products:full', 'search:read'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: searchQuery({ term: z.string(), fields: z.array(z.enum(['code', 'custom_fields', 'name'])).optional(), exact_match: z.boolean().optional(), include_fields: z.array(z.enum(['product.price'])).optional(), ...cursorQuery(500) }),
+    query: () => searchQuery({ term: z.string(), fields: z.array(z.enum(['code', 'custom_fields', 'name'])).optional(), exact_match: z.boolean().optional(), include_fields: z.array(z.enum(['product.price'])).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['products', 'search'],
       summary: 'Search products by name, code or custom fields',
@@ -124,7 +124,7 @@ export const productOps = defineTable('products', {
     scopes: ['products:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['products', 'duplicate'],
       summary: 'Copy a product',
@@ -140,8 +140,8 @@ export const productOps = defineTable('products', {
     scopes: ['products:read', 'products:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['products', 'variations', 'list'],
       summary: 'List the variations of a product',
@@ -157,8 +157,8 @@ export const productOps = defineTable('products', {
     scopes: ['products:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().trim().min(1), prices: prices.optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ name: z.string().trim().min(1), prices: prices.optional() }),
     cli: {
       command: ['products', 'variations', 'add'],
       summary: 'Add a variation to a product',
@@ -173,8 +173,8 @@ export const productOps = defineTable('products', {
     cost: 5,
     scopes: ['products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, product_variation_id: pathId }),
-    body: z.object({ name: z.string().optional(), prices: prices.optional() }),
+    params: () => z.object({ id: pathId, product_variation_id: pathId }),
+    body: () => z.object({ name: z.string().optional(), prices: prices.optional() }),
     cli: {
       command: ['products', 'variations', 'update'],
       summary: 'Change a variation of a product',
@@ -189,7 +189,7 @@ export const productOps = defineTable('products', {
     cost: 3,
     scopes: ['products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, product_variation_id: pathId }),
+    params: () => z.object({ id: pathId, product_variation_id: pathId }),
     cli: {
       command: ['products', 'variations', 'delete'],
       summary: 'Delete a variation of a product',
@@ -205,7 +205,7 @@ export const productOps = defineTable('products', {
     cost: 10,
     scopes: ['products:read', 'products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['products', 'image', 'get'],
       summary: 'Show the image of a product (its URL)',
@@ -221,7 +221,7 @@ export const productOps = defineTable('products', {
     scopes: ['products:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     encoding: 'multipart',
     cli: {
       command: ['products', 'image', 'upload'],
@@ -238,7 +238,7 @@ export const productOps = defineTable('products', {
     cost: 20,
     scopes: ['products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     encoding: 'multipart',
     cli: {
       command: ['products', 'image', 'replace'],
@@ -255,7 +255,7 @@ export const productOps = defineTable('products', {
     cost: 6,
     scopes: ['products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['products', 'image', 'delete'],
       summary: 'Delete the image of a product',
@@ -272,8 +272,8 @@ export const productOps = defineTable('products', {
     scopes: ['products:read', 'products:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['products', 'followers', 'list'],
       summary: 'List the users who follow a product',
@@ -289,8 +289,8 @@ export const productOps = defineTable('products', {
     scopes: ['products:read', 'products:full'],
     pagination: 'offset',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       command: ['products', 'followers', 'list'],
       summary: 'List followers (v1 form)',
@@ -307,8 +307,8 @@ export const productOps = defineTable('products', {
     scopes: ['products:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ user_id: id }),
     cli: {
       command: ['products', 'followers', 'add'],
       summary: 'Make a user follow a product',
@@ -324,8 +324,8 @@ export const productOps = defineTable('products', {
     scopes: ['products:full'],
     pagination: 'none',
     successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ user_id: id }),
     cli: {
       command: ['products', 'followers', 'add'],
       summary: 'Add a follower (v1 form)',
@@ -341,7 +341,7 @@ export const productOps = defineTable('products', {
     cost: 3,
     scopes: ['products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
+    params: () => z.object({ id: pathId, follower_id: pathId }),
     cli: {
       command: ['products', 'followers', 'remove'],
       summary: 'Stop a user following a product',
@@ -357,7 +357,7 @@ export const productOps = defineTable('products', {
     cost: 6,
     scopes: ['products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
+    params: () => z.object({ id: pathId, follower_id: pathId }),
     cli: {
       command: ['products', 'followers', 'remove'],
       summary: 'Remove a follower (v1 form: the follower record id)',
@@ -375,8 +375,8 @@ export const productOps = defineTable('products', {
     scopes: ['products:read', 'products:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['products', 'followers', 'changelog'],
       summary: 'Who started or stopped following a product',
@@ -392,8 +392,8 @@ export const productOps = defineTable('products', {
     scopes: ['deals:read', 'deals:full'],
     pagination: 'offset',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ status: z.enum(['open', 'won', 'lost', 'deleted', 'all_not_deleted']).optional(), ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ status: z.enum(['open', 'won', 'lost', 'deleted', 'all_not_deleted']).optional(), ...offsetQuery }),
     cli: {
       command: ['products', 'deals'],
       summary: 'List the deals a product is attached to',
@@ -409,8 +409,8 @@ export const productOps = defineTable('products', {
     scopes: ['products:read', 'products:full'],
     pagination: 'offset',
     maxLimit: 100,
-    params: z.object({ id: pathId }),
-    query: z.object({ sort: z.string().optional(), ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ sort: z.string().optional(), ...offsetQuery }),
     cli: {
       command: ['products', 'files'],
       summary: 'List the files attached to a product',
@@ -425,7 +425,7 @@ export const productOps = defineTable('products', {
     cost: 10,
     scopes: ['products:read', 'products:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['products', 'permitted-users'],
       summary: 'List the users who may see a product',

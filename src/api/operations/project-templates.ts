@@ -10,7 +10,7 @@ export const projectTemplateOps = defineTable('projectTemplates', {
     scopes: ['projects:read', 'projects:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['project-templates', 'list'],
       summary: 'List project templates',
@@ -26,7 +26,7 @@ export const projectTemplateOps = defineTable('projectTemplates', {
     scopes: ['projects:read', 'projects:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['project-templates', 'list'],
       summary: 'List project templates (v1 form)',
@@ -42,7 +42,7 @@ export const projectTemplateOps = defineTable('projectTemplates', {
     cost: 1,
     scopes: ['projects:read', 'projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['project-templates', 'get'],
       summary: 'Show one project template',
@@ -57,7 +57,7 @@ export const projectTemplateOps = defineTable('projectTemplates', {
     cost: 2,
     scopes: ['projects:read', 'projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['project-templates', 'get'],
       summary: 'Show one project template (v1 form)',

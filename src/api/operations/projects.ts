@@ -108,7 +108,7 @@ export const projectOps = defineTable('projects', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({
+    query: () => z.object({
       filter_id: id.optional(),
       status: statusFilter,
       phase_id: id.optional(),
@@ -142,7 +142,7 @@ export const projectOps = defineTable('projects', {
     scopes: WRITE,
     pagination: 'none',
     successStatus: 201,
-    body: createBody,
+    body: () => createBody,
     cli: {
       prompts: { board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
       command: ['projects', 'create'],
@@ -163,7 +163,7 @@ export const projectOps = defineTable('projects', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: updateBody,
+    body: () => updateBody,
     cli: {
       prompts: { id: { from: 'projects.list', label: 'title' }, board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' } },
       command: ['projects', 'update'],
@@ -200,7 +200,7 @@ export const projectOps = defineTable('projects', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), status: statusFilter, phase_id: id.optional(), ...cursorQuery(500) }),
+    query: () => z.object({ filter_id: id.optional(), status: statusFilter, phase_id: id.optional(), ...cursorQuery(500) }),
     cli: {
       command: ['projects', 'archived'],
       summary: 'List archived projects',
@@ -218,7 +218,7 @@ export const projectOps = defineTable('projects', {
     beta: true,
     pagination: 'cursor',
     maxLimit: 100,
-    query: searchQuery({
+    query: () => searchQuery({
       term: z.string(),
       fields: z.array(z.enum(['custom_fields', 'notes', 'title', 'description'])).optional(),
       exact_match: z.boolean().optional(),
@@ -259,7 +259,7 @@ export const projectOps = defineTable('projects', {
     pagination: 'cursor',
     maxLimit: 500,
     params,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['projects', 'changelog'],
       summary: 'Show the change history of a project, newest first',
@@ -327,7 +327,7 @@ export const projectOps = defineTable('projects', {
     scopes: ['projects:read', 'projects:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ filter_id: id.optional(), status: z.string().optional(), phase_id: id.optional(), include_archived: z.boolean().optional(), ...cursorQuery(500) }),
+    query: () => z.object({ filter_id: id.optional(), status: z.string().optional(), phase_id: id.optional(), include_archived: z.boolean().optional(), ...cursorQuery(500) }),
     cli: {
       command: ['projects', 'list'],
       summary: 'List projects (v1 form)',
@@ -343,7 +343,7 @@ export const projectOps = defineTable('projects', {
     cost: 2,
     scopes: ['projects:read', 'projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['projects', 'get'],
       summary: 'Show one project (v1 form)',
@@ -360,7 +360,7 @@ export const projectOps = defineTable('projects', {
     scopes: ['projects:full'],
     pagination: 'none',
     successStatus: 201,
-    body: z.object({ title: z.string(), board_id: z.number().optional(), phase_id: z.number().optional(), description: z.string().optional(), status: z.string().optional(), owner_id: z.number().optional(), start_date: isoDate.optional(), end_date: isoDate.optional(), deal_ids: z.array(id).optional(), org_id: z.number().optional(), person_id: z.number().optional(), labels: z.array(z.int()).optional(), health_status: z.int().nullable().optional(), template_id: z.number().optional() }),
+    body: () => z.object({ title: z.string(), board_id: z.number().optional(), phase_id: z.number().optional(), description: z.string().optional(), status: z.string().optional(), owner_id: z.number().optional(), start_date: isoDate.optional(), end_date: isoDate.optional(), deal_ids: z.array(id).optional(), org_id: z.number().optional(), person_id: z.number().optional(), labels: z.array(z.int()).optional(), health_status: z.int().nullable().optional(), template_id: z.number().optional() }),
     cli: {
       command: ['projects', 'create'],
       summary: 'Create a project (v1 form)',
@@ -376,8 +376,8 @@ export const projectOps = defineTable('projects', {
     cost: 10,
     scopes: ['projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ title: z.string().optional(), board_id: z.number().optional(), phase_id: z.number().optional(), description: z.string().optional(), status: z.string().optional(), owner_id: z.number().optional(), start_date: isoDate.optional(), end_date: isoDate.optional(), deal_ids: z.array(id).optional(), org_id: z.number().optional(), person_id: z.number().optional(), labels: z.array(z.int()).optional(), health_status: z.int().nullable().optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ title: z.string().optional(), board_id: z.number().optional(), phase_id: z.number().optional(), description: z.string().optional(), status: z.string().optional(), owner_id: z.number().optional(), start_date: isoDate.optional(), end_date: isoDate.optional(), deal_ids: z.array(id).optional(), org_id: z.number().optional(), person_id: z.number().optional(), labels: z.array(z.int()).optional(), health_status: z.int().nullable().optional() }),
     cli: {
       command: ['projects', 'update'],
       summary: 'Change a project (v1 form)',
@@ -393,7 +393,7 @@ export const projectOps = defineTable('projects', {
     cost: 3,
     scopes: ['projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['projects', 'delete'],
       summary: 'Delete a project',
@@ -409,7 +409,7 @@ export const projectOps = defineTable('projects', {
     cost: 6,
     scopes: ['projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['projects', 'delete'],
       summary: 'Delete a project (v1 form)',
@@ -426,7 +426,7 @@ export const projectOps = defineTable('projects', {
     cost: 10,
     scopes: ['projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['projects', 'archive'],
       summary: 'Archive a project (v1 form)',
@@ -442,8 +442,8 @@ export const projectOps = defineTable('projects', {
     cost: 10,
     scopes: ['projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, activityId: pathId }),
-    body: z.object({ phase_id: z.number().optional(), group_id: z.number().optional() }),
+    params: () => z.object({ id: pathId, activityId: pathId }),
+    body: () => z.object({ phase_id: z.number().optional(), group_id: z.number().optional() }),
     cli: {
       command: ['projects', 'plan-activity'],
       summary: 'Place an activity of a project in its plan (phase and group)',
@@ -458,8 +458,8 @@ export const projectOps = defineTable('projects', {
     cost: 10,
     scopes: ['projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId, taskId: pathId }),
-    body: z.object({ phase_id: z.number().optional(), group_id: z.number().optional() }),
+    params: () => z.object({ id: pathId, taskId: pathId }),
+    body: () => z.object({ phase_id: z.number().optional(), group_id: z.number().optional() }),
     cli: {
       command: ['projects', 'plan-task'],
       summary: 'Place a task of a project in its plan (phase and group)',

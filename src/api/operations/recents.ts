@@ -10,7 +10,7 @@ export const recentOps = defineTable('recents', {
     scopes: ['recents:read', 'search:read'],
     pagination: 'offset',
     maxLimit: 500,
-    query: z.object({ since_timestamp: z.string(), items: z.array(z.enum(['activity', 'activityType', 'deal', 'file', 'filter', 'note', 'person', 'organization', 'pipeline', 'product', 'stage', 'user'])).optional(), ...offsetQuery }),
+    query: () => z.object({ since_timestamp: z.string(), items: z.array(z.enum(['activity', 'activityType', 'deal', 'file', 'filter', 'note', 'person', 'organization', 'pipeline', 'product', 'stage', 'user'])).optional(), ...offsetQuery }),
     cli: {
       command: ['recents', 'list'],
       summary: 'List what changed since a time, across item types',

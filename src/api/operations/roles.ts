@@ -40,7 +40,7 @@ export const roleOps = defineTable('roles', {
     scopes: ADMIN,
     pagination: 'offset',
     maxLimit: 500,
-    query: z.object({ ...offsetQuery }),
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       command: ['roles', 'list'],
       summary: 'List the roles of the company with their place in the hierarchy',
@@ -55,7 +55,7 @@ export const roleOps = defineTable('roles', {
     cost: 2,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
+    params: () => roleParams,
     cli: {
       help: { id: 'role id' },
       command: ['roles', 'get'],
@@ -73,7 +73,7 @@ export const roleOps = defineTable('roles', {
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }),
     cli: {
       prompts: { parent_role_id: { from: 'roles.list' } },
       command: ['roles', 'create'],
@@ -89,8 +89,8 @@ export const roleOps = defineTable('roles', {
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z
+    params: () => roleParams,
+    body: () => z
       .object({ name: z.string().trim().min(1).optional(), parent_role_id: id.nullable().optional() })
       .superRefine((b, ctx) => {
         if (b.name === undefined && b.parent_role_id === undefined) {
@@ -112,7 +112,7 @@ export const roleOps = defineTable('roles', {
     cost: 6,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
+    params: () => roleParams,
     cli: {
       help: { id: 'role id' }, prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
   },
@@ -123,8 +123,8 @@ export const roleOps = defineTable('roles', {
     scopes: ADMIN,
     pagination: 'offset',
     maxLimit: 500,
-    params: roleParams,
-    query: z.object({ ...offsetQuery }),
+    params: () => roleParams,
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       help: { id: 'role id' },
       command: ['roles', 'assignments', 'list'],
@@ -140,8 +140,8 @@ export const roleOps = defineTable('roles', {
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z.object({ user_id: id }),
+    params: () => roleParams,
+    body: () => z.object({ user_id: id }),
     cli: {
       prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
       command: ['roles', 'assignments', 'add'],
@@ -157,8 +157,8 @@ export const roleOps = defineTable('roles', {
     cost: 6,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z.object({ user_id: id }),
+    params: () => roleParams,
+    body: () => z.object({ user_id: id }),
     cli: {
       prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
       command: ['roles', 'assignments', 'remove'],
@@ -175,7 +175,7 @@ export const roleOps = defineTable('roles', {
     cost: 20,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
+    params: () => roleParams,
     cli: {
       help: { id: 'role id' },
       command: ['roles', 'settings', 'list'],
@@ -190,8 +190,8 @@ export const roleOps = defineTable('roles', {
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }),
+    params: () => roleParams,
+    body: () => z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }),
     cli: {
       prompts: { id: { from: 'roles.list' } },
       command: ['roles', 'settings', 'set'],
@@ -207,8 +207,8 @@ export const roleOps = defineTable('roles', {
     cost: 20,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    query: z.object({ visible: z.boolean().optional() }),
+    params: () => roleParams,
+    query: () => z.object({ visible: z.boolean().optional() }),
     cli: {
       command: ['roles', 'pipelines', 'list'],
       summary: 'List the pipelines a role can see (or, with --hidden, cannot see)',
@@ -224,8 +224,8 @@ export const roleOps = defineTable('roles', {
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z
+    params: () => roleParams,
+    body: () => z
       .object({ visible_pipeline_ids: z.object({ add: pipelineIds.optional(), remove: pipelineIds.optional() }) })
       .superRefine((b, ctx) => {
         const add = b.visible_pipeline_ids.add ?? [];

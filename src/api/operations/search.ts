@@ -10,7 +10,7 @@ export const searchOps = defineTable('search', {
     scopes: ['search:read'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: searchQuery({ term: z.string(), item_types: z.array(z.enum(['deal', 'person', 'organization', 'product', 'lead', 'file', 'mail_attachment', 'project'])).optional(), fields: z.array(z.enum(['address', 'code', 'custom_fields', 'email', 'name', 'notes', 'phone', 'title', 'description'])).optional(), search_for_related_items: z.boolean().optional(), exact_match: z.boolean().optional(), include_fields: z.array(z.enum(['deal.cc_email', 'person.picture', 'product.price'])).optional(), ...cursorQuery(500) }),
+    query: () => searchQuery({ term: z.string(), item_types: z.array(z.enum(['deal', 'person', 'organization', 'product', 'lead', 'file', 'mail_attachment', 'project'])).optional(), fields: z.array(z.enum(['address', 'code', 'custom_fields', 'email', 'name', 'notes', 'phone', 'title', 'description'])).optional(), search_for_related_items: z.boolean().optional(), exact_match: z.boolean().optional(), include_fields: z.array(z.enum(['deal.cc_email', 'person.picture', 'product.price'])).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['search', 'items'],
       summary: 'Search across deals, persons, organizations, leads, products, files and mail attachments',
@@ -26,7 +26,7 @@ export const searchOps = defineTable('search', {
     scopes: ['search:read'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: searchQuery({ term: z.string(), entity_type: z.enum(['deal', 'lead', 'person', 'organization', 'product', 'project']), match: z.enum(['exact', 'beginning', 'middle']).optional(), field: z.string(), ...cursorQuery(500) }),
+    query: () => searchQuery({ term: z.string(), entity_type: z.enum(['deal', 'lead', 'person', 'organization', 'product', 'project']), match: z.enum(['exact', 'beginning', 'middle']).optional(), field: z.string(), ...cursorQuery(500) }),
     cli: {
       command: ['search', 'field'],
       summary: 'Search the values of one field (e.g. all organization names starting with a term)',

@@ -10,7 +10,7 @@ export const stageOps = defineTable('stages', {
     scopes: ['deals:read', 'deals:full', 'admin'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ pipeline_id: id.optional(), sort_by: z.enum(['id', 'update_time', 'add_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }),
+    query: () => z.object({ pipeline_id: id.optional(), sort_by: z.enum(['id', 'update_time', 'add_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['stages', 'list'],
       summary: 'List deal stages, optionally of one pipeline',
@@ -25,7 +25,7 @@ export const stageOps = defineTable('stages', {
     cost: 1,
     scopes: ['deals:read', 'deals:full', 'admin'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['stages', 'get'],
       summary: 'Show one stage',
@@ -40,7 +40,7 @@ export const stageOps = defineTable('stages', {
     cost: 5,
     scopes: ['admin'],
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), pipeline_id: id, deal_probability: z.int().min(0).max(100).optional(), is_deal_rot_enabled: z.boolean().optional(), days_to_rotten: z.int().min(1).nullable().optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), pipeline_id: id, deal_probability: z.int().min(0).max(100).optional(), is_deal_rot_enabled: z.boolean().optional(), days_to_rotten: z.int().min(1).nullable().optional() }),
     cli: {
       command: ['stages', 'create'],
       summary: 'Add a stage to a pipeline',
@@ -55,8 +55,8 @@ export const stageOps = defineTable('stages', {
     cost: 5,
     scopes: ['admin'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().trim().min(1).optional(), pipeline_id: id.optional(), deal_probability: z.int().min(0).max(100).optional(), is_deal_rot_enabled: z.boolean().optional(), days_to_rotten: z.int().min(1).nullable().optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), pipeline_id: id.optional(), deal_probability: z.int().min(0).max(100).optional(), is_deal_rot_enabled: z.boolean().optional(), days_to_rotten: z.int().min(1).nullable().optional() }),
     cli: {
       command: ['stages', 'update'],
       summary: 'Change a stage: only the fields you give change',
@@ -71,7 +71,7 @@ export const stageOps = defineTable('stages', {
     cost: 3,
     scopes: ['admin'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['stages', 'delete'],
       summary: 'Delete a stage',

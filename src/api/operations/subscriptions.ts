@@ -100,7 +100,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     cost: COST.write,
     scopes: WRITE,
     pagination: 'none',
-    body: createRecurringBody,
+    body: () => createRecurringBody,
     cli: {
       prompts: { deal_id: { from: 'deals.list', label: 'title' }, cycles_count: { or: ['infinite'] } },
       command: ['subscriptions', 'create-recurring'],
@@ -130,7 +130,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     cost: COST.write,
     scopes: WRITE,
     pagination: 'none',
-    body: z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.boolean().optional() }),
+    body: () => z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.boolean().optional() }),
     cli: {
       prompts: { deal_id: { from: 'deals.list', label: 'title' } },
       command: ['subscriptions', 'create-installment'],
@@ -165,7 +165,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     cost: COST.read,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ dealId: pathId }),
+    params: () => z.object({ dealId: pathId }),
     cli: {
       command: ['subscriptions', 'find'],
       summary: 'Show the subscription of a deal',
@@ -199,7 +199,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: updateRecurringBody,
+    body: () => updateRecurringBody,
     cli: {
       command: ['subscriptions', 'update-recurring'],
       summary: 'Change a recurring subscription from a date on (only payments due after --effective-date change)',
@@ -223,7 +223,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({ payments: requiredPayments, update_deal_value: z.boolean().optional() }),
+    body: () => z.object({ payments: requiredPayments, update_deal_value: z.boolean().optional() }),
     cli: {
       command: ['subscriptions', 'update-installment'],
       summary: 'Replace the payments of an installment subscription',
@@ -242,7 +242,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({ end_date: isoDate.optional() }),
+    body: () => z.object({ end_date: isoDate.optional() }),
     cli: {
       command: ['subscriptions', 'cancel'],
       summary: 'Cancel a recurring subscription: payments after --end-date (default today) are deleted',

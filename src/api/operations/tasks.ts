@@ -11,7 +11,7 @@ export const taskOps = defineTable('tasks', {
     beta: true,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ is_done: z.boolean().optional(), is_milestone: z.boolean().optional(), assignee_id: id.optional(), project_id: id.optional(), parent_task_id: z.string().optional(), ...cursorQuery(500) }),
+    query: () => z.object({ is_done: z.boolean().optional(), is_milestone: z.boolean().optional(), assignee_id: id.optional(), project_id: id.optional(), parent_task_id: z.string().optional(), ...cursorQuery(500) }),
     cli: {
       command: ['tasks', 'list'],
       summary: 'List project tasks (of a project, a parent task, an assignee; done or not)',
@@ -27,7 +27,7 @@ export const taskOps = defineTable('tasks', {
     scopes: ['projects:read', 'projects:full'],
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({ assignee_id: id.optional(), project_id: id.optional(), parent_task_id: id.optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), ...cursorQuery(500) }),
+    query: () => z.object({ assignee_id: id.optional(), project_id: id.optional(), parent_task_id: id.optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), ...cursorQuery(500) }),
     cli: {
       command: ['tasks', 'list'],
       summary: 'List tasks (v1 form)',
@@ -44,7 +44,7 @@ export const taskOps = defineTable('tasks', {
     scopes: ['projects:read', 'projects:full'],
     beta: true,
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['tasks', 'get'],
       summary: 'Show one task',
@@ -59,7 +59,7 @@ export const taskOps = defineTable('tasks', {
     cost: 2,
     scopes: ['projects:read', 'projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['tasks', 'get'],
       summary: 'Show one task (v1 form)',
@@ -77,7 +77,7 @@ export const taskOps = defineTable('tasks', {
     beta: true,
     pagination: 'none',
     successStatus: 201,
-    body: z.object({ title: z.string().max(255), project_id: id, parent_task_id: id.nullable().optional(), description: z.string().nullable().optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), milestone: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.nullable().optional(), start_date: isoDate.nullable().optional(), assignee_id: id.nullable().optional(), assignee_ids: z.array(id).max(10).optional(), priority: z.int().min(0).nullable().optional() }),
+    body: () => z.object({ title: z.string().max(255), project_id: id, parent_task_id: id.nullable().optional(), description: z.string().nullable().optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), milestone: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.nullable().optional(), start_date: isoDate.nullable().optional(), assignee_id: id.nullable().optional(), assignee_ids: z.array(id).max(10).optional(), priority: z.int().min(0).nullable().optional() }),
     cli: {
       command: ['tasks', 'create'],
       summary: 'Create a task in a project (optionally under a parent task)',
@@ -93,7 +93,7 @@ export const taskOps = defineTable('tasks', {
     scopes: ['projects:full'],
     pagination: 'none',
     successStatus: 201,
-    body: z.object({ title: z.string(), project_id: z.number(), description: z.string().optional(), parent_task_id: z.number().optional(), assignee_id: z.number().optional(), assignee_ids: z.array(z.number()).max(10).optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.optional() }),
+    body: () => z.object({ title: z.string(), project_id: z.number(), description: z.string().optional(), parent_task_id: z.number().optional(), assignee_id: z.number().optional(), assignee_ids: z.array(z.number()).max(10).optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.optional() }),
     cli: {
       command: ['tasks', 'create'],
       summary: 'Create a task (v1 form)',
@@ -110,8 +110,8 @@ export const taskOps = defineTable('tasks', {
     scopes: ['projects:full'],
     beta: true,
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ title: z.string().max(255).optional(), project_id: id.optional(), parent_task_id: id.nullable().optional(), description: z.string().nullable().optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), milestone: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.nullable().optional(), start_date: isoDate.nullable().optional(), assignee_id: id.nullable().optional(), assignee_ids: z.array(id).max(10).optional(), priority: z.int().min(0).nullable().optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ title: z.string().max(255).optional(), project_id: id.optional(), parent_task_id: id.nullable().optional(), description: z.string().nullable().optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), milestone: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.nullable().optional(), start_date: isoDate.nullable().optional(), assignee_id: id.nullable().optional(), assignee_ids: z.array(id).max(10).optional(), priority: z.int().min(0).nullable().optional() }),
     cli: {
       command: ['tasks', 'update'],
       summary: 'Change a task: only the fields you give change',
@@ -126,8 +126,8 @@ export const taskOps = defineTable('tasks', {
     cost: 10,
     scopes: ['projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ title: z.string().optional(), project_id: z.number().optional(), description: z.string().optional(), parent_task_id: z.number().optional(), assignee_id: z.number().optional(), assignee_ids: z.array(z.number()).max(10).optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.optional() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ title: z.string().optional(), project_id: z.number().optional(), description: z.string().optional(), parent_task_id: z.number().optional(), assignee_id: z.number().optional(), assignee_ids: z.array(z.number()).max(10).optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.optional() }),
     cli: {
       command: ['tasks', 'update'],
       summary: 'Change a task (v1 form)',
@@ -144,7 +144,7 @@ export const taskOps = defineTable('tasks', {
     scopes: ['projects:full'],
     beta: true,
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['tasks', 'delete'],
       summary: 'Delete a task (and its subtasks)',
@@ -160,7 +160,7 @@ export const taskOps = defineTable('tasks', {
     cost: 6,
     scopes: ['projects:full'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['tasks', 'delete'],
       summary: 'Delete a task (v1 form)',

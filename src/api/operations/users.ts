@@ -23,7 +23,7 @@ export const userOps = defineTable('users', {
     cost: 40,
     scopes: ['users:read'],
     pagination: 'none',
-    query: searchQuery({ term: z.string(), search_by_email: z.union([z.literal(0), z.literal(1)]).optional() }),
+    query: () => searchQuery({ term: z.string(), search_by_email: z.union([z.literal(0), z.literal(1)]).optional() }),
     cli: {
       command: ['users', 'find'],
       summary: 'Find users by name (or e-mail with --search-by-email 1)',
@@ -52,7 +52,7 @@ export const userOps = defineTable('users', {
     cost: 2,
     scopes: ['users:read'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['users', 'get'],
       summary: 'Show one user',
@@ -67,7 +67,7 @@ export const userOps = defineTable('users', {
     cost: 10,
     scopes: ['admin'],
     pagination: 'none',
-    body: z.object({ email: z.email({ error: 'must be an e-mail address' }), access: z.array(z.object({ app: z.enum(['global', 'sales', 'campaigns', 'projects', 'account_settings', 'partnership', 'nova']), admin: z.boolean().optional(), permission_set_id: z.string().optional() })).optional(), active_flag: z.boolean().optional() }),
+    body: () => z.object({ email: z.email({ error: 'must be an e-mail address' }), access: z.array(z.object({ app: z.enum(['global', 'sales', 'campaigns', 'projects', 'account_settings', 'partnership', 'nova']), admin: z.boolean().optional(), permission_set_id: z.string().optional() })).optional(), active_flag: z.boolean().optional() }),
     cli: {
       command: ['users', 'create'],
       summary: 'Add a user to the company (an invitation by e-mail)',
@@ -82,8 +82,8 @@ export const userOps = defineTable('users', {
     cost: 10,
     scopes: ['admin'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ active_flag: z.boolean() }),
+    params: () => z.object({ id: pathId }),
+    body: () => z.object({ active_flag: z.boolean() }),
     cli: {
       command: ['users', 'update'],
       summary: 'Activate or deactivate a user',
@@ -99,8 +99,8 @@ export const userOps = defineTable('users', {
     scopes: ['users:read'],
     pagination: 'cursor',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...cursorQuery(500) }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['users', 'followers'],
       summary: 'List the users who follow a user',
@@ -115,7 +115,7 @@ export const userOps = defineTable('users', {
     cost: 20,
     scopes: ['users:read'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['users', 'followers'],
       summary: 'List followers (v1 form)',
@@ -129,7 +129,7 @@ export const userOps = defineTable('users', {
     cost: 10,
     scopes: ['users:read'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['users', 'permissions'],
       summary: 'Show what a user may do (the merged permissions of their sets)',
@@ -145,8 +145,8 @@ export const userOps = defineTable('users', {
     scopes: ['users:read'],
     pagination: 'offset',
     maxLimit: 500,
-    params: z.object({ id: pathId }),
-    query: z.object({ ...offsetQuery }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       command: ['users', 'role-assignments'],
       summary: 'List the roles a user is assigned to',
@@ -161,7 +161,7 @@ export const userOps = defineTable('users', {
     cost: 10,
     scopes: ['users:read'],
     pagination: 'none',
-    params: z.object({ id: pathId }),
+    params: () => z.object({ id: pathId }),
     cli: {
       command: ['users', 'role-settings'],
       summary: 'Show the visibility settings a user gets from their role',
