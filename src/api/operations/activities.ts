@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { isoDate, uuid, cursorQuery, dateTime, id, pathId } from '../schemas.js';
 
+/** Fields of an activity record. */
+const ACTIVITY_FIELDS = [
+  'id', 'subject', 'type', 'owner_id', 'creator_user_id', 'is_deleted', 'add_time', 'update_time', 'deal_id', 'lead_id',
+  'person_id', 'org_id', 'project_id', 'due_date', 'due_time', 'duration', 'busy', 'done', 'marked_as_done_time', 'location',
+  'participants', 'attendees', 'conference_meeting_client', 'conference_meeting_url', 'conference_meeting_id',
+  'public_description', 'priority', 'note',
+];
+
 /** HH:MM, as the activity's due time and duration are written. */
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time HH:MM (24-hour)' });
 const ACTIVITY_HELP = {
@@ -32,7 +40,7 @@ export const activityOps = defineTable('activities', {
       summary: 'List activities (filter by owner, deal, person, organization, done)',
       examples: ['crmctl activities list'],
       columns: ['id', 'subject', 'type', 'due_date', 'due_time', 'done', 'owner_id'],
-      fields: ['id', 'subject', 'type', 'owner_id', 'creator_user_id', 'is_deleted', 'add_time', 'update_time', 'deal_id', 'lead_id', 'person_id', 'org_id', 'project_id', 'due_date', 'due_time', 'duration', 'busy', 'done', 'marked_as_done_time', 'location', 'participants', 'attendees', 'conference_meeting_client', 'conference_meeting_url', 'conference_meeting_id', 'public_description', 'priority', 'note'],
+      fields: ACTIVITY_FIELDS,
     },
   },
   get: {
@@ -48,7 +56,7 @@ export const activityOps = defineTable('activities', {
       summary: 'Show one activity',
       examples: ['crmctl activities get 1'],
       columns: ['id', 'subject', 'type', 'deal_id', 'person_id', 'org_id', 'owner_id'],
-      fields: ['id', 'subject', 'type', 'owner_id', 'creator_user_id', 'is_deleted', 'add_time', 'update_time', 'deal_id', 'lead_id', 'person_id', 'org_id', 'project_id', 'due_date', 'due_time', 'duration', 'busy', 'done', 'marked_as_done_time', 'location', 'participants', 'attendees', 'conference_meeting_client', 'conference_meeting_url', 'conference_meeting_id', 'public_description', 'priority', 'note'],
+      fields: ACTIVITY_FIELDS,
     },
   },
   create: {
@@ -64,7 +72,7 @@ export const activityOps = defineTable('activities', {
       summary: 'Create an activity (a call, meeting, task...) linked to a deal, lead, person or organization',
       examples: ['crmctl activities create --subject "Call Alice" --type call --due-date 2026-02-03 --deal-id 1'],
       columns: ['id', 'subject', 'type', 'deal_id', 'person_id', 'org_id', 'owner_id'],
-      fields: ['id', 'subject', 'type', 'owner_id', 'creator_user_id', 'is_deleted', 'add_time', 'update_time', 'deal_id', 'lead_id', 'person_id', 'org_id', 'project_id', 'due_date', 'due_time', 'duration', 'busy', 'done', 'marked_as_done_time', 'location', 'participants', 'attendees', 'conference_meeting_client', 'conference_meeting_url', 'conference_meeting_id', 'public_description', 'priority', 'note'],
+      fields: ACTIVITY_FIELDS,
     },
   },
   update: {
@@ -81,7 +89,7 @@ export const activityOps = defineTable('activities', {
       summary: 'Change an activity: only the fields you give change (mark it done)',
       examples: ['crmctl activities update 1 --done true'],
       columns: ['id', 'subject', 'type', 'deal_id', 'person_id', 'org_id', 'owner_id'],
-      fields: ['id', 'subject', 'type', 'owner_id', 'creator_user_id', 'is_deleted', 'add_time', 'update_time', 'deal_id', 'lead_id', 'person_id', 'org_id', 'project_id', 'due_date', 'due_time', 'duration', 'busy', 'done', 'marked_as_done_time', 'location', 'participants', 'attendees', 'conference_meeting_client', 'conference_meeting_url', 'conference_meeting_id', 'public_description', 'priority', 'note'],
+      fields: ACTIVITY_FIELDS,
     },
   },
   delete: {

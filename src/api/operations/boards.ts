@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { id, pathId } from '../schemas.js';
 import { defineTable, type OperationTable } from '../operation.js';
 
+/** Fields of a board record. */
+const BOARD_FIELDS = ['id', 'name', 'order_nr', 'add_time', 'update_time'];
+
 export const boardOps = defineTable('boards', {
   listV1: {
     method: 'GET',
@@ -23,7 +26,7 @@ export const boardOps = defineTable('boards', {
       summary: 'List project boards',
       examples: ['crmctl boards list'],
       columns: ['id', 'name', 'order_nr'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
+      fields: BOARD_FIELDS,
     },
   },
   get: {
@@ -39,7 +42,7 @@ export const boardOps = defineTable('boards', {
       summary: 'Show one project board',
       examples: ['crmctl boards get 1'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
+      fields: BOARD_FIELDS,
     },
   },
   getV1: {
@@ -54,7 +57,7 @@ export const boardOps = defineTable('boards', {
       summary: 'Show one project board (v1 form)',
       examples: ['crmctl boards get 1'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
+      fields: BOARD_FIELDS,
       switch: '--v1',
     },
   },
@@ -71,7 +74,7 @@ export const boardOps = defineTable('boards', {
       summary: 'Create a project board',
       examples: ['crmctl boards create --name Delivery'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
+      fields: BOARD_FIELDS,
     },
   },
   update: {
@@ -88,7 +91,7 @@ export const boardOps = defineTable('boards', {
       summary: 'Rename or reorder a project board',
       examples: ['crmctl boards update 1 --name "Delivery (EU)"'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
+      fields: BOARD_FIELDS,
     },
   },
   delete: {

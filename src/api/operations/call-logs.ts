@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { dateTime, id, uuid } from '../schemas.js';
 
+/** Fields of a call log. */
+const CALL_LOG_FIELDS = [
+  'user_id', 'activity_id', 'subject', 'duration', 'outcome', 'from_phone_number', 'to_phone_number', 'start_time', 'end_time',
+  'person_id', 'org_id', 'deal_id', 'lead_id', 'note', 'id', 'has_recording', 'company_id',
+];
+
 export const callLogOps = defineTable('callLogs', {
   list: {
     method: 'GET',
@@ -16,7 +22,7 @@ export const callLogOps = defineTable('callLogs', {
       summary: 'List the call logs of the authorized user',
       examples: ['crmctl call-logs list'],
       columns: ['id', 'subject', 'outcome', 'to_phone_number', 'start_time', 'has_recording'],
-      fields: ['user_id', 'activity_id', 'subject', 'duration', 'outcome', 'from_phone_number', 'to_phone_number', 'start_time', 'end_time', 'person_id', 'org_id', 'deal_id', 'lead_id', 'note', 'id', 'has_recording', 'company_id'],
+      fields: CALL_LOG_FIELDS,
     },
   },
   get: {
@@ -31,7 +37,7 @@ export const callLogOps = defineTable('callLogs', {
       summary: 'Show one call log',
       examples: ['crmctl call-logs get <id>'],
       columns: ['id', 'subject', 'deal_id', 'person_id', 'org_id', 'user_id'],
-      fields: ['user_id', 'activity_id', 'subject', 'duration', 'outcome', 'from_phone_number', 'to_phone_number', 'start_time', 'end_time', 'person_id', 'org_id', 'deal_id', 'lead_id', 'note', 'id', 'has_recording', 'company_id'],
+      fields: CALL_LOG_FIELDS,
     },
   },
   create: {
@@ -46,7 +52,7 @@ export const callLogOps = defineTable('callLogs', {
       summary: 'Log a call (outcome, numbers, times; linked to a deal, lead, person or organization)',
       examples: ['crmctl call-logs create --outcome connected --to-phone-number "+3725551234" --start-time "2026-11-20 10:00:00" --end-time "2026-11-20 10:12:00" --deal-id 1'],
       columns: ['id', 'subject', 'deal_id', 'person_id', 'org_id', 'user_id'],
-      fields: ['user_id', 'activity_id', 'subject', 'duration', 'outcome', 'from_phone_number', 'to_phone_number', 'start_time', 'end_time', 'person_id', 'org_id', 'deal_id', 'lead_id', 'note', 'id', 'has_recording', 'company_id'],
+      fields: CALL_LOG_FIELDS,
     },
   },
   delete: {

@@ -1,6 +1,29 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, pathId, searchQuery, uuid, visibleToNumber } from '../schemas.js';
+import { CHANGELOG_FIELDS, FLOW_FIELDS, FOLLOWER_CHANGELOG_FIELDS, ITEM_FILE_FIELDS, V1_DEAL_FIELDS } from './record-fields.js';
+import { followerRows } from './follower-rows.js';
+
+/** Fields of a deal record (v2). */
+const DEAL_FIELDS = [
+  'id', 'title', 'owner_id', 'person_id', 'org_id', 'pipeline_id', 'stage_id', 'value', 'currency', 'add_time', 'update_time',
+  'stage_change_time', 'is_deleted', 'is_archived', 'status', 'probability', 'lost_reason', 'visible_to', 'close_time',
+  'won_time', 'lost_time', 'expected_close_date', 'label_ids', 'origin', 'origin_id', 'channel', 'channel_id', 'source_lead_id',
+  'arr', 'mrr', 'acv', 'custom_fields',
+];
+/** Fields of a product attached to a deal. */
+const DEAL_PRODUCT_FIELDS = [
+  'id', 'sum', 'tax', 'deal_id', 'name', 'product_id', 'product_variation_id', 'order_nr', 'add_time', 'update_time', 'comments',
+  'currency', 'discount', 'discount_type', 'quantity', 'item_price', 'tax_method', 'is_enabled', 'billing_frequency',
+  'billing_frequency_cycles', 'billing_start_date',
+];
+/** Fields of a deal discount. */
+const DISCOUNT_FIELDS = ['id', 'type', 'amount', 'description', 'deal_id', 'created_at', 'created_by', 'updated_at', 'updated_by'];
+/** Fields of a deal participant. */
+const PARTICIPANT_FIELDS = [
+  'id', 'person_id', 'add_time', 'active_flag', 'related_item_data', 'person', 'added_by_user_id', 'related_item_type',
+  'related_item_id',
+];
 
 export const DEAL_STATUSES = ['open', 'won', 'lost'] as const;
 const READ = ['deals:read', 'deals:full'];
@@ -75,7 +98,7 @@ export const dealOps = defineTable('deals', {
       summary: 'List deals (filters, sort, include extra fields)',
       examples: ['crmctl deals list'],
       columns: ['id', 'title', 'value', 'currency', 'stage_id', 'status', 'owner_id'],
-      fields: ['id', 'title', 'owner_id', 'person_id', 'org_id', 'pipeline_id', 'stage_id', 'value', 'currency', 'add_time', 'update_time', 'stage_change_time', 'is_deleted', 'is_archived', 'status', 'probability', 'lost_reason', 'visible_to', 'close_time', 'won_time', 'lost_time', 'expected_close_date', 'label_ids', 'origin', 'origin_id', 'channel', 'channel_id', 'source_lead_id', 'arr', 'mrr', 'acv', 'custom_fields'],
+      fields: DEAL_FIELDS,
     },
   },
   get: {
@@ -91,7 +114,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Show one deal',
       examples: ['crmctl deals get 1'],
       columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
-      fields: ['id', 'title', 'owner_id', 'person_id', 'org_id', 'pipeline_id', 'stage_id', 'value', 'currency', 'add_time', 'update_time', 'stage_change_time', 'is_deleted', 'is_archived', 'status', 'probability', 'lost_reason', 'visible_to', 'close_time', 'won_time', 'lost_time', 'expected_close_date', 'label_ids', 'origin', 'origin_id', 'channel', 'channel_id', 'source_lead_id', 'arr', 'mrr', 'acv', 'custom_fields'],
+      fields: DEAL_FIELDS,
     },
   },
   create: {
@@ -109,7 +132,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Create a deal (in a stage; the first stage of the default pipeline when none is given)',
       examples: ['crmctl deals create --title "Acme licence" --value 24000 --currency EUR --org-id 1 --stage-id 3'],
       columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
-      fields: ['id', 'title', 'owner_id', 'person_id', 'org_id', 'pipeline_id', 'stage_id', 'value', 'currency', 'add_time', 'update_time', 'stage_change_time', 'is_deleted', 'is_archived', 'status', 'probability', 'lost_reason', 'visible_to', 'close_time', 'won_time', 'lost_time', 'expected_close_date', 'label_ids', 'origin', 'origin_id', 'channel', 'channel_id', 'source_lead_id', 'arr', 'mrr', 'acv', 'custom_fields'],
+      fields: DEAL_FIELDS,
     },
   },
   update: {
@@ -126,7 +149,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Change a deal: only the fields you give change (moving stage, winning, losing)',
       examples: ['crmctl deals update 1 --status won'],
       columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
-      fields: ['id', 'title', 'owner_id', 'person_id', 'org_id', 'pipeline_id', 'stage_id', 'value', 'currency', 'add_time', 'update_time', 'stage_change_time', 'is_deleted', 'is_archived', 'status', 'probability', 'lost_reason', 'visible_to', 'close_time', 'won_time', 'lost_time', 'expected_close_date', 'label_ids', 'origin', 'origin_id', 'channel', 'channel_id', 'source_lead_id', 'arr', 'mrr', 'acv', 'custom_fields'],
+      fields: DEAL_FIELDS,
     },
   },
   delete: {
@@ -158,7 +181,7 @@ export const dealOps = defineTable('deals', {
       summary: 'List archived deals',
       examples: ['crmctl deals archived'],
       columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
-      fields: ['id', 'title', 'owner_id', 'person_id', 'org_id', 'pipeline_id', 'stage_id', 'value', 'currency', 'add_time', 'update_time', 'stage_change_time', 'is_deleted', 'is_archived', 'status', 'probability', 'lost_reason', 'visible_to', 'close_time', 'won_time', 'lost_time', 'expected_close_date', 'label_ids', 'origin', 'origin_id', 'channel', 'channel_id', 'source_lead_id', 'arr', 'mrr', 'acv', 'custom_fields'],
+      fields: DEAL_FIELDS,
     },
   },
   search: {
@@ -177,123 +200,7 @@ export const dealOps = defineTable('deals', {
       columns: ['item.id', 'item.title', 'item.value', 'item.currency', 'item.status', 'result_score'],
     },
   },
-  followers: {
-    method: 'GET',
-    path: '/api/v2/deals/{id}/followers',
-    cost: 10,
-    scopes: READ,
-    pagination: 'cursor',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['deals', 'followers', 'list'],
-      summary: 'List the users who follow a deal',
-      examples: ['crmctl deals followers list 1'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time'],
-    },
-  },
-  followersV1: {
-    method: 'GET',
-    path: '/api/v1/deals/{id}/followers',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['deals', 'followers', 'list'],
-      summary: 'List followers (v1 form)',
-      examples: ['crmctl deals followers list 1'],
-      columns: ['id', 'deal_id', 'user_id', 'add_time'],
-      fields: ['user_id', 'id', 'deal_id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  addFollower: {
-    method: 'POST',
-    path: '/api/v2/deals/{id}/followers',
-    cost: 5,
-    scopes: ['deals:full'],
-    pagination: 'none',
-    successStatus: 201,
-    params: () => z.object({ id: pathId }),
-    body: () => z.object({ user_id: id }),
-    cli: {
-      command: ['deals', 'followers', 'add'],
-      summary: 'Make a user follow a deal',
-      examples: ['crmctl deals followers add 1 --user-id 2'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time'],
-    },
-  },
-  addFollowerV1: {
-    method: 'POST',
-    path: '/api/v1/deals/{id}/followers',
-    cost: 10,
-    scopes: ['deals:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    body: () => z.object({ user_id: id }),
-    cli: {
-      command: ['deals', 'followers', 'add'],
-      summary: 'Add a follower (v1 form)',
-      examples: ['crmctl deals followers add 1'],
-      columns: ['id', 'deal_id', 'user_id', 'add_time'],
-      fields: ['user_id', 'id', 'deal_id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  removeFollower: {
-    method: 'DELETE',
-    path: '/api/v2/deals/{id}/followers/{follower_id}',
-    cost: 3,
-    scopes: ['deals:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['deals', 'followers', 'remove'],
-      summary: 'Stop a user following a deal',
-      examples: ['crmctl deals followers remove 1 1'],
-      columns: ['user_id'],
-      fields: ['user_id'],
-      confirm: true,
-    },
-  },
-  removeFollowerV1: {
-    method: 'DELETE',
-    path: '/api/v1/deals/{id}/followers/{follower_id}',
-    cost: 6,
-    scopes: ['deals:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['deals', 'followers', 'remove'],
-      summary: 'Remove a follower (v1 form: the follower record id)',
-      examples: ['crmctl deals followers remove 1 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-      switch: '--v1',
-    },
-  },
-  followersChangelog: {
-    method: 'GET',
-    path: '/api/v2/deals/{id}/followers/changelog',
-    cost: 10,
-    scopes: READ,
-    pagination: 'cursor',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['deals', 'followers', 'changelog'],
-      summary: 'Who started or stopped following a deal, and when',
-      examples: ['crmctl deals followers changelog 1'],
-      columns: ['action', 'actor_user_id', 'follower_user_id', 'time'],
-      fields: ['action', 'actor_user_id', 'follower_user_id', 'time'],
-    },
-  },
+  ...followerRows({ area: 'deals', noun: 'deal', read: READ, write: ['deals:full'], v1Columns: ['id', 'deal_id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'deal_id', 'add_time'] }),
   productsOfDeals: {
     method: 'GET',
     path: '/api/v2/deals/products',
@@ -307,7 +214,7 @@ export const dealOps = defineTable('deals', {
       summary: 'List the products attached to several deals',
       examples: ['crmctl deals products of-deals --deal-ids 1,2'],
       columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-      fields: ['id', 'sum', 'tax', 'deal_id', 'name', 'product_id', 'product_variation_id', 'order_nr', 'add_time', 'update_time', 'comments', 'currency', 'discount', 'discount_type', 'quantity', 'item_price', 'tax_method', 'is_enabled', 'billing_frequency', 'billing_frequency_cycles', 'billing_start_date'],
+      fields: DEAL_PRODUCT_FIELDS,
     },
   },
   products: {
@@ -324,7 +231,7 @@ export const dealOps = defineTable('deals', {
       summary: 'List the products attached to a deal',
       examples: ['crmctl deals products list 1'],
       columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-      fields: ['id', 'sum', 'tax', 'deal_id', 'name', 'product_id', 'product_variation_id', 'order_nr', 'add_time', 'update_time', 'comments', 'currency', 'discount', 'discount_type', 'quantity', 'item_price', 'tax_method', 'is_enabled', 'billing_frequency', 'billing_frequency_cycles', 'billing_start_date'],
+      fields: DEAL_PRODUCT_FIELDS,
     },
   },
   addProduct: {
@@ -341,7 +248,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Attach a product to a deal',
       examples: ['crmctl deals products add 1 --product-id 1 --item-price 100 --quantity 2'],
       columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-      fields: ['id', 'sum', 'tax', 'deal_id', 'name', 'product_id', 'product_variation_id', 'order_nr', 'add_time', 'update_time', 'comments', 'currency', 'discount', 'discount_type', 'quantity', 'item_price', 'tax_method', 'is_enabled', 'billing_frequency', 'billing_frequency_cycles', 'billing_start_date'],
+      fields: DEAL_PRODUCT_FIELDS,
     },
   },
   addProducts: {
@@ -358,7 +265,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Attach several products to a deal at once (JSON list)',
       examples: ['crmctl deals products add-many 1 --data @products.json'],
       columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-      fields: ['id', 'sum', 'tax', 'deal_id', 'name', 'product_id', 'product_variation_id', 'order_nr', 'add_time', 'update_time', 'comments', 'currency', 'discount', 'discount_type', 'quantity', 'item_price', 'tax_method', 'is_enabled', 'billing_frequency', 'billing_frequency_cycles', 'billing_start_date'],
+      fields: DEAL_PRODUCT_FIELDS,
     },
   },
   updateProduct: {
@@ -374,7 +281,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Change a product attached to a deal (price, quantity, discount...)',
       examples: ['crmctl deals products update 1 1 --quantity 3'],
       columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-      fields: ['id', 'sum', 'tax', 'deal_id', 'name', 'product_id', 'product_variation_id', 'order_nr', 'add_time', 'update_time', 'comments', 'currency', 'discount', 'discount_type', 'quantity', 'item_price', 'tax_method', 'is_enabled', 'billing_frequency', 'billing_frequency_cycles', 'billing_start_date'],
+      fields: DEAL_PRODUCT_FIELDS,
     },
   },
   deleteProduct: {
@@ -422,7 +329,7 @@ export const dealOps = defineTable('deals', {
       summary: 'List the additional discounts of a deal',
       examples: ['crmctl deals discounts list 1'],
       columns: ['id', 'type', 'deal_id'],
-      fields: ['id', 'type', 'amount', 'description', 'deal_id', 'created_at', 'created_by', 'updated_at', 'updated_by'],
+      fields: DISCOUNT_FIELDS,
     },
   },
   addDiscount: {
@@ -439,7 +346,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Add a discount to a deal (a percentage or an amount)',
       examples: ['crmctl deals discounts add 1 --description "Loyalty" --amount 10 --type percentage'],
       columns: ['id', 'type', 'deal_id'],
-      fields: ['id', 'type', 'amount', 'description', 'deal_id', 'created_at', 'created_by', 'updated_at', 'updated_by'],
+      fields: DISCOUNT_FIELDS,
     },
   },
   updateDiscount: {
@@ -455,7 +362,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Change a discount of a deal',
       examples: ['crmctl deals discounts update 1 <discount-id> --amount 15'],
       columns: ['id', 'type', 'deal_id'],
-      fields: ['id', 'type', 'amount', 'description', 'deal_id', 'created_at', 'created_by', 'updated_at', 'updated_by'],
+      fields: DISCOUNT_FIELDS,
     },
   },
   deleteDiscount: {
@@ -548,7 +455,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Changes of a deal\'s fields, newest first',
       examples: ['crmctl deals changelog 1'],
       columns: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent'],
-      fields: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent', 'is_bulk_update_flag'],
+      fields: CHANGELOG_FIELDS,
     },
   },
   flow: {
@@ -565,7 +472,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Everything that happened on a deal (changes, notes, activities, mails...)',
       examples: ['crmctl deals flow 1'],
       columns: ['object', 'timestamp', 'data'],
-      fields: ['object', 'timestamp', 'data'],
+      fields: FLOW_FIELDS,
     },
   },
   participants: {
@@ -582,7 +489,7 @@ export const dealOps = defineTable('deals', {
       summary: 'List the persons taking part in a deal',
       examples: ['crmctl deals participants list 1'],
       columns: ['id', 'person_id', 'add_time'],
-      fields: ['id', 'person_id', 'add_time', 'active_flag', 'related_item_data', 'person', 'added_by_user_id', 'related_item_type', 'related_item_id'],
+      fields: PARTICIPANT_FIELDS,
     },
   },
   addParticipant: {
@@ -598,7 +505,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Add a person to a deal\'s participants',
       examples: ['crmctl deals participants add 1 --person-id 2'],
       columns: ['id', 'person_id', 'add_time'],
-      fields: ['id', 'person_id', 'add_time', 'active_flag', 'related_item_data', 'person', 'added_by_user_id', 'related_item_type', 'related_item_id'],
+      fields: PARTICIPANT_FIELDS,
     },
   },
   deleteParticipant: {
@@ -663,7 +570,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Copy a deal',
       examples: ['crmctl deals duplicate 1'],
       columns: ['id', 'title', 'label', 'status', 'value', 'currency', 'pipeline_id'],
-      fields: ['id', 'creator_user_id', 'user_id', 'person_id', 'org_id', 'stage_id', 'title', 'value', 'currency', 'add_time', 'update_time', 'stage_change_time', 'active', 'deleted', 'is_archived', 'status', 'probability', 'next_activity_date', 'next_activity_time', 'next_activity_id', 'last_activity_id', 'last_activity_date', 'lost_reason', 'visible_to', 'close_time', 'pipeline_id', 'won_time', 'first_won_time', 'lost_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'expected_close_date', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'label', 'stage_order_nr', 'person_name', 'org_name', 'next_activity_subject', 'next_activity_type', 'next_activity_duration', 'next_activity_note', 'formatted_value', 'weighted_value', 'formatted_weighted_value', 'weighted_value_currency', 'rotten_time', 'owner_name', 'cc_email', 'org_hidden', 'person_hidden', 'origin', 'origin_id', 'channel', 'channel_id', 'arr', 'mrr', 'acv', 'arr_currency', 'mrr_currency', 'acv_currency'],
+      fields: V1_DEAL_FIELDS,
     },
   },
   permittedUsers: {
@@ -693,7 +600,7 @@ export const dealOps = defineTable('deals', {
       summary: 'List the mail messages linked to a deal',
       examples: ['crmctl deals mail-messages 1'],
       columns: ['object', 'timestamp', 'data'],
-      fields: ['object', 'timestamp', 'data'],
+      fields: FLOW_FIELDS,
     },
   },
   files: {
@@ -710,7 +617,7 @@ export const dealOps = defineTable('deals', {
       summary: 'List the files attached to a deal',
       examples: ['crmctl deals files 1'],
       columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'url', 'name', 'description'],
+      fields: ITEM_FILE_FIELDS,
     },
   },
 } satisfies OperationTable);

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, pathId, uuid } from '../schemas.js';
 
+/** Fields of a file record. */
+const FILE_FIELDS = [
+  'id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id', 'add_time',
+  'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket',
+  'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'project_name',
+  'url', 'name', 'description',
+];
+
 export const fileOps = defineTable('files', {
   list: {
     method: 'GET',
@@ -16,7 +24,7 @@ export const fileOps = defineTable('files', {
       summary: 'List the files of the company (newest first by default)',
       examples: ['crmctl files list'],
       columns: ['id', 'name', 'file_size', 'deal_id', 'person_id', 'org_id', 'add_time'],
-      fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'project_name', 'url', 'name', 'description'],
+      fields: FILE_FIELDS,
     },
   },
   get: {
@@ -31,7 +39,7 @@ export const fileOps = defineTable('files', {
       summary: 'Show one file (its metadata)',
       examples: ['crmctl files get 1'],
       columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'project_name', 'url', 'name', 'description'],
+      fields: FILE_FIELDS,
     },
   },
   upload: {
@@ -48,7 +56,7 @@ export const fileOps = defineTable('files', {
       summary: 'Upload a file from a path or stdin, linked to a deal, person, organization, product, activity, lead or project',
       examples: ['crmctl files upload --file ./contract.pdf --deal-id 1'],
       columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'project_name', 'url', 'name', 'description'],
+      fields: FILE_FIELDS,
     },
   },
   update: {
@@ -65,7 +73,7 @@ export const fileOps = defineTable('files', {
       summary: 'Rename a file or change its description',
       examples: ['crmctl files update 1 --name "Signed contract.pdf"'],
       columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'project_name', 'url', 'name', 'description'],
+      fields: FILE_FIELDS,
     },
   },
   delete: {
@@ -97,7 +105,7 @@ export const fileOps = defineTable('files', {
       summary: 'Create an empty Google Drive document and link it to a deal, person or organization',
       examples: ['crmctl files create-remote --file-type gdoc --title "Proposal" --item-type deal --item-id 1 --remote-location googledrive'],
       columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'project_name', 'url', 'name', 'description'],
+      fields: FILE_FIELDS,
     },
   },
   linkRemote: {
@@ -113,7 +121,7 @@ export const fileOps = defineTable('files', {
       summary: 'Link an existing Google Drive file to a deal, person or organization',
       examples: ['crmctl files link-remote --item-type deal --item-id 1 --remote-id 1a2b3c --remote-location googledrive'],
       columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'project_name', 'url', 'name', 'description'],
+      fields: FILE_FIELDS,
     },
   },
   download: {

@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, pathId } from '../schemas.js';
 
+/** Fields of a filter record. */
+const FILTER_FIELDS = [
+  'id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time',
+  'visible_to', 'last_used_time', 'custom_view_id', 'conditions',
+];
+
 export const FILTER_TYPES = ['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects'] as const;
 export const FILTER_OPERATORS = ['IS NOT NULL', 'IS NULL', '<=', '>=', '<', '>', '!=', '=', "LIKE '$%'", "LIKE '%$%'", "NOT LIKE '$%'"] as const;
 export const FILTER_OBJECTS = ['person', 'deal', 'organization', 'product', 'activity'] as const;
@@ -52,7 +58,7 @@ export const filterOps = defineTable('filters', {
       summary: 'Show one filter with its conditions',
       examples: ['crmctl filters get 1'],
       columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
+      fields: FILTER_FIELDS,
     },
   },
   create: {
@@ -69,7 +75,7 @@ export const filterOps = defineTable('filters', {
       summary: 'Create a filter (at most 16 conditions)',
       examples: ['crmctl filters create --name "Big open deals" --type deals --conditions @conditions.json'],
       columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
+      fields: FILTER_FIELDS,
     },
   },
   update: {
@@ -87,7 +93,7 @@ export const filterOps = defineTable('filters', {
       summary: 'Change a filter\'s name or conditions',
       examples: ['crmctl filters update 1 --name "Bigger open deals"'],
       columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
+      fields: FILTER_FIELDS,
     },
   },
   delete: {

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, dateTime, id, offsetQuery, pathId, searchQuery, visibleToNumber } from '../schemas.js';
+import { CHANGELOG_FIELDS, FLOW_FIELDS, FOLLOWER_CHANGELOG_FIELDS, ITEM_FILE_FIELDS } from './record-fields.js';
+import { followerRows } from './follower-rows.js';
+
+/** Fields of an organization record. */
+const ORGANIZATION_FIELDS = [
+  'id', 'name', 'owner_id', 'add_time', 'update_time', 'is_deleted', 'visible_to', 'address', 'label_ids', 'website', 'linkedin',
+  'industry', 'annual_revenue', 'employee_count', 'custom_fields',
+];
+/** Fields of an organization relationship. */
+const RELATIONSHIP_FIELDS = ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag'];
 
 export const organizationOps = defineTable('organizations', {
   list: {
@@ -16,7 +26,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'List organizations',
       examples: ['crmctl organizations list'],
       columns: ['id', 'name', 'owner_id', 'address.value', 'update_time'],
-      fields: ['id', 'name', 'owner_id', 'add_time', 'update_time', 'is_deleted', 'visible_to', 'address', 'label_ids', 'website', 'linkedin', 'industry', 'annual_revenue', 'employee_count', 'custom_fields'],
+      fields: ORGANIZATION_FIELDS,
     },
   },
   get: {
@@ -32,7 +42,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'Show one organization',
       examples: ['crmctl organizations get 1'],
       columns: ['id', 'name', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'owner_id', 'add_time', 'update_time', 'is_deleted', 'visible_to', 'address', 'label_ids', 'website', 'linkedin', 'industry', 'annual_revenue', 'employee_count', 'custom_fields'],
+      fields: ORGANIZATION_FIELDS,
     },
   },
   create: {
@@ -47,7 +57,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'Create an organization',
       examples: ['crmctl organizations create --name "Acme Corporation"'],
       columns: ['id', 'name', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'owner_id', 'add_time', 'update_time', 'is_deleted', 'visible_to', 'address', 'label_ids', 'website', 'linkedin', 'industry', 'annual_revenue', 'employee_count', 'custom_fields'],
+      fields: ORGANIZATION_FIELDS,
     },
   },
   update: {
@@ -63,7 +73,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'Change an organization: only the fields you give change',
       examples: ['crmctl organizations update 1 --name "Acme Corp"'],
       columns: ['id', 'name', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'owner_id', 'add_time', 'update_time', 'is_deleted', 'visible_to', 'address', 'label_ids', 'website', 'linkedin', 'industry', 'annual_revenue', 'employee_count', 'custom_fields'],
+      fields: ORGANIZATION_FIELDS,
     },
   },
   delete: {
@@ -98,123 +108,10 @@ export const organizationOps = defineTable('organizations', {
       columns: ['item.id', 'item.name', 'item.address', 'result_score'],
     },
   },
-  followers: {
-    method: 'GET',
-    path: '/api/v2/organizations/{id}/followers',
-    cost: 10,
-    scopes: ['contacts:read', 'contacts:full'],
-    pagination: 'cursor',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['organizations', 'followers', 'list'],
-      summary: 'List the users who follow an organization',
-      examples: ['crmctl organizations followers list 1'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time'],
-    },
-  },
-  followersV1: {
-    method: 'GET',
-    path: '/api/v1/organizations/{id}/followers',
-    cost: 20,
-    scopes: ['contacts:read', 'contacts:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['organizations', 'followers', 'list'],
-      summary: 'List followers (v1 form)',
-      examples: ['crmctl organizations followers list 1'],
-      columns: ['id', 'org_id', 'user_id', 'add_time'],
-      fields: ['org_id', 'user_id', 'id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  addFollower: {
-    method: 'POST',
-    path: '/api/v2/organizations/{id}/followers',
-    cost: 5,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    successStatus: 201,
-    params: () => z.object({ id: pathId }),
-    body: () => z.object({ user_id: id }),
-    cli: {
-      command: ['organizations', 'followers', 'add'],
-      summary: 'Make a user follow an organization',
-      examples: ['crmctl organizations followers add 1 --user-id 2'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time'],
-    },
-  },
-  addFollowerV1: {
-    method: 'POST',
-    path: '/api/v1/organizations/{id}/followers',
-    cost: 10,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    body: () => z.object({ user_id: id }),
-    cli: {
-      command: ['organizations', 'followers', 'add'],
-      summary: 'Add a follower (v1 form)',
-      examples: ['crmctl organizations followers add 1'],
-      columns: ['id', 'org_id', 'user_id', 'add_time'],
-      fields: ['org_id', 'user_id', 'id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  removeFollower: {
-    method: 'DELETE',
-    path: '/api/v2/organizations/{id}/followers/{follower_id}',
-    cost: 3,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['organizations', 'followers', 'remove'],
-      summary: 'Stop a user following an organization',
-      examples: ['crmctl organizations followers remove 1 1'],
-      columns: ['user_id'],
-      fields: ['user_id'],
-      confirm: true,
-    },
-  },
-  removeFollowerV1: {
-    method: 'DELETE',
-    path: '/api/v1/organizations/{id}/followers/{follower_id}',
-    cost: 6,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['organizations', 'followers', 'remove'],
-      summary: 'Remove a follower (v1 form: the follower record id)',
-      examples: ['crmctl organizations followers remove 1 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-      switch: '--v1',
-    },
-  },
-  followersChangelog: {
-    method: 'GET',
-    path: '/api/v2/organizations/{id}/followers/changelog',
-    cost: 10,
-    scopes: ['contacts:read', 'contacts:full'],
-    pagination: 'cursor',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['organizations', 'followers', 'changelog'],
-      summary: 'Who started or stopped following an organization',
-      examples: ['crmctl organizations followers changelog 1'],
-      columns: ['action', 'actor_user_id', 'follower_user_id', 'time'],
-      fields: ['action', 'actor_user_id', 'follower_user_id', 'time'],
-    },
-  },
+  ...followerRows({
+    area: 'organizations', noun: 'organization', read: ['contacts:read', 'contacts:full'], write: ['contacts:full'],
+    v1Columns: ['id', 'org_id', 'user_id', 'add_time'], v1Fields: ['org_id', 'user_id', 'id', 'add_time'], changelogSummary: 'Who started or stopped following an organization',
+  }),
   changelog: {
     method: 'GET',
     path: '/api/v1/organizations/{id}/changelog',
@@ -229,7 +126,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'Changes of an organization\'s fields, newest first',
       examples: ['crmctl organizations changelog 1'],
       columns: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent'],
-      fields: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent', 'is_bulk_update_flag'],
+      fields: CHANGELOG_FIELDS,
     },
   },
   flow: {
@@ -246,7 +143,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'Everything that happened on an organization',
       examples: ['crmctl organizations flow 1'],
       columns: ['object', 'timestamp', 'data'],
-      fields: ['object', 'timestamp', 'data'],
+      fields: FLOW_FIELDS,
     },
   },
   merge: {
@@ -293,7 +190,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'List the mail messages linked to an organization',
       examples: ['crmctl organizations mail-messages 1'],
       columns: ['object', 'timestamp', 'data'],
-      fields: ['object', 'timestamp', 'data'],
+      fields: FLOW_FIELDS,
     },
   },
   files: {
@@ -310,7 +207,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'List the files attached to an organization',
       examples: ['crmctl organizations files 1'],
       columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'add_time', 'update_time', 'file_name', 'file_size', 'active_flag', 'inline_flag', 'remote_location', 'remote_id', 'cid', 's3_bucket', 'mail_message_id', 'mail_template_id', 'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'url', 'name', 'description'],
+      fields: ITEM_FILE_FIELDS,
     },
   },
   relationships: {
@@ -356,7 +253,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'Relate two organizations (parent or related)',
       examples: ['crmctl organizations relationships create --type parent --rel-owner-org-id 1 --rel-linked-org-id 2'],
       columns: ['id', 'type', 'add_time', 'update_time'],
-      fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag'],
+      fields: RELATIONSHIP_FIELDS,
     },
   },
   updateRelationship: {
@@ -372,7 +269,7 @@ export const organizationOps = defineTable('organizations', {
       summary: 'Change an organization relationship',
       examples: ['crmctl organizations relationships update 1 --type related'],
       columns: ['id', 'type', 'add_time', 'update_time'],
-      fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag'],
+      fields: RELATIONSHIP_FIELDS,
     },
   },
   deleteRelationship: {

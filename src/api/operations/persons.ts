@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, pathId, visibleToNumber, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
+import { CHANGELOG_FIELDS, FOLLOWER_CHANGELOG_FIELDS } from './record-fields.js';
+import { followerRows } from './follower-rows.js';
+
+/** Fields of the person a create or an update answers. */
+const PERSON_WRITE_FIELDS = [
+  'id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'add_time', 'update_time', 'emails', 'phones', 'is_deleted',
+  'visible_to', 'label_ids', 'picture_id', 'postal_address', 'notes', 'im', 'birthday', 'job_title', 'custom_fields',
+];
 
 // Persons: the 19 read operations of the interface (v2 and v1 forms). Pairs that do the same job
 // (list, get, files, followers) share one command; `--v1` picks the other form (see commands/persons).
@@ -113,6 +121,9 @@ const v1ListQuery = z
   })
   .superRefine(filterWins('filter_id', ['user_id']));
 
+/** The add and remove rows are the shared ones; a person's follower list and changelog differ (below). */
+const FOLLOWING = followerRows({ area: 'persons', noun: 'person', read: READ, write: ['contacts:full'], v1Columns: ['id', 'person_id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'person_id', 'add_time'] });
+
 export const personOps = defineTable('persons', {
   list: {
     method: 'GET',
@@ -177,7 +188,7 @@ export const personOps = defineTable('persons', {
       summary: 'Field changes of a person, newest first',
       examples: ['crmctl persons changelog 12 --limit 20'],
       columns: ['time', 'field_key', 'old_value', 'new_value', 'actor_user_id', 'change_source'],
-      fields: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent', 'is_bulk_update_flag'],
+      fields: CHANGELOG_FIELDS,
     },
   },
   files: {
@@ -264,7 +275,7 @@ export const personOps = defineTable('persons', {
       summary: 'Who started or stopped following a person, and when',
       examples: ['crmctl persons followers changelog 12'],
       columns: ['time', 'action', 'follower_user_id', 'actor_user_id'],
-      fields: ['action', 'actor_user_id', 'follower_user_id', 'time'],
+      fields: FOLLOWER_CHANGELOG_FIELDS,
     },
   },
   mailMessages: {
@@ -474,7 +485,7 @@ export const personOps = defineTable('persons', {
       summary: 'Create a person',
       examples: ['crmctl persons create --name "Alice Andersson" --org-id 1'],
       columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'add_time', 'update_time', 'emails', 'phones', 'is_deleted', 'visible_to', 'label_ids', 'picture_id', 'postal_address', 'notes', 'im', 'birthday', 'job_title', 'custom_fields'],
+      fields: PERSON_WRITE_FIELDS,
     },
   },
   update: {
@@ -490,7 +501,7 @@ export const personOps = defineTable('persons', {
       summary: 'Change a person: only the fields you give change',
       examples: ['crmctl persons update 1 --name "Alice A. Andersson"'],
       columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'add_time', 'update_time', 'emails', 'phones', 'is_deleted', 'visible_to', 'label_ids', 'picture_id', 'postal_address', 'notes', 'im', 'birthday', 'job_title', 'custom_fields'],
+      fields: PERSON_WRITE_FIELDS,
     },
   },
   delete: {
@@ -509,73 +520,10 @@ export const personOps = defineTable('persons', {
       confirm: true,
     },
   },
-  addFollower: {
-    method: 'POST',
-    path: '/api/v2/persons/{id}/followers',
-    cost: 5,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    successStatus: 201,
-    params: () => z.object({ id: pathId }),
-    body: () => z.object({ user_id: id }),
-    cli: {
-      command: ['persons', 'followers', 'add'],
-      summary: 'Make a user follow a person',
-      examples: ['crmctl persons followers add 1 --user-id 2'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time'],
-    },
-  },
-  addFollowerV1: {
-    method: 'POST',
-    path: '/api/v1/persons/{id}/followers',
-    cost: 10,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    body: () => z.object({ user_id: id }),
-    cli: {
-      command: ['persons', 'followers', 'add'],
-      summary: 'Add a follower (v1 form)',
-      examples: ['crmctl persons followers add 1'],
-      columns: ['id', 'person_id', 'user_id', 'add_time'],
-      fields: ['user_id', 'id', 'person_id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  removeFollower: {
-    method: 'DELETE',
-    path: '/api/v2/persons/{id}/followers/{follower_id}',
-    cost: 3,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['persons', 'followers', 'remove'],
-      summary: 'Stop a user following a person',
-      examples: ['crmctl persons followers remove 1 1'],
-      columns: ['user_id'],
-      fields: ['user_id'],
-      confirm: true,
-    },
-  },
-  removeFollowerV1: {
-    method: 'DELETE',
-    path: '/api/v1/persons/{id}/followers/{follower_id}',
-    cost: 6,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['persons', 'followers', 'remove'],
-      summary: 'Remove a follower (v1 form: the follower record id)',
-      examples: ['crmctl persons followers remove 1 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-      switch: '--v1',
-    },
-  },
+  addFollower: FOLLOWING.addFollower,
+  addFollowerV1: FOLLOWING.addFollowerV1,
+  removeFollower: FOLLOWING.removeFollower,
+  removeFollowerV1: FOLLOWING.removeFollowerV1,
   merge: {
     method: 'PUT',
     path: '/api/v1/persons/{id}/merge',

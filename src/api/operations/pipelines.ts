@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, pathId } from '../schemas.js';
 
+/** Fields of a pipeline record. */
+const PIPELINE_FIELDS = ['id', 'name', 'order_nr', 'is_deleted', 'is_deal_probability_enabled', 'add_time', 'update_time'];
+
 export const pipelineOps = defineTable('pipelines', {
   list: {
     method: 'GET',
@@ -16,7 +19,7 @@ export const pipelineOps = defineTable('pipelines', {
       summary: 'List pipelines',
       examples: ['crmctl pipelines list'],
       columns: ['id', 'name', 'order_nr', 'is_selected', 'is_deal_probability_enabled'],
-      fields: ['id', 'name', 'order_nr', 'is_deleted', 'is_deal_probability_enabled', 'add_time', 'update_time'],
+      fields: PIPELINE_FIELDS,
     },
   },
   get: {
@@ -31,7 +34,7 @@ export const pipelineOps = defineTable('pipelines', {
       summary: 'Show one pipeline',
       examples: ['crmctl pipelines get 1'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'is_deleted', 'is_deal_probability_enabled', 'add_time', 'update_time'],
+      fields: PIPELINE_FIELDS,
     },
   },
   create: {
@@ -46,7 +49,7 @@ export const pipelineOps = defineTable('pipelines', {
       summary: 'Create a pipeline',
       examples: ['crmctl pipelines create --name "Renewals"'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'is_deleted', 'is_deal_probability_enabled', 'add_time', 'update_time'],
+      fields: PIPELINE_FIELDS,
     },
   },
   update: {
@@ -62,7 +65,7 @@ export const pipelineOps = defineTable('pipelines', {
       summary: 'Change a pipeline: only the fields you give change',
       examples: ['crmctl pipelines update 2 --is-deal-probability-enabled true'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'is_deleted', 'is_deal_probability_enabled', 'add_time', 'update_time'],
+      fields: PIPELINE_FIELDS,
     },
   },
   delete: {

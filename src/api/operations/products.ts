@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, visibleToNumber, dateTime, id, offsetQuery, pathId, searchQuery } from '../schemas.js';
+import { FOLLOWER_CHANGELOG_FIELDS, V1_DEAL_FIELDS } from './record-fields.js';
+import { followerRows } from './follower-rows.js';
+
+/** Fields of a product record. */
+const PRODUCT_FIELDS = [
+  'id', 'name', 'code', 'unit', 'tax', 'is_deleted', 'is_linkable', 'visible_to', 'owner_id', 'add_time', 'update_time',
+  'description', 'category', 'custom_fields', 'billing_frequency', 'billing_frequency_cycles', 'prices',
+];
+/** Fields of a product variation. */
+const VARIATION_FIELDS = ['id', 'name', 'product_id', 'prices'];
+/** Fields of a product image. */
+const IMAGE_FIELDS = ['id', 'product_id', 'company_id', 'add_time'];
 
 /** One price per currency (the vendor's rule); cost and direct cost are optional. */
 const price = z.object({ price: z.number().min(0), currency, cost: z.number().min(0).optional(), direct_cost: z.number().min(0).optional() });
@@ -33,7 +45,7 @@ export const productOps = defineTable('products', {
       summary: 'List products',
       examples: ['crmctl products list'],
       columns: ['id', 'name', 'code', 'unit', 'tax', 'is_linkable', 'owner_id'],
-      fields: ['id', 'name', 'code', 'unit', 'tax', 'is_deleted', 'is_linkable', 'visible_to', 'owner_id', 'add_time', 'update_time', 'description', 'category', 'custom_fields', 'billing_frequency', 'billing_frequency_cycles', 'prices'],
+      fields: PRODUCT_FIELDS,
     },
   },
   get: {
@@ -48,7 +60,7 @@ export const productOps = defineTable('products', {
       summary: 'Show one product with its prices',
       examples: ['crmctl products get 1'],
       columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'code', 'unit', 'tax', 'is_deleted', 'is_linkable', 'visible_to', 'owner_id', 'add_time', 'update_time', 'description', 'category', 'custom_fields', 'billing_frequency', 'billing_frequency_cycles', 'prices'],
+      fields: PRODUCT_FIELDS,
     },
   },
   create: {
@@ -65,7 +77,7 @@ export const productOps = defineTable('products', {
       summary: 'Create a product (prices per currency in --prices)',
       examples: ['crmctl products create --name "Licence" --code LIC-1 --prices \'[{"price":100,"currency":"EUR"}]\''],
       columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'code', 'unit', 'tax', 'is_deleted', 'is_linkable', 'visible_to', 'owner_id', 'add_time', 'update_time', 'description', 'category', 'custom_fields', 'billing_frequency', 'billing_frequency_cycles', 'prices'],
+      fields: PRODUCT_FIELDS,
     },
   },
   update: {
@@ -82,7 +94,7 @@ export const productOps = defineTable('products', {
       summary: 'Change a product: only the fields you give change',
       examples: ['crmctl products update 1 --unit seat'],
       columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'code', 'unit', 'tax', 'is_deleted', 'is_linkable', 'visible_to', 'owner_id', 'add_time', 'update_time', 'description', 'category', 'custom_fields', 'billing_frequency', 'billing_frequency_cycles', 'prices'],
+      fields: PRODUCT_FIELDS,
     },
   },
   delete: {
@@ -130,7 +142,7 @@ export const productOps = defineTable('products', {
       summary: 'Copy a product',
       examples: ['crmctl products duplicate 1'],
       columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'code', 'unit', 'tax', 'is_deleted', 'is_linkable', 'visible_to', 'owner_id', 'add_time', 'update_time', 'description', 'category', 'custom_fields', 'billing_frequency', 'billing_frequency_cycles', 'prices'],
+      fields: PRODUCT_FIELDS,
     },
   },
   variations: {
@@ -147,7 +159,7 @@ export const productOps = defineTable('products', {
       summary: 'List the variations of a product',
       examples: ['crmctl products variations list 1'],
       columns: ['id', 'name'],
-      fields: ['id', 'name', 'product_id', 'prices'],
+      fields: VARIATION_FIELDS,
     },
   },
   addVariation: {
@@ -164,7 +176,7 @@ export const productOps = defineTable('products', {
       summary: 'Add a variation to a product',
       examples: ['crmctl products variations add 1 --name "Large"'],
       columns: ['id', 'name'],
-      fields: ['id', 'name', 'product_id', 'prices'],
+      fields: VARIATION_FIELDS,
     },
   },
   updateVariation: {
@@ -180,7 +192,7 @@ export const productOps = defineTable('products', {
       summary: 'Change a variation of a product',
       examples: ['crmctl products variations update 1 1 --name "XL"'],
       columns: ['id', 'name'],
-      fields: ['id', 'name', 'product_id', 'prices'],
+      fields: VARIATION_FIELDS,
     },
   },
   deleteVariation: {
@@ -228,7 +240,7 @@ export const productOps = defineTable('products', {
       summary: 'Upload an image for a product from a file',
       examples: ['crmctl products image upload 1 --file ./licence.png'],
       columns: ['id', 'add_time'],
-      fields: ['id', 'product_id', 'company_id', 'add_time'],
+      fields: IMAGE_FIELDS,
       upload: { field: 'data' },
     },
   },
@@ -245,7 +257,7 @@ export const productOps = defineTable('products', {
       summary: 'Replace the image of a product with a file',
       examples: ['crmctl products image replace 1 --file ./licence-v2.png'],
       columns: ['id', 'add_time'],
-      fields: ['id', 'product_id', 'company_id', 'add_time'],
+      fields: IMAGE_FIELDS,
       upload: { field: 'data' },
     },
   },
@@ -265,126 +277,10 @@ export const productOps = defineTable('products', {
       confirm: true,
     },
   },
-  followers: {
-    method: 'GET',
-    path: '/api/v2/products/{id}/followers',
-    cost: 10,
-    scopes: ['products:read', 'products:full'],
-    pagination: 'cursor',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['products', 'followers', 'list'],
-      summary: 'List the users who follow a product',
-      examples: ['crmctl products followers list 1'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time'],
-    },
-  },
-  followersV1: {
-    method: 'GET',
-    path: '/api/v1/products/{id}/followers',
-    cost: 20,
-    scopes: ['products:read', 'products:full'],
-    pagination: 'offset',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...offsetQuery }),
-    cli: {
-      command: ['products', 'followers', 'list'],
-      summary: 'List followers (v1 form)',
-      examples: ['crmctl products followers list 1'],
-      columns: ['id', 'user_id', 'add_time'],
-      fields: ['user_id', 'id', 'product_id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  addFollower: {
-    method: 'POST',
-    path: '/api/v2/products/{id}/followers',
-    cost: 5,
-    scopes: ['products:full'],
-    pagination: 'none',
-    successStatus: 201,
-    params: () => z.object({ id: pathId }),
-    body: () => z.object({ user_id: id }),
-    cli: {
-      command: ['products', 'followers', 'add'],
-      summary: 'Make a user follow a product',
-      examples: ['crmctl products followers add 1 --user-id 2'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time'],
-    },
-  },
-  addFollowerV1: {
-    method: 'POST',
-    path: '/api/v1/products/{id}/followers',
-    cost: 10,
-    scopes: ['products:full'],
-    pagination: 'none',
-    successStatus: 201,
-    params: () => z.object({ id: pathId }),
-    body: () => z.object({ user_id: id }),
-    cli: {
-      command: ['products', 'followers', 'add'],
-      summary: 'Add a follower (v1 form)',
-      examples: ['crmctl products followers add 1'],
-      columns: ['id', 'user_id', 'add_time'],
-      fields: ['user_id', 'id', 'product_id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  removeFollower: {
-    method: 'DELETE',
-    path: '/api/v2/products/{id}/followers/{follower_id}',
-    cost: 3,
-    scopes: ['products:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['products', 'followers', 'remove'],
-      summary: 'Stop a user following a product',
-      examples: ['crmctl products followers remove 1 1'],
-      columns: ['user_id'],
-      fields: ['user_id'],
-      confirm: true,
-    },
-  },
-  removeFollowerV1: {
-    method: 'DELETE',
-    path: '/api/v1/products/{id}/followers/{follower_id}',
-    cost: 6,
-    scopes: ['products:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['products', 'followers', 'remove'],
-      summary: 'Remove a follower (v1 form: the follower record id)',
-      examples: ['crmctl products followers remove 1 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-      switch: '--v1',
-    },
-  },
-  followersChangelog: {
-    method: 'GET',
-    path: '/api/v2/products/{id}/followers/changelog',
-    cost: 10,
-    scopes: ['products:read', 'products:full'],
-    pagination: 'cursor',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['products', 'followers', 'changelog'],
-      summary: 'Who started or stopped following a product',
-      examples: ['crmctl products followers changelog 1'],
-      columns: ['action', 'actor_user_id', 'follower_user_id', 'time'],
-      fields: ['action', 'actor_user_id', 'follower_user_id', 'time'],
-    },
-  },
+  ...followerRows({
+    area: 'products', noun: 'product', read: ['products:read', 'products:full'], write: ['products:full'],
+    v1Columns: ['id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'product_id', 'add_time'], v1Paged: true, v1Created: true, changelogSummary: 'Who started or stopped following a product',
+  }),
   deals: {
     method: 'GET',
     path: '/api/v1/products/{id}/deals',
@@ -399,7 +295,7 @@ export const productOps = defineTable('products', {
       summary: 'List the deals a product is attached to',
       examples: ['crmctl products deals 1'],
       columns: ['id', 'title', 'label', 'status', 'value', 'currency', 'pipeline_id'],
-      fields: ['id', 'creator_user_id', 'user_id', 'person_id', 'org_id', 'stage_id', 'title', 'value', 'currency', 'add_time', 'update_time', 'stage_change_time', 'active', 'deleted', 'is_archived', 'status', 'probability', 'next_activity_date', 'next_activity_time', 'next_activity_id', 'last_activity_id', 'last_activity_date', 'lost_reason', 'visible_to', 'close_time', 'pipeline_id', 'won_time', 'first_won_time', 'lost_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'expected_close_date', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'label', 'stage_order_nr', 'person_name', 'org_name', 'next_activity_subject', 'next_activity_type', 'next_activity_duration', 'next_activity_note', 'formatted_value', 'weighted_value', 'formatted_weighted_value', 'weighted_value_currency', 'rotten_time', 'owner_name', 'cc_email', 'org_hidden', 'person_hidden', 'origin', 'origin_id', 'channel', 'channel_id', 'arr', 'mrr', 'acv', 'arr_currency', 'mrr_currency', 'acv_currency'],
+      fields: V1_DEAL_FIELDS,
     },
   },
   files: {

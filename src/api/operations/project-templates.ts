@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, pathId } from '../schemas.js';
 
+/** Fields of a project template. */
+const TEMPLATE_FIELDS = ['id', 'title', 'description', 'projects_board_id', 'owner_id', 'add_time', 'update_time'];
+
 export const projectTemplateOps = defineTable('projectTemplates', {
   list: {
     method: 'GET',
@@ -16,7 +19,7 @@ export const projectTemplateOps = defineTable('projectTemplates', {
       summary: 'List project templates',
       examples: ['crmctl project-templates list'],
       columns: ['id', 'title', 'description', 'owner_id'],
-      fields: ['id', 'title', 'description', 'projects_board_id', 'owner_id', 'add_time', 'update_time'],
+      fields: TEMPLATE_FIELDS,
     },
   },
   listV1: {
@@ -32,7 +35,7 @@ export const projectTemplateOps = defineTable('projectTemplates', {
       summary: 'List project templates (v1 form)',
       examples: ['crmctl project-templates list'],
       columns: ['id', 'title', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'description', 'projects_board_id', 'owner_id', 'add_time', 'update_time'],
+      fields: TEMPLATE_FIELDS,
       switch: '--v1',
     },
   },
@@ -48,7 +51,7 @@ export const projectTemplateOps = defineTable('projectTemplates', {
       summary: 'Show one project template',
       examples: ['crmctl project-templates get 1'],
       columns: ['id', 'title', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'description', 'projects_board_id', 'owner_id', 'add_time', 'update_time'],
+      fields: TEMPLATE_FIELDS,
     },
   },
   getV1: {
@@ -63,7 +66,7 @@ export const projectTemplateOps = defineTable('projectTemplates', {
       summary: 'Show one project template (v1 form)',
       examples: ['crmctl project-templates get 1'],
       columns: ['id', 'title', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'description', 'projects_board_id', 'owner_id', 'add_time', 'update_time'],
+      fields: TEMPLATE_FIELDS,
       switch: '--v1',
     },
   },

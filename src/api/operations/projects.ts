@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, pathId, searchQuery } from '../schemas.js';
 
+/** Fields of a project in the v1 form. */
+const V1_PROJECT_FIELDS = [
+  'id', 'title', 'board_id', 'phase_id', 'description', 'status', 'owner_id', 'start_date', 'end_date', 'deal_ids', 'org_id',
+  'person_id', 'labels', 'health_status', 'add_time', 'update_time', 'status_change_time', 'archive_time',
+];
+/** Fields of a planned project item. */
+const PLAN_ITEM_FIELDS = ['item_id', 'item_type', 'phase_id', 'group_id'];
+
 const READ = ['projects:read', 'projects:full'];
 const WRITE = ['projects:full'];
 
@@ -333,7 +341,7 @@ export const projectOps = defineTable('projects', {
       summary: 'List projects (v1 form)',
       examples: ['crmctl projects list'],
       columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-      fields: ['id', 'title', 'board_id', 'phase_id', 'description', 'status', 'owner_id', 'start_date', 'end_date', 'deal_ids', 'org_id', 'person_id', 'labels', 'health_status', 'add_time', 'update_time', 'status_change_time', 'archive_time'],
+      fields: V1_PROJECT_FIELDS,
       switch: '--v1',
     },
   },
@@ -349,7 +357,7 @@ export const projectOps = defineTable('projects', {
       summary: 'Show one project (v1 form)',
       examples: ['crmctl projects get 1'],
       columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-      fields: ['id', 'title', 'board_id', 'phase_id', 'description', 'status', 'owner_id', 'start_date', 'end_date', 'deal_ids', 'org_id', 'person_id', 'labels', 'health_status', 'add_time', 'update_time', 'status_change_time', 'archive_time'],
+      fields: V1_PROJECT_FIELDS,
       switch: '--v1',
     },
   },
@@ -366,7 +374,7 @@ export const projectOps = defineTable('projects', {
       summary: 'Create a project (v1 form)',
       examples: ['crmctl projects create'],
       columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-      fields: ['id', 'title', 'board_id', 'phase_id', 'description', 'status', 'owner_id', 'start_date', 'end_date', 'deal_ids', 'org_id', 'person_id', 'labels', 'health_status', 'add_time', 'update_time', 'status_change_time', 'archive_time'],
+      fields: V1_PROJECT_FIELDS,
       switch: '--v1',
     },
   },
@@ -383,7 +391,7 @@ export const projectOps = defineTable('projects', {
       summary: 'Change a project (v1 form)',
       examples: ['crmctl projects update 1'],
       columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-      fields: ['id', 'title', 'board_id', 'phase_id', 'description', 'status', 'owner_id', 'start_date', 'end_date', 'deal_ids', 'org_id', 'person_id', 'labels', 'health_status', 'add_time', 'update_time', 'status_change_time', 'archive_time'],
+      fields: V1_PROJECT_FIELDS,
       switch: '--v1',
     },
   },
@@ -432,7 +440,7 @@ export const projectOps = defineTable('projects', {
       summary: 'Archive a project (v1 form)',
       examples: ['crmctl projects archive 1'],
       columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-      fields: ['id', 'title', 'board_id', 'phase_id', 'description', 'status', 'owner_id', 'start_date', 'end_date', 'deal_ids', 'org_id', 'person_id', 'labels', 'health_status', 'add_time', 'update_time', 'status_change_time', 'archive_time'],
+      fields: V1_PROJECT_FIELDS,
       switch: '--v1',
     },
   },
@@ -449,7 +457,7 @@ export const projectOps = defineTable('projects', {
       summary: 'Place an activity of a project in its plan (phase and group)',
       examples: ['crmctl projects plan-activity 1 2 --phase-id 1'],
       columns: ['item_id', 'item_type', 'phase_id', 'group_id'],
-      fields: ['item_id', 'item_type', 'phase_id', 'group_id'],
+      fields: PLAN_ITEM_FIELDS,
     },
   },
   planTask: {
@@ -465,7 +473,7 @@ export const projectOps = defineTable('projects', {
       summary: 'Place a task of a project in its plan (phase and group)',
       examples: ['crmctl projects plan-task 1 2 --phase-id 1'],
       columns: ['item_id', 'item_type', 'phase_id', 'group_id'],
-      fields: ['item_id', 'item_type', 'phase_id', 'group_id'],
+      fields: PLAN_ITEM_FIELDS,
     },
   },
 } satisfies OperationTable);

@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, pathId } from '../schemas.js';
 
+/** Fields of a stage record. */
+const STAGE_FIELDS = [
+  'id', 'order_nr', 'name', 'is_deleted', 'deal_probability', 'pipeline_id', 'is_deal_rot_enabled', 'days_to_rotten', 'add_time',
+  'update_time',
+];
+
 export const stageOps = defineTable('stages', {
   list: {
     method: 'GET',
@@ -16,7 +22,7 @@ export const stageOps = defineTable('stages', {
       summary: 'List deal stages, optionally of one pipeline',
       examples: ['crmctl stages list'],
       columns: ['id', 'name', 'pipeline_id', 'order_nr', 'deal_probability'],
-      fields: ['id', 'order_nr', 'name', 'is_deleted', 'deal_probability', 'pipeline_id', 'is_deal_rot_enabled', 'days_to_rotten', 'add_time', 'update_time'],
+      fields: STAGE_FIELDS,
     },
   },
   get: {
@@ -31,7 +37,7 @@ export const stageOps = defineTable('stages', {
       summary: 'Show one stage',
       examples: ['crmctl stages get 1'],
       columns: ['id', 'name', 'pipeline_id', 'add_time', 'update_time'],
-      fields: ['id', 'order_nr', 'name', 'is_deleted', 'deal_probability', 'pipeline_id', 'is_deal_rot_enabled', 'days_to_rotten', 'add_time', 'update_time'],
+      fields: STAGE_FIELDS,
     },
   },
   create: {
@@ -46,7 +52,7 @@ export const stageOps = defineTable('stages', {
       summary: 'Add a stage to a pipeline',
       examples: ['crmctl stages create --name "Legal review" --pipeline-id 1'],
       columns: ['id', 'name', 'pipeline_id', 'add_time', 'update_time'],
-      fields: ['id', 'order_nr', 'name', 'is_deleted', 'deal_probability', 'pipeline_id', 'is_deal_rot_enabled', 'days_to_rotten', 'add_time', 'update_time'],
+      fields: STAGE_FIELDS,
     },
   },
   update: {
@@ -62,7 +68,7 @@ export const stageOps = defineTable('stages', {
       summary: 'Change a stage: only the fields you give change',
       examples: ['crmctl stages update 3 --deal-probability 60'],
       columns: ['id', 'name', 'pipeline_id', 'add_time', 'update_time'],
-      fields: ['id', 'order_nr', 'name', 'is_deleted', 'deal_probability', 'pipeline_id', 'is_deal_rot_enabled', 'days_to_rotten', 'add_time', 'update_time'],
+      fields: STAGE_FIELDS,
     },
   },
   delete: {

@@ -2,6 +2,17 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, pathId } from '../schemas.js';
 
+/** Fields of a task (v2). */
+const TASK_FIELDS = [
+  'id', 'title', 'creator_id', 'description', 'project_id', 'is_done', 'is_milestone', 'due_date', 'start_date',
+  'parent_task_id', 'assignee_ids', 'priority', 'add_time', 'update_time', 'marked_as_done_time',
+];
+/** Fields of a task in the v1 form. */
+const V1_TASK_FIELDS = [
+  'id', 'title', 'project_id', 'description', 'parent_task_id', 'assignee_id', 'assignee_ids', 'done', 'due_date', 'creator_id',
+  'add_time', 'update_time', 'marked_as_done_time',
+];
+
 export const taskOps = defineTable('tasks', {
   list: {
     method: 'GET',
@@ -17,7 +28,7 @@ export const taskOps = defineTable('tasks', {
       summary: 'List project tasks (of a project, a parent task, an assignee; done or not)',
       examples: ['crmctl tasks list'],
       columns: ['id', 'title', 'project_id', 'assignee_id', 'is_done', 'due_date'],
-      fields: ['id', 'title', 'creator_id', 'description', 'project_id', 'is_done', 'is_milestone', 'due_date', 'start_date', 'parent_task_id', 'assignee_ids', 'priority', 'add_time', 'update_time', 'marked_as_done_time'],
+      fields: TASK_FIELDS,
     },
   },
   listV1: {
@@ -33,7 +44,7 @@ export const taskOps = defineTable('tasks', {
       summary: 'List tasks (v1 form)',
       examples: ['crmctl tasks list'],
       columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'project_id', 'description', 'parent_task_id', 'assignee_id', 'assignee_ids', 'done', 'due_date', 'creator_id', 'add_time', 'update_time', 'marked_as_done_time'],
+      fields: V1_TASK_FIELDS,
       switch: '--v1',
     },
   },
@@ -50,7 +61,7 @@ export const taskOps = defineTable('tasks', {
       summary: 'Show one task',
       examples: ['crmctl tasks get 1'],
       columns: ['id', 'title', 'due_date', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'creator_id', 'description', 'project_id', 'is_done', 'is_milestone', 'due_date', 'start_date', 'parent_task_id', 'assignee_ids', 'priority', 'add_time', 'update_time', 'marked_as_done_time'],
+      fields: TASK_FIELDS,
     },
   },
   getV1: {
@@ -65,7 +76,7 @@ export const taskOps = defineTable('tasks', {
       summary: 'Show one task (v1 form)',
       examples: ['crmctl tasks get 1'],
       columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'project_id', 'description', 'parent_task_id', 'assignee_id', 'assignee_ids', 'done', 'due_date', 'creator_id', 'add_time', 'update_time', 'marked_as_done_time'],
+      fields: V1_TASK_FIELDS,
       switch: '--v1',
     },
   },
@@ -83,7 +94,7 @@ export const taskOps = defineTable('tasks', {
       summary: 'Create a task in a project (optionally under a parent task)',
       examples: ['crmctl tasks create --title "Kick-off" --project-id 1'],
       columns: ['id', 'title', 'due_date', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'creator_id', 'description', 'project_id', 'is_done', 'is_milestone', 'due_date', 'start_date', 'parent_task_id', 'assignee_ids', 'priority', 'add_time', 'update_time', 'marked_as_done_time'],
+      fields: TASK_FIELDS,
     },
   },
   createV1: {
@@ -99,7 +110,7 @@ export const taskOps = defineTable('tasks', {
       summary: 'Create a task (v1 form)',
       examples: ['crmctl tasks create'],
       columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'project_id', 'description', 'parent_task_id', 'assignee_id', 'assignee_ids', 'done', 'due_date', 'creator_id', 'add_time', 'update_time', 'marked_as_done_time'],
+      fields: V1_TASK_FIELDS,
       switch: '--v1',
     },
   },
@@ -117,7 +128,7 @@ export const taskOps = defineTable('tasks', {
       summary: 'Change a task: only the fields you give change',
       examples: ['crmctl tasks update 1 --is-done true'],
       columns: ['id', 'title', 'due_date', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'creator_id', 'description', 'project_id', 'is_done', 'is_milestone', 'due_date', 'start_date', 'parent_task_id', 'assignee_ids', 'priority', 'add_time', 'update_time', 'marked_as_done_time'],
+      fields: TASK_FIELDS,
     },
   },
   updateV1: {
@@ -133,7 +144,7 @@ export const taskOps = defineTable('tasks', {
       summary: 'Change a task (v1 form)',
       examples: ['crmctl tasks update 1'],
       columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'],
-      fields: ['id', 'title', 'project_id', 'description', 'parent_task_id', 'assignee_id', 'assignee_ids', 'done', 'due_date', 'creator_id', 'add_time', 'update_time', 'marked_as_done_time'],
+      fields: V1_TASK_FIELDS,
       switch: '--v1',
     },
   },

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, offsetQuery, pathId, searchQuery } from '../schemas.js';
 
+/** Fields of a user record. */
+const USER_FIELDS = [
+  'id', 'name', 'default_currency', 'locale', 'lang', 'email', 'phone', 'activated', 'last_login', 'created', 'modified',
+  'has_created_company', 'access', 'active_flag', 'timezone_name', 'timezone_offset', 'role_id', 'icon_url', 'is_you',
+  'is_deleted',
+];
+
 export const userOps = defineTable('users', {
   list: {
     method: 'GET',
@@ -14,7 +21,7 @@ export const userOps = defineTable('users', {
       summary: 'List the users of the company',
       examples: ['crmctl users list'],
       columns: ['id', 'name', 'email', 'is_admin', 'active_flag'],
-      fields: ['id', 'name', 'default_currency', 'locale', 'lang', 'email', 'phone', 'activated', 'last_login', 'created', 'modified', 'has_created_company', 'access', 'active_flag', 'timezone_name', 'timezone_offset', 'role_id', 'icon_url', 'is_you', 'is_deleted'],
+      fields: USER_FIELDS,
     },
   },
   find: {
@@ -29,7 +36,7 @@ export const userOps = defineTable('users', {
       summary: 'Find users by name (or e-mail with --search-by-email 1)',
       examples: ['crmctl users find --term ada'],
       columns: ['id', 'name', 'email'],
-      fields: ['id', 'name', 'default_currency', 'locale', 'lang', 'email', 'phone', 'activated', 'last_login', 'created', 'modified', 'has_created_company', 'access', 'active_flag', 'timezone_name', 'timezone_offset', 'role_id', 'icon_url', 'is_you', 'is_deleted'],
+      fields: USER_FIELDS,
     },
   },
   me: {
@@ -58,7 +65,7 @@ export const userOps = defineTable('users', {
       summary: 'Show one user',
       examples: ['crmctl users get 1'],
       columns: ['id', 'name', 'email'],
-      fields: ['id', 'name', 'default_currency', 'locale', 'lang', 'email', 'phone', 'activated', 'last_login', 'created', 'modified', 'has_created_company', 'access', 'active_flag', 'timezone_name', 'timezone_offset', 'role_id', 'icon_url', 'is_you', 'is_deleted'],
+      fields: USER_FIELDS,
     },
   },
   create: {
@@ -73,7 +80,7 @@ export const userOps = defineTable('users', {
       summary: 'Add a user to the company (an invitation by e-mail)',
       examples: ['crmctl users create --email new.seller@example.com'],
       columns: ['id', 'name', 'email'],
-      fields: ['id', 'name', 'default_currency', 'locale', 'lang', 'email', 'phone', 'activated', 'last_login', 'created', 'modified', 'has_created_company', 'access', 'active_flag', 'timezone_name', 'timezone_offset', 'role_id', 'icon_url', 'is_you', 'is_deleted'],
+      fields: USER_FIELDS,
     },
   },
   update: {
@@ -89,7 +96,7 @@ export const userOps = defineTable('users', {
       summary: 'Activate or deactivate a user',
       examples: ['crmctl users update 3 --active-flag false'],
       columns: ['id', 'name', 'email'],
-      fields: ['id', 'name', 'default_currency', 'locale', 'lang', 'email', 'phone', 'activated', 'last_login', 'created', 'modified', 'has_created_company', 'access', 'active_flag', 'timezone_name', 'timezone_offset', 'role_id', 'icon_url', 'is_you', 'is_deleted'],
+      fields: USER_FIELDS,
     },
   },
   followers: {
