@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, offsetQuery } from '../schemas.js';
+import { cursorQuery } from '../schemas.js';
 import { V1_FIELD_FIELDS } from './field-api.js';
 
 // v2 activity field metadata is read-only and needs the admin scope (the vendor's OpenAPI).

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, pathId, searchQuery, uuid, visibleToNumber } from '../schemas.js';
-import { CHANGELOG_FIELDS, FLOW_FIELDS, FOLLOWER_CHANGELOG_FIELDS, ITEM_FILE_FIELDS, V1_DEAL_FIELDS } from './record-fields.js';
+import { V1_DEAL_FIELDS } from './record-fields.js';
 import { followerRows } from './follower-rows.js';
+import { itemHistoryRows } from './item-history-rows.js';
 
 /** Fields of a deal record (v2). */
 const DEAL_FIELDS = [
@@ -83,6 +84,8 @@ const DEAL_PROMPTS = {
   org_id: { from: 'organizations.list' },
   owner_id: { from: 'users.list' },
 };
+
+const HISTORY = itemHistoryRows({ area: 'deals', noun: 'deal', read: READ, flowSummary: 'Everything that happened on a deal (changes, notes, activities, mails...)' });
 
 export const dealOps = defineTable('deals', {
   list: {
@@ -441,40 +444,8 @@ export const dealOps = defineTable('deals', {
       fields: ['period_start', 'period_end', 'deals', 'totals'],
     },
   },
-  changelog: {
-    method: 'GET',
-    path: '/api/v1/deals/{id}/changelog',
-    cost: 20,
-    scopes: ['recents:read'],
-    pagination: 'cursor',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['deals', 'changelog'],
-      summary: 'Changes of a deal\'s fields, newest first',
-      examples: ['crmctl deals changelog 1'],
-      columns: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent'],
-      fields: CHANGELOG_FIELDS,
-    },
-  },
-  flow: {
-    method: 'GET',
-    path: '/api/v1/deals/{id}/flow',
-    cost: 40,
-    scopes: ['recents:read'],
-    pagination: 'offset',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ all_changes: z.string().optional(), items: z.array(z.string().min(1)).optional(), ...offsetQuery }),
-    cli: {
-      command: ['deals', 'flow'],
-      summary: 'Everything that happened on a deal (changes, notes, activities, mails...)',
-      examples: ['crmctl deals flow 1'],
-      columns: ['object', 'timestamp', 'data'],
-      fields: FLOW_FIELDS,
-    },
-  },
+  changelog: HISTORY.changelog,
+  flow: HISTORY.flow,
   participants: {
     method: 'GET',
     path: '/api/v1/deals/{id}/participants',
@@ -554,7 +525,7 @@ export const dealOps = defineTable('deals', {
       summary: 'Merge a deal into another (its notes, activities, files and followers move)',
       examples: ['crmctl deals merge 2 --merge-with-id 1 --yes'],
       columns: ['id', 'title', 'label', 'status', 'value', 'currency', 'pipeline_id'],
-      fields: ['id', 'creator_user_id', 'user_id', 'person_id', 'org_id', 'stage_id', 'title', 'value', 'currency', 'add_time', 'update_time', 'stage_change_time', 'active', 'deleted', 'is_archived', 'status', 'probability', 'next_activity_date', 'next_activity_time', 'next_activity_id', 'last_activity_id', 'last_activity_date', 'lost_reason', 'visible_to', 'close_time', 'pipeline_id', 'won_time', 'first_won_time', 'lost_time', 'products_count', 'files_count', 'notes_count', 'followers_count', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'participants_count', 'expected_close_date', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'label', 'stage_order_nr', 'person_name', 'org_name', 'next_activity_subject', 'next_activity_type', 'next_activity_duration', 'next_activity_note', 'formatted_value', 'weighted_value', 'formatted_weighted_value', 'weighted_value_currency', 'rotten_time', 'owner_name', 'cc_email', 'org_hidden', 'person_hidden', 'origin', 'origin_id', 'channel', 'channel_id', 'arr', 'mrr', 'acv', 'arr_currency', 'mrr_currency', 'acv_currency', 'merge_what_id'],
+      fields: [...V1_DEAL_FIELDS, 'merge_what_id'],
       confirm: true,
     },
   },
@@ -573,51 +544,7 @@ export const dealOps = defineTable('deals', {
       fields: V1_DEAL_FIELDS,
     },
   },
-  permittedUsers: {
-    method: 'GET',
-    path: '/api/v1/deals/{id}/permittedUsers',
-    cost: 10,
-    scopes: READ,
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['deals', 'permitted-users'],
-      summary: 'List the users who may see a deal',
-      examples: ['crmctl deals permitted-users 1'],
-    },
-  },
-  mailMessages: {
-    method: 'GET',
-    path: '/api/v1/deals/{id}/mailMessages',
-    cost: 20,
-    scopes: ['mail:read', 'mail:full'],
-    pagination: 'offset',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ include_body: z.union([z.literal(0), z.literal(1)]).optional(), ...offsetQuery }),
-    cli: {
-      command: ['deals', 'mail-messages'],
-      summary: 'List the mail messages linked to a deal',
-      examples: ['crmctl deals mail-messages 1'],
-      columns: ['object', 'timestamp', 'data'],
-      fields: FLOW_FIELDS,
-    },
-  },
-  files: {
-    method: 'GET',
-    path: '/api/v1/deals/{id}/files',
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 100,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ sort: z.string().optional(), ...offsetQuery }),
-    cli: {
-      command: ['deals', 'files'],
-      summary: 'List the files attached to a deal',
-      examples: ['crmctl deals files 1'],
-      columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ITEM_FILE_FIELDS,
-    },
-  },
+  permittedUsers: HISTORY.permittedUsers,
+  mailMessages: HISTORY.mailMessages,
+  files: HISTORY.files,
 } satisfies OperationTable);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, dateTime, id, offsetQuery, pathId, searchQuery, visibleToNumber } from '../schemas.js';
-import { CHANGELOG_FIELDS, FLOW_FIELDS, FOLLOWER_CHANGELOG_FIELDS, ITEM_FILE_FIELDS } from './record-fields.js';
+import { cursorQuery, dateTime, id, pathId, searchQuery, visibleToNumber } from '../schemas.js';
 import { followerRows } from './follower-rows.js';
+import { itemHistoryRows } from './item-history-rows.js';
 
 /** Fields of an organization record. */
 const ORGANIZATION_FIELDS = [
@@ -12,12 +12,15 @@ const ORGANIZATION_FIELDS = [
 /** Fields of an organization relationship. */
 const RELATIONSHIP_FIELDS = ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag'];
 
+const READ = ['contacts:read', 'contacts:full'];
+const HISTORY = itemHistoryRows({ area: 'organizations', noun: 'organization', read: READ });
+
 export const organizationOps = defineTable('organizations', {
   list: {
     method: 'GET',
     path: '/api/v2/organizations',
     cost: 10,
-    scopes: ['contacts:read', 'contacts:full'],
+    scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
     query: () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }),
@@ -33,7 +36,7 @@ export const organizationOps = defineTable('organizations', {
     method: 'GET',
     path: '/api/v2/organizations/{id}',
     cost: 1,
-    scopes: ['contacts:read', 'contacts:full'],
+    scopes: READ,
     pagination: 'none',
     params: () => z.object({ id: pathId }),
     query: () => z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
@@ -109,43 +112,11 @@ export const organizationOps = defineTable('organizations', {
     },
   },
   ...followerRows({
-    area: 'organizations', noun: 'organization', read: ['contacts:read', 'contacts:full'], write: ['contacts:full'],
+    area: 'organizations', noun: 'organization', read: READ, write: ['contacts:full'],
     v1Columns: ['id', 'org_id', 'user_id', 'add_time'], v1Fields: ['org_id', 'user_id', 'id', 'add_time'], changelogSummary: 'Who started or stopped following an organization',
   }),
-  changelog: {
-    method: 'GET',
-    path: '/api/v1/organizations/{id}/changelog',
-    cost: 20,
-    scopes: ['recents:read'],
-    pagination: 'cursor',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['organizations', 'changelog'],
-      summary: 'Changes of an organization\'s fields, newest first',
-      examples: ['crmctl organizations changelog 1'],
-      columns: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent'],
-      fields: CHANGELOG_FIELDS,
-    },
-  },
-  flow: {
-    method: 'GET',
-    path: '/api/v1/organizations/{id}/flow',
-    cost: 40,
-    scopes: ['recents:read'],
-    pagination: 'offset',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ all_changes: z.string().optional(), items: z.array(z.string().min(1)).optional(), ...offsetQuery }),
-    cli: {
-      command: ['organizations', 'flow'],
-      summary: 'Everything that happened on an organization',
-      examples: ['crmctl organizations flow 1'],
-      columns: ['object', 'timestamp', 'data'],
-      fields: FLOW_FIELDS,
-    },
-  },
+  changelog: HISTORY.changelog,
+  flow: HISTORY.flow,
   merge: {
     method: 'PUT',
     path: '/api/v1/organizations/{id}/merge',
@@ -163,58 +134,14 @@ export const organizationOps = defineTable('organizations', {
       confirm: true,
     },
   },
-  permittedUsers: {
-    method: 'GET',
-    path: '/api/v1/organizations/{id}/permittedUsers',
-    cost: 10,
-    scopes: ['contacts:read', 'contacts:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['organizations', 'permitted-users'],
-      summary: 'List the users who may see an organization',
-      examples: ['crmctl organizations permitted-users 1'],
-    },
-  },
-  mailMessages: {
-    method: 'GET',
-    path: '/api/v1/organizations/{id}/mailMessages',
-    cost: 20,
-    scopes: ['mail:read', 'mail:full'],
-    pagination: 'offset',
-    maxLimit: 500,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ include_body: z.union([z.literal(0), z.literal(1)]).optional(), ...offsetQuery }),
-    cli: {
-      command: ['organizations', 'mail-messages'],
-      summary: 'List the mail messages linked to an organization',
-      examples: ['crmctl organizations mail-messages 1'],
-      columns: ['object', 'timestamp', 'data'],
-      fields: FLOW_FIELDS,
-    },
-  },
-  files: {
-    method: 'GET',
-    path: '/api/v1/organizations/{id}/files',
-    cost: 20,
-    scopes: ['contacts:read', 'contacts:full'],
-    pagination: 'offset',
-    maxLimit: 100,
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ sort: z.string().optional(), ...offsetQuery }),
-    cli: {
-      command: ['organizations', 'files'],
-      summary: 'List the files attached to an organization',
-      examples: ['crmctl organizations files 1'],
-      columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
-      fields: ITEM_FILE_FIELDS,
-    },
-  },
+  permittedUsers: HISTORY.permittedUsers,
+  mailMessages: HISTORY.mailMessages,
+  files: HISTORY.files,
   relationships: {
     method: 'GET',
     path: '/api/v1/organizationRelationships',
     cost: 20,
-    scopes: ['contacts:read', 'contacts:full'],
+    scopes: READ,
     pagination: 'none',
     query: () => z.object({ org_id: id }),
     cli: {
@@ -229,7 +156,7 @@ export const organizationOps = defineTable('organizations', {
     method: 'GET',
     path: '/api/v1/organizationRelationships/{id}',
     cost: 2,
-    scopes: ['contacts:read', 'contacts:full'],
+    scopes: READ,
     pagination: 'none',
     params: () => z.object({ id: pathId }),
     query: () => z.object({ org_id: id.optional() }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, visibleToNumber, dateTime, id, offsetQuery, pathId, searchQuery } from '../schemas.js';
-import { FOLLOWER_CHANGELOG_FIELDS, V1_DEAL_FIELDS } from './record-fields.js';
+import { V1_DEAL_FIELDS } from './record-fields.js';
 import { followerRows } from './follower-rows.js';
 
 /** Fields of a product record. */
