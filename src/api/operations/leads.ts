@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
+import { listRow } from './rows.js';
 
 const READ = ['leads:read', 'leads:full'];
 const WRITE = ['leads:full'];
@@ -71,23 +72,14 @@ const listQuery = {
 };
 
 export const leadOps = defineTable('leads', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/leads',
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 500,
-    query: () => z.object({ ...listQuery, updated_since: dateTime.optional(), sort: sortString(LIST_SORT, true).optional() }),
-    cli: {
-      command: ['leads', 'list'],
-      summary: 'List leads that are not archived, oldest first',
-      examples: ['crmctl leads list --owner-id 1 --sort "add_time DESC" --limit 20', 'crmctl leads list --all --output ndjson > leads.ndjson'],
-      columns: COLUMNS,
-      fields: LEAD_FIELDS,
-      help: { filter_id: 'saved filter id; wins over owner, person and organization', updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
-    },
-  },
+  list: listRow('/api/v1/leads', 20, READ, 'offset', () => z.object({ ...listQuery, updated_since: dateTime.optional(), sort: sortString(LIST_SORT, true).optional() }), {
+    command: ['leads', 'list'],
+    summary: 'List leads that are not archived, oldest first',
+    examples: ['crmctl leads list --owner-id 1 --sort "add_time DESC" --limit 20', 'crmctl leads list --all --output ndjson > leads.ndjson'],
+    columns: COLUMNS,
+    fields: LEAD_FIELDS,
+    help: { filter_id: 'saved filter id; wins over owner, person and organization', updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
+  }),
   get: {
     method: 'GET',
     path: '/api/v1/leads/{id}',

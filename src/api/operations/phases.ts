@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, pathId } from '../schemas.js';
+import { getRow } from './rows.js';
 
 const READ = ['projects:read', 'projects:full'];
 const WRITE = ['projects:full'];
@@ -123,20 +124,12 @@ export const phaseOps = defineTable('phases', {
       switch: '--v1',
     },
   },
-  getV1: {
-    method: 'GET',
-    path: '/api/v1/projects/phases/{id}',
-    cost: 2,
-    scopes: ['projects:read'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['phases', 'get'],
-      summary: 'Show one phase (v1 form)',
-      examples: ['crmctl phases get 1'],
-      columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'board_id', 'order_nr', 'add_time', 'update_time'],
-      switch: '--v1',
-    },
-  },
+  getV1: getRow('/api/v1/projects/phases/{id}', 2, ['projects:read'], {
+    command: ['phases', 'get'],
+    summary: 'Show one phase (v1 form)',
+    examples: ['crmctl phases get 1'],
+    columns: ['id', 'name', 'add_time', 'update_time'],
+    fields: ['id', 'name', 'board_id', 'order_nr', 'add_time', 'update_time'],
+    switch: '--v1',
+  }),
 } satisfies OperationTable);

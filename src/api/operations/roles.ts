@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, offsetQuery, pathId } from '../schemas.js';
+import { createRow, listRow } from './rows.js';
 
 // Roles are admin-only for reads and writes (the vendor's documents).
 const ADMIN = ['admin'];
@@ -33,22 +34,13 @@ const pipelineIds = z.array(id);
 const VISIBILITY_HELP = '1 owner (and followers), 3 owner\'s group (company on Light/Growth), 5 group and sub-groups, 7 entire company';
 
 export const roleOps = defineTable('roles', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/roles',
-    cost: 20,
-    scopes: ADMIN,
-    pagination: 'offset',
-    maxLimit: 500,
-    query: () => z.object({ ...offsetQuery }),
-    cli: {
-      command: ['roles', 'list'],
-      summary: 'List the roles of the company with their place in the hierarchy',
-      examples: ['crmctl roles list', 'crmctl roles list --all --output tsv'],
-      columns: ROLE_COLUMNS,
-      fields: ROLE_FIELDS,
-    },
-  },
+  list: listRow('/api/v1/roles', 20, ADMIN, 'offset', () => z.object({ ...offsetQuery }), {
+    command: ['roles', 'list'],
+    summary: 'List the roles of the company with their place in the hierarchy',
+    examples: ['crmctl roles list', 'crmctl roles list --all --output tsv'],
+    columns: ROLE_COLUMNS,
+    fields: ROLE_FIELDS,
+  }),
   get: {
     method: 'GET',
     path: '/api/v1/roles/{id}',
@@ -67,22 +59,14 @@ export const roleOps = defineTable('roles', {
       handWritten: true,
     },
   },
-  create: {
-    method: 'POST',
-    path: '/api/v1/roles',
-    cost: 10,
-    scopes: ADMIN,
-    pagination: 'none',
-    body: () => z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }),
-    cli: {
-      prompts: { parent_role_id: { from: 'roles.list' } },
-      command: ['roles', 'create'],
-      summary: 'Create a role, at the top of the hierarchy or under a parent role',
-      examples: ['crmctl roles create --name "EMEA sales" --parent-role-id 2'],
-      columns: ['id'],
-      help: { name: 'role name', parent_role_id: 'an existing role; omit for a top-level role' },
-    },
-  },
+  create: createRow('/api/v1/roles', 10, ADMIN, () => z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }), {
+    prompts: { parent_role_id: { from: 'roles.list' } },
+    command: ['roles', 'create'],
+    summary: 'Create a role, at the top of the hierarchy or under a parent role',
+    examples: ['crmctl roles create --name "EMEA sales" --parent-role-id 2'],
+    columns: ['id'],
+    help: { name: 'role name', parent_role_id: 'an existing role; omit for a top-level role' },
+  }),
   update: {
     method: 'PUT',
     path: '/api/v1/roles/{id}',
