@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OperationRow, PromptSource } from '../operation.js';
+import { defineTable, type OperationRow, type PromptSource } from '../operation.js';
 import { cursorQuery, id, pathId } from '../schemas.js';
 
 // The custom-field API is the same for organizations, deals, persons, products and projects (the v2
@@ -240,3 +240,22 @@ export function fieldRowsV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']
     },
   } satisfies Record<string, OperationRow>;
 }
+
+/** The table of an item type whose fields have both forms: the v2 rows and their `--v1` forms. */
+export function fieldTableWithV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']> }) {
+  return defineTable(e.area, { ...fieldRows(e), ...fieldRowsV1(e) });
+}
+
+/**
+ * Organization and person fields share the contact scopes (the vendor's OpenAPI): reads also with
+ * contacts:*, writes admin or contact-fields:full; PATCH of a field and the three option operations
+ * also accept contacts:full.
+ */
+export const CONTACT_FIELD_SCOPES = {
+  read: ['contacts:read', 'contacts:full', 'admin', 'contact-fields:full'],
+  create: ['admin', 'contact-fields:full'],
+  patch: ['contacts:full', 'admin', 'contact-fields:full'],
+  remove: ['admin', 'contact-fields:full'],
+  important: true,
+  v1: { read: ['contacts:read', 'contacts:full', 'contact-fields:full', 'admin'], write: ['contact-fields:full', 'admin'] },
+} as const;

@@ -120,7 +120,7 @@ export const phaseOps = defineTable('phases', {
       summary: 'List the phases of a board (v1 form)',
       examples: ['crmctl phases list --board-id 1'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'board_id', 'order_nr', 'add_time', 'update_time'],
+      fields: PHASE_FIELDS,
       switch: '--v1',
     },
   },
@@ -129,7 +129,7 @@ export const phaseOps = defineTable('phases', {
     summary: 'Show one phase (v1 form)',
     examples: ['crmctl phases get 1'],
     columns: ['id', 'name', 'add_time', 'update_time'],
-    fields: ['id', 'name', 'board_id', 'order_nr', 'add_time', 'update_time'],
+    fields: PHASE_FIELDS,
     switch: '--v1',
   }),
 } satisfies OperationTable);
