@@ -33,7 +33,7 @@ await build({
   // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins.
   banner: { js: "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [englishOnlyZodLocales()],
+  plugins: [englishOnlyZodLocales(), lazyChildProcessForCommander()],
 });
 
 /**
@@ -51,6 +51,26 @@ function englishOnlyZodLocales() {
       b.onLoad({ filter: /.*/, namespace: 'crmctl-stub' }, () => ({
         contents: "export { default as en } from 'zod/v4/locales/en.js';",
         resolveDir: process.cwd(),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * commander requires `node:child_process` at load for executable subcommands, which crmctl does not
+ * use; loading it compiles child_process, net, dgram and streams on every start-up (`crmctl --help`
+ * loaded nothing else of them). commander gets a stand-in that requires the real module on first use.
+ */
+function lazyChildProcessForCommander() {
+  return {
+    name: 'commander-lazy-child-process',
+    setup(b) {
+      b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        /[\\/]commander[\\/]lib[\\/]command\.js$/.test(args.importer) ? { path: 'commander-child-process', namespace: 'crmctl-lazy' } : undefined,
+      );
+      b.onLoad({ filter: /^commander-child-process$/, namespace: 'crmctl-lazy' }, () => ({
+        contents: "let real; module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });",
         loader: 'js',
       }));
     },

@@ -106,19 +106,47 @@ export interface OperationSpec {
 /** A row with its identity: `id` is `<area>.<key>` (`leads.update`), stable for docs, tests and checkpoints. */
 export type Operation<S extends OperationSpec = OperationSpec> = S & { readonly id: string; readonly area: string; readonly key: string };
 
-/** The rows of one area, keyed by verb. */
-export type OperationTable = Record<string, OperationSpec>;
-
-export type Table<T extends OperationTable> = { readonly [K in keyof T & string]: Operation<T[K]> };
+type SchemaKey = 'params' | 'query' | 'body';
+const SCHEMA_KEYS: readonly SchemaKey[] = ['params', 'query', 'body'];
 
 /**
- * Gives every row of an area's table its id. The rows are checked against OperationSpec with
+ * A row as a table writes it: its schemas may be given as thunks (`query: () => z.object(...)`), built on
+ * first access and kept. A command builds the schemas of the operations it runs, not of its whole area
+ * (building every zod schema of a table was most of the cost of loading it).
+ */
+export type OperationRow = Omit<OperationSpec, SchemaKey> & {
+  params?: ObjectSchema | (() => ObjectSchema);
+  query?: z.ZodType | (() => z.ZodType);
+  body?: z.ZodType | (() => z.ZodType);
+};
+
+/** The rows of one area, keyed by verb. */
+export type OperationTable = Record<string, OperationRow>;
+
+type Built<T> = T extends () => infer S ? S : T;
+/** A written row as readers see it: thunks replaced by the schemas they build. */
+export type Resolved<R extends OperationRow> = { [K in keyof R]: K extends SchemaKey ? Built<R[K]> : R[K] };
+
+export type Table<T extends OperationTable> = { readonly [K in keyof T & string]: Operation<Resolved<T[K]> & OperationSpec> };
+
+/**
+ * Gives every row of an area's table its id. The rows are checked against OperationRow with
  * `satisfies OperationTable` where they are written and keep their exact types, so
  * `leadOps.update.body` is the zod schema itself and hand-written commands get typed input from it.
+ * A schema written as a thunk becomes a getter that builds it once, so readers never see the thunk.
  */
 export function defineTable<T extends OperationTable>(area: string, rows: T): Table<T> {
   const out: Record<string, Operation> = {};
-  for (const [key, spec] of Object.entries(rows)) out[key] = Object.freeze({ ...spec, id: `${area}.${key}`, area, key });
+  for (const [key, spec] of Object.entries(rows)) {
+    const row: Record<string, unknown> = { ...spec, id: `${area}.${key}`, area, key };
+    for (const k of SCHEMA_KEYS) {
+      const make = spec[k];
+      if (typeof make !== 'function') continue;
+      let built: z.ZodType | undefined;
+      Object.defineProperty(row, k, { enumerable: true, get: () => (built ??= make()) });
+    }
+    out[key] = Object.freeze(row) as unknown as Operation;
+  }
   return out as Table<T>;
 }
 

@@ -1,4 +1,3 @@
-import { userOps } from '../api/operations/users.js';
 import { AuthError, CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { redactText, redactUrlEncoded } from '../core/redact.js';
@@ -160,6 +159,8 @@ export async function revokeToken(c: ClientCredentials, token: string, hint: 'ac
 /** Optional: who is logged in (the users table's `me`, against the token's API domain). Undefined when it fails. */
 export async function fetchUser(apiDomain: string, accessToken: string): Promise<{ id: number; name: string; email: string } | undefined> {
   try {
+    // The users table is imported here, not at the top: every API command loads this module for token refresh.
+    const { userOps } = await import('../api/operations/users.js');
     const res = await rawRequest(joinUrl(apiDomain, userOps.me.path), {
       method: 'GET',
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },

@@ -93,6 +93,13 @@ describe('start-up: help loads no HTTP, auth or sandbox code', () => {
     expect(forbiddenIn(list.urls)).toEqual(expect.arrayContaining(['src/auth', 'src/http']));
   });
 
+  it('an API command loads the table of its own area only (token handling does not load the users table)', async () => {
+    const r = await loadedBy(['deals', 'list', '--json'], { CRMCTL_ACCESS_TOKEN: 't', CRMCTL_API_DOMAIN: 'http://127.0.0.1:9', CRMCTL_MAX_RETRIES: '0' });
+    expect(r.code).toBe(1);
+    expect(r.urls.filter((u) => /\/dist\/api\/operations\/[^/]+\.js$/.test(u) && !/\/(deals|rows|record-fields|follower-rows|item-history-rows)\.js$/.test(u))).toEqual([]);
+    expect(r.urls.some((u) => u.endsWith('/dist/api/operations/deals.js'))).toBe(true);
+  });
+
   it('crmctl --help', async () => {
     const r = await loadedBy(['--help']);
     expect(r.code).toBe(0);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, offsetQuery } from '../schemas.js';
+import { cursorQuery } from '../schemas.js';
 import { V1_FIELD_FIELDS } from './field-api.js';
+import { listRow } from './rows.js';
 
 // v2 activity field metadata is read-only and needs the admin scope (the vendor's OpenAPI).
 const SCOPES = ['admin'];
@@ -11,31 +12,22 @@ const includeFields = z.array(z.enum(['ui_visibility'])).optional();
 const HELP = { include_fields: 'also return ui_visibility (add_visible_flag, details_visible_flag)' };
 
 export const activityFieldOps = defineTable('activityFields', {
-  list: {
-    method: 'GET',
-    path: '/api/v2/activityFields',
-    cost: 10,
-    scopes: SCOPES,
-    pagination: 'cursor',
-    maxLimit: 500,
-    query: z.object({ include_fields: includeFields, ...cursorQuery(500) }),
-    cli: {
-      command: ['activity-fields', 'list'],
-      summary: 'List activity field metadata (read-only)',
-      examples: ['crmctl activity-fields list --include-fields ui_visibility --all', 'crmctl activity-fields list --json'],
-      columns: COLUMNS,
-      fields: FIELDS,
-      help: HELP,
-    },
-  },
+  list: listRow('/api/v2/activityFields', 10, SCOPES, 'cursor', () => z.object({ include_fields: includeFields, ...cursorQuery(500) }), {
+    command: ['activity-fields', 'list'],
+    summary: 'List activity field metadata (read-only)',
+    examples: ['crmctl activity-fields list --include-fields ui_visibility --all', 'crmctl activity-fields list --json'],
+    columns: COLUMNS,
+    fields: FIELDS,
+    help: HELP,
+  }),
   get: {
     method: 'GET',
     path: '/api/v2/activityFields/{field_code}',
     cost: 1,
     scopes: SCOPES,
     pagination: 'none',
-    params: z.object({ field_code: z.string().trim().min(1) }),
-    query: z.object({ include_fields: includeFields }),
+    params: () => z.object({ field_code: z.string().trim().min(1) }),
+    query: () => z.object({ include_fields: includeFields }),
     cli: {
       command: ['activity-fields', 'get'],
       summary: 'Show one activity field by its field code',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { id, pathId } from '../schemas.js';
+import { id } from '../schemas.js';
+import { createRow, deleteRow, updateRow } from './rows.js';
 
 /** Icons the service offers (interface, Activity type table). */
 export const ACTIVITY_ICON_KEYS = [
@@ -55,55 +56,31 @@ export const activityTypeOps = defineTable('activityTypes', {
       fields: FIELDS,
     },
   },
-  create: {
-    method: 'POST',
-    path: '/api/v1/activityTypes',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    body: strictBody({ name, icon_key: iconKey, color: color.optional() }),
-    cli: {
-      command: ['activity-types', 'create'],
-      summary: 'Create an activity type (its key_string is generated from the name)',
-      examples: ['crmctl activity-types create --name "Site visit" --icon-key car --color 2E86DE'],
-      columns: COLUMNS,
-      fields: FIELDS,
-      help: HELP,
-    },
-  },
-  update: {
-    method: 'PUT',
-    path: '/api/v1/activityTypes/{id}',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: strictBody({ name: name.optional(), icon_key: iconKey.optional(), color: color.optional(), order_nr: z.int().min(0).optional() }),
-    cli: {
-      prompts: { id: { from: 'activityTypes.list' } },
-      command: ['activity-types', 'update'],
-      summary: 'Rename, re-icon, recolour or reorder an activity type (key_string stays)',
-      examples: ['crmctl activity-types update 7 --name "On-site visit" --order-nr 2'],
-      columns: COLUMNS,
-      fields: FIELDS,
-      help: HELP,
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/activityTypes/{id}',
-    cost: 6,
-    scopes: WRITE,
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    cli: {
-      prompts: { id: { from: 'activityTypes.list' } },
-      command: ['activity-types', 'delete'],
-      summary: 'Delete (deactivate) an activity type; prints the deactivated type',
-      examples: ['crmctl activity-types delete 7 --yes'],
-      confirm: true,
-      columns: COLUMNS,
-      fields: FIELDS,
-    },
-  },
+  create: createRow('/api/v1/activityTypes', 10, WRITE, () => strictBody({ name, icon_key: iconKey, color: color.optional() }), {
+    command: ['activity-types', 'create'],
+    summary: 'Create an activity type (its key_string is generated from the name)',
+    examples: ['crmctl activity-types create --name "Site visit" --icon-key car --color 2E86DE'],
+    columns: COLUMNS,
+    fields: FIELDS,
+    help: HELP,
+  }),
+  update: updateRow('PUT', '/api/v1/activityTypes/{id}', 10, WRITE, {
+    prompts: { id: { from: 'activityTypes.list' } },
+    command: ['activity-types', 'update'],
+    summary: 'Rename, re-icon, recolour or reorder an activity type (key_string stays)',
+    examples: ['crmctl activity-types update 7 --name "On-site visit" --order-nr 2'],
+    columns: COLUMNS,
+    fields: FIELDS,
+    help: HELP,
+  }, {
+    body: () => strictBody({ name: name.optional(), icon_key: iconKey.optional(), color: color.optional(), order_nr: z.int().min(0).optional() }),
+  }),
+  delete: deleteRow('/api/v1/activityTypes/{id}', 6, WRITE, {
+    prompts: { id: { from: 'activityTypes.list' } },
+    command: ['activity-types', 'delete'],
+    summary: 'Delete (deactivate) an activity type; prints the deactivated type',
+    examples: ['crmctl activity-types delete 7 --yes'],
+    columns: COLUMNS,
+    fields: FIELDS,
+  }),
 } satisfies OperationTable);

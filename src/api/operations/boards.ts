@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { id, pathId } from '../schemas.js';
+import { id } from '../schemas.js';
 import { defineTable, type OperationTable } from '../operation.js';
+import { createRow, deleteRow, getRow, updateRow } from './rows.js';
+
+/** Fields of a board record. */
+const BOARD_FIELDS = ['id', 'name', 'order_nr', 'add_time', 'update_time'];
 
 export const boardOps = defineTable('boards', {
   listV1: {
@@ -23,89 +27,41 @@ export const boardOps = defineTable('boards', {
       summary: 'List project boards',
       examples: ['crmctl boards list'],
       columns: ['id', 'name', 'order_nr'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
+      fields: BOARD_FIELDS,
     },
   },
-  get: {
-    method: 'GET',
-    path: '/api/v2/boards/{id}',
-    cost: 10,
-    scopes: ['projects:read', 'projects:full'],
-    beta: true,
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    cli: {
-      command: ['boards', 'get'],
-      summary: 'Show one project board',
-      examples: ['crmctl boards get 1'],
-      columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
-    },
-  },
-  getV1: {
-    method: 'GET',
-    path: '/api/v1/projects/boards/{id}',
-    cost: 2,
-    scopes: ['projects:read', 'projects:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    cli: {
-      command: ['boards', 'get'],
-      summary: 'Show one project board (v1 form)',
-      examples: ['crmctl boards get 1'],
-      columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
-      switch: '--v1',
-    },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v2/boards',
-    cost: 5,
-    scopes: ['projects:full'],
-    beta: true,
-    pagination: 'none',
-    body: z.object({ name: z.string(), order_nr: z.int().min(1).optional() }),
-    cli: {
-      command: ['boards', 'create'],
-      summary: 'Create a project board',
-      examples: ['crmctl boards create --name Delivery'],
-      columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
-    },
-  },
-  update: {
-    method: 'PATCH',
-    path: '/api/v2/boards/{id}',
-    cost: 5,
-    scopes: ['projects:full'],
-    beta: true,
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().optional(), order_nr: z.int().min(1).optional() }),
-    cli: {
-      command: ['boards', 'update'],
-      summary: 'Rename or reorder a project board',
-      examples: ['crmctl boards update 1 --name "Delivery (EU)"'],
-      columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'order_nr', 'add_time', 'update_time'],
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/v2/boards/{id}',
-    cost: 3,
-    scopes: ['projects:full'],
-    beta: true,
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    cli: {
-      command: ['boards', 'delete'],
-      summary: 'Delete an empty project board',
-      examples: ['crmctl boards delete 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-    },
-  },
+  get: getRow('/api/v2/boards/{id}', 10, ['projects:read', 'projects:full'], {
+    command: ['boards', 'get'],
+    summary: 'Show one project board',
+    examples: ['crmctl boards get 1'],
+    columns: ['id', 'name', 'add_time', 'update_time'],
+    fields: BOARD_FIELDS,
+  }, { beta: true }),
+  getV1: getRow('/api/v1/projects/boards/{id}', 2, ['projects:read', 'projects:full'], {
+    command: ['boards', 'get'],
+    summary: 'Show one project board (v1 form)',
+    examples: ['crmctl boards get 1'],
+    columns: ['id', 'name', 'add_time', 'update_time'],
+    fields: BOARD_FIELDS,
+    switch: '--v1',
+  }),
+  create: createRow('/api/v2/boards', 5, ['projects:full'], () => z.object({ name: z.string(), order_nr: z.int().min(1).optional() }), {
+    command: ['boards', 'create'],
+    summary: 'Create a project board',
+    examples: ['crmctl boards create --name Delivery'],
+    columns: ['id', 'name', 'add_time', 'update_time'],
+    fields: BOARD_FIELDS,
+  }, { beta: true }),
+  update: updateRow('PATCH', '/api/v2/boards/{id}', 5, ['projects:full'], {
+    command: ['boards', 'update'],
+    summary: 'Rename or reorder a project board',
+    examples: ['crmctl boards update 1 --name "Delivery (EU)"'],
+    columns: ['id', 'name', 'add_time', 'update_time'],
+    fields: BOARD_FIELDS,
+  }, { beta: true, body: () => z.object({ name: z.string().optional(), order_nr: z.int().min(1).optional() }) }),
+  delete: deleteRow('/api/v2/boards/{id}', 3, ['projects:full'], {
+    command: ['boards', 'delete'],
+    summary: 'Delete an empty project board',
+    examples: ['crmctl boards delete 1'],
+  }, { beta: true }),
 } satisfies OperationTable);

@@ -9,7 +9,7 @@ export const currencyOps = defineTable('currencies', {
     cost: 20,
     scopes: ['base'],
     pagination: 'none',
-    query: searchQuery({ term: z.string().optional() }),
+    query: () => searchQuery({ term: z.string().optional() }),
     cli: {
       command: ['currencies', 'list'],
       summary: 'List the currencies the company can use',

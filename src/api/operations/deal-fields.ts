@@ -1,5 +1,4 @@
-import { defineTable, type OperationTable } from '../operation.js';
-import { fieldRows, fieldRowsV1, type FieldEntity } from './field-api.js';
+import { fieldTableWithV1, type FieldEntity } from './field-api.js';
 
 /** Deal fields; leads use them too (they have no schema of their own), and a lead's channel is one of their options. */
 export const DEAL_FIELDS: FieldEntity = {
@@ -14,7 +13,4 @@ export const DEAL_FIELDS: FieldEntity = {
   v1: { read: ['deals:read', 'deals:full', 'deal-fields:full', 'admin'], write: ['deal-fields:full', 'admin'] },
 };
 
-export const dealFieldOps = defineTable('dealFields', {
-  ...fieldRows(DEAL_FIELDS),
-  ...fieldRowsV1({ ...DEAL_FIELDS, v1: DEAL_FIELDS.v1! }),
-} satisfies OperationTable);
+export const dealFieldOps = fieldTableWithV1({ ...DEAL_FIELDS, v1: DEAL_FIELDS.v1! });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, pathId } from '../schemas.js';
+import { createRow } from './rows.js';
 
 // The vendor's spec lists deals:read as well as deals:full on every installment operation, writes included
 // (the vendor's OpenAPI); kept as written so a deals:read token is not refused by the CLI when the service accepts it.
@@ -25,7 +26,7 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
     scopes: SCOPES,
     pagination: 'cursor',
     maxLimit: 500,
-    query: z.object({
+    query: () => z.object({
       deal_ids: z.array(id).min(1).max(100),
       sort_by: z.enum(['id', 'billing_date', 'deal_id']).optional(),
       sort_direction: z.enum(['asc', 'desc']).optional(),
@@ -41,26 +42,17 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
       help: { deal_ids: 'deal ids, at most 100', sort_by: 'default id', sort_direction: 'default asc' },
     },
   },
-  add: {
-    method: 'POST',
-    path: '/api/v2/deals/{id}/installments',
-    cost: 5,
-    scopes: SCOPES,
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ description: z.string().trim().min(1), amount, billing_date: isoDate }),
-    cli: {
-      prompts: { id: { from: 'deals.list', label: 'title' } },
-      command: ['deal-installments', 'add'],
-      summary: 'Add an installment to a deal',
-      description: PLAN_NOTE,
-      examples: ['crmctl deal-installments add 1 --description "Deposit" --amount 2400 --billing-date 2026-03-01'],
-      args: ['id'],
-      columns: COLUMNS,
-      fields: INSTALLMENT_FIELDS,
-      help: { ...HELP, id: 'deal id' },
-    },
-  },
+  add: createRow('/api/v2/deals/{id}/installments', 5, SCOPES, () => z.object({ description: z.string().trim().min(1), amount, billing_date: isoDate }), {
+    prompts: { id: { from: 'deals.list', label: 'title' } },
+    command: ['deal-installments', 'add'],
+    summary: 'Add an installment to a deal',
+    description: PLAN_NOTE,
+    examples: ['crmctl deal-installments add 1 --description "Deposit" --amount 2400 --billing-date 2026-03-01'],
+    args: ['id'],
+    columns: COLUMNS,
+    fields: INSTALLMENT_FIELDS,
+    help: { ...HELP, id: 'deal id' },
+  }),
   update: {
     method: 'PATCH',
     path: '/api/v2/deals/{id}/installments/{installment_id}',
@@ -68,7 +60,7 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
     scopes: SCOPES,
     pagination: 'none',
     params,
-    body: z.object({ description: z.string().trim().min(1).optional(), amount: amount.optional(), billing_date: isoDate.optional() }),
+    body: () => z.object({ description: z.string().trim().min(1).optional(), amount: amount.optional(), billing_date: isoDate.optional() }),
     cli: {
       prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },
       command: ['deal-installments', 'update'],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OperationSpec, PromptSource } from '../operation.js';
+import { defineTable, type OperationRow, type PromptSource } from '../operation.js';
 import { cursorQuery, id, pathId } from '../schemas.js';
 
 // The custom-field API is the same for organizations, deals, persons, products and projects (the v2
@@ -121,7 +121,7 @@ export function fieldRows(e: FieldEntity) {
   const codePrompt: Record<string, PromptSource> = { field_code: { from: `${e.area}.list`, value: 'field_code', label: 'field_name' } };
   const includeFields = z.array(z.enum(e.important ? ['ui_visibility', 'important_fields', 'required_fields'] : ['ui_visibility', 'required_fields'])).optional();
   const updateMembers = ['field_name', 'ui_visibility', ...(e.important ? ['important_fields'] : []), 'required_fields'];
-  const createBody = strictBody({
+  const createBody = () => strictBody({
     field_name: fieldName,
     field_type: z.enum(FIELD_TYPES),
     options: z.array(option).min(1).optional(),
@@ -134,7 +134,7 @@ export function fieldRows(e: FieldEntity) {
     // On create, enabled defaults to false.
     checkImportant(b, ctx, false);
   });
-  const updateBody = strictBody({
+  const updateBody = () => strictBody({
     field_name: fieldName.optional(),
     ui_visibility: uiVisibility.optional(),
     important_fields: importantFields.optional(),
@@ -149,7 +149,7 @@ export function fieldRows(e: FieldEntity) {
   return {
     list: {
       method: 'GET', path: base, cost: 10, scopes: e.read, pagination: 'cursor', maxLimit: 500,
-      query: e.include === false ? z.object({ ...cursorQuery(500) }) : z.object({ include_fields: includeFields, ...cursorQuery(500) }),
+      query: () => e.include === false ? z.object({ ...cursorQuery(500) }) : z.object({ include_fields: includeFields, ...cursorQuery(500) }),
       cli: {
         command: cmd('list'), summary: `List ${e.noun} fields (system and custom)`,
         examples: [`crmctl ${e.command} list`, e.include === false ? `crmctl ${e.command} list --all --json` : `crmctl ${e.command} list --include-fields ui_visibility,required_fields --all --json`],
@@ -158,7 +158,7 @@ export function fieldRows(e: FieldEntity) {
     },
     get: {
       method: 'GET', path: `${base}/{field_code}`, cost: 1, scopes: e.read, pagination: 'none', params: fieldCode,
-      query: e.include === false ? z.object({}) : z.object({ include_fields: includeFields }),
+      query: () => e.include === false ? z.object({}) : z.object({ include_fields: includeFields }),
       cli: {
         command: cmd('get'), summary: `Show one ${e.noun} field by its field code`,
         examples: [e.include === false ? `crmctl ${e.command} get <field-code>` : `crmctl ${e.command} get <field-code> --include-fields ui_visibility`],
@@ -187,18 +187,18 @@ export function fieldRows(e: FieldEntity) {
       cli: { prompts: codePrompt, command: cmd('delete'), summary: `Delete a custom ${e.noun} field; prints the deleted field`, examples: [`crmctl ${e.command} delete <field-code> --yes`], confirm: true, columns: COLUMNS, fields: FIELD_FIELDS },
     },
     addOptions: {
-      method: 'POST', path: `${base}/{field_code}/options`, cost: 5, scopes: e.patch, pagination: 'none', params: fieldCode, body: z.array(option).min(1),
+      method: 'POST', path: `${base}/{field_code}/options`, cost: 5, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(option).min(1),
       cli: { prompts: codePrompt, command: cmd('options', 'add'), summary: 'Add options to an enum or set field (all or nothing); prints only the added ones', examples: [`crmctl ${e.command} options add <field-code> --label Retail --label "Public sector"`], columns: OPTION_COLUMNS },
     },
     updateOptions: {
-      method: 'PATCH', path: `${base}/{field_code}/options`, cost: 5, scopes: e.patch, pagination: 'none', params: fieldCode, body: z.array(z.object({ id, label: z.string().trim().min(1) })).min(1),
+      method: 'PATCH', path: `${base}/{field_code}/options`, cost: 5, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(z.object({ id, label: z.string().trim().min(1) })).min(1),
       cli: { prompts: codePrompt, command: cmd('options', 'update'), summary: 'Relabel options of an enum or set field (all or nothing); prints only the updated ones', examples: [`crmctl ${e.command} options update <field-code> --option "12=Information technology"`], columns: OPTION_COLUMNS },
     },
     deleteOptions: {
-      method: 'DELETE', path: `${base}/{field_code}/options`, cost: 3, scopes: e.patch, pagination: 'none', params: fieldCode, body: z.array(z.object({ id })).min(1),
+      method: 'DELETE', path: `${base}/{field_code}/options`, cost: 3, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(z.object({ id })).min(1),
       cli: { prompts: codePrompt, command: cmd('options', 'delete'), summary: 'Delete options of an enum or set field (all or nothing); prints only the deleted ones', examples: [`crmctl ${e.command} options delete <field-code> --id 12,13 --yes`], confirm: true, columns: OPTION_COLUMNS },
     },
-  } satisfies Record<string, OperationSpec>;
+  } satisfies Record<string, OperationRow>;
 }
 
 /** The v1 forms of the field API: the same jobs by numeric field id (`--v1`), plus deleting several at once. */
@@ -210,7 +210,7 @@ export function fieldRowsV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']
   const TYPES_V1 = [...FIELD_TYPES, 'visible_to'] as const;
   return {
     listV1: {
-      method: 'GET', path: base, cost: 20, scopes: e.v1.read, pagination: 'offset', maxLimit: 500, query: z.object({ start: z.int().min(0).optional(), limit: z.int().min(1).max(500).optional() }),
+      method: 'GET', path: base, cost: 20, scopes: e.v1.read, pagination: 'offset', maxLimit: 500, query: () => z.object({ start: z.int().min(0).optional(), limit: z.int().min(1).max(500).optional() }),
       cli: { command: cmd('list'), switch: '--v1', summary: `List ${e.noun} fields in the v1 form (numeric ids, keys)`, examples: [`crmctl ${e.command} list --v1`], columns: V1_COLUMNS, fields: V1_FIELD_FIELDS },
     },
     getV1: {
@@ -219,12 +219,12 @@ export function fieldRowsV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']
     },
     createV1: {
       method: 'POST', path: base, cost: 10, scopes: e.v1.write, pagination: 'none', ...(e.v1.createStatus ? { successStatus: e.v1.createStatus } : {}),
-      body: z.object({ name: fieldName, field_type: z.enum(TYPES_V1), options: v1Options.optional(), add_visible_flag: z.boolean().optional() }).superRefine((b, ctx) => optionRules(b, ctx, '--options \'[{"label":"..."}]\'')),
+      body: () => z.object({ name: fieldName, field_type: z.enum(TYPES_V1), options: v1Options.optional(), add_visible_flag: z.boolean().optional() }).superRefine((b, ctx) => optionRules(b, ctx, '--options \'[{"label":"..."}]\'')),
       cli: { command: cmd('create'), switch: '--v1', summary: `Create a custom ${e.noun} field (v1 form)`, examples: [`crmctl ${e.command} create --v1 --name Region --field-type varchar`], columns: V1_COLUMNS, fields: V1_FIELD_FIELDS },
     },
     updateV1: {
       method: 'PUT', path: `${base}/{id}`, cost: 10, scopes: e.v1.write, pagination: 'none', params: idParam,
-      body: z.object({ name: fieldName.optional(), options: v1Options.optional(), add_visible_flag: z.boolean().optional() }),
+      body: () => z.object({ name: fieldName.optional(), options: v1Options.optional(), add_visible_flag: z.boolean().optional() }),
       cli: { command: cmd('update'), switch: '--v1', summary: `Change a ${e.noun} field by its numeric id (v1 form)`, examples: [`crmctl ${e.command} update 12 --v1 --name "Sales region"`], columns: V1_COLUMNS, fields: V1_FIELD_FIELDS },
     },
     deleteV1: {
@@ -232,11 +232,30 @@ export function fieldRowsV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']
       cli: { command: cmd('delete'), switch: '--v1', summary: `Delete a ${e.noun} field by its numeric id (v1 form)`, examples: [`crmctl ${e.command} delete 12 --v1 --yes`], confirm: true, columns: ['id'] },
     },
     deleteMany: {
-      method: 'DELETE', path: base, cost: 10, scopes: e.v1.write, pagination: 'none', query: z.object({ ids: z.array(id).min(1) }),
+      method: 'DELETE', path: base, cost: 10, scopes: e.v1.write, pagination: 'none', query: () => z.object({ ids: z.array(id).min(1) }),
       cli: {
         command: cmd('delete-many'), summary: `Delete several ${e.noun} fields by their numeric ids`, examples: [`crmctl ${e.command} delete-many --ids 12,13 --yes`],
         confirm: true, columns: ['id'], help: { ids: `numeric field ids (the id column of crmctl ${e.command} list)` },
       },
     },
-  } satisfies Record<string, OperationSpec>;
+  } satisfies Record<string, OperationRow>;
 }
+
+/** The table of an item type whose fields have both forms: the v2 rows and their `--v1` forms. */
+export function fieldTableWithV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']> }) {
+  return defineTable(e.area, { ...fieldRows(e), ...fieldRowsV1(e) });
+}
+
+/**
+ * Organization and person fields share the contact scopes (the vendor's OpenAPI): reads also with
+ * contacts:*, writes admin or contact-fields:full; PATCH of a field and the three option operations
+ * also accept contacts:full.
+ */
+export const CONTACT_FIELD_SCOPES = {
+  read: ['contacts:read', 'contacts:full', 'admin', 'contact-fields:full'],
+  create: ['admin', 'contact-fields:full'],
+  patch: ['contacts:full', 'admin', 'contact-fields:full'],
+  remove: ['admin', 'contact-fields:full'],
+  important: true,
+  v1: { read: ['contacts:read', 'contacts:full', 'contact-fields:full', 'admin'], write: ['contact-fields:full', 'admin'] },
+} as const;

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { id, pathId } from '../schemas.js';
+import { id } from '../schemas.js';
+import { createRow, deleteRow, getRow, updateRow } from './rows.js';
+
+/** Fields of a filter record. */
+const FILTER_FIELDS = [
+  'id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time',
+  'visible_to', 'last_used_time', 'custom_view_id', 'conditions',
+];
 
 export const FILTER_TYPES = ['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects'] as const;
 export const FILTER_OPERATORS = ['IS NOT NULL', 'IS NULL', '<=', '>=', '<', '>', '!=', '=', "LIKE '$%'", "LIKE '%$%'", "NOT LIKE '$%'"] as const;
@@ -30,7 +37,7 @@ export const filterOps = defineTable('filters', {
     cost: 20,
     scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
     pagination: 'none',
-    query: z.object({ type: z.enum(['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects']).optional() }),
+    query: () => z.object({ type: z.enum(['deals', 'leads', 'org', 'people', 'products', 'activity', 'projects']).optional() }),
     cli: {
       command: ['filters', 'list'],
       summary: 'List saved filters, optionally of one item type',
@@ -39,80 +46,44 @@ export const filterOps = defineTable('filters', {
       fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id'],
     },
   },
-  get: {
-    method: 'GET',
-    path: '/api/v1/filters/{id}',
-    cost: 2,
-    scopes: ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ include_field_code: z.boolean().optional() }),
-    cli: {
-      command: ['filters', 'get'],
-      summary: 'Show one filter with its conditions',
-      examples: ['crmctl filters get 1'],
-      columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
-    },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v1/filters',
-    cost: 10,
-    scopes: ['deals:full', 'activities:full', 'contacts:full'],
-    pagination: 'none',
-    query: z.object({ include_field_code: z.boolean().optional() }),
-    body: z.object({ name: z.string().trim().min(1), conditions, type: z.enum(FILTER_TYPES) }),
-    cli: {
-      help: FILTER_HELP,
-      command: ['filters', 'create'],
-      summary: 'Create a filter (at most 16 conditions)',
-      examples: ['crmctl filters create --name "Big open deals" --type deals --conditions @conditions.json'],
-      columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
-    },
-  },
-  update: {
-    method: 'PUT',
-    path: '/api/v1/filters/{id}',
-    cost: 10,
-    scopes: ['deals:full', 'activities:full', 'contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ include_field_code: z.boolean().optional() }),
-    body: z.object({ name: z.string().trim().min(1).optional(), conditions: conditions.optional() }),
-    cli: {
-      help: FILTER_HELP,
-      command: ['filters', 'update'],
-      summary: 'Change a filter\'s name or conditions',
-      examples: ['crmctl filters update 1 --name "Bigger open deals"'],
-      columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'filter_code', 'is_editable', 'active_flag', 'type', 'temporary_flag', 'user_id', 'add_time', 'update_time', 'visible_to', 'last_used_time', 'custom_view_id', 'conditions'],
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/filters/{id}',
-    cost: 6,
-    scopes: ['deals:full', 'activities:full', 'contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    cli: {
-      command: ['filters', 'delete'],
-      summary: 'Delete a filter',
-      examples: ['crmctl filters delete 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-    },
-  },
+  get: getRow('/api/v1/filters/{id}', 2, ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'], {
+    command: ['filters', 'get'],
+    summary: 'Show one filter with its conditions',
+    examples: ['crmctl filters get 1'],
+    columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
+    fields: FILTER_FIELDS,
+  }, { query: () => z.object({ include_field_code: z.boolean().optional() }) }),
+  create: createRow('/api/v1/filters', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ name: z.string().trim().min(1), conditions, type: z.enum(FILTER_TYPES) }), {
+    help: FILTER_HELP,
+    command: ['filters', 'create'],
+    summary: 'Create a filter (at most 16 conditions)',
+    examples: ['crmctl filters create --name "Big open deals" --type deals --conditions @conditions.json'],
+    columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
+    fields: FILTER_FIELDS,
+  }, { query: () => z.object({ include_field_code: z.boolean().optional() }) }),
+  update: updateRow('PUT', '/api/v1/filters/{id}', 10, ['deals:full', 'activities:full', 'contacts:full'], {
+    help: FILTER_HELP,
+    command: ['filters', 'update'],
+    summary: 'Change a filter\'s name or conditions',
+    examples: ['crmctl filters update 1 --name "Bigger open deals"'],
+    columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
+    fields: FILTER_FIELDS,
+  }, {
+    query: () => z.object({ include_field_code: z.boolean().optional() }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), conditions: conditions.optional() }),
+  }),
+  delete: deleteRow('/api/v1/filters/{id}', 6, ['deals:full', 'activities:full', 'contacts:full'], {
+    command: ['filters', 'delete'],
+    summary: 'Delete a filter',
+    examples: ['crmctl filters delete 1'],
+  }),
   deleteMany: {
     method: 'DELETE',
     path: '/api/v1/filters',
     cost: 10,
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
-    query: z.object({ ids: z.array(id) }),
+    query: () => z.object({ ids: z.array(id) }),
     cli: {
       command: ['filters', 'delete-many'],
       summary: 'Delete several filters at once',

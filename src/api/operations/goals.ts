@@ -158,7 +158,7 @@ export const goalOps = defineTable('goals', {
     cost: 20,
     scopes: READ,
     pagination: 'none',
-    query: findQuery,
+    query: () => findQuery,
     cli: {
       command: ['goals', 'find'],
       summary: "Find goals (yours by default; everyone's when filtering by type, assignee type, outcome or params)",
@@ -177,7 +177,7 @@ export const goalOps = defineTable('goals', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    body: createBody,
+    body: () => createBody,
     cli: {
       prompts: { 'type.params.stage_id': { from: 'stages.list' }, 'type.params.pipeline_id': { from: 'pipelines.list' }, 'type.params.activity_type_id': { from: 'activityTypes.list' }, 'expected_outcome.currency_id': { from: 'currencies.list', label: '{code} {name}' } },
       command: ['goals', 'create'],
@@ -199,8 +199,8 @@ export const goalOps = defineTable('goals', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    params: z.object({ id: goalId }),
-    body: updateBody,
+    params: () => z.object({ id: goalId }),
+    body: () => updateBody,
     cli: {
       command: ['goals', 'update'],
       summary: 'Change a goal: only the fields you give change; the result must still be a valid goal',
@@ -218,7 +218,7 @@ export const goalOps = defineTable('goals', {
     cost: 6,
     scopes: WRITE,
     pagination: 'none',
-    params: z.object({ id: goalId }),
+    params: () => z.object({ id: goalId }),
     cli: { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], confirm: true, columns: ['id'] },
   },
   results: {
@@ -227,8 +227,8 @@ export const goalOps = defineTable('goals', {
     cost: 20,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: goalId }),
-    query: resultsQuery,
+    params: () => z.object({ id: goalId }),
+    query: () => resultsQuery,
     cli: {
       command: ['goals', 'results'],
       summary: "Show a goal's progress over a period inside its duration",

@@ -22,7 +22,7 @@ export const leadLabelOps = defineTable('leadLabels', {
     cost: 10,
     scopes: ['leads:full'],
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), color }),
+    body: () => z.object({ name: z.string().trim().min(1), color }),
     cli: { command: ['lead-labels', 'create'], summary: 'Create a lead label', examples: ['crmctl lead-labels create --name "Hot (EMEA)" --color red'], columns: COLUMNS, fields: FIELDS },
   },
   update: {
@@ -31,8 +31,8 @@ export const leadLabelOps = defineTable('leadLabels', {
     cost: 10,
     scopes: ['leads:full'],
     pagination: 'none',
-    params: z.object({ id: uuid }),
-    body: z.object({ name: z.string().trim().min(1).optional(), color: color.optional() }),
+    params: () => z.object({ id: uuid }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), color: color.optional() }),
     cli: { prompts: { id: { from: 'leadLabels.list' } }, command: ['lead-labels', 'update'], summary: 'Rename or recolour a lead label (only the fields you give change)', examples: ['crmctl lead-labels update <label-id> --color purple'], columns: COLUMNS, fields: FIELDS },
   },
   delete: {
@@ -41,7 +41,7 @@ export const leadLabelOps = defineTable('leadLabels', {
     cost: 6,
     scopes: ['leads:full'],
     pagination: 'none',
-    params: z.object({ id: uuid }),
+    params: () => z.object({ id: uuid }),
     cli: { prompts: { id: { from: 'leadLabels.list' } }, command: ['lead-labels', 'delete'], summary: 'Delete a lead label', examples: ['crmctl lead-labels delete <label-id> --yes'], confirm: true, columns: ['id'] },
   },
 } satisfies OperationTable);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
+import { listRow } from './rows.js';
 
 const READ = ['leads:read', 'leads:full'];
 const WRITE = ['leads:full'];
@@ -71,23 +72,14 @@ const listQuery = {
 };
 
 export const leadOps = defineTable('leads', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/leads',
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 500,
-    query: z.object({ ...listQuery, updated_since: dateTime.optional(), sort: sortString(LIST_SORT, true).optional() }),
-    cli: {
-      command: ['leads', 'list'],
-      summary: 'List leads that are not archived, oldest first',
-      examples: ['crmctl leads list --owner-id 1 --sort "add_time DESC" --limit 20', 'crmctl leads list --all --output ndjson > leads.ndjson'],
-      columns: COLUMNS,
-      fields: LEAD_FIELDS,
-      help: { filter_id: 'saved filter id; wins over owner, person and organization', updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
-    },
-  },
+  list: listRow('/api/v1/leads', 20, READ, 'offset', () => z.object({ ...listQuery, updated_since: dateTime.optional(), sort: sortString(LIST_SORT, true).optional() }), {
+    command: ['leads', 'list'],
+    summary: 'List leads that are not archived, oldest first',
+    examples: ['crmctl leads list --owner-id 1 --sort "add_time DESC" --limit 20', 'crmctl leads list --all --output ndjson > leads.ndjson'],
+    columns: COLUMNS,
+    fields: LEAD_FIELDS,
+    help: { filter_id: 'saved filter id; wins over owner, person and organization', updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
+  }),
   get: {
     method: 'GET',
     path: '/api/v1/leads/{id}',
@@ -104,7 +96,7 @@ export const leadOps = defineTable('leads', {
     scopes: WRITE,
     pagination: 'none',
     successStatus: 201,
-    body: createBody,
+    body: () => createBody,
     cli: {
       prompts: { person_id: { from: 'persons.list', or: ['organization_id'] }, organization_id: { from: 'organizations.list', or: ['person_id'] }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
       command: ['leads', 'create'],
@@ -122,7 +114,7 @@ export const leadOps = defineTable('leads', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: updateBody,
+    body: () => updateBody,
     cli: {
       prompts: { id: { from: 'leads.list', label: 'title' }, person_id: { from: 'persons.list' }, organization_id: { from: 'organizations.list' }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
       command: ['leads', 'update'],
@@ -148,7 +140,7 @@ export const leadOps = defineTable('leads', {
     scopes: READ,
     pagination: 'offset',
     maxLimit: 500,
-    query: z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }),
+    query: () => z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }),
     cli: { command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS },
   },
   search: {
@@ -159,7 +151,7 @@ export const leadOps = defineTable('leads', {
     pagination: 'cursor',
     // The interface gives 100 in one statement and 500 in another; 100 is safe against both.
     maxLimit: 100,
-    query: searchQuery({
+    query: () => searchQuery({
       term: z.string(),
       fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(),
       exact_match: z.boolean().optional(),
@@ -193,7 +185,7 @@ export const leadOps = defineTable('leads', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({ stage_id: id.optional(), pipeline_id: id.optional() }),
+    body: () => z.object({ stage_id: id.optional(), pipeline_id: id.optional() }),
     cli: {
       prompts: { id: { from: 'leads.list', label: 'title' }, stage_id: { from: 'stages.list' }, pipeline_id: { from: 'pipelines.list' } },
       command: ['leads', 'convert'],
@@ -209,7 +201,7 @@ export const leadOps = defineTable('leads', {
     cost: 1,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: uuid, conversion_id: uuid }),
+    params: () => z.object({ id: uuid, conversion_id: uuid }),
     cli: { command: ['leads', 'conversion-status'], summary: 'Show a lead conversion job (deal id once completed)', examples: ['crmctl leads conversion-status <lead-id> <conversion-id>'], columns: ['conversion_id', 'status', 'deal_id', 'lead_id'] },
   },
   searchV1: {
@@ -219,7 +211,7 @@ export const leadOps = defineTable('leads', {
     scopes: ['leads:read', 'leads:full', 'search:read'],
     pagination: 'offset',
     maxLimit: 500,
-    query: searchQuery({ term: z.string(), fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(), exact_match: z.boolean().optional(), person_id: id.optional(), organization_id: id.optional(), include_fields: z.array(z.enum(['lead.was_seen'])).optional(), ...offsetQuery }),
+    query: () => searchQuery({ term: z.string(), fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(), exact_match: z.boolean().optional(), person_id: id.optional(), organization_id: id.optional(), include_fields: z.array(z.enum(['lead.was_seen'])).optional(), ...offsetQuery }),
     cli: {
       command: ['leads', 'search'],
       summary: 'Search leads (v1 form)',

@@ -29,7 +29,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     cost: 20,
     scopes: READ,
     pagination: 'none',
-    query: listQuery,
+    query: () => listQuery,
     cli: {
       command: ['legacy-teams', 'list'],
       summary: 'List all teams',
@@ -46,7 +46,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     scopes: READ,
     pagination: 'none',
     params,
-    query: z.object({ skip_users: flag01.optional() }),
+    query: () => z.object({ skip_users: flag01.optional() }),
     cli: {
        command: ['legacy-teams', 'get'], summary: 'Show one team', examples: ['crmctl legacy-teams get 1', 'crmctl legacy-teams get 1 --skip-users 1 --json'], columns: TEAM_FIELDS, fields: TEAM_FIELDS, help: { ...help, id: 'team id' } },
   },
@@ -74,7 +74,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     scopes: READ,
     pagination: 'none',
     params,
-    query: listQuery,
+    query: () => listQuery,
     cli: {
       command: ['legacy-teams', 'of-user'],
       summary: 'List the teams a user is a member of (the argument is a user id)',
@@ -90,7 +90,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), manager_id: id, description: z.string().optional(), users: userIds.optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), manager_id: id, description: z.string().optional(), users: userIds.optional() }),
     cli: {
       prompts: { manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
       command: ['legacy-teams', 'create'],
@@ -108,7 +108,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({
+    body: () => z.object({
       name: z.string().trim().min(1).optional(),
       description: z.string().optional(),
       manager_id: id.optional(),
@@ -133,7 +133,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({ users: userIds.min(1) }),
+    body: () => z.object({ users: userIds.min(1) }),
     cli: {
       prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } },
       command: ['legacy-teams', 'users', 'add'],
@@ -151,7 +151,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({ users: userIds.min(1) }),
+    body: () => z.object({ users: userIds.min(1) }),
     cli: {
       prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } },
       command: ['legacy-teams', 'users', 'remove'],

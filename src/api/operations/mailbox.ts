@@ -37,7 +37,7 @@ export const mailboxOps = defineTable('mailbox', {
     pagination: 'offset',
     maxLimit: 500,
     // `folder` is required by the service; its default is inbox, so the CLI always sends one.
-    query: z.object({ folder: z.enum(MAIL_FOLDERS).default('inbox'), ...offsetQuery }),
+    query: () => z.object({ folder: z.enum(MAIL_FOLDERS).default('inbox'), ...offsetQuery }),
     cli: {
       command: ['mailbox', 'threads', 'list'],
       summary: 'List your mail threads of one folder, most recent message first',
@@ -53,7 +53,7 @@ export const mailboxOps = defineTable('mailbox', {
     cost: 20,
     scopes: READ,
     pagination: 'none',
-    params: threadParams,
+    params: () => threadParams,
     cli: { command: ['mailbox', 'threads', 'get'], summary: 'Show one mail thread', examples: ['crmctl mailbox threads get 1 --json'], columns: ['id', 'subject', 'folders', 'parties.from.0.email_address', 'parties.to.0.email_address', 'message_count', 'read_flag', 'shared_flag', 'archived_flag', 'deal_id', 'lead_id', 'last_message_timestamp'], fields: THREAD_FIELDS },
   },
   threadsMessages: {
@@ -62,7 +62,7 @@ export const mailboxOps = defineTable('mailbox', {
     cost: 20,
     scopes: READ,
     pagination: 'none',
-    params: threadParams,
+    params: () => threadParams,
     cli: { command: ['mailbox', 'threads', 'messages'], summary: 'List the messages of a mail thread (bodies not included)', examples: ['crmctl mailbox threads messages 1'], columns: MESSAGE_COLUMNS, fields: MESSAGE_FIELDS },
   },
   threadsUpdate: {
@@ -73,8 +73,8 @@ export const mailboxOps = defineTable('mailbox', {
     pagination: 'none',
     // The vendor spec lists only application/x-www-form-urlencoded for this one.
     encoding: 'form',
-    params: threadParams,
-    body: z.object({
+    params: () => threadParams,
+    body: () => z.object({
       deal_id: id.nullable().optional(),
       lead_id: uuid.nullable().optional(),
       shared_flag: flag01.optional(),
@@ -104,7 +104,7 @@ export const mailboxOps = defineTable('mailbox', {
     cost: 6,
     scopes: WRITE,
     pagination: 'none',
-    params: threadParams,
+    params: () => threadParams,
     cli: { prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], confirm: true, columns: ['id'] },
   },
   messagesGet: {
@@ -113,8 +113,8 @@ export const mailboxOps = defineTable('mailbox', {
     cost: 2,
     scopes: READ,
     pagination: 'none',
-    params: z.object({ id: pathId }),
-    query: z.object({ include_body: flag01.optional() }),
+    params: () => z.object({ id: pathId }),
+    query: () => z.object({ include_body: flag01.optional() }),
     cli: {
       command: ['mailbox', 'messages', 'get'],
       summary: 'Show one mail message; --body includes its full body',

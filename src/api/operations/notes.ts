@@ -140,7 +140,7 @@ export const noteOps = defineTable('notes', {
     scopes: READ,
     pagination: 'offset',
     maxLimit: 500,
-    query: listQuery,
+    query: () => listQuery,
     cli: {
       command: ['notes', 'list'],
       summary: 'List notes; filters narrow by author, attached item, dates and pinning',
@@ -165,7 +165,7 @@ export const noteOps = defineTable('notes', {
     cost: 2,
     scopes: READ,
     pagination: 'none',
-    params: noteParams,
+    params: () => noteParams,
     cli: { command: ['notes', 'get'], summary: 'Show one note', examples: ['crmctl notes get 3 --json'], columns: NOTE_FIELDS.filter((f) => !['deal', 'organization', 'person', 'project', 'task'].includes(f)), fields: NOTE_FIELDS },
   },
   create: {
@@ -174,7 +174,7 @@ export const noteOps = defineTable('notes', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    body: createBody,
+    body: () => createBody,
     cli: {
       prompts: { deal_id: { from: 'deals.list', label: 'title', or: ['person_id', 'org_id', 'lead_id', 'project_id'] }, person_id: { from: 'persons.list' }, org_id: { from: 'organizations.list' }, lead_id: { from: 'leads.list', label: 'title' }, project_id: { from: 'projects.list', label: 'title' }, user_id: { from: 'users.list' } },
       command: ['notes', 'create'],
@@ -192,8 +192,8 @@ export const noteOps = defineTable('notes', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    params: noteParams,
-    body: updateBody,
+    params: () => noteParams,
+    body: () => updateBody,
     cli: {
       command: ['notes', 'update'],
       summary: 'Change a note: only the fields you give change (same rules as create)',
@@ -210,7 +210,7 @@ export const noteOps = defineTable('notes', {
     cost: 6,
     scopes: WRITE,
     pagination: 'none',
-    params: noteParams,
+    params: () => noteParams,
     cli: { command: ['notes', 'delete'], summary: 'Delete a note (and its comments)', examples: ['crmctl notes delete 3 --yes'], confirm: true },
   },
   commentsList: {
@@ -220,8 +220,8 @@ export const noteOps = defineTable('notes', {
     scopes: READ,
     pagination: 'offset',
     maxLimit: 500,
-    params: noteParams,
-    query: z.object({ ...offsetQuery }),
+    params: () => noteParams,
+    query: () => z.object({ ...offsetQuery }),
     cli: { command: ['notes', 'comments', 'list'], summary: 'List the comments of a note, oldest first', examples: ['crmctl notes comments list 3'], columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS },
   },
   commentsGet: {
@@ -230,7 +230,7 @@ export const noteOps = defineTable('notes', {
     cost: 2,
     scopes: READ,
     pagination: 'none',
-    params: commentParams,
+    params: () => commentParams,
     cli: { command: ['notes', 'comments', 'get'], summary: 'Show one comment of a note', examples: ['crmctl notes comments get 3 <comment-uuid>'], columns: COMMENT_FIELDS, fields: COMMENT_FIELDS },
   },
   commentsAdd: {
@@ -239,8 +239,8 @@ export const noteOps = defineTable('notes', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    params: noteParams,
-    body: commentBody,
+    params: () => noteParams,
+    body: () => commentBody,
     cli: {
       command: ['notes', 'comments', 'add'],
       summary: 'Comment on a note',
@@ -256,8 +256,8 @@ export const noteOps = defineTable('notes', {
     cost: 10,
     scopes: WRITE,
     pagination: 'none',
-    params: commentParams,
-    body: commentBody,
+    params: () => commentParams,
+    body: () => commentBody,
     cli: {
       command: ['notes', 'comments', 'update'],
       summary: 'Replace the text of a comment',
@@ -273,7 +273,7 @@ export const noteOps = defineTable('notes', {
     cost: 6,
     scopes: WRITE,
     pagination: 'none',
-    params: commentParams,
+    params: () => commentParams,
     cli: { command: ['notes', 'comments', 'delete'], summary: 'Delete a comment of a note', examples: ['crmctl notes comments delete 3 <comment-uuid> --yes'], confirm: true },
   },
 } satisfies OperationTable);

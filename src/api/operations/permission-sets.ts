@@ -19,7 +19,7 @@ export const permissionSetOps = defineTable('permissionSets', {
     cost: 20,
     scopes: ADMIN,
     pagination: 'none',
-    query: z.object({ app: z.enum(PERMISSION_SET_APPS).optional() }),
+    query: () => z.object({ app: z.enum(PERMISSION_SET_APPS).optional() }),
     cli: {
       command: ['permission-sets', 'list'],
       summary: 'List permission sets, optionally of one app',
@@ -53,7 +53,7 @@ export const permissionSetOps = defineTable('permissionSets', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery }),
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       help: { id: 'permission set id (UUID)' },
       command: ['permission-sets', 'assignments'],

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, pathId, visibleToNumber, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
+import { CHANGELOG_FIELDS, FOLLOWER_CHANGELOG_FIELDS } from './record-fields.js';
+import { followerRows } from './follower-rows.js';
+import { createRow, deleteRow, listRow, updateRow } from './rows.js';
+
+/** Fields of the person a create or an update answers. */
+const PERSON_WRITE_FIELDS = [
+  'id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'add_time', 'update_time', 'emails', 'phones', 'is_deleted',
+  'visible_to', 'label_ids', 'picture_id', 'postal_address', 'notes', 'im', 'birthday', 'job_title', 'custom_fields',
+];
 
 // Persons: the 19 read operations of the interface (v2 and v1 forms). Pairs that do the same job
 // (list, get, files, followers) share one command; `--v1` picks the other form (see commands/persons).
@@ -113,6 +122,9 @@ const v1ListQuery = z
   })
   .superRefine(filterWins('filter_id', ['user_id']));
 
+/** The add and remove rows are the shared ones; a person's follower list and changelog differ (below). */
+const FOLLOWING = followerRows({ area: 'persons', noun: 'person', read: READ, write: ['contacts:full'], v1Columns: ['id', 'person_id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'person_id', 'add_time'] });
+
 export const personOps = defineTable('persons', {
   list: {
     method: 'GET',
@@ -121,7 +133,7 @@ export const personOps = defineTable('persons', {
     scopes: READ,
     pagination: 'cursor',
     maxLimit: 500,
-    query: listQuery,
+    query: () => listQuery,
     cli: {
       command: ['persons', 'list'],
       summary: 'List persons (cursor-paged); --v1 for the offset-paged v1 list',
@@ -153,7 +165,7 @@ export const personOps = defineTable('persons', {
     scopes: READ,
     pagination: 'none',
     params,
-    query: z.object(detailQuery),
+    query: () => z.object(detailQuery),
     cli: {
       command: ['persons', 'get'],
       summary: 'Show one person; --v1 for the v1 form with every count and related objects',
@@ -171,13 +183,13 @@ export const personOps = defineTable('persons', {
     pagination: 'cursor',
     maxLimit: 500,
     params,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['persons', 'changelog'],
       summary: 'Field changes of a person, newest first',
       examples: ['crmctl persons changelog 12 --limit 20'],
       columns: ['time', 'field_key', 'old_value', 'new_value', 'actor_user_id', 'change_source'],
-      fields: ['field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent', 'is_bulk_update_flag'],
+      fields: CHANGELOG_FIELDS,
     },
   },
   files: {
@@ -188,7 +200,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 100,
     params,
-    query: z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_API).optional() }),
+    query: () => z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_API).optional() }),
     cli: {
       command: ['persons', 'files'],
       summary: 'Files attached to a person (pages of at most 100); --v1 sorts on more fields',
@@ -207,7 +219,7 @@ export const personOps = defineTable('persons', {
     // The Limits table caps person files at 100 a page; it names no form, so both get it.
     maxLimit: 100,
     params,
-    query: z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_V1).optional() }),
+    query: () => z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_V1).optional() }),
     cli: {
       command: ['persons', 'files'],
       summary: 'Files attached to a person, v1 form (reached with `crmctl persons files ID --v1`)',
@@ -224,7 +236,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery, all_changes: flag01.optional(), items: z.array(z.enum(FLOW_ITEMS)).optional() }),
+    query: () => z.object({ ...offsetQuery, all_changes: flag01.optional(), items: z.array(z.enum(FLOW_ITEMS)).optional() }),
     cli: {
       command: ['persons', 'flow'],
       summary: 'Updates about a person (notes, activities, changes, deals, files, mail), newest first',
@@ -241,7 +253,7 @@ export const personOps = defineTable('persons', {
     pagination: 'cursor',
     maxLimit: 500,
     params,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['persons', 'followers', 'list'],
       summary: 'Users following a person; --v1 for the v1 form',
@@ -258,13 +270,13 @@ export const personOps = defineTable('persons', {
     pagination: 'cursor',
     maxLimit: 500,
     params,
-    query: z.object({ ...cursorQuery(500) }),
+    query: () => z.object({ ...cursorQuery(500) }),
     cli: {
       command: ['persons', 'followers', 'changelog'],
       summary: 'Who started or stopped following a person, and when',
       examples: ['crmctl persons followers changelog 12'],
       columns: ['time', 'action', 'follower_user_id', 'actor_user_id'],
-      fields: ['action', 'actor_user_id', 'follower_user_id', 'time'],
+      fields: FOLLOWER_CHANGELOG_FIELDS,
     },
   },
   mailMessages: {
@@ -275,7 +287,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery, include_body: flag01.optional() }),
+    query: () => z.object({ ...offsetQuery, include_body: flag01.optional() }),
     cli: {
       command: ['persons', 'mail-messages'],
       summary: 'Mail messages with a person, newest first',
@@ -316,7 +328,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery }),
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       command: ['persons', 'products'],
       summary: 'Products on the deals of a person (one row per deal product)',
@@ -334,7 +346,7 @@ export const personOps = defineTable('persons', {
     beta: true,
     pagination: 'cursor',
     maxLimit: 500,
-    query: searchQuery({
+    query: () => searchQuery({
       term: z.string(),
       fields: z.array(z.enum(['custom_fields', 'email', 'notes', 'phone', 'name'])).optional(),
       exact_match: z.boolean().optional(),
@@ -363,7 +375,7 @@ export const personOps = defineTable('persons', {
     scopes: READ,
     pagination: 'offset',
     maxLimit: 500,
-    query: v1ListQuery,
+    query: () => v1ListQuery,
     cli: {
       command: ['persons', 'list'],
       summary: 'List persons, v1 form (reached with `crmctl persons list --v1`)',
@@ -378,24 +390,14 @@ export const personOps = defineTable('persons', {
       switch: '--v1',
     },
   },
-  collection: {
-    method: 'GET',
-    path: '/v1/persons/collection',
-    cost: null,
-    scopes: READ,
-    beta: true,
-    pagination: 'cursor',
-    maxLimit: 500,
-    query: z.object({ since: dateTime.optional(), until: dateTime.optional(), owner_id: id.optional(), first_char: firstChar.optional(), ...cursorQuery(500) }),
-    cli: {
-      command: ['persons', 'collection'],
-      summary: 'Every person in one cursor-paged stream, for exports (global admins only)',
-      examples: ['crmctl persons collection --since "2026-01-01 00:00:00" --all --output ndjson > persons.ndjson'],
-      columns: ['id', 'name', 'email.0.value', 'owner_id', 'org_id', 'update_time'],
-      fields: ['id', 'active_flag', 'owner_id', 'org_id', 'name', 'email', 'phone', 'update_time', 'delete_time', 'add_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'cc_email'],
-      help: { since: 'update_time from (date-time)', until: 'update_time up to (date-time)', first_char: 'first letter of the name (case-insensitive)' },
-    },
-  },
+  collection: listRow('/v1/persons/collection', null, READ, 'cursor', () => z.object({ since: dateTime.optional(), until: dateTime.optional(), owner_id: id.optional(), first_char: firstChar.optional(), ...cursorQuery(500) }), {
+    command: ['persons', 'collection'],
+    summary: 'Every person in one cursor-paged stream, for exports (global admins only)',
+    examples: ['crmctl persons collection --since "2026-01-01 00:00:00" --all --output ndjson > persons.ndjson'],
+    columns: ['id', 'name', 'email.0.value', 'owner_id', 'org_id', 'update_time'],
+    fields: ['id', 'active_flag', 'owner_id', 'org_id', 'name', 'email', 'phone', 'update_time', 'delete_time', 'add_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'cc_email'],
+    help: { since: 'update_time from (date-time)', until: 'update_time up to (date-time)', first_char: 'first letter of the name (case-insensitive)' },
+  }, { beta: true }),
   getV1: {
     method: 'GET',
     path: '/v1/persons/{id}',
@@ -420,7 +422,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery, done: flag01.optional(), exclude: z.array(id).optional() }),
+    query: () => z.object({ ...offsetQuery, done: flag01.optional(), exclude: z.array(id).optional() }),
     cli: {
       command: ['persons', 'activities'],
       summary: 'Activities of a person',
@@ -437,7 +439,7 @@ export const personOps = defineTable('persons', {
     pagination: 'offset',
     maxLimit: 500,
     params,
-    query: z.object({ ...offsetQuery, status: z.enum(DEAL_STATUSES).optional(), sort: sortString(DEAL_SORT, true).optional() }),
+    query: () => z.object({ ...offsetQuery, status: z.enum(DEAL_STATUSES).optional(), sort: sortString(DEAL_SORT, true).optional() }),
     cli: {
       command: ['persons', 'deals'],
       summary: 'Deals of a person',
@@ -462,169 +464,50 @@ export const personOps = defineTable('persons', {
       switch: '--v1',
     },
   },
-  create: {
-    method: 'POST',
-    path: '/api/v2/persons',
-    cost: 5,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), owner_id: id.optional(), org_id: id.nullable().optional(), add_time: dateTime.optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
-    cli: {
-      command: ['persons', 'create'],
-      summary: 'Create a person',
-      examples: ['crmctl persons create --name "Alice Andersson" --org-id 1'],
-      columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'add_time', 'update_time', 'emails', 'phones', 'is_deleted', 'visible_to', 'label_ids', 'picture_id', 'postal_address', 'notes', 'im', 'birthday', 'job_title', 'custom_fields'],
-    },
-  },
-  update: {
-    method: 'PATCH',
-    path: '/api/v2/persons/{id}',
-    cost: 5,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), org_id: id.nullable().optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
-    cli: {
-      command: ['persons', 'update'],
-      summary: 'Change a person: only the fields you give change',
-      examples: ['crmctl persons update 1 --name "Alice A. Andersson"'],
-      columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'add_time', 'update_time', 'emails', 'phones', 'is_deleted', 'visible_to', 'label_ids', 'picture_id', 'postal_address', 'notes', 'im', 'birthday', 'job_title', 'custom_fields'],
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/v2/persons/{id}',
-    cost: 3,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    cli: {
-      command: ['persons', 'delete'],
-      summary: 'Delete a person',
-      examples: ['crmctl persons delete 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-    },
-  },
-  addFollower: {
-    method: 'POST',
-    path: '/api/v2/persons/{id}/followers',
-    cost: 5,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    successStatus: 201,
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
-    cli: {
-      command: ['persons', 'followers', 'add'],
-      summary: 'Make a user follow a person',
-      examples: ['crmctl persons followers add 1 --user-id 2'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time'],
-    },
-  },
-  addFollowerV1: {
-    method: 'POST',
-    path: '/api/v1/persons/{id}/followers',
-    cost: 10,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ user_id: id }),
-    cli: {
-      command: ['persons', 'followers', 'add'],
-      summary: 'Add a follower (v1 form)',
-      examples: ['crmctl persons followers add 1'],
-      columns: ['id', 'person_id', 'user_id', 'add_time'],
-      fields: ['user_id', 'id', 'person_id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  removeFollower: {
-    method: 'DELETE',
-    path: '/api/v2/persons/{id}/followers/{follower_id}',
-    cost: 3,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['persons', 'followers', 'remove'],
-      summary: 'Stop a user following a person',
-      examples: ['crmctl persons followers remove 1 1'],
-      columns: ['user_id'],
-      fields: ['user_id'],
-      confirm: true,
-    },
-  },
-  removeFollowerV1: {
-    method: 'DELETE',
-    path: '/api/v1/persons/{id}/followers/{follower_id}',
-    cost: 6,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId, follower_id: pathId }),
-    cli: {
-      command: ['persons', 'followers', 'remove'],
-      summary: 'Remove a follower (v1 form: the follower record id)',
-      examples: ['crmctl persons followers remove 1 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-      switch: '--v1',
-    },
-  },
-  merge: {
-    method: 'PUT',
-    path: '/api/v1/persons/{id}/merge',
-    cost: 40,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    body: z.object({ merge_with_id: id }),
-    cli: {
-      command: ['persons', 'merge'],
-      summary: 'Merge a person into another (deals, activities, notes... move)',
-      examples: ['crmctl persons merge 2 --merge-with-id 1 --yes'],
-      columns: ['id', 'name', 'label', 'org_id', 'owner_id', 'email', 'add_time'],
-      fields: ['id', 'company_id', 'active_flag', 'phone', 'email', 'first_char', 'add_time', 'update_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'org_name', 'owner_name', 'cc_email', 'owner_id', 'org_id', 'merge_what_id', 'name', 'first_name', 'last_name', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'next_activity_date', 'next_activity_time', 'next_activity_id', 'last_activity_id', 'last_activity_date', 'participant_open_deals_count', 'participant_closed_deals_count'],
-      confirm: true,
-    },
-  },
-  addPicture: {
-    method: 'POST',
-    path: '/api/v1/persons/{id}/picture',
-    cost: 10,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    encoding: 'multipart',
-    body: z.object({ crop_x: z.int().optional(), crop_y: z.int().optional(), crop_width: z.int().optional(), crop_height: z.int().optional() }),
-    cli: {
-      command: ['persons', 'picture', 'upload'],
-      summary: 'Upload a picture for a person from a file',
-      examples: ['crmctl persons picture upload 1 --file ./alice.png'],
-      columns: ['PICTURE_ID'],
-      fields: ['PICTURE_ID'],
-      upload: { field: 'file' },
-    },
-  },
-  deletePicture: {
-    method: 'DELETE',
-    path: '/api/v1/persons/{id}/picture',
-    cost: 6,
-    scopes: ['contacts:full'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    cli: {
-      command: ['persons', 'picture', 'delete'],
-      summary: 'Delete the picture of a person',
-      examples: ['crmctl persons picture delete 1'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-    },
-  },
+  create: createRow('/api/v2/persons', 5, ['contacts:full'], () => z.object({ name: z.string().trim().min(1), owner_id: id.optional(), org_id: id.nullable().optional(), add_time: dateTime.optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }), {
+    command: ['persons', 'create'],
+    summary: 'Create a person',
+    examples: ['crmctl persons create --name "Alice Andersson" --org-id 1'],
+    columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
+    fields: PERSON_WRITE_FIELDS,
+  }),
+  update: updateRow('PATCH', '/api/v2/persons/{id}', 5, ['contacts:full'], {
+    command: ['persons', 'update'],
+    summary: 'Change a person: only the fields you give change',
+    examples: ['crmctl persons update 1 --name "Alice A. Andersson"'],
+    columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
+    fields: PERSON_WRITE_FIELDS,
+  }, {
+    body: () => z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), org_id: id.nullable().optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
+  }),
+  delete: deleteRow('/api/v2/persons/{id}', 3, ['contacts:full'], {
+    command: ['persons', 'delete'],
+    summary: 'Delete a person',
+    examples: ['crmctl persons delete 1'],
+  }),
+  addFollower: FOLLOWING.addFollower,
+  addFollowerV1: FOLLOWING.addFollowerV1,
+  removeFollower: FOLLOWING.removeFollower,
+  removeFollowerV1: FOLLOWING.removeFollowerV1,
+  merge: updateRow('PUT', '/api/v1/persons/{id}/merge', 40, ['contacts:full'], {
+    command: ['persons', 'merge'],
+    summary: 'Merge a person into another (deals, activities, notes... move)',
+    examples: ['crmctl persons merge 2 --merge-with-id 1 --yes'],
+    columns: ['id', 'name', 'label', 'org_id', 'owner_id', 'email', 'add_time'],
+    fields: ['id', 'company_id', 'active_flag', 'phone', 'email', 'first_char', 'add_time', 'update_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'org_name', 'owner_name', 'cc_email', 'owner_id', 'org_id', 'merge_what_id', 'name', 'first_name', 'last_name', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'next_activity_date', 'next_activity_time', 'next_activity_id', 'last_activity_id', 'last_activity_date', 'participant_open_deals_count', 'participant_closed_deals_count'],
+    confirm: true,
+  }, { body: () => z.object({ merge_with_id: id }) }),
+  addPicture: createRow('/api/v1/persons/{id}/picture', 10, ['contacts:full'], () => z.object({ crop_x: z.int().optional(), crop_y: z.int().optional(), crop_width: z.int().optional(), crop_height: z.int().optional() }), {
+    command: ['persons', 'picture', 'upload'],
+    summary: 'Upload a picture for a person from a file',
+    examples: ['crmctl persons picture upload 1 --file ./alice.png'],
+    columns: ['PICTURE_ID'],
+    fields: ['PICTURE_ID'],
+    upload: { field: 'file' },
+  }, { encoding: 'multipart' }),
+  deletePicture: deleteRow('/api/v1/persons/{id}/picture', 6, ['contacts:full'], {
+    command: ['persons', 'picture', 'delete'],
+    summary: 'Delete the picture of a person',
+    examples: ['crmctl persons picture delete 1'],
+  }),
 } satisfies OperationTable);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, pathId } from '../schemas.js';
+import { getRow } from './rows.js';
 
 const READ = ['projects:read', 'projects:full'];
 const WRITE = ['projects:full'];
@@ -33,7 +34,7 @@ export const phaseOps = defineTable('phases', {
     scopes: READ,
     beta: true,
     pagination: 'none',
-    query: z.object({ board_id: id }),
+    query: () => z.object({ board_id: id }),
     cli: {
       command: ['phases', 'list'],
       summary: 'List the active phases of a board, in board order',
@@ -60,7 +61,7 @@ export const phaseOps = defineTable('phases', {
     scopes: WRITE,
     beta: true,
     pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }),
+    body: () => z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }),
     cli: {
       prompts: { board_id: { from: 'boards.list' } },
       command: ['phases', 'create'],
@@ -79,7 +80,7 @@ export const phaseOps = defineTable('phases', {
     beta: true,
     pagination: 'none',
     params,
-    body: z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }),
     cli: {
       prompts: { board_id: { from: 'boards.list' } },
       command: ['phases', 'update'],
@@ -113,30 +114,22 @@ export const phaseOps = defineTable('phases', {
     cost: 20,
     scopes: ['projects:read', 'projects:full'],
     pagination: 'none',
-    query: z.object({ board_id: id }),
+    query: () => z.object({ board_id: id }),
     cli: {
       command: ['phases', 'list'],
       summary: 'List the phases of a board (v1 form)',
       examples: ['crmctl phases list --board-id 1'],
       columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'board_id', 'order_nr', 'add_time', 'update_time'],
+      fields: PHASE_FIELDS,
       switch: '--v1',
     },
   },
-  getV1: {
-    method: 'GET',
-    path: '/api/v1/projects/phases/{id}',
-    cost: 2,
-    scopes: ['projects:read'],
-    pagination: 'none',
-    params: z.object({ id: pathId }),
-    cli: {
-      command: ['phases', 'get'],
-      summary: 'Show one phase (v1 form)',
-      examples: ['crmctl phases get 1'],
-      columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: ['id', 'name', 'board_id', 'order_nr', 'add_time', 'update_time'],
-      switch: '--v1',
-    },
-  },
+  getV1: getRow('/api/v1/projects/phases/{id}', 2, ['projects:read'], {
+    command: ['phases', 'get'],
+    summary: 'Show one phase (v1 form)',
+    examples: ['crmctl phases get 1'],
+    columns: ['id', 'name', 'add_time', 'update_time'],
+    fields: PHASE_FIELDS,
+    switch: '--v1',
+  }),
 } satisfies OperationTable);

@@ -1,5 +1,4 @@
-import { defineTable, type OperationTable } from '../operation.js';
-import { fieldRows, fieldRowsV1, type FieldEntity } from './field-api.js';
+import { fieldTableWithV1, type FieldEntity } from './field-api.js';
 
 /** Product fields cannot be made important (there is no stage to highlight them in). */
 export const PRODUCT_FIELDS: FieldEntity = {
@@ -15,7 +14,4 @@ export const PRODUCT_FIELDS: FieldEntity = {
   v1: { read: ['products:read', 'product-fields:full', 'products:full'], write: ['product-fields:full', 'products:full'], createStatus: 201 },
 };
 
-export const productFieldOps = defineTable('productFields', {
-  ...fieldRows(PRODUCT_FIELDS),
-  ...fieldRowsV1({ ...PRODUCT_FIELDS, v1: PRODUCT_FIELDS.v1! }),
-} satisfies OperationTable);
+export const productFieldOps = fieldTableWithV1({ ...PRODUCT_FIELDS, v1: PRODUCT_FIELDS.v1! });

@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { offsetQuery } from '../schemas.js';
+import { listRow } from './rows.js';
 
 export const recentOps = defineTable('recents', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/recents',
-    cost: 20,
-    scopes: ['recents:read', 'search:read'],
-    pagination: 'offset',
-    maxLimit: 500,
-    query: z.object({ since_timestamp: z.string(), items: z.array(z.enum(['activity', 'activityType', 'deal', 'file', 'filter', 'note', 'person', 'organization', 'pipeline', 'product', 'stage', 'user'])).optional(), ...offsetQuery }),
-    cli: {
-      command: ['recents', 'list'],
-      summary: 'List what changed since a time, across item types',
-      examples: ['crmctl recents list --since-timestamp "2026-01-01 00:00:00"'],
-    },
-  },
+  list: listRow('/api/v1/recents', 20, ['recents:read', 'search:read'], 'offset', () => z.object({ since_timestamp: z.string(), items: z.array(z.enum(['activity', 'activityType', 'deal', 'file', 'filter', 'note', 'person', 'organization', 'pipeline', 'product', 'stage', 'user'])).optional(), ...offsetQuery }), {
+    command: ['recents', 'list'],
+    summary: 'List what changed since a time, across item types',
+    examples: ['crmctl recents list --since-timestamp "2026-01-01 00:00:00"'],
+  }),
 } satisfies OperationTable);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, offsetQuery, pathId } from '../schemas.js';
+import { createRow, listRow } from './rows.js';
 
 // Roles are admin-only for reads and writes (the vendor's documents).
 const ADMIN = ['admin'];
@@ -33,29 +34,20 @@ const pipelineIds = z.array(id);
 const VISIBILITY_HELP = '1 owner (and followers), 3 owner\'s group (company on Light/Growth), 5 group and sub-groups, 7 entire company';
 
 export const roleOps = defineTable('roles', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/roles',
-    cost: 20,
-    scopes: ADMIN,
-    pagination: 'offset',
-    maxLimit: 500,
-    query: z.object({ ...offsetQuery }),
-    cli: {
-      command: ['roles', 'list'],
-      summary: 'List the roles of the company with their place in the hierarchy',
-      examples: ['crmctl roles list', 'crmctl roles list --all --output tsv'],
-      columns: ROLE_COLUMNS,
-      fields: ROLE_FIELDS,
-    },
-  },
+  list: listRow('/api/v1/roles', 20, ADMIN, 'offset', () => z.object({ ...offsetQuery }), {
+    command: ['roles', 'list'],
+    summary: 'List the roles of the company with their place in the hierarchy',
+    examples: ['crmctl roles list', 'crmctl roles list --all --output tsv'],
+    columns: ROLE_COLUMNS,
+    fields: ROLE_FIELDS,
+  }),
   get: {
     method: 'GET',
     path: '/api/v1/roles/{id}',
     cost: 2,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
+    params: () => roleParams,
     cli: {
       help: { id: 'role id' },
       command: ['roles', 'get'],
@@ -67,30 +59,22 @@ export const roleOps = defineTable('roles', {
       handWritten: true,
     },
   },
-  create: {
-    method: 'POST',
-    path: '/api/v1/roles',
-    cost: 10,
-    scopes: ADMIN,
-    pagination: 'none',
-    body: z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }),
-    cli: {
-      prompts: { parent_role_id: { from: 'roles.list' } },
-      command: ['roles', 'create'],
-      summary: 'Create a role, at the top of the hierarchy or under a parent role',
-      examples: ['crmctl roles create --name "EMEA sales" --parent-role-id 2'],
-      columns: ['id'],
-      help: { name: 'role name', parent_role_id: 'an existing role; omit for a top-level role' },
-    },
-  },
+  create: createRow('/api/v1/roles', 10, ADMIN, () => z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }), {
+    prompts: { parent_role_id: { from: 'roles.list' } },
+    command: ['roles', 'create'],
+    summary: 'Create a role, at the top of the hierarchy or under a parent role',
+    examples: ['crmctl roles create --name "EMEA sales" --parent-role-id 2'],
+    columns: ['id'],
+    help: { name: 'role name', parent_role_id: 'an existing role; omit for a top-level role' },
+  }),
   update: {
     method: 'PUT',
     path: '/api/v1/roles/{id}',
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z
+    params: () => roleParams,
+    body: () => z
       .object({ name: z.string().trim().min(1).optional(), parent_role_id: id.nullable().optional() })
       .superRefine((b, ctx) => {
         if (b.name === undefined && b.parent_role_id === undefined) {
@@ -112,7 +96,7 @@ export const roleOps = defineTable('roles', {
     cost: 6,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
+    params: () => roleParams,
     cli: {
       help: { id: 'role id' }, prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
   },
@@ -123,8 +107,8 @@ export const roleOps = defineTable('roles', {
     scopes: ADMIN,
     pagination: 'offset',
     maxLimit: 500,
-    params: roleParams,
-    query: z.object({ ...offsetQuery }),
+    params: () => roleParams,
+    query: () => z.object({ ...offsetQuery }),
     cli: {
       help: { id: 'role id' },
       command: ['roles', 'assignments', 'list'],
@@ -140,8 +124,8 @@ export const roleOps = defineTable('roles', {
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z.object({ user_id: id }),
+    params: () => roleParams,
+    body: () => z.object({ user_id: id }),
     cli: {
       prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
       command: ['roles', 'assignments', 'add'],
@@ -157,8 +141,8 @@ export const roleOps = defineTable('roles', {
     cost: 6,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z.object({ user_id: id }),
+    params: () => roleParams,
+    body: () => z.object({ user_id: id }),
     cli: {
       prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
       command: ['roles', 'assignments', 'remove'],
@@ -175,7 +159,7 @@ export const roleOps = defineTable('roles', {
     cost: 20,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
+    params: () => roleParams,
     cli: {
       help: { id: 'role id' },
       command: ['roles', 'settings', 'list'],
@@ -190,8 +174,8 @@ export const roleOps = defineTable('roles', {
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }),
+    params: () => roleParams,
+    body: () => z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }),
     cli: {
       prompts: { id: { from: 'roles.list' } },
       command: ['roles', 'settings', 'set'],
@@ -207,8 +191,8 @@ export const roleOps = defineTable('roles', {
     cost: 20,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    query: z.object({ visible: z.boolean().optional() }),
+    params: () => roleParams,
+    query: () => z.object({ visible: z.boolean().optional() }),
     cli: {
       command: ['roles', 'pipelines', 'list'],
       summary: 'List the pipelines a role can see (or, with --hidden, cannot see)',
@@ -224,8 +208,8 @@ export const roleOps = defineTable('roles', {
     cost: 10,
     scopes: ADMIN,
     pagination: 'none',
-    params: roleParams,
-    body: z
+    params: () => roleParams,
+    body: () => z
       .object({ visible_pipeline_ids: z.object({ add: pipelineIds.optional(), remove: pipelineIds.optional() }) })
       .superRefine((b, ctx) => {
         const add = b.visible_pipeline_ids.add ?? [];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, id, isoDate, pathId } from '../schemas.js';
+import { createRow, getRow } from './rows.js';
 
 // The vendor removed subscriptions from its live API (SDK 29.0.0, 2025-09); the service interface keeps
 // them and wins, so crmctl serves them exactly as the interface writes the paths (/v1/subscriptions/...).
@@ -100,7 +101,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     cost: COST.write,
     scopes: WRITE,
     pagination: 'none',
-    body: createRecurringBody,
+    body: () => createRecurringBody,
     cli: {
       prompts: { deal_id: { from: 'deals.list', label: 'title' }, cycles_count: { or: ['infinite'] } },
       command: ['subscriptions', 'create-recurring'],
@@ -124,25 +125,17 @@ export const subscriptionOps = defineTable('subscriptions', {
       },
     },
   },
-  createInstallment: {
-    method: 'POST',
-    path: '/v1/subscriptions/installment',
-    cost: COST.write,
-    scopes: WRITE,
-    pagination: 'none',
-    body: z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.boolean().optional() }),
-    cli: {
-      prompts: { deal_id: { from: 'deals.list', label: 'title' } },
-      command: ['subscriptions', 'create-installment'],
-      summary: 'Add an installment subscription to a deal (payments of varying amounts and dates)',
-      description: RETIRED_NOTE,
-      examples: ['crmctl subscriptions create-installment --deal-id 3 --currency USD --payment 5000:2026-02-01:"First half" --payment 7500:2026-08-01:"Second half"'],
-      columns: COLUMNS,
-      fields: SUBSCRIPTION_FIELDS,
-      flagNames: { payments: 'payment' },
-      help: COMMON_HELP,
-    },
-  },
+  createInstallment: createRow('/v1/subscriptions/installment', COST.write, WRITE, () => z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.boolean().optional() }), {
+    prompts: { deal_id: { from: 'deals.list', label: 'title' } },
+    command: ['subscriptions', 'create-installment'],
+    summary: 'Add an installment subscription to a deal (payments of varying amounts and dates)',
+    description: RETIRED_NOTE,
+    examples: ['crmctl subscriptions create-installment --deal-id 3 --currency USD --payment 5000:2026-02-01:"First half" --payment 7500:2026-08-01:"Second half"'],
+    columns: COLUMNS,
+    fields: SUBSCRIPTION_FIELDS,
+    flagNames: { payments: 'payment' },
+    help: COMMON_HELP,
+  }),
   get: {
     method: 'GET',
     path: '/v1/subscriptions/{id}',
@@ -159,23 +152,15 @@ export const subscriptionOps = defineTable('subscriptions', {
       fields: SUBSCRIPTION_FIELDS,
     },
   },
-  findByDeal: {
-    method: 'GET',
-    path: '/v1/subscriptions/find/{dealId}',
-    cost: COST.read,
-    scopes: READ,
-    pagination: 'none',
-    params: z.object({ dealId: pathId }),
-    cli: {
-      command: ['subscriptions', 'find'],
-      summary: 'Show the subscription of a deal',
-      description: RETIRED_NOTE,
-      examples: ['crmctl subscriptions find --deal-id 4'],
-      columns: SUBSCRIPTION_FIELDS,
-      fields: SUBSCRIPTION_FIELDS,
-      handWritten: true,
-    },
-  },
+  findByDeal: getRow('/v1/subscriptions/find/{dealId}', COST.read, READ, {
+    command: ['subscriptions', 'find'],
+    summary: 'Show the subscription of a deal',
+    description: RETIRED_NOTE,
+    examples: ['crmctl subscriptions find --deal-id 4'],
+    columns: SUBSCRIPTION_FIELDS,
+    fields: SUBSCRIPTION_FIELDS,
+    handWritten: true,
+  }),
   payments: {
     method: 'GET',
     path: '/v1/subscriptions/{id}/payments',
@@ -199,7 +184,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: updateRecurringBody,
+    body: () => updateRecurringBody,
     cli: {
       command: ['subscriptions', 'update-recurring'],
       summary: 'Change a recurring subscription from a date on (only payments due after --effective-date change)',
@@ -223,7 +208,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({ payments: requiredPayments, update_deal_value: z.boolean().optional() }),
+    body: () => z.object({ payments: requiredPayments, update_deal_value: z.boolean().optional() }),
     cli: {
       command: ['subscriptions', 'update-installment'],
       summary: 'Replace the payments of an installment subscription',
@@ -242,7 +227,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     scopes: WRITE,
     pagination: 'none',
     params,
-    body: z.object({ end_date: isoDate.optional() }),
+    body: () => z.object({ end_date: isoDate.optional() }),
     cli: {
       command: ['subscriptions', 'cancel'],
       summary: 'Cancel a recurring subscription: payments after --end-date (default today) are deleted',

@@ -68,7 +68,7 @@ export const webhookOps = defineTable('webhooks', {
     scopes: SCOPES,
     pagination: 'none',
     successStatus: 201,
-    body: createBody,
+    body: () => createBody,
     cli: {
       prompts: { user_id: { from: 'users.list' } },
       command: ['webhooks', 'create'],
@@ -98,7 +98,7 @@ export const webhookOps = defineTable('webhooks', {
     cost: 6,
     scopes: SCOPES,
     pagination: 'none',
-    params: z.object({ id: webhookId }),
+    params: () => z.object({ id: webhookId }),
     cli: { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['id'] },
   },
 } satisfies OperationTable);

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { OperationCli, OperationRow } from '../operation.js';
+import { pathId } from '../schemas.js';
+
+/** Names of the {placeholders} of a path, as a type: '/a/{id}/b/{b_id}' → 'id' | 'b_id'. */
+type Placeholders<P extends string> = P extends `${string}{${infer N}}${infer R}` ? N | Placeholders<R> : never;
+
+/** The path parameters of a row whose every {placeholder} is a positive integer id (most rows). */
+export function pathIds<P extends string>(path: P): () => z.ZodObject<{ [K in Placeholders<P>]: typeof pathId }> {
+  return () => z.object(Object.fromEntries([...path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1]!, pathId]))) as z.ZodObject<{ [K in Placeholders<P>]: typeof pathId }>;
+}
+
+/** What a row adds to the defaults of its builder (a query, a body, 201, a page size...). */
+type Extra = Omit<OperationRow, 'method' | 'path' | 'cost' | 'scopes' | 'pagination' | 'cli'> & { pagination?: OperationRow['pagination'] };
+
+/** One record by its path ids: a GET with no paging. */
+export function getRow<P extends string, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], cli: OperationCli, extra?: E) {
+  return { method: 'GET' as const, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...(extra as E), cli };
+}
+
+/** A change of one record by its path ids (PATCH or PUT, with its body in `extra`). */
+export function updateRow<P extends string, E extends Extra>(method: 'PATCH' | 'PUT', path: P, cost: number | null, scopes: readonly string[], cli: OperationCli, extra: E) {
+  return { method, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...extra, cli };
+}
+
+/** Deleting one record by its path ids: always confirmed; the answer is the deleted id unless told. */
+export function deleteRow<P extends string, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], cli: Omit<OperationCli, 'confirm'>, extra?: E) {
+  return { method: 'DELETE' as const, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...(extra as E), cli: { columns: ['id'], fields: ['id'], ...cli, confirm: true } };
+}
+
+type PathParams<P extends string> = [Placeholders<P>] extends [never] ? Record<never, never> : { params: ReturnType<typeof pathIds<P>> };
+
+/** `{ params }` for a path with {placeholders}, nothing for a path without. */
+function paramsOf<P extends string>(path: P): PathParams<P> {
+  return (/\{[^}]+\}/.test(path) ? { params: pathIds(path) } : {}) as PathParams<P>;
+}
+
+/** A paged list (cursor or offset, pages of at most 500 unless told), of an item's path ids when the path has any. */
+export function listRow<P extends string, Q extends z.ZodType, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], pagination: 'cursor' | 'offset', query: () => Q, cli: OperationCli, extra?: E) {
+  return { method: 'GET' as const, path, cost, scopes, pagination, maxLimit: 500, ...paramsOf(path), query, ...(extra as E), cli };
+}
+
+/** A create (POST with a body), under an item's path ids when the path has any. */
+export function createRow<P extends string, B extends z.ZodType, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], body: () => B, cli: OperationCli, extra?: E) {
+  return { method: 'POST' as const, path, cost, scopes, pagination: 'none' as const, ...paramsOf(path), body, ...(extra as E), cli };
+}
