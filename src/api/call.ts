@@ -3,7 +3,9 @@ import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { pathParamProblem } from './path-param.js';
 import { isIdempotent, type Operation } from './operation.js';
-import type { Prepared } from './prepare.js';
+import type { PageOptions, Prepared } from './entry-types.js';
+
+export type { PageOptions } from './entry-types.js';
 
 export interface OperationInput {
   params?: Record<string, unknown>;
@@ -74,17 +76,6 @@ export function recordsOf(op: Pick<Operation, 'cli'>, envelope: Envelope): unkno
 export async function* asRecords(op: Pick<Operation, 'cli'>, records: AsyncIterable<unknown>): AsyncGenerator<unknown> {
   const key = op.cli.wrapValues;
   for await (const r of records) yield key && (r === null || typeof r !== 'object') ? { [key]: r } : r;
-}
-
-export interface PageOptions {
-  /** Stop after this many records in all. */
-  limit?: number;
-  /** Follow every page (otherwise only the first). */
-  all?: boolean;
-  /** Resume from this offset or cursor. */
-  from?: string | number;
-  /** Told after each page: where the next page starts (for checkpoints) and the page size. */
-  onPage?: (info: { next: string | number | undefined; count: number; total?: number }) => void | Promise<void>;
 }
 
 /**

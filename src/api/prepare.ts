@@ -1,34 +1,15 @@
 import { ValidationError } from '../core/errors.js';
 import type { HttpClient } from '../http/client.js';
-import type { CredentialSource } from '../http/types.js';
 import { operationFields, validateInput, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { unknownKeys } from '../input/unknown-keys.js';
-import { callOperation, paginate, recordsOf, type PageOptions } from './call.js';
+import { callOperation, paginate, recordsOf } from './call.js';
+import type { CheckReader, PageOptions, Prepared, Reader } from './entry-types.js';
+
+export type { CheckReader, Prepared, Reader } from './entry-types.js';
 import { accountCheckOf } from './checks/index.js';
 import type { Operation } from './operation.js';
 
-declare const preparedBrand: unique symbol;
-
 type Issue = { field: string; rule: string };
-
-/**
- * Input that went through `prepare`: no unknown key, the operation's schemas passed (transforms
- * applied), and the operation's account checks passed. `callOperation` and `paginate` take only
- * this, so a caller that skips the entry does not compile.
- */
-export type Prepared = ValidInput & { readonly [preparedBrand]: true };
-
-/**
- * What an account check may use: reads through this same entry, debug lines, the API address.
- * A CLI Context is one; `readerOf` makes one from an HttpClient. Never used to write.
- */
-export interface Reader {
-  http(): Promise<HttpClient>;
-  debug(line: string): void;
-  credentials?(): Promise<CredentialSource>;
-  /** Answers of reads made with this reader, kept so many rows checked against one list read it once (import). */
-  memo?: Map<string, Promise<unknown>>;
-}
 
 export function readerOf(http: HttpClient, debug: (line: string) => void = () => {}): Reader {
   return { http: async () => http, debug };
@@ -74,7 +55,7 @@ export async function prepare(reader: Reader, op: Operation, raw: Partial<RawInp
   const check = await accountCheckOf(op);
   if (check) {
     try {
-      await check(reader, op, valid);
+      await check(checkReader(reader), op, valid);
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       throw new ValidationError(rename(op, err.issues, opts), err.hint);
@@ -154,4 +135,16 @@ export function keyName(op: Operation, field: string, container = 'body'): strin
   return names
     .map((n) => fields.find((x) => `--${x.flag}` === n)?.key ?? n.replace(/^--/, '').replace(/^(query|body)\./, '').replace(/-/g, '_'))
     .join(', ');
+}
+
+/** The reader an account check gets: the caller's, plus reads through this entry. */
+export function checkReader(reader: Reader): CheckReader {
+  return {
+    http: () => reader.http(),
+    debug: (line) => reader.debug(line),
+    ...(reader.credentials ? { credentials: () => reader.credentials!() } : {}),
+    ...(reader.memo ? { memo: reader.memo } : {}),
+    read: (op, raw) => read(reader, op, raw),
+    readAll: (op, raw, paging) => readAll(reader, op, raw, paging),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Operation } from '../api/operation.js';
 import { ValidationError } from '../core/errors.js';
-import { unknownKeyRule } from '../input/unknown-keys.js';
+import { unknownKeyRule, unknownKeys } from '../input/unknown-keys.js';
 import { setPath as setAt } from '../input/coerce.js';
 import type { FieldSpec } from '../input/fields.js';
 import { bodyFields, coerceTextValues, type Issue } from './validate-body.js';
@@ -200,9 +200,27 @@ export class RowMapper {
       body = c.body;
       issues.push(...c.issues);
     }
-    body = withoutNestedNulls(body);
+    body = this.withoutRecordOnlyMembers(withoutNestedNulls(body));
     // Unknown keys, the schemas and the account checks are the entry's (prepare, in the importer).
     return { body, issues, ...named };
+  }
+
+  /**
+   * Members inside an object or list cell that the create does not take: an export writes records
+   * whole (a price's id, product_id and notes), and the import takes them back as is. They can only
+   * come from a JSON cell (a dotted column that names no field is an unknown column), so they are
+   * skipped and named in the one warning; unknown top-level keys stay refused by the entry.
+   */
+  private withoutRecordOnlyMembers(body: Record<string, unknown>): Record<string, unknown> {
+    const extra = unknownKeys(this.op.body, body, (k) => this.customKeys.has(k)).filter((u) => u.path.length > 1);
+    if (!extra.length) return body;
+    const out = structuredClone(body);
+    for (const u of extra) {
+      const parent = u.path.slice(0, -1).reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], out) as Record<string, unknown>;
+      delete parent[u.key];
+      this.skippedReadOnly.add(u.path.map((k) => (typeof k === 'number' ? '[]' : `.${k}`)).join('').replace(/^\./, '').replace(/\.\[\]/g, '[]'));
+    }
+    return out;
   }
 }
 

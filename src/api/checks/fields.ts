@@ -2,7 +2,7 @@ import type { Operation } from '../operation.js';
 import { stageOps } from '../operations/stages.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read, readAll, type Reader } from '../prepare.js';
+import type { CheckReader } from '../entry-types.js';
 
 type Issue = { field: string; rule: string };
 interface FieldBody {
@@ -21,16 +21,16 @@ export interface StoredField {
 export type FieldGet = Operation & { params: NonNullable<Operation['params']> };
 
 /** One field as the service holds it (with the members the checks need). */
-export async function readField(ctx: Reader, get: Operation, fieldCode: string, include: string[] = []): Promise<StoredField> {
+export async function readField(ctx: CheckReader, get: Operation, fieldCode: string, include: string[] = []): Promise<StoredField> {
   const query = include.length ? { include_fields: include } : {};
-  return (await read(ctx, get, { params: { field_code: fieldCode }, query } as never)) as StoredField;
+  return (await ctx.read(get, { params: { field_code: fieldCode }, query } as never)) as StoredField;
 }
 
 /** Ids of the active deal stages; undefined when the token may not read stages (the service then decides). */
-async function activeStageIds(ctx: Reader): Promise<Set<number> | undefined> {
+async function activeStageIds(ctx: CheckReader): Promise<Set<number> | undefined> {
   try {
     const ids = new Set<number>();
-    for await (const s of readAll(ctx, stageOps.list, {})) {
+    for await (const s of ctx.readAll(stageOps.list, {})) {
       const stage = s as { id: number; is_deleted?: boolean };
       if (stage.is_deleted !== true) ids.add(stage.id);
     }
@@ -47,7 +47,7 @@ async function activeStageIds(ctx: Reader): Promise<Set<number> | undefined> {
  * options and that every named option exists gives the same answer without a failed write.
  */
 export function optionPreflight(get: Operation, flag: string, needIds: boolean) {
-  return async (ctx: Reader, input: ValidInput): Promise<void> => {
+  return async (ctx: CheckReader, input: ValidInput): Promise<void> => {
     const field = await readField(ctx, get, String(input.params.field_code));
     if (field.field_type !== 'enum' && field.field_type !== 'set') {
       throw new ValidationError([{ field: '<field_code>', rule: `${field.field_code} is a ${field.field_type} field; only enum and set fields have options` }]);
@@ -69,7 +69,7 @@ export function optionPreflight(get: Operation, flag: string, needIds: boolean) 
  * shown in the add dialog.
  */
 export function fieldPreflight(get: Operation) {
-  return async (ctx: Reader, input: ValidInput): Promise<void> => {
+  return async (ctx: CheckReader, input: ValidInput): Promise<void> => {
   const body = (input.body ?? {}) as FieldBody;
   const fieldCode = input.params.field_code as string | undefined;
   const issues: Issue[] = [];

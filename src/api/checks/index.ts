@@ -1,13 +1,13 @@
 import type { ValidInput } from '../../input/operation-input.js';
 import type { Operation } from '../operation.js';
-import type { Reader } from '../prepare.js';
+import type { CheckReader } from '../entry-types.js';
 
 /**
  * A rule of an operation that needs the account's data (a label exists, a stage is active, a phase
  * belongs to the board). It may read through the entry, never write; a broken rule is a
  * ValidationError naming the flag, which `prepare` renames for doors that name keys.
  */
-export type AccountCheck = (reader: Reader, op: Operation, input: ValidInput) => Promise<void>;
+export type AccountCheck = (reader: CheckReader, op: Operation, input: ValidInput) => Promise<void>;
 
 type Load = () => Promise<AccountCheck>;
 
@@ -30,7 +30,7 @@ const fieldOptions = (flag: string, needIds: boolean): Load => async () => {
   return async (reader, op, input) => optionPreflight(await getOf(op), flag, needIds)(reader, input);
 };
 /** A check that does not need to know which operation it guards. */
-const plain = (load: () => Promise<(reader: Reader, input: ValidInput) => Promise<void>>): Load => async () => {
+const plain = (load: () => Promise<(reader: CheckReader, input: ValidInput) => Promise<void>>): Load => async () => {
   const f = await load();
   return (reader, _op, input) => f(reader, input);
 };

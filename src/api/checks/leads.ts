@@ -3,11 +3,11 @@ import { leadLabelOps } from '../operations/lead-labels.js';
 import { leadOps } from '../operations/leads.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read, readAll, type Reader } from '../prepare.js';
+import type { CheckReader } from '../entry-types.js';
 
 /** Channel options configured for the company (deal field `channel`). */
-export async function channelOptions(ctx: Reader): Promise<Array<{ id: number; label: string }>> {
-  for await (const f of readAll(ctx, dealFieldOps.listV1, {})) {
+export async function channelOptions(ctx: CheckReader): Promise<Array<{ id: number; label: string }>> {
+  for await (const f of ctx.readAll(dealFieldOps.listV1, {})) {
     const field = f as { key?: string; options?: Array<{ id: number; label: string }> };
     if (field.key === 'channel') return field.options ?? [];
   }
@@ -19,12 +19,12 @@ export async function channelOptions(ctx: Reader): Promise<Array<{ id: number; l
  * label ids exist, the channel is configured, archive_reason only for archived leads,
  * and a lead keeps a person or an organization.
  */
-export async function leadPreflight(ctx: Reader, input: ValidInput): Promise<void> {
+export async function leadPreflight(ctx: CheckReader, input: ValidInput): Promise<void> {
   const body = (input.body ?? {}) as Record<string, unknown>;
   const issues: Array<{ field: string; rule: string }> = [];
   try {
     if (Array.isArray(body.label_ids) && body.label_ids.length) {
-      const known = new Set((((await read(ctx, leadLabelOps.list, {})) as Array<{ id: string }> | null) ?? []).map((l) => l.id));
+      const known = new Set((((await ctx.read(leadLabelOps.list, {})) as Array<{ id: string }> | null) ?? []).map((l) => l.id));
       const missing = (body.label_ids as string[]).filter((id) => !known.has(id));
       if (missing.length) issues.push({ field: '--label-ids', rule: `no such lead label: ${missing.join(', ')} (see crmctl lead-labels list)` });
     }
@@ -42,7 +42,7 @@ export async function leadPreflight(ctx: Reader, input: ValidInput): Promise<voi
   const id = input.params.id as string | undefined;
   const needsLead = id && ((body.archive_reason !== undefined && body.is_archived === undefined) || body.person_id === null || body.organization_id === null);
   if (needsLead) {
-    const lead = ((await read(ctx, leadOps.get, { params: { id } })) ?? {}) as Record<string, unknown>;
+    const lead = ((await ctx.read(leadOps.get, { params: { id } })) ?? {}) as Record<string, unknown>;
     if (body.archive_reason !== undefined && body.is_archived === undefined && lead.is_archived !== true) {
       issues.push({ field: '--archive-reason', rule: 'only for an archived lead, or together with --is-archived true (use crmctl leads archive ID --reason TEXT)' });
     }

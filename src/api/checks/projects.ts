@@ -2,14 +2,14 @@ import { phaseOps } from '../operations/phases.js';
 import { projectOps } from '../operations/projects.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
-import { read, type Reader } from '../prepare.js';
+import type { CheckReader } from '../entry-types.js';
 
 interface Phase { id: number; board_id: number; name: string }
 
 /** A phase by id, or undefined when the service says it does not exist. */
-export async function readPhase(ctx: Reader, id: number): Promise<Phase | undefined> {
+export async function readPhase(ctx: CheckReader, id: number): Promise<Phase | undefined> {
   try {
-    return (await read(ctx, phaseOps.get, { params: { id } })) as Phase;
+    return (await ctx.read(phaseOps.get, { params: { id } })) as Phase;
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -21,7 +21,7 @@ export async function readPhase(ctx: Reader, id: number): Promise<Phase | undefi
  * a create or update is sent: the phase exists, and its board is the one given (or, on update
  * without --board-id, the project's current board).
  */
-export async function projectPreflight(ctx: Reader, input: ValidInput): Promise<void> {
+export async function projectPreflight(ctx: CheckReader, input: ValidInput): Promise<void> {
   const body = (input.body ?? {}) as Record<string, unknown>;
   if (typeof body.phase_id !== 'number') return;
   const phase = await readPhase(ctx, body.phase_id);
@@ -29,7 +29,7 @@ export async function projectPreflight(ctx: Reader, input: ValidInput): Promise<
   let board = typeof body.board_id === 'number' ? body.board_id : undefined;
   let boardFlag = '--board-id';
   if (board === undefined && input.params.id !== undefined) {
-    board = ((await read(ctx, projectOps.get, { params: { id: input.params.id as number } })) as { board_id?: number }).board_id;
+    board = ((await ctx.read(projectOps.get, { params: { id: input.params.id as number } })) as { board_id?: number }).board_id;
     boardFlag = "the project's board";
   }
   if (board !== undefined && phase.board_id !== board) {

@@ -1,4 +1,4 @@
-import type { Reader } from '../prepare.js';
+import type { CheckReader } from '../entry-types.js';
 import { ValidationError } from '../../core/errors.js';
 import type { ValidInput } from '../../input/operation-input.js';
 
@@ -33,7 +33,7 @@ export function pointsAt(target: URL, api: URL): boolean {
  * A webhook must not call the service itself: refuse the profile's API address (and the vendor's
  * API hosts) before sending. Only reads the credentials' base URL; sends nothing.
  */
-export async function webhookPreflight(ctx: Reader, input: ValidInput): Promise<void> {
+export async function webhookPreflight(ctx: CheckReader, input: ValidInput): Promise<void> {
   const raw = (input.body as { subscription_url?: string } | undefined)?.subscription_url;
   if (!raw) return;
   const target = new URL(raw);

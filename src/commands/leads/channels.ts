@@ -1,6 +1,7 @@
 import { dealFieldOps } from '../../api/operations/deal-fields.js';
 import type { CommandSpec } from '../../core/command.js';
 import { channelOptions } from '../../api/checks/leads.js';
+import { checkReader } from '../../api/prepare.js';
 
 /** `leads channels`: the marketing channels a lead may name (the options of the deal field `channel`). */
 export const channels: CommandSpec = {
@@ -11,6 +12,6 @@ export const channels: CommandSpec = {
   fields: ['id', 'label'],
   async run(ctx) {
     const { renderRecords } = await import('../../output/render.js');
-    await renderRecords(ctx, await channelOptions(ctx), { columns: ['id', 'label'], fields: ['id', 'label'] });
+    await renderRecords(ctx, await channelOptions(checkReader(ctx)), { columns: ['id', 'label'], fields: ['id', 'label'] });
   },
 };
