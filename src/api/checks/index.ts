@@ -44,7 +44,7 @@ const parentRole = plain(() => import('./roles.js').then((m) => m.parentRolePref
 /**
  * Account checks by operation id, beside the tables and loaded only when that operation is prepared
  * (they import read operations of other areas, which start-up should not pay for). Every door runs
- * them: a command, an MCP tool call, an import row, a fixture (test/contract/four-doors.test.ts).
+ * them: a command, an MCP tool call, an import row, a fixture (test/automation/four-doors.test.ts).
  */
 export const ACCOUNT_CHECKS: Readonly<Record<string, Load>> = {
   'leads.create': leads,
