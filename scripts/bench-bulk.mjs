@@ -63,9 +63,9 @@ try {
   await control('POST', 'reset', { seed: 'demo' });
   await control('PUT', 'config', { budget: { limit: LIMIT, windowSec: WINDOW } });
   const file = join(dir, 'leads-import.ndjson');
-  writeFileSync(file, Array.from({ length: ROWS }, (_, i) => JSON.stringify({
+  writeFileSync(file, `${Array.from({ length: ROWS }, (_, i) => JSON.stringify({
     title: `Imported lead ${i + 1}`, organization_id: (i % 6) + 1, value: { amount: 100 + i, currency: 'EUR' },
-  })).join('\n') + '\n');
+  })).join('\n')}\n`);
   console.log(`bulk import of ${fmt(ROWS)} leads, budget ${fmt(LIMIT)} per ${WINDOW} s window (cost 10 per lead)`);
   const { result: m, requests } = await collectRequests(url, () => measuredCrmctl(['import', 'leads', '--file', file], apiEnv));
   const results = readFileSync(`${file}.results.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));

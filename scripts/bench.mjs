@@ -30,7 +30,9 @@ function measure(cases, baselineArgs, env) {
     const times = cases.map((c) => once(c.args, c.env));
     if (i < 2) continue; // the first two rounds warm the file cache
     base.push(b);
-    times.forEach((t, k) => samples[k].push({ ms: t, ratio: t / b }));
+    times.forEach((t, k) => {
+      samples[k].push({ ms: t, ratio: t / b });
+    });
   }
   return { baseline: median(base), results: samples.map((xs) => ({ ms: median(xs.map((x) => x.ms)), ratio: median(xs.map((x) => x.ratio)) })) };
 }

@@ -207,7 +207,7 @@ export async function importScenario({ sandbox, env, dir, tag, rows, kills = 0, 
   const orgs = await sandbox.control('GET', 'state/organizations');
   const orgName = (orgs.data ?? orgs).find((o) => typeof o.name === 'string')?.name;
   const file = join(dir, `${tag}.ndjson`);
-  writeFileSync(file, Array.from({ length: rows }, (_, i) => JSON.stringify(k.row(`${tag} row ${i + 1}`, i, { orgName }))).join('\n') + '\n');
+  writeFileSync(file, `${Array.from({ length: rows }, (_, i) => JSON.stringify(k.row(`${tag} row ${i + 1}`, i, { orgName }))).join('\n')}\n`);
   const journal = `${file}.import-state.json`;
   const t0 = Date.now();
   const runs = [];

@@ -119,13 +119,13 @@ const fivexx = Object.entries(stats.byStatus).filter(([s]) => Number(s) >= 500).
 child.kill('SIGKILL');
 await new Promise((r) => child.once('exit', r));
 let fileOk = false;
-let fileLeads = 0;
+let _fileLeads = 0;
 let fileMissing = 0;
 try {
   const saved = JSON.parse(readFileSync(dataFile, 'utf8'));
   const leads = saved.collections?.leads?.records ?? saved.collections?.leads ?? [];
   const ids = new Set((Array.isArray(leads) ? leads : Object.values(leads)).map((l) => l.id ?? l[1]?.id));
-  fileLeads = ids.size;
+  _fileLeads = ids.size;
   for (const id of stats.created.keys()) if (!ids.has(id)) fileMissing++;
   fileOk = true;
 } catch (err) {

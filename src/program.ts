@@ -165,7 +165,7 @@ function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, h
   if (after) cmd.addHelpText('after', after);
   cmd.action(async (...actionArgs: unknown[]) => {
     const self = actionArgs[actionArgs.length - 1] as Command;
-    const args = actionArgs.slice(0, -2).map((a) => a as string | string[]).flat() as string[];
+    const args = actionArgs.slice(0, -2).flatMap((a) => a as string | string[]) as string[];
     const ctx = createContext(io, env, globalsFrom(self, env));
     hooks.onContext(ctx);
     await spec.run(ctx, { args, opts: self.opts(), program: programInfo });

@@ -128,7 +128,7 @@ function planRecord(
   rec: FixtureRecord,
   entry: StateEntry | undefined,
   planned: Map<string, Action>,
-  byName: Map<string, FixtureRecord>,
+  _byName: Map<string, FixtureRecord>,
   state: FixtureState,
   opts: PlanOptions,
   issues: Array<{ field: string; rule: string }>,

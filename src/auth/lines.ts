@@ -12,8 +12,7 @@ export class LineReader {
   private started = false;
   private readonly onData = (chunk: Buffer | string) => {
     this.buf += chunk.toString();
-    let i: number;
-    while ((i = this.buf.indexOf('\n')) >= 0) {
+    for (let i = this.buf.indexOf('\n'); i >= 0; i = this.buf.indexOf('\n')) {
       this.push(this.buf.slice(0, i).replace(/\r$/, ''));
       this.buf = this.buf.slice(i + 1);
     }

@@ -124,7 +124,7 @@ function checkSameExport(cp: ExportCheckpoint, o: ExportOptions): void {
 }
 
 function totalOf(add: Record<string, unknown> | null | undefined): number | undefined {
-  const p = ((add ?? {}).pagination ?? add ?? {}) as Record<string, unknown>;
+  const p = (add?.pagination ?? add ?? {}) as Record<string, unknown>;
   const t = Number(p.total_count ?? p.total);
   return Number.isFinite(t) && t > 0 ? t : undefined;
 }

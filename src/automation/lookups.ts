@@ -12,7 +12,7 @@ const CUSTOM_KEY = /^[0-9a-f]{40}$/;
  * Custom fields whose names may head a column. Leads have no schema of their own: they use the deal
  * fields (interface, Conventions), read with GET /api/v1/dealFields.
  */
-export async function customFieldsFor(ctx: Context, http: HttpClient, resource: string): Promise<CustomField[]> {
+export async function customFieldsFor(ctx: Context, _http: HttpClient, resource: string): Promise<CustomField[]> {
   if (resource !== 'leads') return [];
   const out: CustomField[] = [];
   for await (const f of readAll(ctx, dealFieldOps.listV1, {}, { all: true })) {

@@ -178,7 +178,7 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
 export async function collectFlags(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): Promise<RawInput> {
   const { fields } = operationFields(op);
   const params = await collectParams(ctx, op, argv);
-  let body: unknown = undefined;
+  let body: unknown ;
   if (opts.data !== undefined) {
     body = await readJsonInput(ctx.io.stdin, String(opts.data), '--data');
     // An array or a bare value where the operation takes an object: name --data, not "body".

@@ -1,4 +1,4 @@
-import type { Operation, OperationInput, OperationSpec } from '../api/operation.js';
+import type { Operation, OperationInput, } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import type { Prepared } from '../api/prepare.js';
 import { ValidationError } from '../core/errors.js';

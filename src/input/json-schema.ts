@@ -46,7 +46,7 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
 /** A schema without its `| null` branch, and whether it had one. */
 export function withoutNull(s: JsonSchema): { schema: JsonSchema; nullable: boolean } {
   const branches = s.anyOf ?? s.oneOf;
-  if (branches && branches.some(isNull)) {
+  if (branches?.some(isNull)) {
     const rest = branches.filter((b) => !isNull(b));
     const inner: JsonSchema = rest.length === 1 ? { ...rest[0]!, description: s.description ?? rest[0]!.description } : { ...s, anyOf: rest, oneOf: undefined };
     return { schema: inner, nullable: true };

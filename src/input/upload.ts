@@ -27,7 +27,7 @@ export async function prepareUpload(ctx: Context, spec: { field: string; maxByte
   const max = spec.maxBytes ?? MAX_UPLOAD_BYTES;
   let path = String(value);
   let filename = basename(path);
-  let cleanup = () => undefined as void;
+  let cleanup = (): void => undefined;
   if (path === '-') {
     const dir = mkdtempSync(join(tmpdir(), 'crmctl-upload-'));
     path = join(dir, 'stdin');

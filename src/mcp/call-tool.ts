@@ -1,5 +1,5 @@
 import { callOperation, nextPage, recordsOf, totalOf } from '../api/call.js';
-import { prepare } from '../api/prepare.js';
+import { prepare, type Prepared } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
@@ -50,7 +50,7 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
   if (op.pagination !== 'none' && raw.query.limit === undefined) raw.query.limit = Math.min(DEFAULT_PAGE, op.maxLimit ?? DEFAULT_PAGE);
 
   try {
-    let input;
+    let input: Prepared;
     try {
       input = await prepare(ctx, op, raw, { naming: 'keys', container: 'arguments' });
     } catch (err) {

@@ -94,7 +94,9 @@ function share(widths: number[], floor: readonly number[], sel: readonly boolean
     if (used(mid) <= room) lo = mid;
     else hi = mid - 1;
   }
-  idx.forEach((i, k) => (widths[i] = Math.max(floor[i]!, Math.min(natural[k]!, lo))));
+  idx.forEach((i, k) => {
+    widths[i] = Math.max(floor[i]!, Math.min(natural[k]!, lo));
+  });
   let left = room - used(lo);
   for (let k = 0; left > 0 && k < idx.length; k++) {
     const i = idx[k]!;

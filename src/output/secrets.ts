@@ -28,7 +28,10 @@ export function maskSecrets(value: unknown): unknown {
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     // null and empty mean "no password": masking them would claim one is set.
     const m = SECRET_FIELDS.has(k) && v !== null && v !== undefined && v !== '' ? MASK : maskSecrets(v);
-    if (m !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = m;
+    if (m !== v) {
+      out ??= { ...(value as Record<string, unknown>) };
+      out[k] = m;
+    }
   }
   return out ?? value;
 }

@@ -26,14 +26,14 @@ function grid(columns: string[], cells: string[][], opts: TableOptions, header: 
   const natural = columns.map((c, i) => Math.max(header ? textWidth(c) : 0, values[i]!));
   // Key/value: the field names keep their width (like ids); the value takes what is left.
   const widths = header ? fitWidths(columns, natural, opts.width, isIdColumn, values) : fitWidths(columns, natural, opts.width, (_, i) => i === 0);
-  const fit = (s: string, i: number) => truncateText(s, widths[i]!);
+  const clip = (s: string, i: number) => truncateText(s, widths[i]!);
   const table = new Table({
-    ...(header ? { head: columns.map((c, i) => chalk.bold(fit(c, i))) } : {}),
+    ...(header ? { head: columns.map((c, i) => chalk.bold(clip(c, i))) } : {}),
     colWidths: widths.map((w) => w + 2),
     style: { head: [], border: [] },
     wordWrap: false,
   });
-  for (const row of cells) table.push(row.map((s, i) => (!header && i === 0 ? chalk.bold(fit(s, i)) : fit(s, i))));
+  for (const row of cells) table.push(row.map((s, i) => (!header && i === 0 ? chalk.bold(clip(s, i)) : clip(s, i))));
   return `${table.toString()}\n`;
 }
 

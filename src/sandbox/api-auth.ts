@@ -21,7 +21,7 @@ export function authenticate(h: IncomingHttpHeaders, state: SandboxState, client
   if (typeof apiToken === 'string' && apiToken !== '') {
     const t = state.apiTokens.get(apiToken);
     const user = t ? state.users.get(t.user_id) : undefined;
-    if (!user || !user.active_flag) throw unauthorized();
+    if (!user?.active_flag) throw unauthorized();
     return { user, scopes: null, via: 'api_token' };
   }
   const auth = h.authorization;
@@ -30,6 +30,6 @@ export function authenticate(h: IncomingHttpHeaders, state: SandboxState, client
   const check = checkAccessToken(state, m[1]!, clientId, now);
   if (!check.ok) throw unauthorized();
   const user = state.users.get(check.token.user_id);
-  if (!user || !user.active_flag) throw unauthorized();
+  if (!user?.active_flag) throw unauthorized();
   return { user, scopes: check.token.scopes, via: 'bearer' };
 }

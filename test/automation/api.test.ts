@@ -129,7 +129,7 @@ describe('api writes', () => {
     const dir = workDir();
     const file = join(dir, 'note.html');
     writeFileSync(file, '<p>Call back on Monday</p>');
-    const r = await run(['api', 'POST', '/api/v1/notes', '-F', 'content=@' + file, '-F', 'person_id=1']);
+    const r = await run(['api', 'POST', '/api/v1/notes', '-F', `content=@${file}`, '-F', 'person_id=1']);
     expect(r.code).toBe(0);
     const post = (await fx.requests()).find((q) => q.method === 'POST')!;
     expect(post.body).toEqual({ content: '<p>Call back on Monday</p>', person_id: 1 });

@@ -15,7 +15,7 @@ afterAll(async () => fx.close());
 describe('import: rows that failed on a passing error are retried by --resume', () => {
   it('a budget that keeps refusing fails rows (exit 7); --resume creates exactly those rows, once', async () => {
     const f = join(workDir(), 'retry.ndjson');
-    writeFileSync(f, Array.from({ length: 12 }, (_, i) => JSON.stringify({ title: `Retry ${i + 1}`, person_id: 1 })).join('\n') + '\n');
+    writeFileSync(f, `${Array.from({ length: 12 }, (_, i) => JSON.stringify({ title: `Retry ${i + 1}`, person_id: 1 })).join('\n')}\n`);
     // Every other request refused with 429, and no retries: some rows fail on the rate limit.
     await control(fx, 'PUT', 'faults', { rate429: 0.5, seed: 11 });
     const first = await runCli(['import', 'leads', '--file', f, '--concurrency', '1'], { env: { ...fx.env, CRMCTL_MAX_RETRIES: '0' } });

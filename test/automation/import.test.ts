@@ -18,7 +18,7 @@ const file = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
-const rows = (n: number, f: (i: number) => Record<string, unknown>) => Array.from({ length: n }, (_, i) => JSON.stringify(f(i + 1))).join('\n') + '\n';
+const rows = (n: number, f: (i: number) => Record<string, unknown>) => `${Array.from({ length: n }, (_, i) => JSON.stringify(f(i + 1))).join('\n')}\n`;
 
 beforeAll(async () => {
   fx = await startFixture();
@@ -177,12 +177,12 @@ describe('import resume and reconcile', () => {
     const first = await run(['leads', 'create', '--title', 'Crash 1', '--organization-id', '1', '--origin-id', `crmctl-import:${runId}:1`, '--json']);
     const firstId = JSON.parse(first.stdout).id;
     const now = Date.now();
-    writeFileSync(`${f}.import-state.json`, [
+    writeFileSync(`${f}.import-state.json`, `${[
       { type: 'run', run_id: runId, resource: 'leads', file: f, format: 'ndjson', started_at: new Date(now).toISOString() },
       { line: 1, status: 'sending', at: now }, { line: 1, id: firstId },
       { line: 2, status: 'sending', at: now },
       { line: 3, status: 'sending', at: now },
-    ].map((e) => JSON.stringify(e)).join('\n') + '\n{"line":3,"id":"torn');
+    ].map((e) => JSON.stringify(e)).join('\n')}\n{"line":3,"id":"torn`);
     await fx.clearRequests();
     const r = await run(['import', 'leads', '--file', f, '--resume']);
     expect(r.code, r.stderr).toBe(0);

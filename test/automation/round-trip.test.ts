@@ -16,7 +16,7 @@ const dir = workDir();
 
 const file = (name: string, rows: Rec[]) => {
   const path = join(dir, name);
-  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(path, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
   return path;
 };
 

@@ -41,7 +41,7 @@ describe('operation tables and the command tree', () => {
       for (const [key, src] of Object.entries(op.cli.prompts ?? {})) {
         if (!src.from) continue;
         const target = operationById(src.from);
-        if (!target || target.method !== 'GET') broken.push(`${op.id} ${key} → ${src.from}`);
+        if (target?.method !== 'GET') broken.push(`${op.id} ${key} → ${src.from}`);
       }
     }
     expect(broken).toEqual([]);

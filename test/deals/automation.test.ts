@@ -82,7 +82,7 @@ describe('fixtures: a pipeline with stages, products, an organization, deals and
 describe('import: organizations, persons and owners by name', () => {
   const csv = (rows: string[]) => {
     const file = join(tmp(), 'deals.csv');
-    writeFileSync(file, ['title,value,currency,organization,person,owner,stage_id', ...rows].join('\n') + '\n');
+    writeFileSync(file, `${['title,value,currency,organization,person,owner,stage_id', ...rows].join('\n')}\n`);
     return file;
   };
 
@@ -129,7 +129,7 @@ describe('import: organizations, persons and owners by name', () => {
     await json(['organizations', 'create', '--name', 'Acme Corporation']);
     await fx.clearRequests();
     const file = join(tmp(), 'persons.ndjson');
-    writeFileSync(file, JSON.stringify({ name: 'Wile E.', organization: 'Acme Corporation' }) + '\n');
+    writeFileSync(file, `${JSON.stringify({ name: 'Wile E.', organization: 'Acme Corporation' })}\n`);
     const r = await run(['import', 'persons', '--file', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: line 1: organization: "Acme Corporation" matches 2 organizations \(ids 1, \d+\); give the id instead\n/);

@@ -20,7 +20,7 @@ describe('activity-types list', () => {
     const stored = (await fx.collection<ActivityType>('activityTypes')).sort((a, b) => a.order_nr - b.order_nr);
     const r = await run(['activity-types', 'list', '--output', 'tsv']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(stored.map((t) => [t.id, t.name, t.key_string, t.icon_key, t.color ?? '', t.order_nr, t.is_custom_flag].join('\t') + '\n').join(''));
+    expect(r.stdout).toBe(stored.map((t) => `${[t.id, t.name, t.key_string, t.icon_key, t.color ?? '', t.order_nr, t.is_custom_flag].join('\t')}\n`).join(''));
     const reqs = await fx.requests();
     expect(reqs.map((q) => [q.method, q.path, q.status, q.cost])).toEqual([['GET', '/api/v1/activityTypes', 200, 20]]);
   });

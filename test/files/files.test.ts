@@ -42,7 +42,7 @@ describe('files: upload and download', () => {
     const r = await run(['files', 'download', String(up.id), '--out', out]);
     expect(r).toMatchObject({ code: 0, stderr: '', stdout: `${out}\n` });
     expect(sha(readFileSync(out))).toBe(sha(bytes));
-    const into = join(d, 'into') + '/';
+    const into = `${join(d, 'into')}/`;
     writeFileSync(join(d, 'marker'), '');
     await import('node:fs').then((fs) => fs.mkdirSync(into));
     const r2 = await run(['files', 'download', String(up.id), '--out', into]);

@@ -80,7 +80,9 @@ export function validate(spec: Spec, schema: unknown, value: unknown, at = '$', 
   else if (type === 'array' && !Array.isArray(value)) out.push(`${at}: expected array, got ${actual}`);
   else if (type === 'object' && (actual !== 'object')) out.push(`${at}: expected object, got ${actual}`);
   if (Array.isArray(s.enum) && !s.enum.includes(value)) out.push(`${at}: ${JSON.stringify(value)} not in enum ${JSON.stringify(s.enum)}`);
-  if (Array.isArray(value) && s.items) value.forEach((v, i) => validate(spec, s.items, v, `${at}[${i}]`, out, tolerated));
+  if (Array.isArray(value) && s.items) value.forEach((v, i) => {
+    validate(spec, s.items!, v, `${at}[${i}]`, out, tolerated);
+  });
   if (actual === 'object' && !Array.isArray(value)) {
     const v = value as Json;
     const props = (s.properties ?? {}) as Json;

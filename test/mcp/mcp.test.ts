@@ -145,7 +145,7 @@ describe('calls', () => {
       text: 'Invalid arguments, nothing was sent:\nvalue: must be at least 0\nstatus: must be one of open, won, lost',
     });
     expect(await call(client, 'deals_get', { id: 0 })).toEqual({ isError: true, text: 'Invalid arguments, nothing was sent:\nid: must be a positive integer id' });
-    expect(await call(client, 'deals_list', { colour: 'red' })).toMatchObject({ isError: true, text: expect.stringMatching(/^Invalid arguments, nothing was sent:\narguments: unknown key \"colour\"; known: filter_id, ids, /) });
+    expect(await call(client, 'deals_list', { colour: 'red' })).toMatchObject({ isError: true, text: expect.stringMatching(/^Invalid arguments, nothing was sent:\narguments: unknown key "colour"; known: filter_id, ids, /) });
     expect(await call(client, 'deals_list', { fields: ['id', 'nope'] })).toMatchObject({ isError: true, text: expect.stringMatching(/^Invalid arguments, nothing was sent:\nfields: unknown field nope; fields: id, title, /) });
     expect(await fx.requests()).toEqual([]);
   });

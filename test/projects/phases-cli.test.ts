@@ -34,7 +34,7 @@ describe('phases list and get', () => {
     const r = await run(['phases', 'list', '--board-id', '1', '--output', 'tsv']);
     expect(r.code).toBe(0);
     const stored = (await fx.collection<Phase>('projectPhases')).filter((p) => p.board_id === 1).sort((a, b) => a.order_nr - b.order_nr);
-    expect(r.stdout).toBe(stored.map((p) => `${p.id}\t${p.name}\t${p.board_id}\t${p.order_nr}`).join('\n') + '\n');
+    expect(r.stdout).toBe(`${stored.map((p) => `${p.id}\t${p.name}\t${p.board_id}\t${p.order_nr}`).join('\n')}\n`);
     expect((await fx.requests())[0]).toMatchObject({ method: 'GET', path: '/api/v2/phases', query: { board_id: '1' }, cost: 10 });
     await fx.clearRequests();
     const missing = await run(['phases', 'list']);

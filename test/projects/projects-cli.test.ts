@@ -18,7 +18,7 @@ const json = async (args: string[]) => {
   return JSON.parse(r.stdout);
 };
 const stored = async () => fx.collection<Project>('projects');
-const tsvOf = (rows: Project[]) => rows.map((p) => [p.id, p.title, p.status, p.board_id, p.phase_id, p.owner_id, p.end_date ?? '', p.health_status ?? ''].join('\t')).join('\n') + '\n';
+const tsvOf = (rows: Project[]) => `${rows.map((p) => [p.id, p.title, p.status, p.board_id, p.phase_id, p.owner_id, p.end_date ?? '', p.health_status ?? ''].join('\t')).join('\n')}\n`;
 
 beforeAll(async () => {
   fx = await startFixture();
@@ -255,7 +255,7 @@ describe('projects search and sub-resources', () => {
     const groups = await run(['projects', 'groups', '1', '--output', 'tsv']);
     const stored = (await fx.collection<{ id: number; project_id: number; name: string; order_nr: number; active_flag: boolean }>('projectGroups'))
       .filter((g) => g.project_id === 1 && g.active_flag);
-    expect(groups.stdout).toBe(stored.map((g) => `${g.id}\t${g.name}\t${g.order_nr}`).join('\n') + '\n');
+    expect(groups.stdout).toBe(`${stored.map((g) => `${g.id}\t${g.name}\t${g.order_nr}`).join('\n')}\n`);
     expect(stored.map((g) => g.name)).not.toContain('Old plan');
     const tasks = await json(['projects', 'tasks', '1']);
     expect(tasks.every((t: { project_id: number }) => t.project_id === 1)).toBe(true);
@@ -271,7 +271,7 @@ describe('projects search and sub-resources', () => {
   it('plan shows each task and activity with its phase and group', async () => {
     const plan = await run(['projects', 'plan', '1', '--output', 'tsv']);
     const items = (await fx.collection<{ project_id: number; item_type: string; item_id: number; phase_id: number; group_id: number }>('projectPlan')).filter((i) => i.project_id === 1);
-    expect(plan.stdout).toBe(items.map((i) => `${i.item_type}\t${i.item_id}\t${i.phase_id}\t${i.group_id}`).join('\n') + '\n');
+    expect(plan.stdout).toBe(`${items.map((i) => `${i.item_type}\t${i.item_id}\t${i.phase_id}\t${i.group_id}`).join('\n')}\n`);
     expect(items.length).toBe(4);
   });
 

@@ -115,12 +115,12 @@ describe('CSV injection: formula cells are neutralised in every CSV output', () 
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\r\n');
     expect(lines[0]).toMatch(/^id,title(,|$)/);
-    const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     for (const [i, id] of ids.entries()) {
       const line = lines.find((l) => l.startsWith(`${id},`));
       expect(line, id).toBeDefined();
       // The title is the second cell: the neutralised text, then a comma or the end of the line.
-      expect(line!).toMatch(new RegExp(`^${id},${escape(EXPECTED[i]!)}(,|$)`));
+      expect(line!).toMatch(new RegExp(`^${id},${escapeRe(EXPECTED[i]!)}(,|$)`));
     }
   });
 });

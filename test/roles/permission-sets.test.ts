@@ -24,7 +24,7 @@ describe('permission-sets list', () => {
     const sales = all.filter((s) => s.app === 'sales');
     await fx.clearRequests();
     expect(await tsv(['permission-sets', 'list', '--app', 'sales'])).toBe(
-      sales.map((s) => [s.id, s.name, 'sales', s.type, s.assignment_count].join('\t')).join('\n') + '\n',
+      `${sales.map((s) => [s.id, s.name, 'sales', s.type, s.assignment_count].join('\t')).join('\n')}\n`,
     );
     expect(sales.map((s) => [s.name, s.type, s.assignment_count])).toEqual([
       ['Deals admin', 'admin', 1], ['Deals regular user', 'regular', 2], ['Deals manager', 'manager', 1], ['Deals without export', 'custom', 0],

@@ -22,12 +22,12 @@ describe('installments list', () => {
   it('lists the installments of the named deals as TSV, sorted as asked; deal_ids sent as a comma list', async () => {
     const r = await run(['installments', 'list', '--deal-ids', '1,6', '--sort-by', 'billing_date', '--sort-direction', 'desc']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe([
+    expect(r.stdout).toBe(`${[
       '3\t1\t2025-08-01\t8000\tFinal payment',
       '2\t1\t2025-05-01\t8000\tSecond payment',
       '4\t6\t2025-03-01\t4300\tPilot hardware',
       '1\t1\t2025-02-01\t8000\tDeposit',
-    ].join('\n') + '\n');
+    ].join('\n')}\n`);
     const [req] = await fx.requests();
     expect([req!.method, req!.path, req!.query, req!.cost]).toEqual(['GET', '/api/v2/deals/installments',
       { deal_ids: '1,6', sort_by: 'billing_date', sort_direction: 'desc', limit: '100' }, 10]);

@@ -144,7 +144,7 @@ describe('crmctl doctor', () => {
 
   it('a service whose Date is 10 minutes off: clock skew fails with how to synchronise', async () => {
     const offsetMs = -10 * 60_000;
-    fake = createServer((req, res) => {
+    fake = createServer((_req, res) => {
       res.sendDate = false;
       res.writeHead(200, { 'content-type': 'application/json', date: new Date(Date.now() + offsetMs).toUTCString() });
       res.end(JSON.stringify({ success: true, data: { id: 1, name: 'Skewed' } }));

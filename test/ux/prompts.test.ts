@@ -67,7 +67,10 @@ describe('prompts on a terminal: missing inputs are asked, with choices from the
   });
 
   it('lead-labels create: name typed, colour from the enum of the table', async () => {
-    const r = await run(['lead-labels', 'create'], [], {}, [(q: Asked) => (expect(q.validate!('')).toMatch(/required/), 'Prompted'), 'green']);
+    const r = await run(['lead-labels', 'create'], [], {}, [(q: Asked) => {
+      expect(q.validate!('')).toMatch(/required/);
+      return 'Prompted';
+    }, 'green']);
     expect(r.error).toBeUndefined();
     expect(names(r.asked[1]!)).toEqual([...LABEL_COLORS]);
     expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/leadLabels', body: { name: 'Prompted', color: 'green' } })]);
@@ -135,8 +138,15 @@ describe('prompts on a terminal: missing inputs are asked, with choices from the
   it('installment amounts and dates are refused at the prompt with the rules of the flags', async () => {
     const r = await run(['deal-installments', 'add'], ['1'], {}, [
       'First payment',
-      (q: Asked) => (expect(q.validate!('0')).toBe('must be greater than 0'), expect(q.validate!('x')).toMatch(/must be a number/), '100'),
-      (q: Asked) => (expect(q.validate!('2026-02-30')).toBe('must be a real calendar date YYYY-MM-DD'), '2026-03-01'),
+      (q: Asked) => {
+        expect(q.validate!('0')).toBe('must be greater than 0');
+        expect(q.validate!('x')).toMatch(/must be a number/);
+        return '100';
+      },
+      (q: Asked) => {
+        expect(q.validate!('2026-02-30')).toBe('must be a real calendar date YYYY-MM-DD');
+        return '2026-03-01';
+      },
     ]);
     expect(r.asked.map((q) => q.message.split(/[ :(]/)[0])).toEqual(['description', 'amount', 'billing']);
     // Whatever the service says about deal 1, what was sent is what was answered.

@@ -19,7 +19,7 @@ const FIELD_TABLES: Record<string, () => Promise<Record<string, Operation>>> = {
   productFields: () => import('../operations/product-fields.js').then((m) => m.productFieldOps),
   projectFields: () => import('../operations/project-fields.js').then((m) => m.projectFieldOps),
 };
-const getOf = async (op: Operation): Promise<Operation> => (await FIELD_TABLES[op.area]!())['get']!;
+const getOf = async (op: Operation): Promise<Operation> => (await FIELD_TABLES[op.area]!()).get!;
 
 const fieldWrite: Load = async () => {
   const { fieldPreflight } = await import('./fields.js');

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { id } from '../schemas.js';
 import { createRow, deleteRow, updateRow } from './rows.js';
 
 /** Icons the service offers (interface, Activity type table). */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { id } from '../schemas.js';
 import { defineTable, type OperationTable } from '../operation.js';
 import { createRow, deleteRow, getRow, updateRow } from './rows.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { id, searchQuery } from '../schemas.js';
+import { searchQuery } from '../schemas.js';
 
 export const currencyOps = defineTable('currencies', {
   list: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { id, offsetQuery } from '../schemas.js';
+import { offsetQuery } from '../schemas.js';
 import { listRow } from './rows.js';
 
 export const leadFieldOps = defineTable('leadFields', {

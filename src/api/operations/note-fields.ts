@@ -1,5 +1,4 @@
 import { defineTable, type OperationTable } from '../operation.js';
-import { id } from '../schemas.js';
 
 export const noteFieldOps = defineTable('noteFields', {
   list: {

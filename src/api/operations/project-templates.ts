@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, id } from '../schemas.js';
+import { cursorQuery, } from '../schemas.js';
 import { getRow, listRow } from './rows.js';
 
 /** Fields of a project template. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, id, searchQuery } from '../schemas.js';
+import { cursorQuery, searchQuery } from '../schemas.js';
 import { listRow } from './rows.js';
 
 export const searchOps = defineTable('search', {

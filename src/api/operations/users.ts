@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, id, offsetQuery, searchQuery } from '../schemas.js';
+import { cursorQuery, offsetQuery, searchQuery } from '../schemas.js';
 import { createRow, getRow, listRow, updateRow } from './rows.js';
 
 /** Fields of a user record. */

@@ -40,7 +40,7 @@ export function typedValue(text: string, key: string): unknown {
 /** `a[b][]=1` / `a.b=1` → path segments; an empty segment appends to an array. */
 export function keyPath(key: string): string[] {
   const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
-  if (m && m[2]) return [m[1]!, ...[...m[2].matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!)];
+  if (m?.[2]) return [m[1]!, ...[...m[2].matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!)];
   return key.split('.');
 }
 

@@ -56,7 +56,7 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   const form = /application\/x-www-form-urlencoded/i.test(headers['content-type'] ?? '');
   delete headers['content-type']; // the client sets it from the encoding
 
-  let query: NonNullable<HttpRequest['query']> = { ...search };
+  const query: NonNullable<HttpRequest['query']> = { ...search };
   let body: unknown;
   if (opts.input !== undefined) {
     // The same 5 MB cap and UTF-8 check as --data @file / --data - of the other commands.
@@ -143,7 +143,7 @@ function methodAndPath(given: string[], flag: string | undefined): { method: str
   }
   method ??= 'GET';
   if (!(METHODS as readonly string[]).includes(method)) throw new ValidationError([{ field: args.length >= 2 ? '<method>' : '--method', rule: `must be one of ${METHODS.join(', ')} (got ${JSON.stringify(method)})` }]);
-  if (!path || !path.startsWith('/')) throw new ValidationError([{ field: '<path>', rule: `must start with /, e.g. /api/v1/leads (got ${JSON.stringify(path ?? '')})` }]);
+  if (!path?.startsWith('/')) throw new ValidationError([{ field: '<path>', rule: `must start with /, e.g. /api/v1/leads (got ${JSON.stringify(path ?? '')})` }]);
   // Checked again where the URL is built; here so the refusal comes before any credential is read.
   const problem = pathProblem(path.split('?')[0]!);
   if (problem) throw new ValidationError([{ field: '<path>', rule: `${problem} (got ${JSON.stringify(path)})` }], 'Nothing was sent: credentials go only to the profile\'s API address.');

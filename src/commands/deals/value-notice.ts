@@ -16,6 +16,6 @@ export const dealValueNotice: NonNullable<CommandExtension['after']> = {
     const id = Number(input.params.id);
     const deal = (await fetchOperation(ctx, dealOps.get, { params: { id } })) as { value?: unknown; currency?: unknown } | null;
     if (!deal || typeof deal.value !== 'number') return;
-    ctx.info(`Deal ${id} value is now ${deal.value.toLocaleString('en-US')} ${String(deal.currency ?? '')}`.trimEnd() + '.');
+    ctx.info(`${`Deal ${id} value is now ${deal.value.toLocaleString('en-US')} ${String(deal.currency ?? '')}`.trimEnd()}.`);
   },
 };

@@ -3,7 +3,7 @@ import { CliError, UsageError } from '../../core/errors.js';
 import type { Result } from '../../apply-engine/result.js';
 import { kinds } from '../../apply-engine/kinds.js';
 import { topoOrder } from '../../apply-engine/order.js';
-import { removalPlan, removalResult, removeEntry } from '../../apply-engine/remove.js';
+import { removalPlan, removalResult, removeEntry, type RemoveOutcome } from '../../apply-engine/remove.js';
 import { RESULT_COLUMNS, resultLine, resultRow, resultSummary, widthsOf } from '../../apply-engine/report.js';
 import { reportWriter } from '../../output/report.js';
 import { lockState, readState, writeState, type FixtureState } from '../../apply-engine/state.js';
@@ -56,7 +56,7 @@ export async function runDestroy(ctx: Context, o: DestroyOptions): Promise<void>
     const out = reportWriter(ctx, { columns: RESULT_COLUMNS, line });
     for (const name of order) {
       const entry = state.records[name]!;
-      let outcome;
+      let outcome: RemoveOutcome;
       try {
         outcome = await removeEntry(ctx, name, entry);
       } catch (err) {

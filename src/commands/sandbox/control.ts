@@ -17,7 +17,7 @@ async function sandboxUrl(ctx: Context, opts: Record<string, unknown>): Promise<
 async function control(ctx: Context, opts: Record<string, unknown>, method: string, path: string, body?: unknown): Promise<unknown> {
   const base = await sandboxUrl(ctx, opts);
   const { networkReason, rawRequest } = await import('../../http/raw.js');
-  let res;
+  let res: Awaited<ReturnType<typeof rawRequest>>;
   try {
     res = await rawRequest(`${base}/__sandbox/${path}`, {
       method,

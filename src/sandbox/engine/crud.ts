@@ -145,7 +145,10 @@ function cachedRows<T extends R>(spec: ResourceSpec<T>, state: SandboxState, req
   const { cursor: _c, limit: _l, ...filters } = req.query.toObject();
   const key = JSON.stringify([spec.base, req.userId, Object.entries(filters).sort()]);
   let perState = listCache.get(state);
-  if (!perState) listCache.set(state, (perState = new Map()));
+  if (!perState) {
+    perState = new Map();
+    listCache.set(state, perState);
+  }
   const hit = perState.get(key);
   if (hit && hit.seq === state.writeSeq) return hit.rows as T[];
   const rows = sortRows(listRows(spec, state, req), req.query, spec.list?.sortBy ?? ['id', 'update_time', 'add_time']);

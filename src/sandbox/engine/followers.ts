@@ -68,7 +68,7 @@ function followerUser(req: SandboxRequest, ctx: HandlerContext): number {
   if (id === undefined || id === null) throw invalid('user_id', 'is required');
   if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) throw invalid('user_id', 'must be a positive integer');
   const u = ctx.state.users.get(id);
-  if (!u || !u.active_flag) throw invalid('user_id', `no active user with id ${id}`);
+  if (!u?.active_flag) throw invalid('user_id', `no active user with id ${id}`);
   return id;
 }
 

@@ -6,7 +6,7 @@ import type { SandboxState } from '../store/state.js';
 import type { User } from '../store/records.js';
 import { roleSettings } from './roles/store.js';
 
-export function canSee(state: SandboxState, user: User, rec: { owner_id: number; visible_to: string | number }): boolean {
+export function canSee(_state: SandboxState, user: User, rec: { owner_id: number; visible_to: string | number }): boolean {
   if (user.is_admin || rec.owner_id === user.id) return true;
   return String(rec.visible_to) !== '1';
 }

@@ -57,6 +57,7 @@ const firstChar = (name: string) => name.slice(0, 1).toLowerCase();
 const ownerObject = v1UserRef;
 
 /** The collections recents reports, by item name, with each record's v1 form. */
+// biome-ignore lint/suspicious/noExplicitAny: each entry presents its own collection's record type; one signature for all of them
 const RECENT_ITEMS: Record<string, { rows: (s: SandboxState) => Rec[]; v1: (s: SandboxState, r: any) => Record<string, unknown> }> = {
   activity: { rows: (s) => s.activities.all(), v1: v1Activity },
   activityType: { rows: (s) => s.activityTypes.all(), v1: (_s, t) => ({ id: t.id, name: t.name, icon_key: t.icon_key, color: t.color, order_nr: t.order_nr, key_string: t.key_string, active_flag: t.active_flag, is_custom_flag: Boolean(t.is_custom_flag), add_time: t1(t.add_time), update_time: t1(t.update_time) }) },

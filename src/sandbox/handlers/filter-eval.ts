@@ -37,7 +37,7 @@ export function recordKey(type: Filter['type'], code: string): string {
   return (entity && RECORD_KEY[entity]?.[code]) ?? code;
 }
 
-function valueOf(row: Row, key: string): unknown {
+function memberValue(row: Row, key: string): unknown {
   const v = key in row ? row[key] : (row.custom_fields as Row | undefined)?.[key];
   // Emails and phones are lists of {value, label, primary}: a condition is about the values.
   if (Array.isArray(v)) return v.map((x) => (x && typeof x === 'object' && 'value' in x ? (x as Row).value : x));
@@ -47,7 +47,7 @@ function valueOf(row: Row, key: string): unknown {
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v)).toLowerCase();
 
 export function holds(row: Row, key: string, c: Pick<FilterCondition, 'operator' | 'value'>): boolean {
-  const v = valueOf(row, key);
+  const v = memberValue(row, key);
   const want = c.value ?? null;
   const cmp = () => compareValues(typeof v === 'number' && want !== null && want !== '' && !Number.isNaN(Number(want)) ? v : v, typeof v === 'number' ? Number(want) : want);
   const like = (pattern: string) => {

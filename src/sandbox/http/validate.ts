@@ -17,7 +17,7 @@ export function rejectUnknown(b: Body, allowed: readonly string[], extra?: (k: s
   }
 }
 
-export const has = (b: Body, k: string): boolean => Object.prototype.hasOwnProperty.call(b, k);
+export const has = (b: Body, k: string): boolean => Object.hasOwn(b, k);
 
 export function reqString(b: Body, k: string, o: { max?: number } = {}): string {
   if (!has(b, k) || b[k] === null || b[k] === undefined) throw invalid(k, 'is required');

@@ -95,7 +95,7 @@ function decision(s: SandboxHost, f: Record<string, string | string[]>): Reply {
   if (str(f.decision) !== 'allow') return redirect(withParams(redirectUri!, { error: 'access_denied', state }));
   const userId = Number(str(f.user_id) ?? s.state.adminUserId());
   const user = s.state.users.get(userId);
-  if (!user || !user.active_flag) return html(400, errorPage(`Unknown user ${userId}.`));
+  if (!user?.active_flag) return html(400, errorPage(`Unknown user ${userId}.`));
   return { ...redirect(withParams(redirectUri!, { code: newCode(s, client, userId, redirectUri!), state })), userId };
 }
 
@@ -158,7 +158,7 @@ function token(s: SandboxHost, req: IncomingMessage, form: Record<string, string
     // Rotation: the old refresh token keeps working for a short grace period so racing refreshes both succeed.
     if (!t.grace_until) s.state.oauthTokens.update(rt, { grace_until: now + ROTATION_GRACE_MS });
     const user = s.state.users.get(t.user_id);
-    if (!user || !user.active_flag) return oauthError(400, 'invalid_grant', 'Invalid grant: refresh_token is invalid');
+    if (!user?.active_flag) return oauthError(400, 'invalid_grant', 'Invalid grant: refresh_token is invalid');
     return tokenResponse(s, client, t.user_id, t.scopes);
   }
   return oauthError(400, 'unsupported_grant_type', 'Unsupported grant type: grant_type is invalid');

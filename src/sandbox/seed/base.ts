@@ -56,16 +56,19 @@ export function seedBase(state: SandboxState): void {
   const currencies: [string, string, string][] = [
     ['EUR', 'Euro', '€'], ['USD', 'US Dollar', '$'], ['GBP', 'Pound Sterling', '£'], ['SEK', 'Swedish Krona', 'kr'],
   ];
-  currencies.forEach(([code, name, symbol]) => state.currencies.insert(
-    { code, name, symbol, decimal_points: 2, active_flag: true, is_custom_flag: false }, { silent: true }));
+  for (const [code, name, symbol] of currencies) {
+    state.currencies.insert({ code, name, symbol, decimal_points: 2, active_flag: true, is_custom_flag: false }, { silent: true });
+  }
 
   const types: [string, string, string][] = [
     ['Call', 'call', 'call'], ['Meeting', 'meeting', 'meeting'], ['Task', 'task', 'task'],
     ['Deadline', 'deadline', 'deadline'], ['Email', 'email', 'email'], ['Lunch', 'lunch', 'lunch'],
   ];
-  types.forEach(([name, key_string, icon_key], i) => state.activityTypes.insert({
-    name, key_string, icon_key, color: null, order_nr: i + 1, active_flag: true, is_custom_flag: false, add_time: t, update_time: t,
-  }, { silent: true }));
+  types.forEach(([name, key_string, icon_key], i) => {
+    state.activityTypes.insert({
+      name, key_string, icon_key, color: null, order_nr: i + 1, active_flag: true, is_custom_flag: false, add_time: t, update_time: t,
+    }, { silent: true });
+  });
 
   const pipelines: [string, string[]][] = [
     ['Sales', ['Qualified', 'Contact Made', 'Demo Scheduled', 'Proposal Made', 'Negotiations Started']],
@@ -75,10 +78,12 @@ export function seedBase(state: SandboxState): void {
     const p = state.pipelines.insert({
       name, order_nr: i + 1, is_deal_probability_enabled: false, is_deleted: false, is_default: i === 0, add_time: t, update_time: t,
     }, { silent: true });
-    stages.forEach((sn, j) => state.stages.insert({
-      name: sn, pipeline_id: p.id, order_nr: j + 1, deal_probability: Math.round(((j + 1) / stages.length) * 100),
-      is_deal_rot_enabled: false, days_to_rotten: null, is_deleted: false, add_time: t, update_time: t,
-    }, { silent: true }));
+    stages.forEach((sn, j) => {
+      state.stages.insert({
+        name: sn, pipeline_id: p.id, order_nr: j + 1, deal_probability: Math.round(((j + 1) / stages.length) * 100),
+        is_deal_rot_enabled: false, days_to_rotten: null, is_deleted: false, add_time: t, update_time: t,
+      }, { silent: true });
+    });
   });
 
   // Default labels of every account (interface: hot, cold, warm).

@@ -25,11 +25,13 @@ const PERSONS: [string, number, number][] = [
 ];
 
 export function seedDemo(state: SandboxState): void {
-  ORGS.forEach(([name, city, country, website], i) => state.organizations.insert({
-    name, owner_id: (i % 3) + 1, add_time: day(i), update_time: day(i), is_deleted: false, visible_to: 3,
-    address: { value: `${i + 1} Harbour Street, ${city}, ${country}`, country, locality: city },
-    label_ids: [], website, custom_fields: {},
-  }, { silent: true }));
+  ORGS.forEach(([name, city, country, website], i) => {
+    state.organizations.insert({
+      name, owner_id: (i % 3) + 1, add_time: day(i), update_time: day(i), is_deleted: false, visible_to: 3,
+      address: { value: `${i + 1} Harbour Street, ${city}, ${country}`, country, locality: city },
+      label_ids: [], website, custom_fields: {},
+    }, { silent: true });
+  });
 
   PERSONS.forEach(([name, org, owner], i) => {
     const [first_name, last_name] = name.split(' ') as [string, string];

@@ -49,7 +49,7 @@ function finish(ctx: HandlerContext, id: string): void {
   const job = jobs(state).get(id);
   if (!job || (job.status !== 'not_started' && job.status !== 'running')) return;
   const deal = state.deals.get(job.deal_id);
-  if (!deal || deal.status !== 'open') { jobs(state).update(id, { status: 'failed' }); return; }
+  if (deal?.status !== 'open') { jobs(state).update(id, { status: 'failed' }); return; }
   const lead = createLead(state, deal, job.user_id, ctx.now().toISOString());
   const w = { userId: job.user_id };
   for (const n of state.notes.filter((x) => x.deal_id === deal.id)) state.notes.update(n.id, { deal_id: null, lead_id: lead.id, pinned_to_deal_flag: false, pinned_to_lead_flag: n.pinned_to_deal_flag }, w);

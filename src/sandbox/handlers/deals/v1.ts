@@ -44,8 +44,10 @@ function totals(state: SandboxState, deals: Deal[]) {
   const weighted: Record<string, Record<string, unknown>> = {};
   let sum = 0, wsum = 0;
   for (const d of deals) {
-    const v = (values[d.currency] ??= { value: 0, count: 0, value_converted: 0 });
-    const w = (weighted[d.currency] ??= { value: 0, count: 0 });
+    values[d.currency] ??= { value: 0, count: 0, value_converted: 0 };
+    weighted[d.currency] ??= { value: 0, count: 0 };
+    const v = values[d.currency]!;
+    const w = weighted[d.currency]!;
     v.value = (v.value as number) + d.value; v.count = (v.count as number) + 1; v.value_converted = v.value;
     w.value = (w.value as number) + weightedValue(state, d); w.count = (w.count as number) + 1;
     sum += d.value; wsum += weightedValue(state, d);

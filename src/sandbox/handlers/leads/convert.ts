@@ -1,7 +1,7 @@
 // Lead-to-deal conversion: an asynchronous job (not_started -> running ->
 // completed/failed). On completion a deal is created from the lead, the lead's
 // notes and activities move to the deal and the lead is marked deleted.
-import { customFieldMap, customFields } from '../../engine/fields/store.js';
+import { customFieldMap, } from '../../engine/fields/store.js';
 import { ok } from '../../http/envelope.js';
 import { ApiError, invalid } from '../../http/errors.js';
 import { objectBody, optInt, rejectUnknown } from '../../http/validate.js';

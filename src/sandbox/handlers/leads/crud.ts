@@ -1,5 +1,5 @@
 // Lead list, archived list, get, create (201), update, delete, permitted users.
-import { customFieldMap, customFields } from '../../engine/fields/store.js';
+import { customFieldMap, } from '../../engine/fields/store.js';
 import { randomUUID } from 'node:crypto';
 import { created, ok } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';

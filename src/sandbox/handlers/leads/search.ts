@@ -1,6 +1,6 @@
 // GET /api/v2/leads/search: term over title, notes and custom fields; v2 search
 // result shape {items:[{result_score, item}]} with cursor pagination.
-import { customFieldMap, customFields } from '../../engine/fields/store.js';
+import { customFields } from '../../engine/fields/store.js';
 import { ok } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';
 import { cursorPage, offsetPage } from '../../http/paginate.js';

@@ -1,7 +1,7 @@
 // Response shapes of a person: the v2 record (the vendor's documents, OpenAPI example) and the
 // classic v1 record, plus the v1 forms of the deals and activities a person is on.
 // Contact-sync and marketing fields exist only when the company has them switched on.
-import type { Activity, Deal, Person } from '../../store/records.js';
+import type { Deal, Person } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import {
   CONTACT_SYNC_FIELDS, contactSync, customFieldMap, dealsOf, files, followersOf, mailMessages, marketingApp, participants,

@@ -46,7 +46,7 @@ export function parseProjectBody(state: SandboxState, raw: unknown, mode: 'creat
   const owner = optInt(b, 'owner_id', { min: 1 });
   if (owner !== undefined && owner !== null) {
     const u = state.users.get(owner);
-    if (!u || !u.active_flag) throw invalid('owner_id', `user ${owner} does not exist or is not active`);
+    if (!u?.active_flag) throw invalid('owner_id', `user ${owner} does not exist or is not active`);
     out.owner_id = owner;
   }
 

@@ -21,7 +21,9 @@ export function seedProjects(state: SandboxState, name: SeedName): void {
   ];
   boardSpec.forEach(([boardName, phaseNames], i) => {
     const b = boards(state).insert({ name: boardName, order_nr: i + 1, add_time: t, update_time: t });
-    phaseNames.forEach((n, j) => phases(state).insert({ name: n, board_id: b.id, order_nr: j + 1, add_time: t, update_time: t }));
+    phaseNames.forEach((n, j) => {
+      phases(state).insert({ name: n, board_id: b.id, order_nr: j + 1, add_time: t, update_time: t });
+    });
   });
 
   templates(state).insert({

@@ -67,7 +67,10 @@ const wait = (ctx: HandlerContext, ms: number) => new Promise<void>((resolve) =>
 function enqueue(h: Holder, job: Job): void {
   const key = `${job.who.id}|${job.who.key}`;
   let q = h.queues.get(key);
-  if (!q) h.queues.set(key, (q = { waiting: [], inFlight: 0 }));
+  if (!q) {
+    q = { waiting: [], inFlight: 0 };
+    h.queues.set(key, q);
+  }
   if (q.waiting.length >= MAX_QUEUED_PER_WEBHOOK) {
     q.waiting.shift();
     h.stats.dropped++; h.stats.failed++; h.stats.outstanding--;
@@ -113,7 +116,7 @@ function onEvent(h: Holder, e: SandboxEvent): void {
   for (const wh of webhooks(state).all()) {
     if (wh.is_active !== 1 || !matches(wh, e)) continue;
     const user = state.users.get(wh.user_id);
-    if (!user || !user.active_flag || !userMaySee(state, user, e)) continue;
+    if (!user?.active_flag || !userMaySee(state, user, e)) continue;
     const rec = e.data ?? e.previous;
     const info: DeliveryInfo = {
       attempt: 1, correlationId, eventId: randomUUID(), companyId: state.company.id,

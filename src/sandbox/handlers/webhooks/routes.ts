@@ -74,7 +74,7 @@ async function create(req: SandboxRequest, ctx: HandlerContext) {
     const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw invalidField('user_id', 'must be a positive integer');
     const u = state.users.get(n);
-    if (!u || !u.active_flag) throw invalidField('user_id', `user ${n} does not exist or is not active`);
+    if (!u?.active_flag) throw invalidField('user_id', `user ${n} does not exist or is not active`);
     userId = n;
   }
   const http_auth_user = optionalText(b, 'http_auth_user');
