@@ -1,7 +1,7 @@
 // The 'demo' seed: a small, realistic account on top of the base skeleton —
 // organizations, persons with emails and phones, deals across both pipelines,
 // leads (one archived, one owner-only), notes, activities and a lead filter.
-import { simpleConditions } from '../handlers/filter-eval.js';
+import { simpleConditions } from '../engine/filter-eval.js';
 import type { SandboxState } from '../store/state.js';
 import { DEAL_FIELD_KEYS, seedUuid } from './base.js';
 

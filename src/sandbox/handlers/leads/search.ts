@@ -7,7 +7,7 @@ import { cursorPage, offsetPage } from '../../http/paginate.js';
 import type { Lead } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 import { score, SEARCHABLE_CUSTOM_TYPES, stripHtml } from '../../http/search-score.js';
 
 const FIELDS = ['custom_fields', 'notes', 'title'] as const;

@@ -6,7 +6,7 @@ import { cursorPage } from '../../http/paginate.js';
 import type { Person } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 import { contactSync, customFieldMap, pictures, SEARCH } from './common.js';
 import { score, SEARCHABLE_CUSTOM_TYPES, stripHtml } from '../../http/search-score.js';
 

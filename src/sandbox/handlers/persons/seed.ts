@@ -2,7 +2,7 @@
 // and marketing values, pictures, followers and their history, field changes, files,
 // mail messages, two extra deals with products, deleted deals and a participant.
 // 'empty' only sets the company switches (both off).
-import { simpleConditions } from '../filter-eval.js';
+import { simpleConditions } from '../../engine/filter-eval.js';
 import { hex40 } from '../../seed/base.js';
 import { attachProduct, insertProduct } from '../products/catalog.js';
 import { PERSON_FIELD_KEYS } from '../fields.js';

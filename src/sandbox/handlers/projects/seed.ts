@@ -2,7 +2,7 @@
 // project custom-field metadata, templates) so a project can be created at once; the demo
 // seed adds projects in every status, one archived, with groups, tasks, activities, plan,
 // notes, changelog entries and a saved project filter.
-import { simpleConditions } from '../filter-eval.js';
+import { simpleConditions } from '../../engine/filter-eval.js';
 import { PROJECT_FIELD_KEYS } from '../fields.js';
 import type { Filter } from '../../store/records.js';
 import type { SandboxState, SeedName } from '../../store/state.js';

@@ -3,7 +3,7 @@
 import { ApiError, forbidden, invalid } from '../../http/errors.js';
 import type { Deal, User } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 import type { Cadence } from './schedule.js';
 
 export const READ = ['deals:read', 'deals:full'];
