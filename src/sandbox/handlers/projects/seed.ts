@@ -7,7 +7,8 @@ import { PROJECT_FIELD_KEYS } from '../fields.js';
 import type { Filter } from '../../store/records.js';
 import type { SandboxState, SeedName } from '../../store/state.js';
 import { applyTemplate, insertProjectActivity } from './template.js';
-import { boards, changelog, groups, phases, plan, projects, tasks, templates, v1Time, type Project } from './store.js';
+import { boards, changelog, groups, phases, plan, projects, tasks, templates, type Project } from './store.js';
+import { v1Time } from '../../engine/time.js';
 
 export { PROJECT_FIELD_KEYS } from '../fields.js';
 
