@@ -1,7 +1,7 @@
 import { csvCell, getPath } from '../output/cells.js';
+import type { ExportFormat } from '../output/format.js';
 
-export type ExportFormat = 'ndjson' | 'json' | 'csv';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['ndjson', 'json', 'csv'];
+export type { ExportFormat };
 
 /**
  * Turns one page of records into text. Encoders are stateless: what they need to continue (records

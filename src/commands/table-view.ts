@@ -1,7 +1,7 @@
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { outputFormat } from '../output/render.js';
+import { formatFor } from '../output/format.js';
 import type { CallView } from './operation-command.js';
 
 /**
@@ -19,7 +19,7 @@ export interface DerivedColumns {
 
 export function derivedView(d: DerivedColumns): (ctx: Context, op: Operation) => CallView | undefined {
   return (ctx, op) => {
-    const format = outputFormat(ctx);
+    const format = formatFor(ctx, 'records');
     const fields = ctx.globals.fields;
     if (format === 'json' || format === 'ndjson') {
       const named = fields?.filter((f) => d.derived.includes(f) && !op.cli.fields?.includes(f));

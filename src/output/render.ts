@@ -1,7 +1,7 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import type { OutputFormat } from '../core/globals.js';
 import { cellText, csvCell, getPath, tsvCell } from './cells.js';
+import { formatFor } from './format.js';
 import { maskSecrets, maskedRecords } from './secrets.js';
 
 export interface RenderOptions {
@@ -9,11 +9,6 @@ export interface RenderOptions {
   columns?: string[];
   /** Known fields, to reject unknown --fields before anything is sent. */
   fields?: string[];
-}
-
-/** The one decision point for output format: flag, else table on a TTY, TSV when piped. */
-export function outputFormat(ctx: Pick<Context, 'globals' | 'io'>): OutputFormat {
-  return ctx.globals.output ?? (ctx.io.isStdoutTTY ? 'table' : 'tsv');
 }
 
 /** Fails (exit 2) for --fields names outside the known list; call before sending when the list is known. */
@@ -39,7 +34,7 @@ function selectFields(record: unknown, fields: string[] | undefined): unknown {
  */
 export async function renderRecords(ctx: Context, records: AsyncIterable<unknown> | Iterable<unknown>, opts: RenderOptions = {}): Promise<number> {
   if (!ctx.globals.showSecrets) records = maskedRecords(records);
-  const format = outputFormat(ctx);
+  const format = formatFor(ctx, 'records');
   const out = ctx.io.stdout;
   const fields = ctx.globals.fields;
   let count = 0;
@@ -105,7 +100,7 @@ export async function renderRecords(ctx: Context, records: AsyncIterable<unknown
 /** One object (get, create, update): json prints the object itself; table prints field/value rows. */
 export async function renderRecord(ctx: Context, record: unknown, opts: RenderOptions = {}): Promise<void> {
   if (!ctx.globals.showSecrets) record = maskSecrets(record);
-  const format = outputFormat(ctx);
+  const format = formatFor(ctx, 'records');
   if (record && typeof record === 'object' && !Array.isArray(record)) checkFields(ctx, opts.fields?.length ? opts.fields : Object.keys(record));
   if (format === 'json') {
     await writeOut(ctx.io.stdout, `${JSON.stringify(selectFields(record, ctx.globals.fields), null, 2)}\n`);

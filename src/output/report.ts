@@ -1,7 +1,7 @@
 import type { Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
 import type { OutputFormat } from '../core/globals.js';
 import { csvCell, getPath, tsvCell } from './cells.js';
+import { formatFor } from './format.js';
 import { checkFields, writeOut } from './render.js';
 
 /**
@@ -23,20 +23,15 @@ export interface ReportWriter<R extends object> {
   end(summary: { text: string; json: unknown }): Promise<void>;
 }
 
-/** --output, else the human report; `piped` replaces the default when stdout is not a terminal (sandbox start: a JSON line). */
-export function reportFormat(ctx: Pick<Context, 'globals' | 'io'>, piped?: OutputFormat): OutputFormat {
-  return ctx.globals.output ?? (piped && !ctx.io.isStdoutTTY ? piped : 'table');
-}
-
 export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>): ReportWriter<R> {
-  const format = reportFormat(ctx);
+  const format = formatFor(ctx, 'report');
   const columns = ctx.globals.fields ?? [...spec.columns];
   checkFields(ctx, spec.columns);
   const out = (s: string) => writeOut(ctx.io.stdout, s);
   let headed = false;
   return {
     async row(r) {
-      if (format === 'table') await out(`${spec.line(r)}\n`);
+      if (format === 'text') await out(`${spec.line(r)}\n`);
       else if (format === 'ndjson') await out(`${JSON.stringify(pick(r, columns))}\n`);
       else if (format === 'tsv') await out(`${columns.map((c) => tsvCell(getPath(r, c))).join('\t')}\n`);
       else if (format === 'csv') {
@@ -46,7 +41,7 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
       }
     },
     async end(summary) {
-      if (format === 'table') await out(`${summary.text}\n`);
+      if (format === 'text') await out(`${summary.text}\n`);
       else if (format === 'json') await out(`${JSON.stringify(summary.json, null, 2)}\n`);
       else {
         if (format === 'csv' && !headed) await out(`${columns.map(csvCell).join(',')}\r\n`);
@@ -59,26 +54,16 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
 
 /**
  * One result document (a dry-run plan, an import summary): json prints it, ndjson on one line,
- * csv/tsv as one row of `columns`, and the human text otherwise.
+ * csv/tsv as one row of `columns`, and the human text otherwise. A saved file's document (kind
+ * 'saved') prints nothing on a terminal unless a format is asked for.
  */
-export async function renderDocument(ctx: Context, doc: { json: Record<string, unknown>; text: string; columns?: readonly string[]; piped?: OutputFormat }): Promise<void> {
-  const format = reportFormat(ctx, doc.piped);
+export async function renderDocument(ctx: Context, doc: { json: Record<string, unknown>; text: string; columns?: readonly string[]; piped?: OutputFormat; kind?: 'report' | 'saved' }): Promise<void> {
+  const format = formatFor(ctx, doc.kind ?? 'report', { piped: doc.piped });
+  if (format === 'none') return;
   if (format === 'ndjson') return writeOut(ctx.io.stdout, `${JSON.stringify(doc.json)}\n`);
-  if (format === 'table') return writeOut(ctx.io.stdout, `${doc.text.replace(/\n$/, '')}\n`);
+  if (format === 'text') return writeOut(ctx.io.stdout, `${doc.text.replace(/\n$/, '')}\n`);
   if (format === 'json') return writeOut(ctx.io.stdout, `${JSON.stringify(doc.json, null, 2)}\n`);
   await reportWriter<Record<string, unknown>>(ctx, { columns: doc.columns ?? Object.keys(doc.json), line: () => doc.text }).row(doc.json);
-}
-
-/**
- * Formats a stream of events can take (webhooks listen): lines for people on a terminal, JSON lines
- * otherwise. csv/tsv have no fixed columns for free-form events: exit 2 before anything starts.
- */
-export function eventFormat(ctx: Pick<Context, 'globals' | 'io'>): 'pretty' | 'ndjson' {
-  const f = ctx.globals.output;
-  if (f === 'csv' || f === 'tsv') throw new UsageError(`--output ${f}: events have no fixed columns; use json or ndjson (the default when piped)`);
-  if (f === 'json' || f === 'ndjson') return 'ndjson';
-  if (f === 'table') return 'pretty';
-  return ctx.io.isStdoutTTY ? 'pretty' : 'ndjson';
 }
 
 function pick(r: object, columns: string[]): Record<string, unknown> {

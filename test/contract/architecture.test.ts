@@ -93,6 +93,10 @@ describe('layers of src/', () => {
   it('the sandbox imports nothing from the CLI', () => {
     expect(edges.filter((e) => e.startsWith('src/sandbox/') && !e.split(' -> ')[1]!.startsWith('src/sandbox/'))).toEqual([]);
   });
+
+  it('the sandbox engine imports nothing from the area handlers built on it', () => {
+    expect(edges.filter((e) => e.startsWith('src/sandbox/engine/') && e.split(' -> ')[1]!.startsWith('src/sandbox/handlers/'))).toEqual([]);
+  });
 });
 
 describe('docs/architecture.md', () => {

@@ -58,7 +58,7 @@ describe.skipIf(!haveChromium)(`auth login in a real browser (${CHROMIUM})`, () 
     cli.endInput();
     const r = await cli.done;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toContain('Logged in to profile browser'); // piped: no status line
+    expect(r.stderr).toContain('Logged in to profile browser as '); // one status line on stderr, as gh prints it piped too
     const list = await runCli(['lead-labels', 'list', '--json', '--profile', 'browser'], { env: fx.env });
     expect(list.code, list.stderr).toBe(0);
     const labels = JSON.parse(list.stdout) as Array<{ name: string }>;

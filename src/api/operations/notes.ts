@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, isoDate, offsetQuery, sortString, uuid } from '../schemas.js';
+import { createRow, getRow, listRow, updateRow } from './rows.js';
 
 // Notes live on v1 only (the vendor's documents); reads accept deal or contact scopes, writes need a :full one.
 const READ = ['deals:read', 'deals:full', 'contacts:read', 'contacts:full'];
@@ -132,6 +133,11 @@ const noteHelp = {
   add_time: 'UTC "YYYY-MM-DD HH:MM:SS", past or future',
 };
 
+/** What creating and changing a note show and say alike. */
+const NOTE_WRITE_CLI = { columns: NOTE_COLUMNS, fields: NOTE_FIELDS, flagNames: PIN_FLAGS, help: noteHelp };
+/** What adding and replacing a comment show and say alike. */
+const COMMENT_WRITE_CLI = { columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS, help: { content: 'HTML, sanitized by the service (or use --content-file)' } };
+
 export const noteOps = defineTable('notes', {
   list: {
     method: 'GET',
@@ -159,51 +165,20 @@ export const noteOps = defineTable('notes', {
       },
     },
   },
-  get: {
-    method: 'GET',
-    path: '/api/v1/notes/{id}',
-    cost: 2,
-    scopes: READ,
-    pagination: 'none',
-    params: () => noteParams,
-    cli: { command: ['notes', 'get'], summary: 'Show one note', examples: ['crmctl notes get 3 --json'], columns: NOTE_FIELDS.filter((f) => !['deal', 'organization', 'person', 'project', 'task'].includes(f)), fields: NOTE_FIELDS },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v1/notes',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    body: () => createBody,
-    cli: {
-      prompts: { deal_id: { from: 'deals.list', label: 'title', or: ['person_id', 'org_id', 'lead_id', 'project_id'] }, person_id: { from: 'persons.list' }, org_id: { from: 'organizations.list' }, lead_id: { from: 'leads.list', label: 'title' }, project_id: { from: 'projects.list', label: 'title' }, user_id: { from: 'users.list' } },
-      command: ['notes', 'create'],
-      summary: 'Add a note to a lead, deal, person, organization, project or task',
-      examples: ['crmctl notes create --deal-id 1 --content "<p>Called, sending the quote Monday.</p>" --pin-deal 1', 'crmctl notes create --lead-id <lead-uuid> --content-file minutes.html'],
-      columns: NOTE_COLUMNS,
-      fields: NOTE_FIELDS,
-      flagNames: PIN_FLAGS,
-      help: noteHelp,
-    },
-  },
-  update: {
-    method: 'PUT',
-    path: '/api/v1/notes/{id}',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params: () => noteParams,
-    body: () => updateBody,
-    cli: {
-      command: ['notes', 'update'],
-      summary: 'Change a note: only the fields you give change (same rules as create)',
-      examples: ['crmctl notes update 3 --content-file - < note.html', 'crmctl notes update 3 --pin-deal 0'],
-      columns: NOTE_COLUMNS,
-      fields: NOTE_FIELDS,
-      flagNames: PIN_FLAGS,
-      help: noteHelp,
-    },
-  },
+  get: getRow('/api/v1/notes/{id}', 2, READ, { command: ['notes', 'get'], summary: 'Show one note', examples: ['crmctl notes get 3 --json'], columns: NOTE_FIELDS.filter((f) => !['deal', 'organization', 'person', 'project', 'task'].includes(f)), fields: NOTE_FIELDS }, { params: () => noteParams }),
+  create: createRow('/api/v1/notes', 10, WRITE, () => createBody, {
+    prompts: { deal_id: { from: 'deals.list', label: 'title', or: ['person_id', 'org_id', 'lead_id', 'project_id'] }, person_id: { from: 'persons.list' }, org_id: { from: 'organizations.list' }, lead_id: { from: 'leads.list', label: 'title' }, project_id: { from: 'projects.list', label: 'title' }, user_id: { from: 'users.list' } },
+    command: ['notes', 'create'],
+    summary: 'Add a note to a lead, deal, person, organization, project or task',
+    examples: ['crmctl notes create --deal-id 1 --content "<p>Called, sending the quote Monday.</p>" --pin-deal 1', 'crmctl notes create --lead-id <lead-uuid> --content-file minutes.html'],
+    ...NOTE_WRITE_CLI,
+  }),
+  update: updateRow('PUT', '/api/v1/notes/{id}', 10, WRITE, {
+    command: ['notes', 'update'],
+    summary: 'Change a note: only the fields you give change (same rules as create)',
+    examples: ['crmctl notes update 3 --content-file - < note.html', 'crmctl notes update 3 --pin-deal 0'],
+    ...NOTE_WRITE_CLI,
+  }, { params: () => noteParams, body: () => updateBody }),
   delete: {
     method: 'DELETE',
     path: '/api/v1/notes/{id}',
@@ -213,60 +188,20 @@ export const noteOps = defineTable('notes', {
     params: () => noteParams,
     cli: { command: ['notes', 'delete'], summary: 'Delete a note (and its comments)', examples: ['crmctl notes delete 3 --yes'], confirm: true },
   },
-  commentsList: {
-    method: 'GET',
-    path: '/api/v1/notes/{id}/comments',
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 500,
-    params: () => noteParams,
-    query: () => z.object({ ...offsetQuery }),
-    cli: { command: ['notes', 'comments', 'list'], summary: 'List the comments of a note, oldest first', examples: ['crmctl notes comments list 3'], columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS },
-  },
-  commentsGet: {
-    method: 'GET',
-    path: '/api/v1/notes/{id}/comments/{commentId}',
-    cost: 2,
-    scopes: READ,
-    pagination: 'none',
-    params: () => commentParams,
-    cli: { command: ['notes', 'comments', 'get'], summary: 'Show one comment of a note', examples: ['crmctl notes comments get 3 <comment-uuid>'], columns: COMMENT_FIELDS, fields: COMMENT_FIELDS },
-  },
-  commentsAdd: {
-    method: 'POST',
-    path: '/api/v1/notes/{id}/comments',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params: () => noteParams,
-    body: () => commentBody,
-    cli: {
-      command: ['notes', 'comments', 'add'],
-      summary: 'Comment on a note',
-      examples: ['crmctl notes comments add 3 --content "Quote sent, see the deal."'],
-      columns: COMMENT_COLUMNS,
-      fields: COMMENT_FIELDS,
-      help: { content: 'HTML, sanitized by the service (or use --content-file)' },
-    },
-  },
-  commentsUpdate: {
-    method: 'PUT',
-    path: '/api/v1/notes/{id}/comments/{commentId}',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params: () => commentParams,
-    body: () => commentBody,
-    cli: {
-      command: ['notes', 'comments', 'update'],
-      summary: 'Replace the text of a comment',
-      examples: ['crmctl notes comments update 3 <comment-uuid> --content "Quote sent on Monday."'],
-      columns: COMMENT_COLUMNS,
-      fields: COMMENT_FIELDS,
-      help: { content: 'HTML, sanitized by the service (or use --content-file)' },
-    },
-  },
+  commentsList: listRow('/api/v1/notes/{id}/comments', 20, READ, 'offset', () => z.object({ ...offsetQuery }), { command: ['notes', 'comments', 'list'], summary: 'List the comments of a note, oldest first', examples: ['crmctl notes comments list 3'], columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS }, { params: () => noteParams }),
+  commentsGet: getRow('/api/v1/notes/{id}/comments/{commentId}', 2, READ, { command: ['notes', 'comments', 'get'], summary: 'Show one comment of a note', examples: ['crmctl notes comments get 3 <comment-uuid>'], columns: COMMENT_FIELDS, fields: COMMENT_FIELDS }, { params: () => commentParams }),
+  commentsAdd: createRow('/api/v1/notes/{id}/comments', 10, WRITE, () => commentBody, {
+    command: ['notes', 'comments', 'add'],
+    summary: 'Comment on a note',
+    examples: ['crmctl notes comments add 3 --content "Quote sent, see the deal."'],
+    ...COMMENT_WRITE_CLI,
+  }, { params: () => noteParams }),
+  commentsUpdate: updateRow('PUT', '/api/v1/notes/{id}/comments/{commentId}', 10, WRITE, {
+    command: ['notes', 'comments', 'update'],
+    summary: 'Replace the text of a comment',
+    examples: ['crmctl notes comments update 3 <comment-uuid> --content "Quote sent on Monday."'],
+    ...COMMENT_WRITE_CLI,
+  }, { params: () => commentParams, body: () => commentBody }),
   commentsDelete: {
     method: 'DELETE',
     path: '/api/v1/notes/{id}/comments/{commentId}',

@@ -7,6 +7,8 @@ import { pathProblem } from '../../core/request-path.js';
 import { isSecretKey, REDACTED, redactText } from '../../core/redact.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
 import { maskSecrets } from '../../output/secrets.js';
+import { formatFor } from '../../output/format.js';
+import type { OutputFormat } from '../../core/globals.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -94,10 +96,10 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   const http = await ctx.http();
   if (!opts.paginate) {
     // With --include an error answer is printed too (status, headers, body), then exits by its status.
-    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, scrub(ctx, statusBlock(r) + bodyText(r.body, ctx.globals.output, ctx.globals.showSecrets))) : undefined;
+    const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, scrub(ctx, statusBlock(r) + bodyText(r.body, formatFor(ctx, 'raw'), ctx.globals.showSecrets))) : undefined;
     const res = await http.send({ ...request, onErrorResponse });
     if (opts.include) await write(ctx, scrub(ctx, statusBlock(res)));
-    await write(ctx, scrub(ctx, bodyText(res.body, ctx.globals.output, ctx.globals.showSecrets)));
+    await write(ctx, scrub(ctx, bodyText(res.body, formatFor(ctx, 'raw'), ctx.globals.showSecrets)));
     return;
   }
   await paginateRaw(ctx, request, Boolean(opts.include), (req) => http.send(req));
@@ -106,7 +108,7 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
 /** Streams the records of every page: as pages arrive, never holding more than one. */
 async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, send: (r: HttpRequest) => Promise<HttpResponse>): Promise<void> {
   const { detectNext, pageRecords } = await import('../../automation/raw-pages.js');
-  const format = ctx.globals.output ?? 'json';
+  const format = formatFor(ctx, 'raw');
   async function* records(): AsyncGenerator<unknown> {
     let req = first;
     for (;;) {
@@ -168,7 +170,7 @@ function statusBlock(res: HttpResponse): string {
 
 const headerCase = (k: string) => k.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
 
-function bodyText(body: unknown, output: string | undefined, showSecrets = false): string {
+function bodyText(body: unknown, output: OutputFormat, showSecrets = false): string {
   if (body === undefined) return '';
   if (typeof body === 'string') return body.endsWith('\n') ? body : `${body}\n`;
   // A raw answer is still output: its secrets are masked like every record's (src/output/secrets.ts).

@@ -194,9 +194,9 @@ const profilesRemove: CommandSpec = {
 };
 
 async function renderOne(ctx: Context, record: Record<string, unknown>): Promise<void> {
-  const [{ renderRecord, outputFormat, checkFields, writeOut }, { tsvCell }] = await Promise.all([import('../../output/render.js'), import('../../output/cells.js')]);
+  const [{ renderRecord, checkFields, writeOut }, { tsvCell }, { formatFor }] = await Promise.all([import('../../output/render.js'), import('../../output/cells.js'), import('../../output/format.js')]);
   // A status report is field/value pairs: a grid on a terminal, `field<TAB>value` lines when piped (TSV, as every command pipes).
-  if (outputFormat(ctx) !== 'tsv') return renderRecord(ctx, record);
+  if (formatFor(ctx, 'records') !== 'tsv') return renderRecord(ctx, record);
   checkFields(ctx, Object.keys(record));
   const keys = ctx.globals.fields ?? Object.keys(record);
   await writeOut(ctx.io.stdout, keys.map((k) => `${tsvCell(k)}\t${tsvCell(record[k])}\n`).join(''));

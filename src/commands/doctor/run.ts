@@ -24,9 +24,9 @@ export async function runDoctor(ctx: Context): Promise<void> {
     checkScopes(api.scopes ?? (setup.envOverride ? undefined : setup.profile?.scopes), commonCommands(ALL_OPERATIONS), how),
   ];
   const failed = findings.filter((f) => f.status === 'fail');
-  const { reportFormat, reportWriter } = await import('../../output/report.js');
+  const [{ reportWriter }, { formatFor }] = await Promise.all([import('../../output/report.js'), import('../../output/format.js')]);
   const out = reportWriter<Finding>(ctx, { columns: ['id', 'status', 'title', 'detail', 'fix'], line: () => '' });
-  if (reportFormat(ctx) === 'table') {
+  if (formatFor(ctx, 'report') === 'text') {
     const { formatReport } = await import('./format.js');
     await out.end({ text: (await formatReport(findings, profileName, ctx.colorEnabled)).replace(/\n$/, ''), json: null });
   } else {

@@ -1,7 +1,6 @@
 import type { AreaModule, CommandSpec } from '../../core/command.js';
 import { UsageError } from '../../core/errors.js';
-
-const FORMATS = ['ndjson', 'json', 'csv'] as const;
+import { EXPORT_FORMATS, formatFor } from '../../output/format.js';
 
 const exportCommand: CommandSpec = {
   path: ['export'],
@@ -21,7 +20,7 @@ const exportCommand: CommandSpec = {
   args: [{ name: 'resource', description: 'what to export (see --list)', required: false }],
   options: [
     { flags: '--out <file>', description: 'write here instead of stdout (needed for --resume)' },
-    { flags: '--format <format>', description: 'ndjson (default), json (one array) or csv; default from --out extension', choices: FORMATS },
+    { flags: '--format <format>', description: 'ndjson (default), json (one array) or csv; default from --out extension', choices: EXPORT_FORMATS },
     { flags: '--param <key=value>', description: 'path or query parameter of the list (repeatable), e.g. deal_ids=1,2', repeatable: true },
     { flags: '--resume', description: 'continue a killed export from <out>.checkpoint.json' },
     { flags: '--columns <list>', description: 'CSV columns (dotted paths allowed); default: the fields of the first page' },
@@ -40,7 +39,7 @@ const exportCommand: CommandSpec = {
     if (!name) throw new UsageError('missing argument <resource>', 'See `crmctl export --list` for what can be exported.');
     const resource = findExportResource(name);
     if (!resource) throw new UsageError(`unknown resource "${name}"`, `Exportable: ${exportResources().map((r) => r.name).join(', ')}`);
-    const format = exportFormat(opts.format as string | undefined, opts.out as string | undefined, ctx.globals.output);
+    const format = formatFor(ctx, 'export', { format: opts.format as string | undefined, out: opts.out as string | undefined });
     const pageSize = opts.pageSize === undefined ? undefined : Number(opts.pageSize);
     if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1)) throw new UsageError('--page-size: must be a positive integer');
     const columns = opts.columns === undefined ? undefined : String(opts.columns).split(',').map((c) => c.trim()).filter(Boolean);
@@ -51,13 +50,5 @@ const exportCommand: CommandSpec = {
     await runExport(ctx, { resource, params, query, format, out: opts.out as string | undefined, resume: Boolean(opts.resume), columns, pageSize });
   },
 };
-
-function exportFormat(flag: string | undefined, out: string | undefined, output: string | undefined): (typeof FORMATS)[number] {
-  if (flag) return flag as (typeof FORMATS)[number];
-  if (output && (FORMATS as readonly string[]).includes(output)) return output as (typeof FORMATS)[number];
-  if (output) throw new UsageError(`--output ${output}: export writes ndjson, json or csv (use --format)`);
-  const ext = out?.toLowerCase().match(/\.(ndjson|jsonl|json|csv)$/)?.[1];
-  return ext === 'json' ? 'json' : ext === 'csv' ? 'csv' : 'ndjson';
-}
 
 export const area: AreaModule = { commands: [exportCommand] };

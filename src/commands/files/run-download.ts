@@ -51,9 +51,7 @@ export async function runDownload(ctx: Context, op: Operation, args: string[], o
   renameSync(partial!, target!);
   ctx.info(`Saved ${target} (${bytes} bytes).`);
   const { renderDocument } = await import('../../output/report.js');
-  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson' || !ctx.io.isStdoutTTY) {
-    await renderDocument(ctx, { json: { id: params.id, path: target, bytes }, text: target! });
-  }
+  await renderDocument(ctx, { json: { id: params.id, path: target, bytes }, text: target!, kind: 'saved' });
 }
 
 /** The target may be written: its directory exists, and it is not a directory or (without --force) a file. */

@@ -1,5 +1,5 @@
 import { writeOut } from '../../output/render.js';
-import { eventFormat } from '../../output/report.js';
+import { formatFor } from '../../output/format.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { CommandSpec } from '../../core/command.js';
@@ -75,7 +75,7 @@ function reply(res: ServerResponse, status: number, body: unknown, headers: Reco
 
 /** Receives webhook deliveries on 127.0.0.1 until Ctrl-C, --max-events or --timeout. */
 export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
-  const pretty = eventFormat(ctx) === 'pretty';
+  const pretty = formatFor(ctx, 'events') === 'text';
   let received = 0;
   let finish!: (err?: Error) => void;
   const done = new Promise<void>((resolve, reject) => { finish = (err) => (err ? reject(err) : resolve()); });

@@ -4,7 +4,7 @@
 import { invalid } from '../http/errors.js';
 import { has, isDate, type Body } from '../http/validate.js';
 import type { SandboxState } from '../store/state.js';
-import { allowedVisibility } from '../handlers/access.js';
+import { allowedVisibility } from './access.js';
 
 export interface RuleEnv { state: SandboxState; userId: number }
 

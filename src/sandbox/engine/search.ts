@@ -7,7 +7,7 @@ import { cursorPage } from '../http/paginate.js';
 import type { Query } from '../http/query.js';
 import type { Rec } from '../store/collection.js';
 import type { RouteDef } from '../types.js';
-import { canSee } from '../handlers/access.js';
+import { canSee } from './access.js';
 import { readFilter } from './crud.js';
 import type { ResourceSpec } from './resource.js';
 

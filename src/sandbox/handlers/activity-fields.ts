@@ -7,6 +7,7 @@ import { cursorPage } from '../http/paginate.js';
 import type { Query } from '../http/query.js';
 import { hex40, SEED_TIME } from '../seed/base.js';
 import { v1Type } from '../engine/fields/v1.js';
+import { v1Time } from '../engine/time.js';
 import type { SandboxState } from '../store/state.js';
 import type { AreaModule, HandlerContext, SandboxRequest } from '../types.js';
 
@@ -112,7 +113,7 @@ export const activityFieldsArea: AreaModule = {
     // v1: the same fields in the classic shape (numeric id, key, order), offset-free.
     { method: 'GET', path: '/api/v1/activityFields', cost: 20, scopes: ['activities:read', 'activities:full'], handler: (_req, ctx) => ok(
       [...fields(ctx.state).all()].sort((a, b) => a.id - b.id).map((f, i) => ({
-        id: f.id, key: f.field_code, name: f.field_name, order_nr: i, field_type: v1Type(f.field_type), add_time: SEED_TIME.replace('T', ' ').slice(0, 19), update_time: SEED_TIME.replace('T', ' ').slice(0, 19),
+        id: f.id, key: f.field_code, name: f.field_name, order_nr: i, field_type: v1Type(f.field_type), add_time: v1Time(SEED_TIME), update_time: v1Time(SEED_TIME),
         last_updated_by_user_id: null, active_flag: true, edit_flag: f.is_custom_field, index_visible_flag: true, details_visible_flag: f.ui_visibility.details_visible_flag,
         add_visible_flag: f.ui_visibility.add_visible_flag, important_flag: false, bulk_edit_allowed: true, searchable_flag: false, filtering_allowed: true, sortable_flag: true,
         mandatory_flag: false, ...(f.options ? { options: f.options.map((o) => ({ id: o.id, label: o.label })) } : {}),

@@ -8,7 +8,7 @@ import { cursorPage } from '../http/paginate.js';
 import { score } from '../http/search-score.js';
 import type { SandboxState } from '../store/state.js';
 import type { AreaModule, HandlerContext, SandboxRequest } from '../types.js';
-import { canSee } from './access.js';
+import { canSee } from '../engine/access.js';
 import { searchTerm } from '../engine/search.js';
 import { searchText } from './shared/search-text.js';
 import { projects } from './projects/store.js';

@@ -5,6 +5,7 @@ import { ApiError, forbidden, invalid } from '../http/errors.js';
 import { has, objectBody, optString, rejectUnknown, reqString, type Body } from '../http/validate.js';
 import type { SandboxState, SeedName } from '../store/state.js';
 import type { AreaModule, HandlerContext, SandboxRequest } from '../types.js';
+import { v1Time } from '../engine/time.js';
 
 const READ = ['users:read'];
 const WRITE = ['admin'];
@@ -32,7 +33,6 @@ function requireAdmin(req: SandboxRequest): void {
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the v1 time format of teams. */
-const v1Time = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 function flag(b: Body, k: string): 0 | 1 | undefined {
   if (!has(b, k)) return undefined;

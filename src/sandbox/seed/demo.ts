@@ -1,12 +1,12 @@
 // The 'demo' seed: a small, realistic account on top of the base skeleton —
 // organizations, persons with emails and phones, deals across both pipelines,
 // leads (one archived, one owner-only), notes, activities and a lead filter.
-import { simpleConditions } from '../handlers/filter-eval.js';
+import { simpleConditions } from '../engine/filter-eval.js';
 import type { SandboxState } from '../store/state.js';
 import { DEAL_FIELD_KEYS, seedUuid } from './base.js';
+import { v1Time } from '../engine/time.js';
 
 const day = (d: number) => new Date(Date.UTC(2025, 0, 6 + d, 9, 0, 0)).toISOString();
-const v1time = (iso: string) => iso.slice(0, 19).replace('T', ' ');
 
 const ORGS: [string, string, string, string][] = [
   ['Acme Corporation', 'Tallinn', 'Estonia', 'https://acme.example.com'],
@@ -90,7 +90,7 @@ export function seedDemo(state: SandboxState): void {
   const note = (content: string, target: Partial<{ lead_id: string; deal_id: number; person_id: number; org_id: number }>, user: number, d: number) =>
     state.notes.insert({
       content, user_id: user, last_update_user_id: null, lead_id: null, deal_id: null, person_id: null, org_id: null,
-      project_id: null, task_id: null, ...target, add_time: v1time(day(d)), update_time: v1time(day(d)), active_flag: true,
+      project_id: null, task_id: null, ...target, add_time: v1Time(day(d)), update_time: v1Time(day(d)), active_flag: true,
       pinned_to_lead_flag: false, pinned_to_deal_flag: false, pinned_to_organization_flag: false, pinned_to_person_flag: false,
       pinned_to_project_flag: false, pinned_to_task_flag: false,
     }, { silent: true });

@@ -7,7 +7,7 @@ import { has, isDate, objectBody, rejectUnknown, type Body } from '../../http/va
 import type { Deal } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 import { installmentBlocker } from './products.js';
 
 const SCOPES = ['deals:read', 'deals:full'];

@@ -7,7 +7,7 @@ import { invalid, notFound } from '../../http/errors.js';
 import { cursorPage } from '../../http/paginate.js';
 import type { Deal, DealProduct } from '../../store/records.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 import { loadRecord, sortRows, writeEnv } from '../../engine/crud.js';
 import { parseMembers, r, type Rule } from '../../engine/rules.js';
 import { v2Time } from '../../engine/time.js';

@@ -4,7 +4,7 @@
 import { invalid } from '../../http/errors.js';
 import type { Deal } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
-import { defaultVisibility } from '../access.js';
+import { defaultVisibility } from '../roles/store.js';
 import { fieldByCode } from '../../engine/fields/store.js';
 import { addFollower } from '../../engine/followers.js';
 import type { Input, ResourceSpec, WriteEnv } from '../../engine/resource.js';

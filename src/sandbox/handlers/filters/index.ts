@@ -11,7 +11,7 @@ import type { SandboxState } from '../../store/state.js';
 import type { AreaModule, HandlerContext, SandboxRequest } from '../../types.js';
 import { fieldStore } from '../../engine/fields/store.js';
 import { v1Time } from '../../engine/time.js';
-import { conditionKey, FILTER_ENTITY } from '../filter-eval.js';
+import { conditionKey, FILTER_ENTITY } from '../../engine/filter-eval.js';
 
 const READ = ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'];
 const WRITE = ['deals:full', 'activities:full', 'contacts:full'];

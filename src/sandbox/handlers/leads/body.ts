@@ -8,7 +8,7 @@ import type { Lead } from '../../store/records.js';
 import { fieldByCode } from '../../engine/fields/store.js';
 import { isCustomKey, parseCustomFields } from '../../engine/fields/values.js';
 import type { SandboxState } from '../../store/state.js';
-import { allowedVisibility } from '../access.js';
+import { allowedVisibility } from '../../engine/access.js';
 
 const COMMON = ['title', 'owner_id', 'label_ids', 'person_id', 'organization_id', 'value', 'expected_close_date',
   'visible_to', 'was_seen', 'origin_id', 'channel', 'channel_id'] as const;

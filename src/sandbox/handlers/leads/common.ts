@@ -3,7 +3,7 @@ import { ApiError, forbidden, invalid } from '../../http/errors.js';
 import { UUID } from '../../http/validate.js';
 import type { Lead, User } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 
 export const LEAD_READ = ['leads:read', 'leads:full'];
 export const LEAD_WRITE = ['leads:full'];

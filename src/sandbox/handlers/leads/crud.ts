@@ -8,8 +8,9 @@ import { parseSort } from '../../http/sort.js';
 import { has, objectBody } from '../../http/validate.js';
 import type { Lead } from '../../store/records.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee, defaultVisibility, permittedUserIds } from '../access.js';
-import { applyFilter } from '../filter-eval.js';
+import { canSee, permittedUserIds } from '../../engine/access.js';
+import { defaultVisibility } from '../roles/store.js';
+import { applyFilter } from '../../engine/filter-eval.js';
 import { parseLeadBody } from './body.js';
 import { LEAD_READ, LEAD_WRITE, loadLead, present } from './common.js';
 

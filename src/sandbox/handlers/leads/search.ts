@@ -1,53 +1,27 @@
 // GET /api/v2/leads/search: term over title, notes and custom fields; v2 search
 // result shape {items:[{result_score, item}]} with cursor pagination.
-import { customFields } from '../../engine/fields/store.js';
 import { ok } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';
 import { cursorPage, offsetPage } from '../../http/paginate.js';
 import type { Lead } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee } from '../access.js';
-import { score, SEARCHABLE_CUSTOM_TYPES, stripHtml } from '../../http/search-score.js';
+import { canSee } from '../../engine/access.js';
+import { searchTerm } from '../../engine/search.js';
+import { searchText } from '../shared/search-text.js';
 
 const FIELDS = ['custom_fields', 'notes', 'title'] as const;
-type SearchField = (typeof FIELDS)[number];
 
-
-
-function searchOne(state: SandboxState, lead: Lead, term: string, exact: boolean, fields: Set<SearchField>) {
-  let best = 0;
-  const notes: string[] = [], custom: string[] = [];
-  if (fields.has('title')) best = Math.max(best, score(lead.title, term, exact));
-  if (fields.has('notes')) {
-    for (const n of state.notes.filter((x) => x.lead_id === lead.id)) {
-      const text = stripHtml(n.content);
-      const s = score(text, term, exact);
-      if (s > 0) { notes.push(text); best = Math.max(best, s * 0.9); }
-    }
-  }
-  if (fields.has('custom_fields')) {
-    for (const f of customFields(state, 'deal').filter((x) => SEARCHABLE_CUSTOM_TYPES.has(x.field_type))) {
-      const v = lead[f.field_code];
-      if (v === undefined || v === null) continue;
-      const s = score(String(v), term, exact);
-      if (s > 0) { custom.push(String(v)); best = Math.max(best, s * 0.9); }
-    }
-  }
-  return { best, notes, custom };
+function searchOne(state: SandboxState, lead: Lead, term: string, exact: boolean, fields: ReadonlySet<string>) {
+  // A lead's custom fields are the deal fields.
+  const notes = state.notes.filter((x) => x.lead_id === lead.id).map((n) => n.content);
+  return searchText(state, { term, exact, fields, title: fields.has('title') ? [lead.title] : [], notes, entity: 'deal', custom: lead });
 }
 
 function search(req: SandboxRequest, ctx: HandlerContext) {
   const { state } = ctx;
   const q = req.query;
-  const exact = q.bool('exact_match') ?? false;
-  const term = q.str('term');
-  if (term === undefined) throw invalid('term', 'is required');
-  const min = exact ? 1 : 2;
-  if (term.length < min) throw invalid('term', `must be at least ${min} characters${exact ? '' : ' (1 with exact_match)'}`);
-  const fieldList = q.list('fields');
-  for (const f of fieldList ?? []) if (!(FIELDS as readonly string[]).includes(f)) throw invalid('fields', `must be a comma-separated list of ${FIELDS.join(', ')}`);
-  const fields = new Set<SearchField>((fieldList ?? FIELDS) as SearchField[]);
+  const { term, exact, fields } = searchTerm(q, FIELDS);
   const include = q.list('include_fields') ?? [];
   for (const f of include) if (f !== 'lead.was_seen') throw invalid('include_fields', 'must be lead.was_seen');
   const personId = q.int('person_id'), orgId = q.int('organization_id');
@@ -59,8 +33,8 @@ function search(req: SandboxRequest, ctx: HandlerContext) {
     .filter((l) => personId === undefined || l.person_id === personId)
     .filter((l) => orgId === undefined || l.organization_id === orgId)
     .map((l) => ({ lead: l, ...searchOne(state, l, term, exact, fields) }))
-    .filter((h) => h.best > 0)
-    .sort((a, b) => b.best - a.best || a.lead.add_time.localeCompare(b.lead.add_time));
+    .filter((h) => h.score > 0)
+    .sort((a, b) => b.score - a.score || a.lead.add_time.localeCompare(b.lead.add_time));
 
   const ranked = hits.map((h, i) => ({ id: h.lead.id, rank: i, h }));
   // v1 pages by offset (start/limit), v2 by cursor; the items are the same.
@@ -80,7 +54,7 @@ function search(req: SandboxRequest, ctx: HandlerContext) {
       visible_to: Number(l.visible_to), is_archived: l.is_archived,
     };
     if (include.includes('lead.was_seen')) item.was_seen = l.was_seen;
-    return { result_score: Math.round(h.best * 1000) / 1000, item };
+    return { result_score: Math.round(h.score * 1000) / 1000, item };
   });
   return ok({ items }, page.additional_data);
 }

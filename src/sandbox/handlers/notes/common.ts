@@ -38,7 +38,6 @@ export interface Comment extends Rec {
 export const comments = (s: SandboxState) => s.collection<Comment>('noteComments', { idKind: 'uuid' });
 
 /** v1 note times: "YYYY-MM-DD HH:MM:SS" in UTC. */
-export const v1Time = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 /** Generic v1 404 body (the vendor shows none for notes; this is its generic error schema). */
 export const noteNotFound = () => new ApiError(404, 'Note not found', 'Object was not found.');

@@ -7,8 +7,9 @@ import { isDate, UUID } from '../../http/validate.js';
 import type { Note } from '../../store/records.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { parseNoteBody, type NoteChanges } from './body.js';
-import { comments, loadNote, NOTE_READ, NOTE_WRITE, PINS, presentNote, TARGETS, v1Time } from './common.js';
+import { comments, loadNote, NOTE_READ, NOTE_WRITE, PINS, presentNote, TARGETS } from './common.js';
 import { sanitizeHtml } from './sanitize.js';
+import { v1Time } from '../../engine/time.js';
 
 const SORTABLE = ['id', 'user_id', 'deal_id', 'person_id', 'org_id', 'content', 'add_time', 'update_time'];
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;

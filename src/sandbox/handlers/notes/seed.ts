@@ -4,16 +4,16 @@ import { seedUuid } from '../../seed/base.js';
 import type { Note } from '../../store/records.js';
 import type { SandboxState, SeedName } from '../../store/state.js';
 import { comments } from './common.js';
+import { v1Time } from '../../engine/time.js';
 
 const at = (d: number, h = 9) => new Date(Date.UTC(2025, 0, 6 + d, h, 30, 0));
-const v1 = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 export function seedNotes(state: SandboxState, name: SeedName): void {
   if (name !== 'demo') return;
   const note = (content: string, target: Partial<Note>, user: number, d: number, pins: Partial<Note> = {}) =>
     state.notes.insert({
       content, user_id: user, last_update_user_id: user, lead_id: null, deal_id: null, person_id: null, org_id: null,
-      project_id: null, task_id: null, ...target, add_time: v1(at(d)), update_time: v1(at(d)), active_flag: true,
+      project_id: null, task_id: null, ...target, add_time: v1Time(at(d)), update_time: v1Time(at(d)), active_flag: true,
       pinned_to_lead_flag: false, pinned_to_deal_flag: false, pinned_to_organization_flag: false, pinned_to_person_flag: false,
       pinned_to_project_flag: false, pinned_to_task_flag: false, ...pins,
     }, { silent: true });

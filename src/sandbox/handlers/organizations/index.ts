@@ -5,7 +5,7 @@ import { invalid } from '../../http/errors.js';
 import { objectBody, rejectUnknown, reqInt } from '../../http/validate.js';
 import type { Organization } from '../../store/records.js';
 import type { AreaModule, HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 import { changelogRoute } from '../../engine/changelog.js';
 import { crudRoutes, loadRecord } from '../../engine/crud.js';
 import { followerRoutes, moveFollowers } from '../../engine/followers.js';

@@ -3,7 +3,7 @@
 import { invalid } from '../../http/errors.js';
 import type { Organization } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
-import { defaultVisibility } from '../access.js';
+import { defaultVisibility } from '../roles/store.js';
 import { addressRule, fullAddress } from '../../engine/address.js';
 import { fieldByCode } from '../../engine/fields/store.js';
 import { presentCustomFields } from '../../engine/fields/values.js';

@@ -4,7 +4,7 @@ import { forbidden, invalid, notFound } from '../../http/errors.js';
 import type { DealProduct, FileRec, Participant, Person, Product, User } from '../../store/records.js';
 import { customFieldMap as fieldMap, type FieldRecord } from '../../engine/fields/store.js';
 import type { SandboxState } from '../../store/state.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 
 export const READ = ['contacts:read', 'contacts:full'];
 /** Changelog and flow are "recents" (the vendor's documents). */

@@ -8,8 +8,8 @@ import { parseSort } from '../../http/sort.js';
 import type { Person } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { canSee } from '../access.js';
-import { applyFilter } from '../filter-eval.js';
+import { canSee } from '../../engine/access.js';
+import { applyFilter } from '../../engine/filter-eval.js';
 import { dealsOf, loadPerson, parseTime, pictures, READ } from './common.js';
 import { collectionPerson, INCLUDE_FIELDS, v1Person, v2Person, type DetailOptions } from './present.js';
 

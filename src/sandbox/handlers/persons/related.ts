@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../http/errors.js';
 import { offsetPage } from '../../http/paginate.js';
 import { parseSort } from '../../http/sort.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { permittedUserIds } from '../access.js';
+import { permittedUserIds } from '../../engine/access.js';
 import {
   dealProducts, dealsOf, files, loadPerson, mailMessages, MAIL, pictures,
   products, READ, RECENTS, v1Time, type MailMessage,

@@ -2,7 +2,7 @@
 // and marketing values, pictures, followers and their history, field changes, files,
 // mail messages, two extra deals with products, deleted deals and a participant.
 // 'empty' only sets the company switches (both off).
-import { simpleConditions } from '../filter-eval.js';
+import { simpleConditions } from '../../engine/filter-eval.js';
 import { hex40 } from '../../seed/base.js';
 import { attachProduct, insertProduct } from '../products/catalog.js';
 import { PERSON_FIELD_KEYS } from '../fields.js';
@@ -12,9 +12,9 @@ import {
   changes, files, followerChanges, followers, mailMessages, participants, personLabels, pictures,
   settings, type Party,
 } from './common.js';
+import { v1Time } from '../../engine/time.js';
 
 const T = (d: number, h = 9) => new Date(Date.UTC(2025, 0, 6 + d, h, 0, 0)).toISOString();
-const v1 = (iso: string) => iso.slice(0, 19).replace('T', ' ');
 
 export { PERSON_FIELD_KEYS } from '../fields.js';
 
@@ -71,7 +71,7 @@ export function seedPersons(state: SandboxState, name: SeedName): void {
     const p = state.persons.get(person_id)!;
     const org = p.org_id ? state.organizations.get(p.org_id) : undefined;
     const f = files(state).insert({
-      user_id: p.owner_id, deal_id, person_id, org_id: p.org_id, product_id: null, activity_id: null, lead_id: null, add_time: v1(T(d)), update_time: v1(T(d + 1)),
+      user_id: p.owner_id, deal_id, person_id, org_id: p.org_id, product_id: null, activity_id: null, lead_id: null, add_time: v1Time(T(d)), update_time: v1Time(T(d + 1)),
       file_name, file_type, file_size, active_flag: true, inline_flag: false, remote_location: 's3', remote_id: null, cid: null,
       s3_bucket: 'sandbox-files', mail_message_id: null, mail_template_id: null, deal_name: deal_id ? state.deals.get(deal_id)?.title ?? null : null,
       person_name: p.name, org_name: org?.name ?? null, product_name: null, lead_name: null, url: '', name: file_name, description: '', comment,

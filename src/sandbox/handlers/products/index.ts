@@ -9,7 +9,7 @@ import { cursorPage, offsetPage } from '../../http/paginate.js';
 import type { Product } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { AreaModule, HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { defaultVisibility } from '../access.js';
+import { defaultVisibility } from '../roles/store.js';
 import { crudRoutes, loadRecord, writeEnv } from '../../engine/crud.js';
 import { presentCustomFields } from '../../engine/fields/values.js';
 import { addFollower, followerRoutes } from '../../engine/followers.js';

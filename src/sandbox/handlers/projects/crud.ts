@@ -6,7 +6,7 @@ import type { Query } from '../../http/query.js';
 import type { Filter } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { applyFilter } from '../filter-eval.js';
+import { applyFilter } from '../../engine/filter-eval.js';
 import { parseProjectBody, placeProject } from './body.js';
 import { applyTemplate } from './template.js';
 import {

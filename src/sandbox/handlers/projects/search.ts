@@ -1,40 +1,19 @@
 // GET /api/v2/projects/search (beta): term over title, description, notes and searchable custom
 // fields; v2 search result shape {items:[{result_score, item}]} with cursor pagination (max 100).
 import { ok } from '../../http/envelope.js';
-import { invalid } from '../../http/errors.js';
 import { cursorPage } from '../../http/paginate.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { phases, PROJECT_READ, projects, type Project } from './store.js';
-import { customFields } from '../../engine/fields/store.js';
-import { score, SEARCHABLE_CUSTOM_TYPES, stripHtml } from '../../http/search-score.js';
+import { searchTerm } from '../../engine/search.js';
+import { searchText } from '../shared/search-text.js';
 
 const FIELDS = ['custom_fields', 'notes', 'title', 'description'] as const;
-type SearchField = (typeof FIELDS)[number];
 
-
-
-function match(state: SandboxState, p: Project, term: string, exact: boolean, fields: Set<SearchField>) {
-  let best = 0;
-  const notes: string[] = [], custom: string[] = [];
-  if (fields.has('title')) best = Math.max(best, score(p.title, term, exact));
-  if (fields.has('description') && p.description) best = Math.max(best, score(p.description, term, exact) * 0.9);
-  if (fields.has('notes')) {
-    for (const n of state.notes.filter((x) => x.project_id === p.id)) {
-      const text = stripHtml(n.content);
-      const s = score(text, term, exact);
-      if (s > 0) { notes.push(text); best = Math.max(best, s * 0.8); }
-    }
-  }
-  if (fields.has('custom_fields')) {
-    for (const f of customFields(state, 'project').filter((x) => SEARCHABLE_CUSTOM_TYPES.has(x.field_type))) {
-      const v = p.custom_fields[f.field_code];
-      if (v === undefined || v === null) continue;
-      const s = score(String(v), term, exact);
-      if (s > 0) { custom.push(String(v)); best = Math.max(best, s * 0.8); }
-    }
-  }
-  return { best, notes, custom };
+function match(state: SandboxState, p: Project, term: string, exact: boolean, fields: ReadonlySet<string>) {
+  const notes = state.notes.filter((x) => x.project_id === p.id).map((n) => n.content);
+  const other = fields.has('description') && p.description ? [p.description] : [];
+  return searchText(state, { term, exact, fields, title: fields.has('title') ? [p.title] : [], other, notes, entity: 'project', custom: p.custom_fields });
 }
 
 function item(state: SandboxState, p: Project, notes: string[], custom: string[]) {
@@ -55,24 +34,17 @@ function item(state: SandboxState, p: Project, notes: string[], custom: string[]
 function search(req: SandboxRequest, ctx: HandlerContext) {
   const { state } = ctx;
   const q = req.query;
-  const exact = q.bool('exact_match') ?? false;
-  const term = q.str('term');
-  if (term === undefined) throw invalid('term', 'is required');
-  const min = exact ? 1 : 2;
-  if (term.trim().length < min) throw invalid('term', `must be at least ${min} character${min > 1 ? 's' : ''}${exact ? '' : ' (1 with exact_match)'}`);
-  const list = q.list('fields');
-  for (const f of list ?? []) if (!(FIELDS as readonly string[]).includes(f)) throw invalid('fields', `must be a comma-separated list of ${FIELDS.join(', ')}`);
-  const fields = new Set<SearchField>((list ?? FIELDS) as SearchField[]);
+  const { term, exact, fields } = searchTerm(q, FIELDS);
   const person = q.int('person_id', { min: 1 }), org = q.int('organization_id', { min: 1 });
   // Limit checked before the work: max 100 for project search (interface, Limits).
   q.int('limit', { min: 1, max: 100 });
 
   const hits = projects(state)
     .filter((p) => p.status !== 'deleted' && (person === undefined || p.person_ids.includes(person)) && (org === undefined || p.org_ids.includes(org)))
-    .map((p) => ({ p, m: match(state, p, term.trim(), exact, fields) }))
-    .filter((h) => h.m.best > 0)
-    .sort((a, b) => b.m.best - a.m.best || a.p.id - b.p.id)
-    .map((h) => ({ id: h.p.id, result_score: Math.round(h.m.best * 10000) / 10000, item: item(state, h.p, h.m.notes, h.m.custom) }));
+    .map((p) => ({ p, m: match(state, p, term, exact, fields) }))
+    .filter((h) => h.m.score > 0)
+    .sort((a, b) => b.m.score - a.m.score || a.p.id - b.p.id)
+    .map((h) => ({ id: h.p.id, result_score: Math.round(h.m.score * 10000) / 10000, item: item(state, h.p, h.m.notes, h.m.custom) }));
   const page = cursorPage(hits, q, { maxLimit: 100, field: 'result_score', direction: 'desc' });
   return ok({ items: page.data.map(({ result_score, item: it }) => ({ result_score, item: it })) }, page.additional_data);
 }

@@ -2,12 +2,13 @@
 // project custom-field metadata, templates) so a project can be created at once; the demo
 // seed adds projects in every status, one archived, with groups, tasks, activities, plan,
 // notes, changelog entries and a saved project filter.
-import { simpleConditions } from '../filter-eval.js';
+import { simpleConditions } from '../../engine/filter-eval.js';
 import { PROJECT_FIELD_KEYS } from '../fields.js';
 import type { Filter } from '../../store/records.js';
 import type { SandboxState, SeedName } from '../../store/state.js';
 import { applyTemplate, insertProjectActivity } from './template.js';
-import { boards, changelog, groups, phases, plan, projects, tasks, templates, v1Time, type Project } from './store.js';
+import { boards, changelog, groups, phases, plan, projects, tasks, templates, type Project } from './store.js';
+import { v1Time } from '../../engine/time.js';
 
 export { PROJECT_FIELD_KEYS } from '../fields.js';
 

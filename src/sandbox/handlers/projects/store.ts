@@ -114,4 +114,3 @@ export const presentProject = (p: Project): Project => {
 };
 
 /** v1 timestamps are "YYYY-MM-DD HH:MM:SS" UTC. */
-export const v1Time = (iso: string): string => iso.slice(0, 19).replace('T', ' ');

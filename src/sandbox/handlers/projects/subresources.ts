@@ -3,7 +3,8 @@
 import { ok } from '../../http/envelope.js';
 import type { Activity } from '../../store/records.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { groups, loadProject, plan, PROJECT_READ, tasks, v1Time } from './store.js';
+import { groups, loadProject, plan, PROJECT_READ, tasks } from './store.js';
+import { v1Time } from '../../engine/time.js';
 
 /** v1 activity shape (vendor OpenAPI, getProjectActivities). */
 function presentActivity(a: Activity, companyId: number) {

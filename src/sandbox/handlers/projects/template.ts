@@ -1,7 +1,8 @@
 // Creating a project from a template copies the template's groups, tasks and activities
 // into the new project and places them in its plan (phase by position on the project's board).
 import type { SandboxState } from '../../store/state.js';
-import { boardPhases, groups, plan, tasks, templates, v1Time, type Project } from './store.js';
+import { boardPhases, groups, plan, tasks, templates, type Project } from './store.js';
+import { v1Time } from '../../engine/time.js';
 
 /** `silent` while seeding: seeds emit no events. */
 export function applyTemplate(state: SandboxState, p: Project, templateId: number, userId: number, now: string, silent = false): void {

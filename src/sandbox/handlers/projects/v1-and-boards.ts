@@ -11,8 +11,9 @@ import type { HandlerContext, RouteDef, SandboxRequest, SandboxResponse } from '
 import { v2Time } from '../../engine/time.js';
 import { archive, create, listed, record, update } from './crud.js';
 import {
-  boardPhases, boards, entityNotFound, groups, loadProject, phases, plan, PROJECT_READ, PROJECT_WRITE, projects, tasks, templates, v1Time, type Board, type Project, type Template,
+  boardPhases, boards, entityNotFound, groups, loadProject, phases, plan, PROJECT_READ, PROJECT_WRITE, projects, tasks, templates, type Board, type Project, type Template,
 } from './store.js';
+import { v1Time } from '../../engine/time.js';
 
 const v1Project = (p: Project) => ({
   id: p.id, title: p.title, board_id: p.board_id, phase_id: p.phase_id, description: p.description, status: p.status, owner_id: p.owner_id,

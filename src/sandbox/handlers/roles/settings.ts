@@ -3,7 +3,7 @@ import { ok } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';
 import { has, objectBody, optEnum, rejectUnknown } from '../../http/validate.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { allowedVisibility } from '../access.js';
+import { allowedVisibility } from '../../engine/access.js';
 import { ADMIN, loadRole, requireAdmin, roleSettings, settingsOf, VISIBILITY_KEYS } from './store.js';
 
 function list(req: SandboxRequest, ctx: HandlerContext) {

@@ -109,3 +109,13 @@ export function visiblePipelines(state: SandboxState, roleId: number): number[] 
   const hidden = new Set(hiddenPipelines(state, roleId));
   return state.pipelines.all().map((p) => p.id).filter((id) => !hidden.has(id));
 }
+
+/**
+ * Default visible_to for a new record of `item` created by `user`: the interface says "the authorized
+ * user's default for this item type", which is the `<item>_default_visibility` setting of the user's
+ * role; a role that never set it has the company default.
+ */
+export function defaultVisibility(state: SandboxState, user: User, item: keyof SandboxState['company']['default_visibility']): number {
+  const own = roleSettings(state).get(user.role_id)?.[`${item}_default_visibility`];
+  return typeof own === 'number' ? own : state.company.default_visibility[item];
+}

@@ -9,7 +9,7 @@ import { parseSort } from '../../http/sort.js';
 import type { FileRec } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { permittedUserIds } from '../access.js';
+import { permittedUserIds } from '../../engine/access.js';
 import { changesOf } from '../../engine/changelog.js';
 import { followersOf } from '../../engine/followers.js';
 import { v1Time } from '../../engine/time.js';

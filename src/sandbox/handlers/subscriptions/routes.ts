@@ -9,8 +9,9 @@ import { parseCancel, parseInstallmentCreate, parseInstallmentUpdate, parseRecur
 import { monthlyValue, nextCycleAfter, recurringDueDates } from './schedule.js';
 import {
   isRecurring, loadDeal, loadSubscription, payments, paymentsOf, positiveId, present, presentPayments, READ, refreshTotals,
-  subscriptionNotFound, subscriptions, v1Time, WRITE, type PaymentType, type Subscription,
+  subscriptionNotFound, subscriptions, WRITE, type PaymentType, type Subscription,
 } from './store.js';
+import { v1Time } from '../../engine/time.js';
 
 /** One subscription per deal (deleted ones do not count). */
 function checkDealFree(state: SandboxState, dealId: number): void {

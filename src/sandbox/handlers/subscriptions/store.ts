@@ -3,8 +3,9 @@
 import { ApiError, forbidden, invalid } from '../../http/errors.js';
 import type { Deal, User } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
-import { canSee } from '../access.js';
+import { canSee } from '../../engine/access.js';
 import type { Cadence } from './schedule.js';
+import { v1Time } from '../../engine/time.js';
 
 export const READ = ['deals:read', 'deals:full'];
 export const WRITE = ['deals:full'];
@@ -54,7 +55,6 @@ export const payments = (s: SandboxState) => s.collection<Payment>('subscription
 export const isRecurring = (sub: Subscription) => sub.cadence_type !== null;
 
 /** v1 timestamps: `YYYY-MM-DD HH:MM:SS` UTC. */
-export const v1Time = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 export function positiveId(name: string, raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw invalid(name, 'must be a positive integer');

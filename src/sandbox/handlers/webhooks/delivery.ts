@@ -9,7 +9,7 @@ import type { SandboxEvent } from '../../store/events.js';
 import type { SandboxState } from '../../store/state.js';
 import type { User } from '../../store/records.js';
 import type { HandlerContext } from '../../types.js';
-import { canSee, permittedUserIds } from '../access.js';
+import { canSee, permittedUserIds } from '../../engine/access.js';
 import { payloadV1, payloadV2, type DeliveryInfo } from './payload.js';
 import { webhooks, type Webhook } from './store.js';
 

@@ -6,7 +6,7 @@ import { invalid } from '../http/errors.js';
 import { compareValues } from '../http/sort.js';
 import type { Filter, FilterCondition } from '../store/records.js';
 import type { SandboxState } from '../store/state.js';
-import { fieldStore, type FieldEntity } from '../engine/fields/store.js';
+import { fieldStore, type FieldEntity } from './fields/store.js';
 
 type Row = Record<string, unknown>;
 

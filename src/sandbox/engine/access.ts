@@ -4,7 +4,6 @@
 // Global admins see everything.
 import type { SandboxState } from '../store/state.js';
 import type { User } from '../store/records.js';
-import { roleSettings } from './roles/store.js';
 
 export function canSee(_state: SandboxState, user: User, rec: { owner_id: number; visible_to: string | number }): boolean {
   if (user.is_admin || rec.owner_id === user.id) return true;
@@ -19,14 +18,4 @@ export function permittedUserIds(state: SandboxState, rec: { owner_id: number; v
 /** visible_to values the company's plan accepts (interface, visibility table). */
 export function allowedVisibility(state: SandboxState): string[] {
   return state.company.plan === 'premium' || state.company.plan === 'ultimate' ? ['1', '3', '5', '7'] : ['1', '3'];
-}
-
-/**
- * Default visible_to for a new record of `item` created by `user`: the interface says "the authorized
- * user's default for this item type", which is the `<item>_default_visibility` setting of the user's
- * role; a role that never set it has the company default.
- */
-export function defaultVisibility(state: SandboxState, user: User, item: keyof SandboxState['company']['default_visibility']): number {
-  const own = roleSettings(state).get(user.role_id)?.[`${item}_default_visibility`];
-  return typeof own === 'number' ? own : state.company.default_visibility[item];
 }
