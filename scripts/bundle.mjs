@@ -5,12 +5,13 @@
 // Source maps (tsc's, carried through) let a crash report name src/ files and lines; they are read only
 // when something crashes (src/core/crash-report.ts), so start-up does not pay for them.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { sourceHash } from './lib/source-hash.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync('dist/cli', { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { main: 'dist/main.js' },
   outdir: 'dist/cli',
   bundle: true,
@@ -33,6 +34,8 @@ await build({
   // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins.
   banner: { js: "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);" },
   logLevel: 'warning',
+  // BUNDLE_METAFILE=path writes esbuild's metafile (which source went into which chunk) for start-up work.
+  metafile: Boolean(process.env.BUNDLE_METAFILE),
   plugins: [englishOnlyZodLocales(), lazyChildProcessForCommander()],
 });
 
@@ -76,6 +79,17 @@ function lazyChildProcessForCommander() {
     },
   };
 }
+
+if (process.env.BUNDLE_METAFILE) writeFileSync(process.env.BUNDLE_METAFILE, JSON.stringify(result.metafile));
+
+// `crmctl --help` with its output piped (bin/crmctl.js's fast path) prints this file instead of loading
+// the CLI: the page commander prints for that command line, rendered by the bundle just built (a child
+// with piped stdout, so commander wraps at its default width as it would for the user; an empty
+// environment, so nothing from the shell of the build leaks in). test/ux/root-help.test.ts compares.
+writeFileSync(
+  'dist/cli/root-help.txt',
+  execFileSync(process.execPath, ['--input-type=module', '-e', "const { main } = await import('./dist/cli/main.js'); process.exitCode = await main(['--help']);"], { env: {}, stdio: ['ignore', 'pipe', 'inherit'] }),
+);
 
 // What this build was made from: test/ux/built.ts rebuilds when the sources no longer match.
 writeFileSync('dist/.build-stamp', `${sourceHash('.')}\n`);
