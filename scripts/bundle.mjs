@@ -7,11 +7,12 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { groupChunks, groupImports } from './lib/chunk-groups.mjs';
 import { sourceHash } from './lib/source-hash.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync('dist/cli', { recursive: true, force: true });
-const result = await build({
+const options = {
   entryPoints: { main: 'dist/main.js' },
   outdir: 'dist/cli',
   bundle: true,
@@ -19,7 +20,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minify: !process.env.BUNDLE_NO_MINIFY,
   sourcemap: 'linked',
   sourcesContent: false,
   legalComments: 'linked',
@@ -34,10 +35,12 @@ const result = await build({
   // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins.
   banner: { js: "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);" },
   logLevel: 'warning',
-  // BUNDLE_METAFILE=path writes esbuild's metafile (which source went into which chunk) for start-up work.
-  metafile: Boolean(process.env.BUNDLE_METAFILE),
-  plugins: [englishOnlyZodLocales(), lazyChildProcessForCommander()],
-});
+  metafile: true,
+};
+const plugins = [englishOnlyZodLocales(), lazyChildProcessForCommander()];
+// First pass: which entries reach which modules; second: the bundle, its chunks grouped (lib/chunk-groups.mjs).
+const first = await build({ ...options, write: false, plugins });
+const result = await build({ ...options, plugins: [...plugins, groupChunks(groupImports(first.metafile))] });
 
 /**
  * zod's `z` namespace re-exports every locale (`z.locales`, ~60 files), so all of them land in the
@@ -80,6 +83,7 @@ function lazyChildProcessForCommander() {
   };
 }
 
+// BUNDLE_METAFILE=path writes esbuild's metafile (which source went into which chunk) for start-up work.
 if (process.env.BUNDLE_METAFILE) writeFileSync(process.env.BUNDLE_METAFILE, JSON.stringify(result.metafile));
 
 // `crmctl --help` with its output piped (bin/crmctl.js's fast path) prints this file instead of loading
