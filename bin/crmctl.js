@@ -12,6 +12,11 @@ process.stdout.on('error', (err) => {
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
   const { readFileSync } = await import('node:fs');
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else if (process.argv.length === 3 && (process.argv[2] === '--help' || process.argv[2] === '-h') && !process.stdout.isTTY) {
+  // Fast path: root help written to a pipe is the page the build rendered (scripts/bundle.mjs); on a
+  // terminal commander wraps to its width, so the CLI renders it.
+  const { readFileSync } = await import('node:fs');
+  process.stdout.write(readFileSync(new URL('../dist/cli/root-help.txt', import.meta.url)));
 } else {
   // dist/cli is the esbuild bundle of dist/main.js (scripts/bundle.mjs): far fewer files to load at start-up.
   const { main } = await import('../dist/cli/main.js');

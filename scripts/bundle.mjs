@@ -5,12 +5,14 @@
 // Source maps (tsc's, carried through) let a crash report name src/ files and lines; they are read only
 // when something crashes (src/core/crash-report.ts), so start-up does not pay for them.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { groupChunks, groupImports } from './lib/chunk-groups.mjs';
 import { sourceHash } from './lib/source-hash.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync('dist/cli', { recursive: true, force: true });
-await build({
+const options = {
   entryPoints: { main: 'dist/main.js' },
   outdir: 'dist/cli',
   bundle: true,
@@ -18,7 +20,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minify: !process.env.BUNDLE_NO_MINIFY,
   sourcemap: 'linked',
   sourcesContent: false,
   legalComments: 'linked',
@@ -33,8 +35,12 @@ await build({
   // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins.
   banner: { js: "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [englishOnlyZodLocales(), lazyChildProcessForCommander()],
-});
+  metafile: true,
+};
+const plugins = [englishOnlyZodLocales(), lazyChildProcessForCommander()];
+// First pass: which entries reach which modules; second: the bundle, its chunks grouped (lib/chunk-groups.mjs).
+const first = await build({ ...options, write: false, plugins });
+const result = await build({ ...options, plugins: [...plugins, groupChunks(groupImports(first.metafile))] });
 
 /**
  * zod's `z` namespace re-exports every locale (`z.locales`, ~60 files), so all of them land in the
@@ -76,6 +82,18 @@ function lazyChildProcessForCommander() {
     },
   };
 }
+
+// BUNDLE_METAFILE=path writes esbuild's metafile (which source went into which chunk) for start-up work.
+if (process.env.BUNDLE_METAFILE) writeFileSync(process.env.BUNDLE_METAFILE, JSON.stringify(result.metafile));
+
+// `crmctl --help` with its output piped (bin/crmctl.js's fast path) prints this file instead of loading
+// the CLI: the page commander prints for that command line, rendered by the bundle just built (a child
+// with piped stdout, so commander wraps at its default width as it would for the user; an empty
+// environment, so nothing from the shell of the build leaks in). test/ux/root-help.test.ts compares.
+writeFileSync(
+  'dist/cli/root-help.txt',
+  execFileSync(process.execPath, ['--input-type=module', '-e', "const { main } = await import('./dist/cli/main.js'); process.exitCode = await main(['--help']);"], { env: {}, stdio: ['ignore', 'pipe', 'inherit'] }),
+);
 
 // What this build was made from: test/ux/built.ts rebuilds when the sources no longer match.
 writeFileSync('dist/.build-stamp', `${sourceHash('.')}\n`);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 export function sourceHash(root) {
   const h = createHash('sha256');
-  const files = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/bundle.mjs', 'scripts/lib/source-hash.mjs'];
+  const files = ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts/bundle.mjs', 'scripts/lib/chunk-groups.mjs', 'scripts/lib/source-hash.mjs'];
   const walk = (dir) => {
     for (const name of readdirSync(join(root, dir)).sort()) {
       const p = join(dir, name);

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 /** Streams plus the facts about them that decide output format, colour and prompting. */
 export interface IO {
@@ -14,10 +15,14 @@ export interface IO {
 
 export function processIO(): IO {
   return {
-    stdin: process.stdin,
+    // Node creates process.stdin (a stream, and a reader of the terminal) on first access: most
+    // commands never read it, so neither looking at it nor asking whether it is a terminal creates it.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    isStdinTTY: Boolean(process.stdin.isTTY),
+    isStdinTTY: isatty(0),
     isStdoutTTY: Boolean(process.stdout.isTTY),
     isStderrTTY: Boolean(process.stderr.isTTY),
     columns: process.stdout.columns || positiveInt(process.env.COLUMNS),
