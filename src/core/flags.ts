@@ -98,6 +98,20 @@ export const flag = {
     };
   },
 
+  /** `--name <n>`: a number greater than 0, fractions allowed (seconds to wait). */
+  positive<O extends Valued & { required?: boolean; default?: number }>(o: O): Flag<Required<O, number>> {
+    return {
+      option: (name) => option({ value: 'n', ...o }, name),
+      parse: (raw, f) => {
+        if (missing(raw ?? o.default, o, f)) return undefined as Required<O, number>;
+        const v = raw ?? o.default;
+        const n = Number(String(v).trim() || NaN);
+        if (!Number.isFinite(n) || n <= 0) throw new ValidationError([{ field: f, rule: `must be a positive number${o.value ? ` of ${o.value}` : ''} (got ${JSON.stringify(v)})` }]);
+        return n as Required<O, number>;
+      },
+    };
+  },
+
   /** `--name <value>` limited to `choices` (help, completions and the check all read them). */
   enum<const C extends readonly string[], O extends Valued & { required?: boolean; default?: C[number] }>(choices: C, o: O): Flag<Required<O, C[number]>> {
     return {
