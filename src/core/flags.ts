@@ -67,8 +67,14 @@ function toInt(raw: unknown, flag: string, min: number | undefined, max: number 
   const text = String(raw).trim();
   const n = Number(text);
   if (/^-?\d+$/.test(text) && Number.isSafeInteger(n) && (min === undefined || n >= min) && (max === undefined || n <= max)) return n;
-  const bounds = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` of at least ${min}` : max !== undefined ? ` of at most ${max}` : '';
-  throw new ValidationError([{ field: flag, rule: `must be an integer${bounds} (got ${JSON.stringify(raw)})` }]);
+  const kind =
+    min !== undefined && max !== undefined ? `an integer from ${min} to ${max}`
+    : min === 1 ? 'a positive integer'
+    : min === 0 ? 'a non-negative integer'
+    : min !== undefined ? `an integer of at least ${min}`
+    : max !== undefined ? `an integer of at most ${max}`
+    : 'an integer';
+  throw new ValidationError([{ field: flag, rule: `must be ${kind} (got ${JSON.stringify(raw)})` }]);
 }
 
 export const flag = {
