@@ -18,6 +18,7 @@ export interface AreaOptions<K extends string> {
  */
 export function defineArea<T extends Record<string, Operation>>(tables: T | T[], opts: AreaOptions<keyof T & string> = {}): AreaModule {
   const rows = (Array.isArray(tables) ? tables : [tables]).flatMap((t) => rowsOf(t));
+  const extensions: Partial<Record<string, CommandExtension>> = opts.extend ?? {};
   const byPath = new Map<string, Operation[]>();
   for (const op of rows) {
     if (op.cli.handWritten) continue;
@@ -28,7 +29,7 @@ export function defineArea<T extends Record<string, Operation>>(tables: T | T[],
   for (const [path, ops] of byPath) {
     const primary = ops.filter((o) => !o.cli.switch);
     if (primary.length !== 1) throw new Error(`internal: command "${path}" needs exactly one operation without cli.switch (has ${primary.length})`);
-    const ext = (opts.extend as Record<string, CommandExtension> | undefined)?.[primary[0]!.key];
+    const ext = extensions[primary[0]!.key];
     const alternates = ops.filter((o) => o.cli.switch);
     generated.push(alternates.length ? switchedCommand(primary[0]!, alternates, ext) : commandFromOperation(primary[0]!, ext));
   }

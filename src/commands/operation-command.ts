@@ -1,13 +1,14 @@
 import { pathParamNames, type Operation } from '../api/operation.js';
 import type { CommandSpec, OptionSpec } from '../core/command.js';
 import type { Context } from '../core/context.js';
+import { flag, flagOptions, parseFlags, type FlagSet, type FlagValues } from '../core/flags.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { coerceField, setPath } from '../input/coerce.js';
 import { nullableKeys, type FieldSpec } from '../input/fields.js';
 import { jsonSchemaOf } from '../input/json-schema.js';
 import { operationFields, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { readJsonInput } from '../input/sources.js';
-import { executeOperation, pagingOptions, type RunHooks } from './run-operation.js';
+import { executeOperation, pagingFlags, pagingOptions, type RunHooks } from './run-operation.js';
 
 /**
  * What an area adds to a generated command: flags the table cannot express (flags that send null,
@@ -28,6 +29,29 @@ export interface CommandExtension {
   explain?: (err: unknown, opts: Record<string, unknown>) => unknown;
   /** Said after the call (a side effect on another record); its reads are listed in the help's Calls. */
   after?: { calls: Operation[]; run(ctx: Context, input: ValidInput): Promise<void> };
+}
+
+/**
+ * An extension as written: its own flags described once (core/flags.ts) and hooks that receive them
+ * typed. `tableOpts` holds the generated (table) flags as commander gave them, for the few hooks that
+ * check one of those against their own (`--content-file` against `--content`).
+ */
+export interface ExtensionDefinition<F extends FlagSet> extends Omit<CommandExtension, 'options' | 'adjust' | 'explain'> {
+  flags?: F;
+  adjust?: (ctx: Context, raw: RawInput, flags: FlagValues<F>, tableOpts: Record<string, unknown>) => RawInput | Promise<RawInput>;
+  explain?: (err: unknown, flags: FlagValues<F>) => unknown;
+}
+
+/** A CommandExtension from typed flags: options for help and docs, values parsed once before the hooks run. */
+export function extension<F extends FlagSet = Record<never, never>>(def: ExtensionDefinition<F>): CommandExtension {
+  const { flags, adjust, explain, ...rest } = def;
+  const declared = (flags ?? {}) as F;
+  return {
+    ...rest,
+    options: flagOptions(declared),
+    ...(adjust ? { adjust: (ctx: Context, raw: RawInput, opts: Record<string, unknown>) => adjust(ctx, raw, parseFlags(declared, opts), opts) } : {}),
+    ...(explain ? { explain: (err: unknown, opts: Record<string, unknown>) => explain(err, parseFlags(declared, opts)) } : {}),
+  };
 }
 
 /** Presentation of one call: records mapped for display and the columns to show. */
@@ -63,14 +87,22 @@ export function operationOptions(op: Operation): OptionSpec[] {
   const nullable = nullableKeys(op.body);
   const options: OptionSpec[] = fields.map(optionFor);
   if (op.cli.upload) options.unshift({ flags: '--file <path>', description: 'the file to send (- reads stdin); required' });
-  if (op.body && !op.cli.upload) options.push({ flags: '--data <json>', description: 'request body as JSON, @file or - for stdin; flags override its fields' });
-  if (isUpdate(op) && nullable.length) options.push({ flags: '--unset <fields>', description: `clear these fields (sent as null): ${nullable.join(', ')}` });
+  const { data, unset } = bodyFlags(nullable);
+  if (op.body && !op.cli.upload) options.push(...flagOptions({ data }));
+  if (isUpdate(op) && nullable.length) options.push(...flagOptions({ unset }));
   if (op.pagination !== 'none') {
-    options.push({ flags: '--limit <n>', description: `at most this many records (page size up to ${op.maxLimit ?? 500})` });
-    options.push({ flags: '--all', description: 'follow every page' });
-    options.push({ flags: op.pagination === 'offset' ? '--start <n>' : '--cursor <cursor>', description: 'start from this position (resume)' });
+    const { limit, all, start, cursor } = pagingFlags(op.maxLimit);
+    options.push(...flagOptions(op.pagination === 'offset' ? { limit, all, start } : { limit, all, cursor }));
   }
   return options;
+}
+
+/** --data and --unset of a generated command, described once: operationOptions declares them, collectFlags reads them. */
+function bodyFlags(nullable: string[]) {
+  return {
+    data: flag.string({ value: 'json', description: 'request body as JSON, @file or - for stdin; flags override its fields' }),
+    unset: flag.csv({ value: 'fields', description: `clear these fields (sent as null): ${nullable.join(', ')}` }),
+  };
 }
 
 /** Command spec generated from one operation row (Stripe's NewOperationCmd), optionally extended. */
@@ -178,9 +210,11 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
 export async function collectFlags(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): Promise<RawInput> {
   const { fields } = operationFields(op);
   const params = await collectParams(ctx, op, argv);
-  let body: unknown ;
-  if (opts.data !== undefined) {
-    body = await readJsonInput(ctx.io.stdin, String(opts.data), '--data');
+  const nullable = nullableKeys(op.body);
+  const { data, unset } = parseFlags(bodyFlags(nullable), opts);
+  let body: unknown;
+  if (data !== undefined) {
+    body = await readJsonInput(ctx.io.stdin, data, '--data');
     // An array or a bare value where the operation takes an object: name --data, not "body".
     const wantsObject = op.body !== undefined && jsonSchemaOf(op.body).type === 'object';
     if (wantsObject && (body === null || typeof body !== 'object' || Array.isArray(body))) {
@@ -198,9 +232,9 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
       setPath(body as Record<string, unknown>, f.path, value);
     }
   }
-  if (opts.unset !== undefined) {
-    const allowed = nullableKeys(op.body);
-    for (const name of String(opts.unset).split(',').map((s) => s.trim()).filter(Boolean)) {
+  if (unset !== undefined) {
+    const allowed = nullable;
+    for (const name of unset) {
       const key = allowed.find((a) => a === name || a.replace(/_/g, '-') === name);
       if (!key) throw new ValidationError([{ field: '--unset', rule: `${name} cannot be cleared; clearable: ${allowed.join(', ')}` }]);
       if (body === undefined || body === null || typeof body !== 'object') body = {};

@@ -1,7 +1,7 @@
 import type { Operation, OperationInput, } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import type { Prepared } from '../api/prepare.js';
-import { ValidationError } from '../core/errors.js';
+import { flag, parseFlags } from '../core/flags.js';
 import type { RawInput } from '../input/operation-input.js';
 
 export interface PageOptions {
@@ -107,14 +107,21 @@ async function* toAsync(items: unknown[]): AsyncGenerator<unknown> {
   yield* items;
 }
 
+/**
+ * The paging flags of a list command, described once: operationOptions declares `limit`, `all` and
+ * the one of `start`/`cursor` its pagination uses; pagingOptions reads them back checked.
+ */
+export function pagingFlags(maxLimit = 500) {
+  return {
+    limit: flag.int({ min: 1, description: `at most this many records (page size up to ${maxLimit})` }),
+    all: flag.bool({ description: 'follow every page' }),
+    start: flag.int({ min: 0, description: 'start from this position (resume)' }),
+    cursor: flag.string({ value: 'cursor', description: 'start from this position (resume)' }),
+  };
+}
+
 /** --limit/--all/--start/--cursor of a list command, checked. */
 export function pagingOptions(opts: Record<string, unknown>): PageOptions {
-  let limit: number | undefined;
-  if (opts.limit !== undefined) {
-    limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new ValidationError([{ field: '--limit', rule: `must be a positive integer (got ${JSON.stringify(opts.limit)})` }]);
-  }
-  if (opts.start !== undefined && !/^\d+$/.test(String(opts.start))) throw new ValidationError([{ field: '--start', rule: 'must be a non-negative integer' }]);
-  const from = (opts.start ?? opts.cursor) as string | undefined;
-  return { limit, all: Boolean(opts.all), from };
+  const { limit, all, start, cursor } = parseFlags(pagingFlags(), opts);
+  return { limit, all, from: start !== undefined ? String(start) : cursor };
 }

@@ -18,7 +18,7 @@ describe('crmctl sandbox start', () => {
   it('bad numbers are refused before anything starts', async () => {
     const r = await runCli(['sandbox', 'start', '--port', 'eighty', '--no-profile'], { env: { CRMCTL_CONFIG_DIR: tempConfigDir() } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--port: must be an integer >= 0 (got "eighty")');
+    expect(r.stderr).toContain('--port: must be an integer from 0 to 65535 (got "eighty")');
     const f = await runCli(['sandbox', 'start', '--faults', '5xx=2', '--no-profile'], { env: { CRMCTL_CONFIG_DIR: tempConfigDir() } });
     expect(f.code).toBe(2);
     expect(f.stderr).toContain('--faults: 5xx must be a share between 0 and 1 (got 2)');

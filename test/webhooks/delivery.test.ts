@@ -213,9 +213,9 @@ describe('listen output and options', () => {
     [['--user', 'u'], '--password-stdin: a password is needed with --user'],
     [['--password-stdin'], '--user: is required with --password-stdin'],
     [['--forward', 'ftp://x'], '--forward: must be a full http(s) URL'],
-    [['--port', '70000'], '--port: must be at most 65535'],
+    [['--port', '70000'], '--port: must be an integer from 0 to 65535'],
     [['--port', 'abc'], '--port: must be an integer'],
-    [['--max-events', '0'], '--max-events: must be an integer of at least 1'],
+    [['--max-events', '0'], '--max-events: must be a positive integer'],
   ])('refuses %j (exit 2)', async (args, message) => {
     const r = await run(['webhooks', 'listen', ...args]);
     expect(r.code).toBe(2);

@@ -79,6 +79,6 @@ describe('webhooks listen: body size and concurrency caps', () => {
   it('--max-body and --max-concurrent must be positive integers (exit 2)', async () => {
     const r = await runCli(['webhooks', 'listen', '--max-body', '0'], { env: { CRMCTL_CONFIG_DIR: tempConfigDir() } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: --max-body: must be an integer of at least 1 (got "0")\n');
+    expect(r.stderr).toBe('error: --max-body: must be a positive integer (got "0")\n');
   });
 });

@@ -1,5 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import type { AreaModule, CommandSpec } from '../../core/command.js';
+import type { AreaModule } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
+import { flag, type FlagValues } from '../../core/flags.js';
 import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
@@ -12,7 +14,18 @@ import type { OutputFormat } from '../../core/globals.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-const apiCommand: CommandSpec = {
+const API_FLAGS = {
+  method: flag.string({ short: 'X', value: 'method', description: 'HTTP method (default GET)' }),
+  field: flag.list({ short: 'F', value: 'key=value', description: 'typed field (repeatable)' }),
+  rawField: flag.list({ short: 'f', value: 'key=value', description: 'string field (repeatable)' }),
+  header: flag.list({ short: 'H', value: 'line', description: '"Name: value" request header (repeatable)' }),
+  input: flag.string({ value: 'file', description: 'request body: a JSON file, or - for stdin' }),
+  include: flag.bool({ short: 'i', description: 'print the status line and response headers before the body' }),
+  paginate: flag.bool({ description: 'follow every page and stream the records' }),
+  raw: flag.bool({ description: 'send a method and path the operation tables do not know (experiments); checked otherwise' }),
+};
+
+const apiCommand = defineCommand({
   path: ['api'],
   summary: 'Call any endpoint with the profile\'s auth, retries and pacing (gh api style)',
   description: [
@@ -37,24 +50,15 @@ const apiCommand: CommandSpec = {
     { name: 'method-or-path', description: 'METHOD PATH, or just PATH (GET)', required: true, complete: { words: [...METHODS], operationPaths: true } },
     { name: 'path', description: 'path such as /api/v1/leads (when METHOD is given first)', required: false, complete: { operationPaths: true } },
   ],
-  options: [
-    { flags: '-X, --method <method>', description: 'HTTP method (default GET)' },
-    { flags: '-F, --field <key=value>', description: 'typed field (repeatable)', repeatable: true },
-    { flags: '-f, --raw-field <key=value>', description: 'string field (repeatable)', repeatable: true },
-    { flags: '-H, --header <line>', description: '"Name: value" request header (repeatable)', repeatable: true },
-    { flags: '--input <file>', description: 'request body: a JSON file, or - for stdin' },
-    { flags: '-i, --include', description: 'print the status line and response headers before the body' },
-    { flags: '--paginate', description: 'follow every page and stream the records' },
-    { flags: '--raw', description: 'send a method and path the operation tables do not know (experiments); checked otherwise' },
-  ],
-  run: (ctx, { args, opts }) => runApi(ctx, args, opts),
-};
+  flags: API_FLAGS,
+  run: (ctx, { args, flags }) => runApi(ctx, args, flags),
+});
 
-async function runApi(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
-  const { method, path: rawPath } = methodAndPath(args, opts.method as string | undefined);
+async function runApi(ctx: Context, args: string[], opts: FlagValues<typeof API_FLAGS>): Promise<void> {
+  const { method, path: rawPath } = methodAndPath(args, opts.method);
   const [path, search] = splitQuery(rawPath);
-  const fields = parseFieldArgs(opts.field as string[] | undefined, opts.rawField as string[] | undefined);
-  const headers = parseHeaders(opts.header as string[] | undefined);
+  const fields = parseFieldArgs(opts.field, opts.rawField);
+  const headers = parseHeaders(opts.header);
   const form = /application\/x-www-form-urlencoded/i.test(headers['content-type'] ?? '');
   delete headers['content-type']; // the client sets it from the encoding
 
@@ -63,7 +67,7 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
   if (opts.input !== undefined) {
     // The same 5 MB cap and UTF-8 check as --data @file / --data - of the other commands.
     const { readInputText } = await import('../../input/sources.js');
-    const text = await readInputText(ctx.io.stdin, opts.input === '-' ? '-' : `@${String(opts.input)}`, '--input');
+    const text = await readInputText(ctx.io.stdin, opts.input === '-' ? '-' : `@${opts.input}`, '--input');
     try {
       body = text.trim() === '' ? undefined : JSON.parse(text);
     } catch {
@@ -102,7 +106,7 @@ async function runApi(ctx: Context, args: string[], opts: Record<string, unknown
     await write(ctx, scrub(ctx, bodyText(res.body, formatFor(ctx, 'raw'), ctx.globals.showSecrets)));
     return;
   }
-  await paginateRaw(ctx, request, Boolean(opts.include), (req) => http.send(req));
+  await paginateRaw(ctx, request, opts.include, (req) => http.send(req));
 }
 
 /** Streams the records of every page: as pages arrive, never holding more than one. */

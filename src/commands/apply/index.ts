@@ -1,7 +1,9 @@
-import type { AreaModule, CommandSpec } from '../../core/command.js';
+import type { AreaModule } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
+import { flag } from '../../core/flags.js';
 
 /** `crmctl apply`: fixture files → records in the account, remembered in a state file. */
-const apply: CommandSpec = {
+const apply = defineCommand({
   path: ['apply'],
   summary: 'Create or update records from fixture files (YAML or JSON); re-runs change only what changed',
   // Paragraphs without manual line breaks: commander wraps them to the terminal.
@@ -15,21 +17,21 @@ const apply: CommandSpec = {
     'crmctl apply -f fixtures/ --dry-run',
     'crmctl apply -f fixtures/ --state ci-state.json --prune --json',
   ],
-  options: [
-    { flags: '-f, --file <path>', description: 'fixture file (YAML or JSON) or a directory of them; repeat for several', repeatable: true },
-    { flags: '--state <file>', description: 'state file (default: .crmctl-state.json beside the first file)' },
-    { flags: '--dry-run', description: 'print the plan (create / update / replace / unchanged / delete) and its total cost; send nothing' },
-    { flags: '--prune', description: 'delete records an earlier apply created that the files no longer hold' },
-  ],
-  async run(ctx, { opts }) {
+  flags: {
+    file: flag.list({ short: 'f', value: 'path', description: 'fixture file (YAML or JSON) or a directory of them; repeat for several' }),
+    state: flag.string({ value: 'file', description: 'state file (default: .crmctl-state.json beside the first file)' }),
+    dryRun: flag.bool({ description: 'print the plan (create / update / replace / unchanged / delete) and its total cost; send nothing' }),
+    prune: flag.bool({ description: 'delete records an earlier apply created that the files no longer hold' }),
+  },
+  async run(ctx, { flags }) {
     const { runApply } = await import('./run.js');
     await runApply(ctx, {
-      files: (opts.file as string[] | undefined) ?? [],
-      state: opts.state as string | undefined,
-      dryRun: Boolean(opts.dryRun),
-      prune: Boolean(opts.prune),
+      files: flags.file,
+      state: flags.state,
+      dryRun: flags.dryRun,
+      prune: flags.prune,
     });
   },
-};
+});
 
 export const area: AreaModule = { commands: [apply] };

@@ -1,8 +1,10 @@
 import type { AreaModule, CommandSpec } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
+import { flag } from '../../core/flags.js';
 import type { Context } from '../../core/context.js';
 import { AuthError, NotFoundError } from '../../core/errors.js';
 
-const login: CommandSpec = {
+const login = defineCommand({
   path: ['auth', 'login'],
   summary: 'Log in with OAuth in the browser and store the tokens in a profile',
   description: [
@@ -15,22 +17,23 @@ const login: CommandSpec = {
     'crmctl auth login --profile sandbox --no-browser',
     'printf "%s\\n" "$SECRET" | crmctl auth login --client-id abc123 --client-secret-stdin',
   ],
-  options: [
-    { flags: '--auth-url <url>', description: 'OAuth server address (env CRMCTL_AUTH_URL); saved in the profile' },
-    { flags: '--client-id <id>', description: 'client id of the registered app (env CRMCTL_CLIENT_ID); saved in the profile' },
-    { flags: '--client-secret-stdin', description: 'read the client secret from the first line of stdin' },
-    {
-      flags: '--callback-port <n>',
+  flags: {
+    authUrl: flag.string({ value: 'url', description: 'OAuth server address (env CRMCTL_AUTH_URL); saved in the profile' }),
+    clientId: flag.string({ value: 'id', description: 'client id of the registered app (env CRMCTL_CLIENT_ID); saved in the profile' }),
+    clientSecretStdin: flag.bool({ description: 'read the client secret from the first line of stdin' }),
+    callbackPort: flag.int({
+      min: 1,
+      max: 65535,
       description: 'loopback port of the callback (default: the profile\'s, else 8250); must equal the app\'s registered callback http://127.0.0.1:N/callback; saved in the profile',
-    },
-    { flags: '--no-browser', description: 'do not open a browser; print the URL and also accept the pasted redirect URL or code on stdin' },
-    { flags: '--timeout <seconds>', description: 'give up waiting for the authorization after this long (default 300)' },
-  ],
-  async run(ctx, { opts }) {
-    const { runLogin } = await import('./login.js');
-    await runLogin(ctx, opts as Parameters<typeof runLogin>[1]);
+    }),
+    browser: flag.negated({ description: 'do not open a browser; print the URL and also accept the pasted redirect URL or code on stdin' }),
+    timeout: flag.positive({ value: 'seconds', description: 'give up waiting for the authorization after this long (default 300)' }),
   },
-};
+  async run(ctx, { flags }) {
+    const { runLogin } = await import('./login.js');
+    await runLogin(ctx, flags);
+  },
+});
 
 function iso(ms: number | undefined): string | null {
   return ms === undefined ? null : new Date(ms).toISOString();

@@ -3,19 +3,13 @@ import { UsageError } from '../../core/errors.js';
 import { DEFAULT_CALLBACK_PORT, getProfile, readStore, saveProfile, setDefaultProfile, validateProfileName } from '../../config/store.js';
 
 export interface LoginOptions {
-  authUrl?: string;
-  clientId?: string;
-  clientSecretStdin?: boolean;
-  callbackPort?: string;
-  browser?: boolean;
-  timeout?: string;
-}
-
-export function parsePort(v: string | number | undefined, flag = '--callback-port'): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`${flag}: must be a port number 1-65535 (got "${v}")`);
-  return n;
+  authUrl: string | undefined;
+  clientId: string | undefined;
+  clientSecretStdin: boolean;
+  callbackPort: number | undefined;
+  browser: boolean;
+  /** Seconds to wait for the authorization (default 300). */
+  timeout: number | undefined;
 }
 
 function checkUrl(v: string, flag: string): string {
@@ -32,12 +26,11 @@ function checkUrl(v: string, flag: string): string {
 export async function runLogin(ctx: Context, o: LoginOptions): Promise<void> {
   const name = validateProfileName(await ctx.profileName());
   const existing = await getProfile(name, ctx.env);
-  const port = parsePort(o.callbackPort) ?? existing?.callbackPort ?? DEFAULT_CALLBACK_PORT;
-  const timeoutSec = o.timeout === undefined ? 300 : Number(o.timeout);
-  if (!Number.isFinite(timeoutSec) || timeoutSec <= 0) throw new UsageError(`--timeout: must be a positive number of seconds (got "${o.timeout}")`);
+  const port = o.callbackPort ?? existing?.callbackPort ?? DEFAULT_CALLBACK_PORT;
+  const timeoutSec = o.timeout ?? 300;
 
   // Read stdin only when asked to: the secret first, then pasted redirect URLs (--no-browser).
-  const wantsStdin = Boolean(o.clientSecretStdin) || o.browser === false;
+  const wantsStdin = o.clientSecretStdin || !o.browser;
   const { LineReader } = await import('../../auth/lines.js');
   const lines = wantsStdin ? new LineReader(ctx.io.stdin) : undefined;
   try {

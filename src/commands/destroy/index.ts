@@ -1,7 +1,9 @@
-import type { AreaModule, CommandSpec } from '../../core/command.js';
+import type { AreaModule } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
+import { flag } from '../../core/flags.js';
 
 /** `crmctl destroy`: removes what `crmctl apply` created, as its state file lists it. */
-const destroy: CommandSpec = {
+const destroy = defineCommand({
   path: ['destroy'],
   summary: 'Delete the records crmctl apply created (from its state file), dependents first',
   description: [
@@ -10,14 +12,14 @@ const destroy: CommandSpec = {
     'A step that changed a record the fixtures did not create (a user\'s role, a setting of an existing role) is undone by putting back the value apply found (a "restored" line names the record and the value: role 6 -> 3).',
   ].join('\n\n'),
   examples: ['crmctl destroy --state fixtures/.crmctl-state.json --yes', 'crmctl destroy --state ci-state.json --dry-run'],
-  options: [
-    { flags: '--state <file>', description: 'state file written by crmctl apply (required)' },
-    { flags: '--dry-run', description: 'list what would be deleted and the cost; send nothing' },
-  ],
-  async run(ctx, { opts }) {
-    const { runDestroy } = await import('./run.js');
-    await runDestroy(ctx, { state: opts.state as string | undefined, dryRun: Boolean(opts.dryRun) });
+  flags: {
+    state: flag.string({ value: 'file', description: 'state file written by crmctl apply (required)' }),
+    dryRun: flag.bool({ description: 'list what would be deleted and the cost; send nothing' }),
   },
-};
+  async run(ctx, { flags }) {
+    const { runDestroy } = await import('./run.js');
+    await runDestroy(ctx, { state: flags.state, dryRun: flags.dryRun });
+  },
+});
 
 export const area: AreaModule = { commands: [destroy] };

@@ -1,8 +1,10 @@
-import type { AreaModule, CommandSpec } from '../../core/command.js';
+import type { AreaModule } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
 import { UsageError } from '../../core/errors.js';
+import { flag } from '../../core/flags.js';
 import { EXPORT_FORMATS, formatFor } from '../../output/format.js';
 
-const exportCommand: CommandSpec = {
+const exportCommand = defineCommand({
   path: ['export'],
   summary: 'Export every record of a resource as ndjson, json or csv (resumable)',
   description: [
@@ -18,18 +20,18 @@ const exportCommand: CommandSpec = {
     'crmctl export mailbox-threads --param folder=archive > threads.ndjson',
   ],
   args: [{ name: 'resource', description: 'what to export (see --list)', required: false }],
-  options: [
-    { flags: '--out <file>', description: 'write here instead of stdout (needed for --resume)' },
-    { flags: '--format <format>', description: 'ndjson (default), json (one array) or csv; default from --out extension', choices: EXPORT_FORMATS },
-    { flags: '--param <key=value>', description: 'path or query parameter of the list (repeatable), e.g. deal_ids=1,2', repeatable: true },
-    { flags: '--resume', description: 'continue a killed export from <out>.checkpoint.json' },
-    { flags: '--columns <list>', description: 'CSV columns (dotted paths allowed); default: the fields of the first page' },
-    { flags: '--page-size <n>', description: 'records per request (default: the largest the list allows)' },
-    { flags: '--list', description: 'list the resources that can be exported' },
-  ],
-  async run(ctx, { args, opts }) {
+  flags: {
+    out: flag.string({ value: 'file', description: 'write here instead of stdout (needed for --resume)' }),
+    format: flag.enum(EXPORT_FORMATS, { value: 'format', description: 'ndjson (default), json (one array) or csv; default from --out extension' }),
+    param: flag.list({ value: 'key=value', description: 'path or query parameter of the list (repeatable), e.g. deal_ids=1,2' }),
+    resume: flag.bool({ description: 'continue a killed export from <out>.checkpoint.json' }),
+    columns: flag.csv({ description: 'CSV columns (dotted paths allowed); default: the fields of the first page' }),
+    pageSize: flag.int({ min: 1, description: 'records per request (default: the largest the list allows)' }),
+    list: flag.bool({ description: 'list the resources that can be exported' }),
+  },
+  async run(ctx, { args, flags }) {
     const { exportResources, findExportResource } = await import('../../automation/resources.js');
-    if (opts.list) {
+    if (flags.list) {
       const { renderRecords } = await import('../../output/render.js');
       const rows = exportResources().map((r) => ({ resource: r.name, aliases: r.aliases.join(','), operation: `${r.op.method} ${r.op.path}`, cost: r.op.cost, params: r.required.join(',') }));
       await renderRecords(ctx, rows, { columns: ['resource', 'operation', 'cost', 'params', 'aliases'] });
@@ -39,16 +41,14 @@ const exportCommand: CommandSpec = {
     if (!name) throw new UsageError('missing argument <resource>', 'See `crmctl export --list` for what can be exported.');
     const resource = findExportResource(name);
     if (!resource) throw new UsageError(`unknown resource "${name}"`, `Exportable: ${exportResources().map((r) => r.name).join(', ')}`);
-    const format = formatFor(ctx, 'export', { format: opts.format as string | undefined, out: opts.out as string | undefined });
-    const pageSize = opts.pageSize === undefined ? undefined : Number(opts.pageSize);
-    if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1)) throw new UsageError('--page-size: must be a positive integer');
-    const columns = opts.columns === undefined ? undefined : String(opts.columns).split(',').map((c) => c.trim()).filter(Boolean);
+    const format = formatFor(ctx, 'export', { format: flags.format, out: flags.out });
+    const { pageSize, columns } = flags;
     if (columns && format !== 'csv') throw new UsageError('--columns: only for --format csv');
     const { listInput } = await import('../../automation/params.js');
-    const { params, query } = await listInput(ctx, resource.op, resource.name, (opts.param as string[] | undefined) ?? []);
+    const { params, query } = await listInput(ctx, resource.op, resource.name, flags.param);
     const { runExport } = await import('../../automation/export.js');
-    await runExport(ctx, { resource, params, query, format, out: opts.out as string | undefined, resume: Boolean(opts.resume), columns, pageSize });
+    await runExport(ctx, { resource, params, query, format, out: flags.out, resume: flags.resume, columns, pageSize });
   },
-};
+});
 
 export const area: AreaModule = { commands: [exportCommand] };

@@ -1,26 +1,23 @@
-import type { Context } from '../../core/context.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import type { RawInput } from '../../input/operation-input.js';
-import type { CommandExtension } from '../operation-command.js';
-
-const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+import { flag } from '../../core/flags.js';
+import { extension, type CommandExtension } from '../operation-command.js';
 
 /**
  * The option operations take one array body. Friendly repeatable flags build it; --data passes a
  * whole array through instead (not merged with the flags).
  */
-function arrayBody(flag: string, description: string, build: (values: string[]) => unknown[]): CommandExtension {
-  return {
-    options: [{ flags: `--${flag} <${flag === 'option' ? 'id=label' : flag === 'id' ? 'ids' : 'text'}>`, description, repeatable: true }],
-    adjust(_ctx: Context, raw: RawInput, opts: Record<string, unknown>): RawInput {
-      const values = list(opts[flag]);
-      if (raw.body !== undefined && values.length) throw new UsageError(`give the options either with --${flag} or with --data, not both`);
+function arrayBody(name: 'label' | 'option' | 'id', description: string, build: (values: string[]) => unknown[]): CommandExtension {
+  return extension({
+    flags: { [name]: flag.list({ value: name === 'option' ? 'id=label' : name === 'id' ? 'ids' : 'text', description }) },
+    adjust(_ctx, raw, flags) {
+      const values = flags[name]!;
+      if (raw.body !== undefined && values.length) throw new UsageError(`give the options either with --${name} or with --data, not both`);
       if (raw.body !== undefined) return raw;
       const items = build(values);
-      if (!items.length) throw new ValidationError([{ field: `--${flag}`, rule: 'at least one option is needed (repeat the flag for more)' }]);
+      if (!items.length) throw new ValidationError([{ field: `--${name}`, rule: 'at least one option is needed (repeat the flag for more)' }]);
       return { ...raw, body: items };
     },
-  };
+  });
 }
 
 export const addOptions = () => arrayBody('label', 'label of a new option; repeat for each option', (values) => values.map((label) => {

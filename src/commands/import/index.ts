@@ -1,7 +1,9 @@
-import type { AreaModule, CommandSpec } from '../../core/command.js';
+import type { AreaModule } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
 import { UsageError } from '../../core/errors.js';
+import { flag } from '../../core/flags.js';
 
-const importCommand: CommandSpec = {
+const importCommand = defineCommand({
   path: ['import'],
   summary: 'Create records from an ndjson, json or csv file: validated, paced, resumable',
   description: [
@@ -24,20 +26,20 @@ const importCommand: CommandSpec = {
     'crmctl import deals --file deals.csv   # columns title,value,currency,organization,person,owner,stage_id',
   ],
   args: [{ name: 'resource', description: 'what to create (see --list)', required: false }],
-  options: [
-    { flags: '--file <file>', description: 'input rows (.ndjson/.jsonl, .json array, .csv)' },
-    { flags: '--format <format>', description: 'input format when the extension does not tell', choices: ['ndjson', 'json', 'csv'] },
-    { flags: '--skip-invalid', description: 'import the valid rows and list the invalid ones in the results file' },
-    { flags: '--concurrency <n>', description: 'requests in flight (default 4; 1 for resources without a safe lookup)' },
-    { flags: '--state <file>', description: 'journal for --resume (default <file>.import-state.json)' },
-    { flags: '--results <file>', description: 'per-row results, ndjson {line, id} or {line, error} (default <file>.results.ndjson)' },
-    { flags: '--resume', description: 'continue an interrupted import from its journal' },
-    { flags: '--dry-run', description: 'check every row and print the plan (rows, cost, time at the current budget); sends no write' },
-    { flags: '--list', description: 'list the resources that can be imported' },
-  ],
-  async run(ctx, { args, opts }) {
+  flags: {
+    file: flag.string({ value: 'file', description: 'input rows (.ndjson/.jsonl, .json array, .csv)' }),
+    format: flag.enum(['ndjson', 'json', 'csv'], { value: 'format', description: 'input format when the extension does not tell' }),
+    skipInvalid: flag.bool({ description: 'import the valid rows and list the invalid ones in the results file' }),
+    concurrency: flag.int({ min: 1, max: 64, description: 'requests in flight (default 4; 1 for resources without a safe lookup)' }),
+    state: flag.string({ value: 'file', description: 'journal for --resume (default <file>.import-state.json)' }),
+    results: flag.string({ value: 'file', description: 'per-row results, ndjson {line, id} or {line, error} (default <file>.results.ndjson)' }),
+    resume: flag.bool({ description: 'continue an interrupted import from its journal' }),
+    dryRun: flag.bool({ description: 'check every row and print the plan (rows, cost, time at the current budget); sends no write' }),
+    list: flag.bool({ description: 'list the resources that can be imported' }),
+  },
+  async run(ctx, { args, flags }) {
     const { importResources, findImportResource } = await import('../../automation/resources.js');
-    if (opts.list) {
+    if (flags.list) {
       const { reconcilerFor } = await import('../../automation/reconcile.js');
       const { renderRecords } = await import('../../output/render.js');
       const rows = importResources().map((r) => ({ resource: r.name, operation: `${r.op.method} ${r.op.path}`, cost: r.op.cost, reconcile: reconcilerFor(r.name).kind }));
@@ -48,24 +50,23 @@ const importCommand: CommandSpec = {
     if (!name) throw new UsageError('missing argument <resource>', 'See `crmctl import --list` for what can be imported.');
     const resource = findImportResource(name);
     if (!resource) throw new UsageError(`unknown resource "${name}"`, `Importable: ${importResources().map((r) => r.name).join(', ')}`);
-    const file = opts.file as string | undefined;
+    const file = flags.file;
     if (!file) throw new UsageError('--file: is required (the rows to import)', `Example: crmctl import ${resource.name} --file ${resource.name}.ndjson`);
-    const concurrency = opts.concurrency === undefined ? 4 : Number(opts.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency: must be an integer from 1 to 64 (got ${JSON.stringify(opts.concurrency)})`);
+    const concurrency = flags.concurrency ?? 4;
     const { formatOf } = await import('../../automation/rows.js');
     const { runImport, defaultResultsPath, defaultStatePath } = await import('../../automation/import.js');
     await runImport(ctx, {
       resource,
       file,
-      format: formatOf(file, opts.format as string | undefined),
-      skipInvalid: Boolean(opts.skipInvalid),
+      format: formatOf(file, flags.format),
+      skipInvalid: flags.skipInvalid,
       concurrency,
-      statePath: (opts.state as string | undefined) ?? defaultStatePath(file),
-      resultsPath: (opts.results as string | undefined) ?? defaultResultsPath(file),
-      resume: Boolean(opts.resume),
-      dryRun: Boolean(opts.dryRun),
+      statePath: flags.state ?? defaultStatePath(file),
+      resultsPath: flags.results ?? defaultResultsPath(file),
+      resume: flags.resume,
+      dryRun: flags.dryRun,
     });
   },
-};
+});
 
 export const area: AreaModule = { commands: [importCommand] };

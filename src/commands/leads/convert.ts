@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { leadOps } from '../../api/operations/leads.js';
-import type { CommandSpec } from '../../core/command.js';
-import { CliError, ValidationError } from '../../core/errors.js';
+import { defineCommand } from '../../core/define-command.js';
+import { CliError } from '../../core/errors.js';
+import { flag } from '../../core/flags.js';
 import { prepare } from '../../api/prepare.js';
 import { collectFlags, commandFromOperation } from '../operation-command.js';
 import { fetchOperation } from '../run-operation.js';
@@ -10,23 +11,22 @@ const { convert: convertOp, conversionStatus: statusOp } = leadOps;
 const FINAL = new Set(['completed', 'failed', 'rejected']);
 
 /** `leads convert`: starts the job; with --wait polls until it ends and prints the deal id. */
-export const convertCommand: CommandSpec = {
+export const convertCommand = defineCommand({
   ...commandFromOperation(convertOp),
-  options: [
-    ...(commandFromOperation(convertOp).options ?? []),
-    { flags: '--wait', description: 'poll until the conversion is completed, failed or rejected, then print the deal id' },
-    { flags: '--timeout <seconds>', description: 'give up waiting after this long', defaultValue: '120' },
-  ],
+  tableOptions: commandFromOperation(convertOp).options,
+  flags: {
+    wait: flag.bool({ description: 'poll until the conversion is completed, failed or rejected, then print the deal id' }),
+    timeout: flag.positive({ value: 'seconds', default: 120, description: 'give up waiting after this long' }),
+  },
   operations: [convertOp, statusOp],
-  async run(ctx, { args, opts }) {
-    const timeout = Number(opts.timeout);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new ValidationError([{ field: '--timeout', rule: 'must be a positive number of seconds' }]);
-    const input = await prepare(ctx, convertOp, await collectFlags(ctx, convertOp, args, opts));
+  async run(ctx, { args, flags, tableOpts }) {
+    const { timeout } = flags;
+    const input = await prepare(ctx, convertOp, await collectFlags(ctx, convertOp, args, tableOpts));
     const leadId = String(input.params.id);
     const conversionId = ((await fetchOperation(ctx, convertOp, { params: { id: leadId }, body: input.body as { stage_id?: number; pipeline_id?: number } })) as { conversion_id?: string } | null)?.conversion_id;
     if (!conversionId) throw new CliError('The service did not return a conversion id.');
     const { renderRecord } = await import('../../output/render.js');
-    if (!opts.wait) {
+    if (!flags.wait) {
       await renderRecord(ctx, { lead_id: leadId, conversion_id: conversionId, status: 'started' });
       return;
     }
@@ -45,4 +45,4 @@ export const convertCommand: CommandSpec = {
       delay = Math.min(2000, delay * 1.5);
     }
   },
-};
+});

@@ -1,12 +1,14 @@
-import type { AreaModule, CommandSpec, ProgramInfo } from '../../core/command.js';
+import type { AreaModule, ProgramInfo } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
 import { UsageError } from '../../core/errors.js';
+import { flag } from '../../core/flags.js';
 
 /**
  * `crmctl mcp`: the account as Model Context Protocol tools over stdio, for AI assistants, with the
  * login of the selected profile (or env credentials). Tools come from the operation tables; the
  * SDK and the tool code load only here, in run().
  */
-const mcp: CommandSpec = {
+const mcp = defineCommand({
   path: ['mcp'],
   summary: 'Serve the account as MCP tools over stdio for AI assistants (read-only unless allowed)',
   description: [
@@ -17,20 +19,19 @@ const mcp: CommandSpec = {
     '(docs/mcp.md). --list-tools prints the tools this configuration offers instead of serving.',
   ].join('\n'),
   examples: ['crmctl mcp', 'crmctl mcp --areas deals,persons,activities --allow-writes', 'crmctl mcp --profile sandbox --list-tools --json'],
-  options: [
-    { flags: '--areas <list>', description: 'offer only these areas (comma-separated command names, e.g. leads,deals)' },
-    { flags: '--allow-writes', description: 'offer creates and updates (default: reads only)' },
-    { flags: '--allow-destructive', description: 'offer deletes, merges and other destructive calls too (needs --allow-writes)' },
-    { flags: '--list-tools', description: 'print the tools offered (name, kind, cost, scopes) and exit' },
-  ],
+  flags: {
+    areas: flag.string({ value: 'list', description: 'offer only these areas (comma-separated command names, e.g. leads,deals)' }),
+    allowWrites: flag.bool({ description: 'offer creates and updates (default: reads only)' }),
+    allowDestructive: flag.bool({ description: 'offer deletes, merges and other destructive calls too (needs --allow-writes)' }),
+    listTools: flag.bool({ description: 'print the tools offered (name, kind, cost, scopes) and exit' }),
+  },
   fields: ['name', 'kind', 'area', 'cost', 'scopes', 'description'],
-  async run(ctx, { opts, program }) {
-    const allowWrites = Boolean(opts.allowWrites);
-    const allowDestructive = Boolean(opts.allowDestructive);
+  async run(ctx, { flags, program }) {
+    const { allowWrites, allowDestructive } = flags;
     if (allowDestructive && !allowWrites) throw new UsageError('--allow-destructive: needs --allow-writes (a delete is a write)');
-    const areas = opts.areas === undefined ? undefined : await areaSet(String(opts.areas), program);
+    const areas = flags.areas === undefined ? undefined : await areaSet(flags.areas, program);
     const policy = { areas, allowWrites, allowDestructive };
-    if (opts.listTools) {
+    if (flags.listTools) {
       const [{ offeredTools }, { renderRecords }] = await Promise.all([import('../../mcp/tools.js'), import('../../output/render.js')]);
       const rows = offeredTools(policy).map((t) => ({ name: t.name, kind: t.kind, area: t.area, cost: t.op.cost, scopes: t.op.scopes.join(' '), description: t.description }));
       await renderRecords(ctx, rows, { columns: ['name', 'kind', 'cost', 'scopes'], fields: ['name', 'kind', 'area', 'cost', 'scopes', 'description'] });
@@ -41,7 +42,7 @@ const mcp: CommandSpec = {
     const { runMcpServer } = await import('../../mcp/server.js');
     await runMcpServer(ctx, policy);
   },
-};
+});
 
 /** --areas names resolved to the tools' area names (aliases allowed); an unknown name is exit 2. */
 async function areaSet(list: string, program: ProgramInfo): Promise<Set<string>> {

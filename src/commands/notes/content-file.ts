@@ -1,6 +1,7 @@
 import { ValidationError } from '../../core/errors.js';
+import { flag } from '../../core/flags.js';
 import { readInputText } from '../../input/sources.js';
-import type { CommandExtension } from '../operation-command.js';
+import { extension, type CommandExtension } from '../operation-command.js';
 
 /**
  * Notes are HTML that rarely fits on a command line: `--content-file PATH|-` fills `content` from a
@@ -8,12 +9,12 @@ import type { CommandExtension } from '../operation-command.js';
  * knows which input to fix.
  */
 export function contentFile(max?: number): CommandExtension {
-  return {
-    options: [{ flags: '--content-file <path>', description: 'read the content (HTML) from this file, or - for stdin; instead of --content' }],
-    async adjust(ctx, raw, opts) {
-      if (opts.contentFile === undefined) return raw;
-      if (opts.content !== undefined) throw new ValidationError([{ field: '--content-file', rule: 'cannot be combined with --content (give one of them)' }]);
-      const path = String(opts.contentFile);
+  return extension({
+    flags: { contentFile: flag.string({ value: 'path', description: 'read the content (HTML) from this file, or - for stdin; instead of --content' }) },
+    async adjust(ctx, raw, flags, tableOpts) {
+      if (flags.contentFile === undefined) return raw;
+      if (tableOpts.content !== undefined) throw new ValidationError([{ field: '--content-file', rule: 'cannot be combined with --content (give one of them)' }]);
+      const path = flags.contentFile;
       const text = await readInputText(ctx.io.stdin, path === '-' ? '-' : `@${path}`, '--content-file');
       const source = path === '-' ? 'stdin' : path;
       if (text.trim() === '') throw new ValidationError([{ field: '--content-file', rule: `${source} is empty; a note or comment needs some content` }]);
@@ -23,5 +24,5 @@ export function contentFile(max?: number): CommandExtension {
       const body = raw.body && typeof raw.body === 'object' ? (raw.body as Record<string, unknown>) : {};
       return { ...raw, body: { ...body, content: text } };
     },
-  };
+  });
 }

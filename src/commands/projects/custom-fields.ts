@@ -2,16 +2,9 @@
 // the body's custom_fields before the schemas check it, so --data, --custom-fields JSON and these
 // flags end up in one object (later sources win per key).
 import { CUSTOM_FIELD_KEY } from '../../api/operations/projects.js';
-import type { Context } from '../../core/context.js';
-import type { OptionSpec } from '../../core/command.js';
 import { ValidationError } from '../../core/errors.js';
-import type { RawInput } from '../../input/operation-input.js';
-
-export const customFieldOption: OptionSpec = {
-  flags: '--custom-field <key=value>',
-  description: 'set one custom field (repeatable): KEY is the 40-character field hash, VALUE is JSON or text; KEY=null clears it',
-  repeatable: true,
-};
+import { flag } from '../../core/flags.js';
+import { extension } from '../operation-command.js';
 
 /** KEY=VALUE → [key, value]; VALUE is JSON when it parses (numbers, null, arrays), else the text. */
 export function parseCustomField(entry: string): [string, unknown] {
@@ -36,10 +29,18 @@ export function parseCustomField(entry: string): [string, unknown] {
 }
 
 /** Merges the --custom-field entries into the body's custom_fields (they win over --data and --custom-fields). */
-export function foldCustomFields(_ctx: Context, raw: RawInput, opts: Record<string, unknown>): RawInput {
-  const entries = (opts.customField as string[] | undefined) ?? [];
-  if (!entries.length) return raw;
-  const body = raw.body && typeof raw.body === 'object' ? (raw.body as Record<string, unknown>) : {};
-  const existing = body.custom_fields && typeof body.custom_fields === 'object' ? (body.custom_fields as Record<string, unknown>) : {};
-  return { ...raw, body: { ...body, custom_fields: { ...existing, ...Object.fromEntries(entries.map(parseCustomField)) } } };
-}
+export const withCustomFields = extension({
+  flags: {
+    customField: flag.list({
+      value: 'key=value',
+      description: 'set one custom field (repeatable): KEY is the 40-character field hash, VALUE is JSON or text; KEY=null clears it',
+    }),
+  },
+  adjust(_ctx, raw, flags) {
+    const entries = flags.customField;
+    if (!entries.length) return raw;
+    const body = raw.body && typeof raw.body === 'object' ? (raw.body as Record<string, unknown>) : {};
+    const existing = body.custom_fields && typeof body.custom_fields === 'object' ? (body.custom_fields as Record<string, unknown>) : {};
+    return { ...raw, body: { ...body, custom_fields: { ...existing, ...Object.fromEntries(entries.map(parseCustomField)) } } };
+  },
+});

@@ -1,9 +1,6 @@
 import { projectOps } from '../../api/operations/projects.js';
 import { defineArea } from '../define-area.js';
-import type { CommandExtension } from '../operation-command.js';
-import { customFieldOption, foldCustomFields } from './custom-fields.js';
+import { withCustomFields } from './custom-fields.js';
 
 /** create/update: the generated command plus --custom-field KEY=VALUE (the board/phase check is the operation's: src/api/checks/projects.ts). */
-const withCustomFields: CommandExtension = { options: [customFieldOption], adjust: foldCustomFields };
-
 export const area = defineArea(projectOps, { extend: { create: withCustomFields, update: withCustomFields } });

@@ -1,12 +1,14 @@
 import type { CommandSpec } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
+import { flag } from '../../core/flags.js';
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { parseFaults } from './faults.js';
 
 /** URL of a running sandbox: --url, else the sandbox profile's auth URL. */
-async function sandboxUrl(ctx: Context, opts: Record<string, unknown>): Promise<string> {
-  if (opts.url) return String(opts.url).replace(/\/$/, '');
+async function sandboxUrl(ctx: Context, url: string | undefined): Promise<string> {
+  if (url) return url.replace(/\/$/, '');
   const { getProfile } = await import('../../config/store.js');
   const name = ctx.globals.profile ?? 'sandbox';
   const p = await getProfile(name, ctx.env);
@@ -14,8 +16,8 @@ async function sandboxUrl(ctx: Context, opts: Record<string, unknown>): Promise<
   return p.authUrl.replace(/\/$/, '');
 }
 
-async function control(ctx: Context, opts: Record<string, unknown>, method: string, path: string, body?: unknown): Promise<unknown> {
-  const base = await sandboxUrl(ctx, opts);
+async function control(ctx: Context, url: string | undefined, method: string, path: string, body?: unknown): Promise<unknown> {
+  const base = await sandboxUrl(ctx, url);
   const { networkReason, rawRequest } = await import('../../http/raw.js');
   let res: Awaited<ReturnType<typeof rawRequest>>;
   try {
@@ -46,46 +48,46 @@ async function control(ctx: Context, opts: Record<string, unknown>, method: stri
   return parsed && typeof parsed === 'object' && 'data' in parsed ? (parsed as { data: unknown }).data : parsed;
 }
 
-const urlOption = { flags: '--url <url>', description: 'sandbox address (default: the sandbox profile\'s)' };
+const url = flag.string({ value: 'url', description: 'sandbox address (default: the sandbox profile\'s)' });
 
 export const controlCommands: CommandSpec[] = [
-  {
+  defineCommand({
     path: ['sandbox', 'reset'],
     summary: 'Reset a running sandbox to a seed (all data is replaced)',
     examples: ['crmctl sandbox reset --seed empty --yes'],
-    options: [urlOption, { flags: '--seed <name>', description: 'seed to load', choices: ['demo', 'empty'], defaultValue: 'demo' }],
-    async run(ctx, { opts }) {
+    flags: { url, seed: flag.enum(['demo', 'empty'], { value: 'name', default: 'demo', description: 'seed to load' }) },
+    async run(ctx, { flags }) {
       await ctx.confirm('Reset the sandbox? All its data is replaced.');
-      await control(ctx, opts, 'POST', 'reset', { seed: opts.seed });
-      ctx.info(`Sandbox reset to seed ${String(opts.seed)}.`);
+      await control(ctx, flags.url, 'POST', 'reset', { seed: flags.seed });
+      ctx.info(`Sandbox reset to seed ${flags.seed}.`);
     },
-  },
-  {
+  }),
+  defineCommand({
     path: ['sandbox', 'requests'],
     summary: 'Show the request log of a running sandbox (what reached the service)',
     examples: ['crmctl sandbox requests --output ndjson', 'crmctl sandbox requests --clear'],
-    options: [urlOption, { flags: '--clear', description: 'empty the log' }],
-    async run(ctx, { opts }) {
-      if (opts.clear) {
-        await control(ctx, opts, 'DELETE', 'requests');
+    flags: { url, clear: flag.bool({ description: 'empty the log' }) },
+    async run(ctx, { flags }) {
+      if (flags.clear) {
+        await control(ctx, flags.url, 'DELETE', 'requests');
         return;
       }
-      const log = await control(ctx, opts, 'GET', 'requests');
+      const log = await control(ctx, flags.url, 'GET', 'requests');
       const rows = Array.isArray(log) ? log : [];
       const { renderRecords } = await import('../../output/render.js');
       await renderRecords(ctx, rows, { columns: ['seq', 'method', 'path', 'status', 'cost', 'user_id'] });
     },
-  },
-  {
+  }),
+  defineCommand({
     path: ['sandbox', 'faults'],
     summary: 'Set the fault rates of a running sandbox (no spec clears them)',
     examples: ['crmctl sandbox faults 5xx=0.1,429=0.05,reset=0.05,latency=10-40', 'crmctl sandbox faults'],
     args: [{ name: 'spec', description: 'rates, e.g. 5xx=0.1,reset=0.05', required: false }],
-    options: [urlOption],
-    async run(ctx, { args, opts }) {
+    flags: { url },
+    async run(ctx, { args, flags }) {
       const spec = args[0] ? parseFaults(args[0]) : {};
       const { renderRecord } = await import('../../output/render.js');
-      await renderRecord(ctx, await control(ctx, opts, 'PUT', 'faults', spec));
+      await renderRecord(ctx, await control(ctx, flags.url, 'PUT', 'faults', spec));
     },
-  },
+  }),
 ];

@@ -1,12 +1,7 @@
-import type { CommandSpec } from '../../core/command.js';
-import { CliError, ValidationError } from '../../core/errors.js';
+import { defineCommand } from '../../core/define-command.js';
+import { CliError } from '../../core/errors.js';
+import { flag } from '../../core/flags.js';
 import { parseFaults } from './faults.js';
-
-function int(value: unknown, flag: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new ValidationError([{ field: flag, rule: `must be an integer >= ${min} (got ${JSON.stringify(value)})` }]);
-  return n;
-}
 
 /** A busy port is a usage problem with a fix, not a crash. */
 async function startSandboxOrExplain<T>(port: number, start: () => Promise<T>): Promise<T> {
@@ -21,7 +16,7 @@ async function startSandboxOrExplain<T>(port: number, start: () => Promise<T>): 
 }
 
 /** `crmctl sandbox start`: the emulator in the foreground, with a profile pointing at it. */
-export const startCommand: CommandSpec = {
+export const startCommand = defineCommand({
   path: ['sandbox', 'start'],
   summary: 'Start the local sandbox (a stateful emulator of the service) and set up a profile for it',
   description:
@@ -31,43 +26,42 @@ export const startCommand: CommandSpec = {
     'crmctl sandbox start --port 0 --data ./sandbox.json --auto-approve',
     'crmctl sandbox start --budget 2000 --window 2 --faults 5xx=0.1,429=0.05,reset=0.05,latency=5-30',
   ],
-  options: [
-    { flags: '--port <n>', description: 'port on 127.0.0.1 (0 = a free port)', defaultValue: '4010' },
-    { flags: '--data <file>', description: 'persist state in this JSON file (atomic writes); loaded when it exists' },
-    { flags: '--seed <name>', description: 'initial data when there is no data file', choices: ['demo', 'empty'], defaultValue: 'demo' },
-    { flags: '--auto-approve', description: 'answer the consent page with Allow (demos, CI)' },
-    { flags: '--callback-port <n>', description: 'registered OAuth callback port: http://127.0.0.1:N/callback', defaultValue: '8250' },
-    { flags: '--token-lifetime <seconds>', description: 'access token lifetime', defaultValue: '3600' },
-    { flags: '--budget <units>', description: 'cost units per window before 429', defaultValue: '100000' },
-    { flags: '--window <seconds>', description: 'budget window', defaultValue: '2' },
-    { flags: '--faults <spec>', description: 'fault rates, e.g. 5xx=0.1,429=0.05,reset=0.05,after-commit=0.33,latency=10-50,seed=1' },
-    { flags: '--no-profile', description: 'do not create or update the sandbox profile' },
-    { flags: '--profile-name <name>', description: 'name of the profile to set up', defaultValue: 'sandbox' },
-  ],
-  async run(ctx, { opts }) {
-    const port = int(opts.port, '--port', 0);
-    const callbackPort = int(opts.callbackPort, '--callback-port', 1);
-    const faults = opts.faults ? parseFaults(String(opts.faults)) : undefined;
+  flags: {
+    port: flag.int({ min: 0, max: 65535, default: 4010, description: 'port on 127.0.0.1 (0 = a free port)' }),
+    data: flag.string({ value: 'file', description: 'persist state in this JSON file (atomic writes); loaded when it exists' }),
+    seed: flag.enum(['demo', 'empty'], { value: 'name', default: 'demo', description: 'initial data when there is no data file' }),
+    autoApprove: flag.bool({ description: 'answer the consent page with Allow (demos, CI)' }),
+    callbackPort: flag.int({ min: 1, max: 65535, default: 8250, description: 'registered OAuth callback port: http://127.0.0.1:N/callback' }),
+    tokenLifetime: flag.int({ min: 1, value: 'seconds', default: 3600, description: 'access token lifetime' }),
+    budget: flag.int({ min: 1, value: 'units', default: 100000, description: 'cost units per window before 429' }),
+    window: flag.int({ min: 1, value: 'seconds', default: 2, description: 'budget window' }),
+    faults: flag.string({ value: 'spec', description: 'fault rates, e.g. 5xx=0.1,429=0.05,reset=0.05,after-commit=0.33,latency=10-50,seed=1' }),
+    profile: flag.negated({ description: 'do not create or update the sandbox profile' }),
+    profileName: flag.string({ value: 'name', default: 'sandbox', description: 'name of the profile to set up' }),
+  },
+  async run(ctx, { flags }) {
+    const { port, callbackPort } = flags;
+    const faults = flags.faults ? parseFaults(flags.faults) : undefined;
     const { startSandbox } = await import('../../sandbox/index.js');
     const sandbox = await startSandboxOrExplain(port, () =>
       startSandbox({
         port,
-        dataFile: opts.data as string | undefined,
-        seed: opts.seed as 'demo' | 'empty',
-        autoApprove: Boolean(opts.autoApprove),
-        tokenLifetimeSec: int(opts.tokenLifetime, '--token-lifetime', 1),
-        budget: { limit: int(opts.budget, '--budget', 1), windowSec: int(opts.window, '--window', 1) },
+        dataFile: flags.data,
+        seed: flags.seed,
+        autoApprove: flags.autoApprove,
+        tokenLifetimeSec: flags.tokenLifetime,
+        budget: { limit: flags.budget, windowSec: flags.window },
         faults,
         redirectUris: [`http://127.0.0.1:${callbackPort}/callback`],
         log: (line) => ctx.debug(line),
       }),
     );
-    const profileName = String(opts.profileName);
-    if (opts.profile !== false) {
+    const { profileName } = flags;
+    if (flags.profile) {
       const { saveProfile } = await import('../../config/store.js');
       await saveProfile(profileName, { kind: 'sandbox', authUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, callbackPort }, ctx.env);
     }
-    const info = { url: sandbox.url, client_id: sandbox.clientId, client_secret: sandbox.clientSecret, callback: `http://127.0.0.1:${callbackPort}/callback`, profile: opts.profile !== false ? profileName : null };
+    const info = { url: sandbox.url, client_id: sandbox.clientId, client_secret: sandbox.clientSecret, callback: `http://127.0.0.1:${callbackPort}/callback`, profile: flags.profile ? profileName : null };
     // One JSON line on stdout when piped (scripts read the URL); a friendly block on a terminal.
     const { renderDocument } = await import('../../output/report.js');
     await renderDocument(ctx, {
@@ -91,4 +85,4 @@ export const startCommand: CommandSpec = {
     await sandbox.close();
     ctx.info('Sandbox stopped.');
   },
-};
+});

@@ -1,22 +1,20 @@
 import { payment } from '../../api/operations/subscriptions.js';
-import type { OptionSpec } from '../../core/command.js';
 import { UsageError, ValidationError } from '../../core/errors.js';
-import type { RawInput } from '../../input/operation-input.js';
+import { flag } from '../../core/flags.js';
 import { readJsonInput } from '../../input/sources.js';
-import type { CommandExtension } from '../operation-command.js';
+import { extension } from '../operation-command.js';
 
 /**
  * Payments are an array of {amount, due_at, description}. Typing JSON on a command line is error-prone,
  * so `--payment AMOUNT:DUE_AT[:DESCRIPTION]` (repeatable) and `--payments-file FILE` replace the generated JSON flag.
  */
-export const paymentOptions: OptionSpec[] = [
-  {
-    flags: '--payment <AMOUNT:DUE_AT[:DESCRIPTION]>',
+const paymentFlags = {
+  payment: flag.list({
+    value: 'AMOUNT:DUE_AT[:DESCRIPTION]',
     description: 'one payment, repeatable; e.g. --payment 500:2026-03-01:"Setup fee" (the description may contain colons)',
-    repeatable: true,
-  },
-  { flags: '--payments-file <file>', description: 'JSON array of {"amount","due_at","description"}; - reads stdin' },
-];
+  }),
+  paymentsFile: flag.string({ value: 'file', description: 'JSON array of {"amount","due_at","description"}; - reads stdin' }),
+};
 
 const AMOUNT = /^-?\d+(\.\d+)?$/;
 
@@ -54,11 +52,11 @@ function checkFileItems(items: unknown): unknown[] {
  * Fills the body's `payments` from --payment / --payments-file. These replace the generated JSON flag
  * `--payment` (table flagNames) with friendlier input; the schemas then check the result as usual.
  */
-export const payments: CommandExtension = {
-  options: paymentOptions,
-  async adjust(ctx, raw: RawInput, opts) {
-    const flags = (opts.payment as string[] | undefined) ?? [];
-    const file = opts.paymentsFile as string | undefined;
+export const payments = extension({
+  flags: paymentFlags,
+  async adjust(ctx, raw, given) {
+    const flags = given.payment;
+    const file = given.paymentsFile;
     if (flags.length && file !== undefined) throw new UsageError('give payments either with --payment or with --payments-file, not both');
     let items: unknown[] | undefined;
     if (flags.length) items = flags.map(parsePaymentFlag);
@@ -66,4 +64,4 @@ export const payments: CommandExtension = {
     if (!items) return raw;
     return { ...raw, body: { ...(raw.body && typeof raw.body === 'object' ? (raw.body as object) : {}), payments: items } };
   },
-};
+});

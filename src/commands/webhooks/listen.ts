@@ -2,9 +2,10 @@ import { writeOut } from '../../output/render.js';
 import { formatFor } from '../../output/format.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { CommandSpec } from '../../core/command.js';
 import type { Context } from '../../core/context.js';
+import { defineCommand } from '../../core/define-command.js';
 import { CliError, ValidationError } from '../../core/errors.js';
+import { flag, type FlagValues } from '../../core/flags.js';
 import { readAll } from '../../core/stdin.js';
 import { summarize, summaryLine } from './listen-format.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONCURRENT, readBodyCapped, refuse } from './listen-limits.js';
@@ -20,25 +21,13 @@ interface ListenOptions {
   maxConcurrent: number;
 }
 
-const positiveInt = (v: unknown, flag: string, min: number): number => {
-  const n = Number(v);
-  if (!/^\d+$/.test(String(v)) || n < min) throw new ValidationError([{ field: flag, rule: `must be an integer of at least ${min} (got ${JSON.stringify(v)})` }]);
-  return n;
-};
-
-async function parseOptions(ctx: Context, opts: Record<string, unknown>): Promise<ListenOptions> {
-  const port = positiveInt(opts.port ?? '0', '--port', 0);
-  if (port > 65535) throw new ValidationError([{ field: '--port', rule: 'must be at most 65535' }]);
-  const out: ListenOptions = {
-    port,
-    maxBodyBytes: positiveInt(opts.maxBody ?? String(DEFAULT_MAX_BODY_BYTES), '--max-body', 1),
-    maxConcurrent: positiveInt(opts.maxConcurrent ?? String(DEFAULT_MAX_CONCURRENT), '--max-concurrent', 1),
-  };
-  if (opts.maxEvents !== undefined) out.maxEvents = positiveInt(opts.maxEvents, '--max-events', 1);
-  if (opts.timeout !== undefined) out.timeoutSec = positiveInt(opts.timeout, '--timeout', 1);
+async function parseOptions(ctx: Context, opts: FlagValues<typeof LISTEN_FLAGS>): Promise<ListenOptions> {
+  const out: ListenOptions = { port: opts.port, maxBodyBytes: opts.maxBody, maxConcurrent: opts.maxConcurrent };
+  if (opts.maxEvents !== undefined) out.maxEvents = opts.maxEvents;
+  if (opts.timeout !== undefined) out.timeoutSec = opts.timeout;
   if (opts.forward !== undefined) {
     try {
-      out.forward = new URL(String(opts.forward));
+      out.forward = new URL(opts.forward);
       if (!/^https?:$/.test(out.forward.protocol)) throw new Error('scheme');
     } catch {
       throw new ValidationError([{ field: '--forward', rule: 'must be a full http(s) URL, e.g. http://127.0.0.1:3000/hooks' }]);
@@ -46,7 +35,7 @@ async function parseOptions(ctx: Context, opts: Record<string, unknown>): Promis
   }
   if (opts.passwordStdin && opts.user === undefined) throw new ValidationError([{ field: '--user', rule: 'is required with --password-stdin' }]);
   if (opts.user !== undefined) {
-    const user = String(opts.user);
+    const user = opts.user;
     if (!user || user.includes(':')) throw new ValidationError([{ field: '--user', rule: 'must be a non-empty name without ":"' }]);
     const password = opts.passwordStdin ? (await readAll(ctx.io.stdin)).replace(/\r?\n$/, '') : ctx.env.CRMCTL_WEBHOOK_PASSWORD;
     if (!password) throw new ValidationError([{ field: '--password-stdin', rule: 'a password is needed with --user: pipe it to --password-stdin or set CRMCTL_WEBHOOK_PASSWORD' }]);
@@ -158,7 +147,18 @@ async function forward(ctx: Context, target: URL, body: string, contentType: str
   }
 }
 
-export const listenCommand: CommandSpec = {
+const LISTEN_FLAGS = {
+  port: flag.int({ min: 0, max: 65535, default: 0, description: 'port on 127.0.0.1 (0 = any free port, printed on stderr)' }),
+  user: flag.string({ value: 'name', description: 'require this basic-auth user (password from --password-stdin or CRMCTL_WEBHOOK_PASSWORD)' }),
+  passwordStdin: flag.bool({ description: 'read the basic-auth password from stdin' }),
+  forward: flag.string({ value: 'url', description: 'also POST each payload to this URL (your app under development)' }),
+  maxEvents: flag.int({ min: 1, description: 'stop after this many events' }),
+  timeout: flag.int({ min: 1, value: 'seconds', description: 'stop after this long (an error if --max-events was not reached)' }),
+  maxBody: flag.int({ min: 1, value: 'bytes', default: DEFAULT_MAX_BODY_BYTES, description: 'answer 413 and close the connection for a larger body' }),
+  maxConcurrent: flag.int({ min: 1, default: DEFAULT_MAX_CONCURRENT, description: 'answer 503 past this many deliveries at once' }),
+};
+
+export const listenCommand = defineCommand({
   path: ['webhooks', 'listen'],
   summary: 'Receive webhook deliveries locally and print each event',
   description: 'Starts a receiver on 127.0.0.1 that answers 200 to each POST and prints the event: a one-line summary on a terminal, the full payload as one JSON line when piped. With --user, deliveries must carry that basic auth (else 401). Register its URL with `crmctl webhooks create` (the sandbox accepts loopback URLs; the real service needs a public URL, e.g. through a tunnel).',
@@ -167,17 +167,8 @@ export const listenCommand: CommandSpec = {
     'printf %s "$HOOK_SECRET" | crmctl webhooks listen --port 8788 --user crm --password-stdin --max-events 10 > events.ndjson',
     'crmctl webhooks listen --port 8788 --forward http://127.0.0.1:3000/hooks',
   ],
-  options: [
-    { flags: '--port <n>', description: 'port on 127.0.0.1 (0 = any free port, printed on stderr)', defaultValue: '0' },
-    { flags: '--user <name>', description: 'require this basic-auth user (password from --password-stdin or CRMCTL_WEBHOOK_PASSWORD)' },
-    { flags: '--password-stdin', description: 'read the basic-auth password from stdin' },
-    { flags: '--forward <url>', description: 'also POST each payload to this URL (your app under development)' },
-    { flags: '--max-events <n>', description: 'stop after this many events' },
-    { flags: '--timeout <seconds>', description: 'stop after this long (an error if --max-events was not reached)' },
-    { flags: '--max-body <bytes>', description: 'answer 413 and close the connection for a larger body', defaultValue: String(DEFAULT_MAX_BODY_BYTES) },
-    { flags: '--max-concurrent <n>', description: 'answer 503 past this many deliveries at once', defaultValue: String(DEFAULT_MAX_CONCURRENT) },
-  ],
-  async run(ctx, { opts }) {
-    await listen(ctx, await parseOptions(ctx, opts));
+  flags: LISTEN_FLAGS,
+  async run(ctx, { flags }) {
+    await listen(ctx, await parseOptions(ctx, flags));
   },
-};
+});

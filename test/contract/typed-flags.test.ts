@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { defineCommand } from '../../src/core/define-command.js';
+import { flag, flagOptions, parseFlags } from '../../src/core/flags.js';
+import { ValidationError } from '../../src/core/errors.js';
+import { spawnCli } from '../helpers/cli.js';
+
+// A command's flags are described once; the run function's `flags` are typed from that description.
+// The @ts-expect-error lines are the test: tsc -p tsconfig.test.json fails if reading an undeclared
+// flag (a renamed one) or using a value as the wrong type ever compiles.
+const flags = {
+  dryRun: flag.bool({ description: 'send nothing' }),
+  limit: flag.int({ min: 1, description: 'at most this many' }),
+  state: flag.string({ value: 'file', required: true, description: 'state file' }),
+  seed: flag.enum(['demo', 'empty'], { value: 'name', default: 'demo', description: 'seed' }),
+  file: flag.list({ short: 'f', value: 'path', description: 'a file; repeat for more' }),
+  browser: flag.negated({ description: 'do not open a browser' }),
+};
+
+defineCommand({
+  path: ['example'],
+  summary: 'type-level example',
+  examples: ['crmctl example'],
+  flags,
+  async run(_ctx, { flags: f }) {
+    const dry: boolean = f.dryRun;
+    const limit: number | undefined = f.limit;
+    const state: string = f.state;
+    const seed: 'demo' | 'empty' = f.seed;
+    const files: string[] = f.file;
+    const browser: boolean = f.browser;
+    // @ts-expect-error a flag that is not declared (say --dry-run renamed to --dryrun) does not compile
+    void f.dryrun;
+    // @ts-expect-error an optional integer may be undefined
+    const n: number = f.limit;
+    // @ts-expect-error an enum flag is its choices, not any string
+    const other: 'other' = f.seed;
+    void [dry, limit, state, seed, files, browser, n, other];
+  },
+});
+
+describe('typed flags', () => {
+  it('declares the options help, docs and completions read, named from the keys', () => {
+    expect(flagOptions(flags)).toEqual([
+      { flags: '--dry-run', description: 'send nothing' },
+      { flags: '--limit <n>', description: 'at most this many' },
+      { flags: '--state <file>', description: 'state file' },
+      { flags: '--seed <name>', description: 'seed', choices: ['demo', 'empty'], defaultValue: 'demo' },
+      { flags: '-f, --file <path>', description: 'a file; repeat for more', repeatable: true },
+      { flags: '--no-browser', description: 'do not open a browser' },
+    ]);
+  });
+
+  it('parses once: integers, defaults, lists, negated switches', () => {
+    expect(parseFlags(flags, { limit: '20', state: 's.json', file: ['a', 'b'], browser: false })).toEqual({
+      dryRun: false, limit: 20, state: 's.json', seed: 'demo', file: ['a', 'b'], browser: false,
+    });
+  });
+
+  it('names the flag and the rule (a ValidationError: exit 2)', () => {
+    const issue = (opts: Record<string, unknown>) => {
+      try {
+        parseFlags(flags, opts);
+      } catch (err) {
+        return err instanceof ValidationError ? err.message : `not a ValidationError: ${String(err)}`;
+      }
+      return 'accepted';
+    };
+    expect(issue({ state: 's', limit: '0' })).toBe('--limit: must be a positive integer (got "0")');
+    expect(issue({ state: 's', limit: '2.5' })).toBe('--limit: must be a positive integer (got "2.5")');
+    expect(issue({})).toBe('--state: is required');
+    expect(issue({ state: 's', seed: 'full' })).toBe('--seed: must be one of demo, empty (got "full")');
+  });
+
+  it('a bad value on the command line is exit 2 before anything is sent', async () => {
+    const r = await spawnCli(['import', 'leads', '--file', 'rows.ndjson', '--concurrency', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--concurrency: must be an integer from 1 to 64 (got "0")');
+  });
+});
