@@ -58,6 +58,7 @@ complete -c crmctl -n 'true' -l profile -r -d 'profile to use for this call only
 complete -c crmctl -n 'true' -l output -s o -x -a 'table json ndjson csv tsv' -d 'output format'
 complete -c crmctl -n 'true' -l json -d 'shorthand for --output json'
 complete -c crmctl -n 'true' -l fields -r -d 'comma-separated fields to show (unknown ones are listed)'
+complete -c crmctl -n 'true' -l query -r -d 'JMESPath expression applied to the JSON output, as aws/az --query (-o tsv prints'
 complete -c crmctl -n 'true' -l debug -d 'trace HTTP on stderr (secrets redacted)'
 complete -c crmctl -n 'true' -l yes -s y -d 'confirm destructive actions without a prompt'
 complete -c crmctl -n 'true' -l no-input -d 'never prompt; fail naming the missing flag'

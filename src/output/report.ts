@@ -36,6 +36,8 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
   let headed = false;
   return {
     async row(r) {
+      // --query prints its result over the closing document only.
+      if (ctx.globals.query) return;
       if (format === 'table') await out(`${spec.line(r)}\n`);
       else if (format === 'ndjson') await out(`${JSON.stringify(pick(r, columns))}\n`);
       else if (format === 'tsv') await out(`${columns.map((c) => tsvCell(getPath(r, c))).join('\t')}\n`);
@@ -46,6 +48,7 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
       }
     },
     async end(summary) {
+      if (ctx.globals.query) return out(await (await import('./query.js')).queriedText(ctx, summary.json));
       if (format === 'table') await out(`${summary.text}\n`);
       else if (format === 'json') await out(`${JSON.stringify(summary.json, null, 2)}\n`);
       else {
@@ -62,6 +65,7 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
  * csv/tsv as one row of `columns`, and the human text otherwise.
  */
 export async function renderDocument(ctx: Context, doc: { json: Record<string, unknown>; text: string; columns?: readonly string[]; piped?: OutputFormat }): Promise<void> {
+  if (ctx.globals.query) return writeOut(ctx.io.stdout, await (await import('./query.js')).queriedText(ctx, doc.json));
   const format = reportFormat(ctx, doc.piped);
   if (format === 'ndjson') return writeOut(ctx.io.stdout, `${JSON.stringify(doc.json)}\n`);
   if (format === 'table') return writeOut(ctx.io.stdout, `${doc.text.replace(/\n$/, '')}\n`);
@@ -75,6 +79,7 @@ export async function renderDocument(ctx: Context, doc: { json: Record<string, u
  */
 export function eventFormat(ctx: Pick<Context, 'globals' | 'io'>): 'pretty' | 'ndjson' {
   const f = ctx.globals.output;
+  if (ctx.globals.query) throw new UsageError('--query: events are a stream with no one document to query; pipe the JSON lines to jq instead');
   if (f === 'csv' || f === 'tsv') throw new UsageError(`--output ${f}: events have no fixed columns; use json or ndjson (the default when piped)`);
   if (f === 'json' || f === 'ndjson') return 'ndjson';
   if (f === 'table') return 'pretty';
