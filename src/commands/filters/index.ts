@@ -1,4 +1,5 @@
 import { filterOps } from '../../api/operations/filters.js';
 import { defineArea } from '../define-area.js';
+import { whereFlags } from './where-flags.js';
 
-export const area = defineArea(filterOps);
+export const area = defineArea(filterOps, { extend: { create: whereFlags } });
