@@ -1059,7 +1059,7 @@ _crmctl() {
       case "$prev" in
         --type) COMPREPLY=($(compgen -W "deals leads org people products activity projects" -- "$cur")); return;;
       esac
-      words="--include-field-code --name --conditions --type --data";;
+      words="--include-field-code --name --conditions --type --data --where --or-where";;
     "filters update")
       case "$prev" in
       esac

@@ -1243,6 +1243,8 @@ complete -c crmctl -n '__fish_seen_subcommand_from create' -l name -r -d 'name; 
 complete -c crmctl -n '__fish_seen_subcommand_from create' -l conditions -r -d 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","f'
 complete -c crmctl -n '__fish_seen_subcommand_from create' -l type -x -a 'deals leads org people products activity projects' -d 'the item type the filter is for; required'
 complete -c crmctl -n '__fish_seen_subcommand_from create' -l data -r -d 'request body as JSON, @file or - for stdin; flags override its fields'
+complete -c crmctl -n '__fish_seen_subcommand_from create' -l where -r -d 'a condition NAME OP VALUE, all of which must hold (repeatable): a field\'s name, '
+complete -c crmctl -n '__fish_seen_subcommand_from create' -l or-where -r -d 'a condition of which at least one must hold (repeatable; same form as --where)'
 complete -c crmctl -n '__fish_seen_subcommand_from update' -l include-field-code -r -d 'filter: include field code; true|false'
 complete -c crmctl -n '__fish_seen_subcommand_from update' -l name -r -d 'name'
 complete -c crmctl -n '__fish_seen_subcommand_from update' -l conditions -r -d 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","f'
