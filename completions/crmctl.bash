@@ -1063,7 +1063,7 @@ _crmctl() {
     "filters update")
       case "$prev" in
       esac
-      words="--include-field-code --name --conditions --data";;
+      words="--include-field-code --name --conditions --data --where --or-where";;
     "filters delete")
       case "$prev" in
       esac

@@ -1249,6 +1249,8 @@ complete -c crmctl -n '__fish_seen_subcommand_from update' -l include-field-code
 complete -c crmctl -n '__fish_seen_subcommand_from update' -l name -r -d 'name'
 complete -c crmctl -n '__fish_seen_subcommand_from update' -l conditions -r -d 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","f'
 complete -c crmctl -n '__fish_seen_subcommand_from update' -l data -r -d 'request body as JSON, @file or - for stdin; flags override its fields'
+complete -c crmctl -n '__fish_seen_subcommand_from update' -l where -r -d 'a condition NAME OP VALUE, all of which must hold (repeatable): a field\'s name, '
+complete -c crmctl -n '__fish_seen_subcommand_from update' -l or-where -r -d 'a condition of which at least one must hold (repeatable; same form as --where)'
 complete -c crmctl -n '__fish_seen_subcommand_from delete-many' -l ids -r -d 'filter: ids; comma-separated integers; required'
 complete -c crmctl -n '__fish_seen_subcommand_from deal-fields' -a 'list' -d 'List deal fields (system and custom)'
 complete -c crmctl -n '__fish_seen_subcommand_from deal-fields' -a 'get' -d 'Show one deal field by its field code'

@@ -102,6 +102,23 @@ describe('filters create --where', () => {
   });
 });
 
+describe('filters update --where', () => {
+  it('replaces the conditions of a filter, with the names of its own item type', async () => {
+    const filters = await fx.collection<{ id: number; type: string }>('filters');
+    const deals = filters.find((f) => f.type === 'deals')!;
+    const r = await bin(['filters', 'update', String(deals.id), '--where', 'Value >= 5000', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const reqs = await fx.requests();
+    expect(reqs.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/v1/filters/${deals.id}`, 'GET /api/v1/dealFields', `PUT /api/v1/filters/${deals.id}`]);
+    expect(reqs[2]!.body).toEqual({ conditions: { glue: 'and', conditions: [{ glue: 'and', conditions: [{ object: 'deal', field_id: String(ids.value), operator: '>=', value: '5000', extra_value: null }] }, { glue: 'or', conditions: [] }] } });
+    const leads = filters.find((f) => f.type === 'leads')!;
+    const refused = await bin(['filters', 'update', String(leads.id), '--where', 'Title = a']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('error: --where: is available for filters of type deals, people, org, products, activity; for leads give --conditions JSON\n');
+  });
+});
+
 describe('filters create --where refusals: exit 2 naming it and the nearest, nothing written', () => {
   const cases: Array<[string, string]> = [
     ['Budgte > 1000', 'error: --where "Budgte > 1000": unknown field "Budgte" (did you mean "Budget"?); see crmctl deal-fields list\n'],
