@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --debug --yes -y --no-input --show-secrets";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy auth doctor completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
     "leads")
       case "$prev" in
       esac
@@ -1059,11 +1059,11 @@ _crmctl() {
       case "$prev" in
         --type) COMPREPLY=($(compgen -W "deals leads org people products activity projects" -- "$cur")); return;;
       esac
-      words="--include-field-code --name --conditions --type --data";;
+      words="--include-field-code --name --conditions --type --data --where --or-where";;
     "filters update")
       case "$prev" in
       esac
-      words="--include-field-code --name --conditions --data";;
+      words="--include-field-code --name --conditions --data --where --or-where";;
     "filters delete")
       case "$prev" in
       esac
@@ -1800,7 +1800,7 @@ _crmctl() {
       words="--url";;
     *) words="";;
   esac
-  COMPREPLY=($(compgen -W "$words --version -V --profile --output -o --json --fields --debug --yes -y --no-input --show-secrets" -- "$cur"))
+  COMPREPLY=($(compgen -W "$words --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets" -- "$cur"))
 }
 _crmctl_subs() {
   case "$1" in

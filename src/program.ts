@@ -3,7 +3,7 @@ import { SPEC, type AreaModule, type CommandSpec, type ProgramInfo, type TreeNod
 import type { Context } from './core/context.js';
 import { createContext } from './runtime/create-context.js';
 import { GLOBAL_FLAGS, VALUE_FLAG_WORDS } from './core/global-flags.js';
-import { parseFieldList, parseOutputFormat, type GlobalOptions } from './core/globals.js';
+import { parseFieldList, parseOutputFormat, parseQuery, type GlobalOptions } from './core/globals.js';
 import { VERSION } from './core/version.js';
 import type { IO } from './core/io.js';
 import { AREAS, findArea, type AreaEntry } from './commands/areas.js';
@@ -41,12 +41,14 @@ export function createRoot(io: IO): Command {
 
 export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
-  const output = o.json ? 'json' : o.output ? parseOutputFormat(String(o.output)) : undefined;
+  const given = o.json ? 'json' : o.output ? parseOutputFormat(String(o.output)) : undefined;
+  const { query, output } = o.query !== undefined ? parseQuery(String(o.query), given) : { query: undefined, output: given };
   return {
     // The flag only: config/store.ts resolveProfileName weighs CRMCTL_PROFILE and the stored default.
     profile: o.profile as string | undefined,
     output,
     fields: o.fields ? parseFieldList(String(o.fields)) : undefined,
+    query,
     // --no-color is taken out of argv by main (so that a resource's own --color flag stays free).
     color: env.CRMCTL_NO_COLOR !== '1',
     debug: Boolean(o.debug) || env.CRMCTL_DEBUG === '1',
@@ -168,6 +170,8 @@ function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, h
     const args = actionArgs.slice(0, -2).flatMap((a) => a as string | string[]) as string[];
     const ctx = createContext(io, env, globalsFrom(self, env));
     hooks.onContext(ctx);
+    // A query that does not parse is refused before anything is read or sent; the library loads only with the flag.
+    if (ctx.globals.query !== undefined) await (await import('./output/query.js')).checkQuery(ctx);
     await spec.run(ctx, { args, opts: self.opts(), program: programInfo });
   });
 }

@@ -21,6 +21,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '-o, --output <format>', name: 'output', short: '-o', takesValue: true, description: 'output format', choices: OUTPUT_FORMATS },
   { flags: '--json', name: 'json', takesValue: false, description: 'shorthand for --output json' },
   { flags: '--fields <list>', name: 'fields', takesValue: true, description: 'comma-separated fields to show (unknown ones are listed)' },
+  { flags: '--query <expr>', name: 'query', takesValue: true, description: 'JMESPath expression applied to the JSON output, as aws/az --query (-o tsv prints the result as text)' },
   { flags: '--debug', name: 'debug', takesValue: false, description: 'trace HTTP on stderr (secrets redacted)' },
   { flags: '-y, --yes', name: 'yes', short: '-y', takesValue: false, description: 'confirm destructive actions without a prompt' },
   { flags: '--no-input', name: 'no-input', takesValue: false, description: 'never prompt; fail naming the missing flag' },

@@ -41,6 +41,7 @@ export interface FormatHints {
 type Situation = Pick<Context, 'globals' | 'io'>;
 
 export function formatFor<K extends OutputKind>(ctx: Situation, kind: K, hints: FormatHints = {}): Formats[K] {
+  if (kind === 'events' && ctx.globals.query !== undefined) throw new UsageError('--query: events are a stream with no one document to query; pipe the JSON lines to jq instead');
   return DECIDE[kind](ctx.globals.output, ctx.io.isStdoutTTY, hints) as Formats[K];
 }
 

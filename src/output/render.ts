@@ -34,6 +34,13 @@ function selectFields(record: unknown, fields: string[] | undefined): unknown {
  */
 export async function renderRecords(ctx: Context, records: AsyncIterable<unknown> | Iterable<unknown>, opts: RenderOptions = {}): Promise<number> {
   if (!ctx.globals.showSecrets) records = maskedRecords(records);
+  if (ctx.globals.query !== undefined) {
+    // The query sees the whole array --json would print.
+    const all: unknown[] = [];
+    for await (const r of records) all.push(r);
+    await writeOut(ctx.io.stdout, await (await import('./query.js')).queriedText(ctx, all));
+    return all.length;
+  }
   const format = formatFor(ctx, 'records');
   const out = ctx.io.stdout;
   const fields = ctx.globals.fields;
@@ -100,6 +107,7 @@ export async function renderRecords(ctx: Context, records: AsyncIterable<unknown
 /** One object (get, create, update): json prints the object itself; table prints field/value rows. */
 export async function renderRecord(ctx: Context, record: unknown, opts: RenderOptions = {}): Promise<void> {
   if (!ctx.globals.showSecrets) record = maskSecrets(record);
+  if (ctx.globals.query !== undefined) return writeOut(ctx.io.stdout, await (await import('./query.js')).queriedText(ctx, record));
   const format = formatFor(ctx, 'records');
   if (record && typeof record === 'object' && !Array.isArray(record)) checkFields(ctx, opts.fields?.length ? opts.fields : Object.keys(record));
   if (format === 'json') {

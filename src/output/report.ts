@@ -31,6 +31,8 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
   let headed = false;
   return {
     async row(r) {
+      // --query prints its result over the closing document only.
+      if (ctx.globals.query) return;
       if (format === 'text') await out(`${spec.line(r)}\n`);
       else if (format === 'ndjson') await out(`${JSON.stringify(pick(r, columns))}\n`);
       else if (format === 'tsv') await out(`${columns.map((c) => tsvCell(getPath(r, c))).join('\t')}\n`);
@@ -41,6 +43,7 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
       }
     },
     async end(summary) {
+      if (ctx.globals.query) return out(await (await import('./query.js')).queriedText(ctx, summary.json));
       if (format === 'text') await out(`${summary.text}\n`);
       else if (format === 'json') await out(`${JSON.stringify(summary.json, null, 2)}\n`);
       else {
@@ -58,6 +61,7 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
  * 'saved') prints nothing on a terminal unless a format is asked for.
  */
 export async function renderDocument(ctx: Context, doc: { json: Record<string, unknown>; text: string; columns?: readonly string[]; piped?: OutputFormat; kind?: 'report' | 'saved' }): Promise<void> {
+  if (ctx.globals.query) return writeOut(ctx.io.stdout, await (await import('./query.js')).queriedText(ctx, doc.json));
   const format = formatFor(ctx, doc.kind ?? 'report', { piped: doc.piped });
   if (format === 'none') return;
   if (format === 'ndjson') return writeOut(ctx.io.stdout, `${JSON.stringify(doc.json)}\n`);

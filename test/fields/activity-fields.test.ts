@@ -29,10 +29,13 @@ describe('activity-fields list', () => {
     expect((await fx.requests()).map((q) => [q.method, q.path, q.query, q.cost])).toEqual([['GET', '/api/v2/activityFields', { include_fields: 'ui_visibility', limit: '3' }, 10]]);
   });
 
-  it('TSV shows field_code, field_name, field_type, is_custom_field', async () => {
+  it('TSV shows id (from the v1 list, the id a filter condition takes), field_code, field_name, field_type, is_custom_field', async () => {
     const all = await json(['activity-fields', 'list']);
+    const v1 = new Map((await json(['activity-fields', 'list', '--v1'])).map((f: { key: string; id: number }) => [f.key, f.id]));
+    await fx.clearRequests();
     const r = await run(['activity-fields', 'list', '--output', 'tsv']);
-    expect(r.stdout).toBe(all.map((f: Field) => `${f.field_code}\t${f.field_name}\t${f.field_type}\t${f.is_custom_field}\n`).join(''));
+    expect(r.stdout).toBe(all.map((f: Field) => `${v1.get(f.field_code)}\t${f.field_code}\t${f.field_name}\t${f.field_type}\t${f.is_custom_field}\n`).join(''));
+    expect((await fx.requests()).map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v2/activityFields', 'GET /api/v1/activityFields']);
   });
 
   it('the sandbox pages with a cursor that ends with null', async () => {

@@ -43,10 +43,20 @@ describe('org-fields list and get', () => {
     expect(Object.keys(only[0])).not.toContain('ui_visibility');
   });
 
-  it('TSV columns: field_code, field_name, field_type, is_custom_field', async () => {
+  it('TSV columns: id (the v1 id a filter condition takes), field_code, field_name, field_type, is_custom_field', async () => {
     const all = await fx.collection<Field>('organizationFields');
     const r = await run(['org-fields', 'list', '--output', 'tsv']);
-    expect(r.stdout).toBe(all.map((f) => `${f.field_code}\t${f.field_name}\t${f.field_type}\t${f.is_custom_field}\n`).join(''));
+    expect(r.stdout).toBe(all.map((f) => `${f.id}\t${f.field_code}\t${f.field_name}\t${f.field_type}\t${f.is_custom_field}\n`).join(''));
+  });
+
+  it('--json keeps the v2 records and reads nothing more; --fields may name id in TSV', async () => {
+    await fx.clearRequests();
+    const plain = await json(['org-fields', 'list', '--limit', '2']);
+    expect(plain[0]).not.toHaveProperty('id');
+    expect((await fx.requests()).map((q) => q.path)).toEqual(['/api/v2/organizationFields']);
+    const all = await fx.collection<Field>('organizationFields');
+    const r = await run(['org-fields', 'list', '--limit', '2', '--fields', 'id,field_name', '--output', 'tsv']);
+    expect(r.stdout).toBe(all.slice(0, 2).map((f) => `${f.id}\t${f.field_name}\n`).join(''));
   });
 
   it('get by field code (exit 5 for an unknown one)', async () => {

@@ -137,6 +137,20 @@ describe('start-up: help loads no HTTP, auth or sandbox code', () => {
     expect(tools.urls.filter((u) => /@modelcontextprotocol/.test(u))).toEqual([]);
   });
 
+  it('the --query library (jmespath) loads only when the flag is given; a bad expression is refused before the HTTP client loads', async () => {
+    const env = { CRMCTL_ACCESS_TOKEN: 't', CRMCTL_API_DOMAIN: 'http://127.0.0.1:9', CRMCTL_MAX_RETRIES: '0' };
+    const jmespath = (urls: string[]) => urls.filter((u) => /\/node_modules\/jmespath\/|\/dist\/output\/query\.js$/.test(u));
+    const plain = await loadedBy(['deals', 'list', '--json'], env);
+    expect(plain.code).toBe(1);
+    expect(jmespath(plain.urls)).toEqual([]);
+    const queried = await loadedBy(['deals', 'list', '--query', '[].id'], env);
+    expect(queried.code).toBe(1);
+    expect(jmespath(queried.urls).some((u) => /\/node_modules\/jmespath\//.test(u))).toBe(true);
+    const bad = await loadedBy(['deals', 'list', '--query', '[?'], env);
+    expect(bad.code).toBe(2);
+    expect(forbiddenIn(bad.urls)).not.toContain('src/http');
+  });
+
   it('api --help does not load every operation table (completion names the path list, it does not build it)', async () => {
     const r = await loadedBy(['api', '--help']);
     expect(r.code).toBe(0);

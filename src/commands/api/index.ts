@@ -103,7 +103,10 @@ async function runApi(ctx: Context, args: string[], opts: FlagValues<typeof API_
     const onErrorResponse = opts.include ? async (r: HttpResponse) => write(ctx, scrub(ctx, statusBlock(r) + bodyText(r.body, formatFor(ctx, 'raw'), ctx.globals.showSecrets))) : undefined;
     const res = await http.send({ ...request, onErrorResponse });
     if (opts.include) await write(ctx, scrub(ctx, statusBlock(res)));
-    await write(ctx, scrub(ctx, bodyText(res.body, formatFor(ctx, 'raw'), ctx.globals.showSecrets)));
+    // --query applies to a JSON answer (masked first, like every record it prints).
+    const queried = ctx.globals.query && typeof res.body !== 'string' && res.body !== undefined;
+    const text = queried ? await (await import('../../output/query.js')).queriedText(ctx, ctx.globals.showSecrets ? res.body : maskSecrets(res.body)) : bodyText(res.body, formatFor(ctx, 'raw'), ctx.globals.showSecrets);
+    await write(ctx, scrub(ctx, text));
     return;
   }
   await paginateRaw(ctx, request, opts.include, (req) => http.send(req));
@@ -125,7 +128,8 @@ async function paginateRaw(ctx: Context, first: HttpRequest, include: boolean, s
       req = { ...req, query: { ...req.query, ...next } };
     }
   }
-  if (format === 'json' || format === 'ndjson') {
+  // --query needs the whole array: renderRecords collects it.
+  if ((format === 'json' || format === 'ndjson') && !ctx.globals.query) {
     let n = 0;
     for await (const r of records()) {
       await write(ctx, scrub(ctx, format === 'ndjson' ? `${JSON.stringify(r)}\n` : `${n === 0 ? '[\n' : ',\n'}  ${JSON.stringify(r)}`));

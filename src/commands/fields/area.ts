@@ -1,12 +1,15 @@
 import type { Operation } from '../../api/operation.js';
 import { defineArea } from '../define-area.js';
 import { optionLabels } from './create.js';
+import { fieldIdView } from './id-column.js';
 import { addOptions, deleteOptions, updateOptions } from './options.js';
 
 /** The commands of one custom-field area (organization, deal, person, product, project fields): generated from its table, with friendly option flags (the checks that read the account are the operations': src/api/checks/fields.ts). */
 export function fieldArea(table: Record<string, Operation> & { get: Operation }, command: string, noun: string) {
   return defineArea(table, {
     extend: {
+      // Item types with a v1 field list show each field's numeric id in the table (id-column.ts).
+      ...(table.listV1 ? { list: { view: fieldIdView(table.listV1) } } : {}),
       create: optionLabels,
       addOptions: addOptions(),
       updateOptions: updateOptions(),

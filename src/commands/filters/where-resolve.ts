@@ -1,0 +1,159 @@
+import type { Operation } from '../../api/operation.js';
+import type { Reader } from '../../api/prepare.js';
+import { ValidationError } from '../../core/errors.js';
+import { nearest } from '../../input/unknown-keys.js';
+import { NO_VALUE, parseWhere, WHERE_OPERATORS, type WhereClause } from './where.js';
+
+// `--where` clauses → the service's condition tree. Field names resolve against the filter type's
+// fields in their v1 form, the only form that carries the numeric id a condition names (the v2 list has
+// the key and name only); option labels become option ids, stage names stage ids ("Pipeline/Stage"
+// when two pipelines have the stage), user names user ids. Every clause is checked before anything is
+// written: a name, an operator or a label that matches nothing is exit 2 naming the nearest.
+// (src/names/ keeps a v2 field catalog without ids; filters need the ids, so they read the v1 list.)
+
+interface V1Field {
+  id: number | null;
+  key: string;
+  name: string;
+  field_type: string;
+  options?: Array<{ id: number | string; label: string }> | null;
+}
+
+/** The filter types whose conditions --where can write, the object of their conditions and the v1 field list that names the ids. */
+const TYPES: Record<string, { object: string; fields: () => Promise<Operation> }> = {
+  deals: { object: 'deal', fields: async () => (await import('../../api/operations/deal-fields.js')).dealFieldOps.listV1 },
+  people: { object: 'person', fields: async () => (await import('../../api/operations/person-fields.js')).personFieldOps.listV1 },
+  org: { object: 'organization', fields: async () => (await import('../../api/operations/organization-fields.js')).organizationFieldOps.listV1 },
+  products: { object: 'product', fields: async () => (await import('../../api/operations/product-fields.js')).productFieldOps.listV1 },
+  activity: { object: 'activity', fields: async () => (await import('../../api/operations/activity-fields.js')).activityFieldOps.listV1 },
+};
+export const WHERE_TYPES = Object.keys(TYPES);
+
+const TEXT = ['varchar', 'varchar_auto', 'text', 'phone', 'address', 'email'];
+const ORDERED = ['double', 'monetary', 'int', 'date', 'time', 'daterange', 'timerange'];
+const NUMBERS = ['double', 'monetary', 'int'];
+
+export interface Condition {
+  object: string;
+  field_id: string;
+  operator: string;
+  value: string | null;
+  extra_value: null;
+}
+
+export interface ConditionTree {
+  glue: 'and';
+  conditions: [{ glue: 'and'; conditions: Condition[] }, { glue: 'or'; conditions: Condition[] }];
+}
+
+/** The vendor's tree: one AND group of the --where clauses and one OR group of the --or-where clauses. */
+export async function conditionsFromWhere(reader: Reader, type: string, where: string[], orWhere: string[]): Promise<ConditionTree> {
+  const t = TYPES[type];
+  if (!t) throw new ValidationError([{ field: '--where', rule: `is available for filters of type ${WHERE_TYPES.join(', ')}; for ${type} give --conditions JSON` }]);
+  const { read, readAll } = await import('../../api/prepare.js');
+  const op = await t.fields();
+  const fields = (op.pagination === 'none' ? asList(await read(reader, op)) : await collect(readAll(reader, op))) as V1Field[];
+  const usable = fields.filter((f) => f.id !== null && f.id !== undefined);
+  const clauses = [...where.map((w) => parseWhere('--where', w, usable.map((f) => f.name))), ...orWhere.map((w) => parseWhere('--or-where', w, usable.map((f) => f.name)))];
+  const lookups = new Lookups(reader);
+  const built: Array<{ flag: string; c: Condition }> = [];
+  for (const clause of clauses) built.push({ flag: clause.flag, c: await condition(clause, t.object, usable, lookups) });
+  return {
+    glue: 'and',
+    conditions: [
+      { glue: 'and', conditions: built.filter((b) => b.flag === '--where').map((b) => b.c) },
+      { glue: 'or', conditions: built.filter((b) => b.flag === '--or-where').map((b) => b.c) },
+    ],
+  };
+}
+
+async function condition(clause: WhereClause, object: string, fields: V1Field[], lookups: Lookups): Promise<Condition> {
+  const bad = (rule: string) => new ValidationError([{ field: `${clause.flag} "${clause.text}"`, rule }]);
+  const name = clause.name.toLowerCase();
+  // A custom field wins over a system field of the same name (the account made it); its key works too.
+  const field = fields.filter((f) => f.name.toLowerCase() === name).sort((a, b) => Number(isCustom(b)) - Number(isCustom(a)))[0] ?? fields.find((f) => f.key === clause.name);
+  if (!field) {
+    const near = nearest(clause.name, fields.map((f) => f.name));
+    throw bad(`unknown field "${clause.name}"${near ? ` (did you mean "${near}"?)` : ''}; see crmctl ${object}-fields list`);
+  }
+  const kind = kindOf(field);
+  const allowed = Object.keys(WHERE_OPERATORS).filter((o) => kind === 'text' ? !['<', '>', '<=', '>='].includes(o) : kind === 'ordered' ? !/start|contains/.test(o) : kind === 'choice' ? ['=', '!=', 'is empty', 'is not empty'].includes(o) : true);
+  if (!allowed.includes(clause.op)) throw bad(`"${clause.op}" does not apply to ${field.name} (field type ${field.field_type}); use ${allowed.join(', ')}`);
+  const base = { object, field_id: String(field.id), operator: WHERE_OPERATORS[clause.op]!, extra_value: null } as const;
+  if (NO_VALUE.has(clause.op)) return { ...base, value: null };
+  return { ...base, value: await conditionValue(clause.value!, field, lookups, bad) };
+}
+
+async function conditionValue(raw: string, field: V1Field, lookups: Lookups, bad: (rule: string) => Error): Promise<string> {
+  if (field.key === 'stage_id') return String(await lookups.stage(raw, bad));
+  if (field.field_type === 'user') return String(await lookups.user(raw, bad));
+  if (field.options?.length) {
+    const o = field.options.find((x) => x.label.toLowerCase() === raw.toLowerCase()) ?? field.options.find((x) => String(x.id) === raw);
+    if (!o) {
+      const near = nearest(raw, field.options.map((x) => x.label));
+      throw bad(`"${raw}" is not an option of ${field.name}${near ? ` (did you mean "${near}"?)` : ''}; options: ${field.options.map((x) => x.label).join(', ')}`);
+    }
+    return String(o.id);
+  }
+  if (NUMBERS.includes(field.field_type) && !Number.isFinite(Number(raw))) throw bad(`${field.name} is a number field: "${raw}" is not a number`);
+  if (field.field_type === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw bad(`${field.name} is a date field: give YYYY-MM-DD (got "${raw}")`);
+  return raw;
+}
+
+function kindOf(f: V1Field): 'text' | 'ordered' | 'choice' | 'any' {
+  if (f.key === 'stage_id' || f.options?.length || ['enum', 'set', 'user', 'org', 'people', 'visible_to', 'stage', 'status'].includes(f.field_type)) return 'choice';
+  if (ORDERED.includes(f.field_type)) return 'ordered';
+  if (TEXT.includes(f.field_type)) return 'text';
+  return 'any';
+}
+
+const isCustom = (f: V1Field) => /^[0-9a-f]{40}$/.test(f.key);
+
+/** Stages and users by name, read once per command and only when a clause names one. */
+class Lookups {
+  private stages?: Promise<Array<{ id: number; name: string; pipeline: string }>>;
+  private users?: Promise<Array<{ id: number; name: string; email?: string }>>;
+  constructor(private readonly reader: Reader) {}
+
+  async stage(raw: string, bad: (rule: string) => Error): Promise<number> {
+    if (/^\d+$/.test(raw)) return Number(raw);
+    this.stages ??= (async () => {
+      const [{ readAll }, { stageOps }, { pipelineOps }] = await Promise.all([import('../../api/prepare.js'), import('../../api/operations/stages.js'), import('../../api/operations/pipelines.js')]);
+      const [stages, pipelines] = await Promise.all([collect(readAll(this.reader, stageOps.list)), collect(readAll(this.reader, pipelineOps.list))]);
+      const pipelineName = new Map((pipelines as Array<{ id: number; name: string }>).map((p) => [p.id, p.name]));
+      return (stages as Array<{ id: number; name: string; pipeline_id: number }>).map((s) => ({ id: s.id, name: s.name, pipeline: pipelineName.get(s.pipeline_id) ?? String(s.pipeline_id) }));
+    })();
+    const all = await this.stages;
+    const [p, s] = raw.includes('/') ? [raw.slice(0, raw.lastIndexOf('/')).trim(), raw.slice(raw.lastIndexOf('/') + 1).trim()] : [undefined, raw.trim()];
+    const hits = all.filter((x) => x.name.toLowerCase() === s.toLowerCase() && (p === undefined || x.pipeline.toLowerCase() === p.toLowerCase()));
+    if (hits.length === 1) return hits[0]!.id;
+    if (hits.length > 1) throw bad(`stage "${raw}" is in ${hits.length} pipelines: write ${hits.map((h) => `"${h.pipeline}/${h.name}"`).join(' or ')}`);
+    const names = all.map((x) => (p === undefined ? x.name : `${x.pipeline}/${x.name}`));
+    const near = nearest(raw, names);
+    throw bad(`no stage "${raw}"${near ? ` (did you mean "${near}"?)` : ''}; stages: ${[...new Set(all.map((x) => `${x.pipeline}/${x.name}`))].join(', ')}`);
+  }
+
+  async user(raw: string, bad: (rule: string) => Error): Promise<number> {
+    if (/^\d+$/.test(raw)) return Number(raw);
+    this.users ??= (async () => {
+      const [{ read }, { userOps }] = await Promise.all([import('../../api/prepare.js'), import('../../api/operations/users.js')]);
+      return asList(await read(this.reader, userOps.list)) as Array<{ id: number; name: string; email?: string }>;
+    })();
+    const all = await this.users;
+    const hits = all.filter((u) => u.name.toLowerCase() === raw.toLowerCase() || u.email?.toLowerCase() === raw.toLowerCase());
+    if (hits.length === 1) return hits[0]!.id;
+    if (hits.length > 1) throw bad(`${hits.length} users are called "${raw}": give the id (${hits.map((h) => h.id).join(', ')})`);
+    const near = nearest(raw, all.map((u) => u.name));
+    throw bad(`no user "${raw}"${near ? ` (did you mean "${near}"?)` : ''}; give a name, an email or an id (crmctl users list)`);
+  }
+}
+
+function asList(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+async function collect(it: AsyncIterable<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
