@@ -1,11 +1,11 @@
 import type { CheckReader } from '../api/entry-types.js';
-import type { Operation } from '../api/operation.js';
+import type { CustomFieldItemType, Operation } from '../api/operation.js';
 import { nearest } from '../input/unknown-keys.js';
 import { cacheLocationOf, loadCached, storeCached } from './cache.js';
 
 /** Item types whose records carry custom fields (leads use the deal schema: interface, Conventions). */
-export const ITEM_TYPES = ['deal', 'person', 'organization', 'product', 'project', 'lead', 'activity'] as const;
-export type ItemType = (typeof ITEM_TYPES)[number];
+export type ItemType = CustomFieldItemType;
+export const ITEM_TYPES: readonly ItemType[] = ['deal', 'person', 'organization', 'product', 'project', 'lead', 'activity'];
 
 export interface FieldOption {
   id: number | string;
@@ -110,12 +110,12 @@ const inProcess = new Map<string, { at: number; fields: FieldInfo[] }>();
 /**
  * The field catalog of an item type: from the per-profile cache when it is fresh (see cache.ts for the
  * TTL), else one read of the type's v2 field list (all pages), then kept. Leads read the deal fields.
- * `reader` is any CheckReader; when it is a CLI Context (it has `env` and `profileName`), the catalog
- * is cached on disk under the config directory, per profile and API address.
+ * `reader` is any CheckReader; when `owner` (default: the reader) is a CLI Context (it has `env` and
+ * `profileName`), the catalog is cached on disk under the config directory, per profile and API address.
  */
-export async function fieldCatalog(reader: CheckReader, itemType: ItemType): Promise<FieldCatalog> {
+export async function fieldCatalog(reader: CheckReader, itemType: ItemType, owner: unknown = reader): Promise<FieldCatalog> {
   const schema = schemaOf(itemType);
-  const where = await cacheLocationOf(reader);
+  const where = await cacheLocationOf(owner);
   const memoKey = `${where?.file ?? ''}\u0000${schema}`;
   const now = Date.now();
   const ttl = where?.ttlMs ?? 0;
@@ -146,8 +146,8 @@ export async function fieldCatalog(reader: CheckReader, itemType: ItemType): Pro
  * Forgets the cached fields of a schema (or of every schema): the field commands call this after a
  * change, and a write the service refuses for an unknown field calls it so the next command reads again.
  */
-export async function forgetFields(reader: CheckReader | { env: NodeJS.ProcessEnv; profileName(): Promise<string> }, itemType?: ItemType): Promise<void> {
-  const where = await cacheLocationOf(reader);
+export async function forgetFields(owner: unknown, itemType?: ItemType): Promise<void> {
+  const where = await cacheLocationOf(owner);
   const schema = itemType && schemaOf(itemType);
   for (const k of [...inProcess.keys()]) if (!schema || k.endsWith(`\u0000${schema}`)) inProcess.delete(k);
   if (where) storeCached(where, schema, undefined, Date.now());
