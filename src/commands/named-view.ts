@@ -19,6 +19,9 @@ export async function namedView(ctx: Context, op: Operation, opts: Record<string
   const known = new Set([...(op.cli.fields ?? []), ...(base?.derived ?? [])]);
   const asksName = wanted.some((f) => !known.has(f.split('.')[0]!));
   if (!opts.names && !asksName) return base;
+  const format = outputFormat(ctx);
+  // json and ndjson name custom fields only with --names (their records keep the service's keys).
+  if ((format === 'json' || format === 'ndjson') && !opts.names) return base;
 
   const [{ checkReader }, { fieldCatalog }, { namedRecord, withCustomCells }] = await Promise.all([
     import('../api/prepare.js'),
@@ -27,11 +30,9 @@ export async function namedView(ctx: Context, op: Operation, opts: Record<string
   ]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
   const names = cat.custom.map((f) => f.name);
-  const format = outputFormat(ctx);
   const columns = base?.columns ?? op.cli.columns ?? [];
   const before = base?.present ?? ((r: AsyncIterable<unknown>) => r);
   if (format === 'json' || format === 'ndjson') {
-    if (!opts.names) return base;
     return { present: (records) => mapRecords(before(records), (r) => namedRecord(cat, r)), columns, derived: [...(base?.derived ?? []), ...names] };
   }
   // A name asked in another spelling ("lead score") heads its column as asked.

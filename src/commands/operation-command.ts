@@ -173,8 +173,15 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
       upload?.cleanup();
     }
   } catch (err) {
+    if (op.cli.customFields && isUnknownFieldRefusal(err)) await (await import('../names/catalog.js')).forgetFields(ctx, op.cli.customFields);
     throw ext.explain ? ext.explain(err, opts) : err;
   }
+}
+
+/** A 400 naming a custom field the service does not know: the cached field names are stale (renamed or deleted elsewhere). */
+function isUnknownFieldRefusal(err: unknown): boolean {
+  const e = err as { status?: unknown; message?: unknown; body?: unknown };
+  return e?.status === 400 && /custom field|custom_fields/i.test(`${String(e.message)} ${JSON.stringify(e.body ?? '')}`);
 }
 
 /** The input a command line gives: positional args, --data, typed flags and --unset. Nothing is checked yet. */
