@@ -87,8 +87,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
   const http = await ctx.http();
   const pacer = http.governor;
-  const custom = await customFieldsFor(ctx, http, resource.name);
-  const mapper = new RowMapper(resource.name, op, custom, readOnlyFields(resource.name));
+  const custom = await customFieldsFor(ctx, op);
+  const mapper = new RowMapper(resource.name, op, custom, readOnlyFields(resource.name), op.cli.customFields === 'lead' ? 'top' : 'custom_fields');
   // The one entry every door takes (keys, schemas, the operation's account checks); reads the checks
   // make are kept for the run, so ten thousand rows read the lead labels once.
   const reader: Reader = { http: () => ctx.http(), debug: (l) => ctx.debug(l), credentials: () => ctx.credentials(), memo: new Map() };

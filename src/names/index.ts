@@ -10,7 +10,8 @@
 // - customValuesByKey(catalog, { Name: value }, label) → { values keyed by hash, issues }: checked by type.
 // - namedRecord(catalog, record): the record with custom values under names, options as labels (--names).
 // - withCustomCells(catalog, record, fields): table cells ("5000 EUR", labels) added under field names.
+// - csvRecord(catalog, record): an export's CSV row (custom columns by name, "<name> currency"), which import reads back.
 export { FieldCatalog, fieldCatalog, forgetFields, ITEM_TYPES, schemaOf, type FieldInfo, type FieldOption, type ItemType } from './catalog.js';
 export { DEFAULT_TTL_SEC } from './cache.js';
-export { cellValue, namedRecord, namedValue, rawCustomValues, withCustomCells } from './read.js';
+export { cellValue, csvRecord, namedRecord, namedValue, rawCustomValues, withCustomCells } from './read.js';
 export { customValuesByKey, parseAssignments, placementOf, valueFor, type Issue } from './write.js';

@@ -84,3 +84,31 @@ export function withCustomCells(cat: FieldCatalog, record: unknown, fields: read
   for (const f of fields) out[f.name] = cellValue(cat, f, values) ?? null;
   return out;
 }
+
+/**
+ * The record as an export's CSV row holds it (and import reads back): custom values as columns named
+ * like their fields, options as labels (several joined with ", "), a monetary field's currency in
+ * "<name> currency" and a range's end in "<name> until" (the headers import maps to the companion keys).
+ */
+export function csvRecord(cat: FieldCatalog, record: unknown): unknown {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return record;
+  const rec = record as Rec;
+  const values = rawCustomValues(cat, rec);
+  const hashKeys = new Set(cat.custom.flatMap((f) => [f.key, `${f.key}_currency`, `${f.key}_until`]));
+  const out: Rec = {};
+  for (const [k, v] of Object.entries(rec)) if (k !== 'custom_fields' && !hashKeys.has(k)) out[k] = v;
+  for (const f of cat.custom) {
+    if (!(f.key in values)) continue;
+    const name = f.name in out ? `${f.name} (custom)` : f.name;
+    const v = namedValue(cat, f, values);
+    if (f.type === 'set') out[name] = Array.isArray(v) ? v.join(', ') : v;
+    else if (f.type === 'monetary') {
+      out[name] = (v as { value?: unknown } | null)?.value ?? null;
+      out[`${name} currency`] = (v as { currency?: unknown } | null)?.currency ?? null;
+    } else if (f.type === 'daterange' || f.type === 'timerange') {
+      out[name] = (v as { value?: unknown } | null)?.value ?? null;
+      out[`${name} until`] = (v as { until?: unknown } | null)?.until ?? null;
+    } else out[name] = v;
+  }
+  return out;
+}
