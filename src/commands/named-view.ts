@@ -1,7 +1,13 @@
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { outputFormat } from '../output/render.js';
-import type { CallView } from './operation-command.js';
+
+/** A call's presentation (operation-command.ts CallView, restated here so the two files import one way). */
+interface CallView {
+  present: (records: AsyncIterable<unknown>) => AsyncIterable<unknown>;
+  columns: string[];
+  derived?: string[];
+}
 
 /**
  * Custom fields by name in what a read shows (docs/custom-fields.md). Tables, TSV and CSV keep their

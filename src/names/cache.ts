@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/store.js';
-import type { FieldInfo } from './catalog.js';
+import type { FieldInfo } from './types.js';
 
 // Field metadata kept between commands, so that a command showing or taking names pays at most one
 // metadata read (and none while the cache is fresh). One file per profile and API address under the

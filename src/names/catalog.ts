@@ -2,27 +2,13 @@ import type { CheckReader } from '../api/entry-types.js';
 import type { CustomFieldItemType, Operation } from '../api/operation.js';
 import { nearest } from '../input/unknown-keys.js';
 import { cacheLocationOf, loadCached, storeCached } from './cache.js';
+import type { FieldInfo } from './types.js';
+
+export type { FieldInfo, FieldOption } from './types.js';
 
 /** Item types whose records carry custom fields (leads use the deal schema: interface, Conventions). */
 export type ItemType = CustomFieldItemType;
 export const ITEM_TYPES: readonly ItemType[] = ['deal', 'person', 'organization', 'product', 'project', 'lead', 'activity'];
-
-export interface FieldOption {
-  id: number | string;
-  label: string;
-}
-
-/** One field of an item type as the names module uses it (system and custom fields alike). */
-export interface FieldInfo {
-  /** The record key: a 40-hex hash for custom fields, the member name for system fields. */
-  key: string;
-  /** The name the web app shows ("Lead score"). */
-  name: string;
-  /** The service's field type (varchar, double, monetary, enum, set, date, user, org, people, ...). */
-  type: string;
-  custom: boolean;
-  options: FieldOption[];
-}
 
 /** The schema whose fields an item type's records use. */
 export function schemaOf(itemType: ItemType): Exclude<ItemType, 'lead'> {
