@@ -175,3 +175,22 @@ describe('export and import by name', () => {
     }
   });
 });
+
+describe('fixtures take the same names', () => {
+  it('a deal spec with fields: by name (and names inside custom_fields) is sent under hash keys; a bad option is refused', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = tempConfigDir();
+    const file = join(dir, 'deal.yaml');
+    const spec = (segment: string) => `- kind: deal\n  name: named\n  spec:\n    title: Named fixture deal\n    fields:\n      Budget: 5000 EUR\n      Segment: ${segment}\n    custom_fields:\n      Lead score: 33\n`;
+    writeFileSync(file, spec('Huge'));
+    const bad = await run(['apply', '-f', file, '--state', join(dir, 'state.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('spec.fields.Segment: Segment (enum) unknown option "Huge"; allowed: SMB, Mid-market, Enterprise');
+    expect((await sent()).filter((s) => !s.startsWith('GET'))).toEqual([]);
+    writeFileSync(file, spec('SMB'));
+    expect((await run(['apply', '-f', file, '--state', join(dir, 'state.json')])).code).toBe(0);
+    const post = (await fx.requests()).find((r) => r.method === 'POST' && r.path === '/api/v2/deals')!;
+    expect(post.body).toEqual({ title: 'Named fixture deal', custom_fields: { [K.leadScore]: 33, [K.budget]: 5000, [`${K.budget}_currency`]: 'EUR', [K.segment]: 101 } });
+  });
+});
