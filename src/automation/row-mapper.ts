@@ -101,6 +101,11 @@ export class RowMapper {
     }
   }
 
+  /** True when a column (or JSON key) maps to something without custom fields: then no field metadata is needed for it. */
+  knows(header: string): boolean {
+    return header.trim() === '' || this.byNorm.has(norm(header)) || this.byNorm.has(header.trim()) || this.readOnly.has(header.trim());
+  }
+
   /** Fixes the column of each CSV header; an unknown header stops the import before anything is read further. */
   setCsvHeader(headers: string[]): void {
     const unknown: string[] = [];
