@@ -165,8 +165,11 @@ function planRecord(
 
   const checked = resolveTokens({ spec: rec.spec, params: rec.parents }, lookup(true));
   const cv = checked.value as { spec: Record<string, unknown>; params: Record<string, unknown> };
-  problems.push(...unknownKeys(kind.create.body, cv.spec, ['spec']));
-  problems.push(...checkSchema(kind.create.body, cv.spec, ['spec'], checked.unknown).problems);
+  // Custom values by name (`fields:`, names inside custom_fields) are translated and checked by the entry
+  // (src/names) when the record is sent; here the rest of the spec is checked.
+  const spec = kind.create.cli.customFields ? withoutNamedFields(cv.spec) : cv.spec;
+  problems.push(...unknownKeys(kind.create.body, spec, ['spec']));
+  problems.push(...checkSchema(kind.create.body, spec, ['spec'], checked.unknown).problems);
   // Missing parent keys were reported by the parser; unknown ones wait for the real value.
   const skipParams = [...checked.unknown.filter((p) => p[0] === 'params').map((p) => String(p[1])), ...kind.parents.filter((p) => !(p.param in rec.parents)).map((p) => p.param)];
   problems.push(...checkParams(kind.create.params, cv.params, skipParams).problems.map((p) => ({ ...p, path: ['params', ...p.path] })));
@@ -210,6 +213,13 @@ function planRecord(
 }
 
 /** Top-level spec keys whose value differs from what was last sent, plus 'parent' for a moved child. */
+function withoutNamedFields(spec: Record<string, unknown>): Record<string, unknown> {
+  const { fields: _named, ...rest } = spec;
+  const cf = rest.custom_fields;
+  if (cf && typeof cf === 'object' && !Array.isArray(cf)) rest.custom_fields = Object.fromEntries(Object.entries(cf).filter(([k]) => /^[0-9a-f]{40}(_currency|_until)?$/.test(k)));
+  return rest;
+}
+
 export function changedKeys(entry: StateEntry, spec: Record<string, unknown>, params: Record<string, unknown>, unknown: Array<Array<string | number>>): string[] {
   const keys = new Set([...Object.keys(entry.spec), ...Object.keys(spec)]);
   const unknownTop = new Set(unknown.filter((p) => p[0] === 'spec').map((p) => String(p[1])));

@@ -69,6 +69,8 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   // A CSV of a kind that imports names its links beside their ids, so it imports into another account.
   const importable = o.format === 'csv' && findImportResource(o.resource.name) !== undefined;
   const namer = o.format === 'csv' ? new LinkNamer(http) : undefined;
+  // A CSV names custom fields as the web app does (one field-metadata read); import maps the names back.
+  const named = o.format === 'csv' && op.cli.customFields ? await csvNamer(ctx, op.cli.customFields) : undefined;
 
   try {
     while (!finished) {
@@ -77,7 +79,8 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       if (next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = next;
       const { envelope } = await callOperation(http, op, await prepare(ctx, op, { params: o.params, query }));
       const data = recordsOf(op, envelope);
-      const records = Array.isArray(data) ? data : data == null ? [] : [data];
+      const listed = Array.isArray(data) ? data : data == null ? [] : [data];
+      const records = named ? listed.map(named) : listed;
       const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
       if (o.format === 'csv' && columns === undefined) {
         columns = csvColumns(op.cli.fields, records);
@@ -111,6 +114,12 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   progress.done(written);
   if (o.out) ctx.info(`Wrote ${written} ${o.resource.name} records to ${o.out}.`);
   return { records: written };
+}
+
+async function csvNamer(ctx: Context, itemType: NonNullable<ExportResource['op']['cli']['customFields']>): Promise<(record: unknown) => unknown> {
+  const [{ checkReader }, { fieldCatalog }, { csvRecord }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js'), import('../names/read.js')]);
+  const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
+  return (r) => csvRecord(cat, r);
 }
 
 function checkSameExport(cp: ExportCheckpoint, o: ExportOptions): void {

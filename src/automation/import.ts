@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
 import { prepare, type Prepared, type Reader } from '../api/prepare.js';
 import { renderDocument } from '../output/report.js';
@@ -87,8 +87,11 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
   const http = await ctx.http();
   const pacer = http.governor;
-  const custom = await customFieldsFor(ctx, http, resource.name);
-  const mapper = new RowMapper(resource.name, op, custom, readOnlyFields(resource.name));
+  const at = op.cli.customFields === 'lead' ? 'top' : 'custom_fields';
+  // Field metadata is read only when the file has a column no field of the create explains (a custom field's name).
+  const plain = new RowMapper(resource.name, op, [], readOnlyFields(resource.name), at);
+  const custom = op.cli.customFields && firstKeys(o.file, o.format).some((k) => !plain.knows(k)) ? await customFieldsFor(ctx, op) : [];
+  const mapper = custom.length ? new RowMapper(resource.name, op, custom, readOnlyFields(resource.name), at) : plain;
   // The one entry every door takes (keys, schemas, the operation's account checks); reads the checks
   // make are kept for the run, so ten thousand rows read the lead labels once.
   const reader: Reader = { http: () => ctx.http(), debug: (l) => ctx.debug(l), credentials: () => ctx.credentials(), memo: new Map() };
@@ -256,6 +259,34 @@ function wantedNames(named: Array<{ refs: NonNullable<MappedRow['refs']> }>): Ma
   const out = new Map<RefKind, Set<string>>();
   for (const { refs } of named) for (const r of refs) out.set(r.kind, (out.get(r.kind) ?? new Set()).add(nameKey(r.name)));
   return out;
+}
+
+/**
+ * The column names of a CSV file's header, or the keys of the first record of NDJSON/JSON (a file that
+ * cannot be read this way gives a key nothing knows, so the field metadata is read to be safe).
+ */
+function firstKeys(file: string, format: InputFormat): string[] {
+  let head = '';
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(65536);
+      head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return ['\u0000unreadable'];
+  }
+  const first = head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+  if (format === 'csv') return [...first.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"')).filter((h, i, all) => h !== '' || i < all.length - 1);
+  try {
+    const rec = JSON.parse(format === 'ndjson' ? first : head) as unknown;
+    const one = Array.isArray(rec) ? rec[0] : rec;
+    return one && typeof one === 'object' ? Object.keys(one) : [];
+  } catch {
+    return ['\u0000unparsed'];
+  }
 }
 
 async function* mappedRows(file: string, format: InputFormat, mapper: RowMapper): AsyncGenerator<{ line: number } & MappedRow> {

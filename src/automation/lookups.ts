@@ -1,25 +1,22 @@
 import { callOperation } from '../api/call.js';
-import { prepare, readAll } from '../api/prepare.js';
+import { prepare } from '../api/prepare.js';
+import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import type { HttpClient } from '../http/client.js';
 import { findExportResource } from './resources.js';
 import type { CustomField } from './row-mapper.js';
-import { dealFieldOps } from '../api/operations/deal-fields.js';
-
-const CUSTOM_KEY = /^[0-9a-f]{40}$/;
 
 /**
- * Custom fields whose names may head a column. Leads have no schema of their own: they use the deal
- * fields (interface, Conventions), read with GET /api/v1/dealFields.
+ * Custom fields whose names may head a column: those of the item type the create writes (leads use
+ * the deal fields: interface, Conventions), from the one field catalog (src/names; cached per profile).
  */
-export async function customFieldsFor(ctx: Context, _http: HttpClient, resource: string): Promise<CustomField[]> {
-  if (resource !== 'leads') return [];
-  const out: CustomField[] = [];
-  for await (const f of readAll(ctx, dealFieldOps.listV1, {}, { all: true })) {
-    const field = f as CustomField;
-    if (typeof field.key === 'string' && CUSTOM_KEY.test(field.key)) out.push(field);
-  }
-  ctx.debug(`custom fields of leads: ${out.map((f) => `${f.name}=${f.key}`).join(', ') || 'none'}`);
+export async function customFieldsFor(ctx: Context, op: Operation): Promise<CustomField[]> {
+  const itemType = op.cli.customFields;
+  if (!itemType) return [];
+  const [{ checkReader }, { fieldCatalog }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js')]);
+  const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
+  const out: CustomField[] = cat.custom.map((f) => ({ key: f.key, name: f.name, field_type: f.type, options: f.options }));
+  ctx.debug(`custom fields of ${itemType}: ${out.map((f) => `${f.name}=${f.key}`).join(', ') || 'none'}`);
   return out;
 }
 

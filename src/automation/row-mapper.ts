@@ -35,6 +35,7 @@ type Target =
   | { kind: 'field'; path: string[] }
   | { kind: 'custom'; field: CustomField }
   | { kind: 'currency'; key: string }
+  | { kind: 'until'; key: string }
   | { kind: 'ref'; ref: RefColumn; header: string }
   | { kind: 'nested'; key: string; subkeys: string[] };
 
@@ -64,7 +65,11 @@ export class RowMapper {
    * `readOnly`: fields the kind's records have that a create does not take (id, update_time,
    * creator ids...): an export's columns, skipped on import instead of refused.
    */
-  constructor(readonly resource: string, readonly op: Operation, readonly custom: CustomField[] = [], private readonly readOnly: ReadonlySet<string> = new Set()) {
+  /**
+   * `customAt`: where the kind's writes carry custom values: top-level hash keys (v1 leads) or inside
+   * `custom_fields` (the v2 creates).
+   */
+  constructor(readonly resource: string, readonly op: Operation, readonly custom: CustomField[] = [], private readonly readOnly: ReadonlySet<string> = new Set(), private readonly customAt: 'top' | 'custom_fields' = 'top') {
     this.fields = bodyFields(op);
     for (const f of this.fields) {
       this.byNorm.set(norm(f.key), { kind: 'field', path: f.path });
@@ -89,7 +94,16 @@ export class RowMapper {
         this.customKeys.add(`${c.key}_currency`);
         for (const h of [`${c.name} currency`, `${c.name}_currency`, `${c.key}_currency`]) this.byNorm.set(norm(h), { kind: 'currency', key: `${c.key}_currency` });
       }
+      if (c.field_type === 'daterange' || c.field_type === 'timerange') {
+        this.customKeys.add(`${c.key}_until`);
+        for (const h of [`${c.name} until`, `${c.key}_until`]) this.byNorm.set(norm(h), { kind: 'until', key: `${c.key}_until` });
+      }
     }
+  }
+
+  /** True when a column (or JSON key) maps to something without custom fields: then no field metadata is needed for it. */
+  knows(header: string): boolean {
+    return header.trim() === '' || this.byNorm.has(norm(header)) || this.byNorm.has(header.trim()) || this.readOnly.has(header.trim());
   }
 
   /** Fixes the column of each CSV header; an unknown header stops the import before anything is read further. */
@@ -173,12 +187,18 @@ export class RowMapper {
         raw[t.ref.field] = id ?? STAND_IN_ID;
       }
     }
-    else if (t.kind === 'currency') raw[t.key] = typeof v === 'string' ? v.trim().toUpperCase() : v;
+    else if (t.kind === 'currency') this.setCustom(raw, t.key, typeof v === 'string' ? v.trim().toUpperCase() : v);
+    else if (t.kind === 'until') this.setCustom(raw, t.key, typeof v === 'string' ? v.trim() : v);
     else {
       const r = customValue(t.field, v);
       if ('rule' in r) issues.push({ field: t.field.name, rule: r.rule });
-      else raw[t.field.key] = r.value;
+      else this.setCustom(raw, t.field.key, r.value);
     }
+  }
+
+  private setCustom(raw: Record<string, unknown>, key: string, value: unknown): void {
+    if (this.customAt === 'top') raw[key] = value;
+    else raw.custom_fields = { ...((raw.custom_fields && typeof raw.custom_fields === 'object' ? raw.custom_fields : {}) as object), [key]: value };
   }
 
   /** The stage a row names in the pipeline it names (stage names repeat across pipelines). */
@@ -313,7 +333,14 @@ export function customValue(f: CustomField, v: unknown): { value: unknown } | { 
       return ids.some((x) => x === undefined) ? { rule: `each value must be one of ${(f.options ?? []).map((o) => o.label).join(', ')}` } : { value: ids };
     }
     case 'date':
+    case 'daterange':
       return typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text) ? { value: text } : { rule: 'must be a date YYYY-MM-DD' };
+    case 'user':
+    case 'org':
+    case 'people': {
+      const n = typeof text === 'number' ? text : Number(text);
+      return Number.isInteger(n) && n > 0 ? { value: n } : { rule: 'must be an id (a positive integer)' };
+    }
     default:
       return typeof text === 'string' || typeof text === 'number' ? { value: text } : { rule: 'must be text' };
   }

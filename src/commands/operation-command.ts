@@ -90,6 +90,8 @@ export function operationOptions(op: Operation): OptionSpec[] {
   const { data, unset } = bodyFlags(nullable);
   if (op.body && !op.cli.upload) options.push(...flagOptions({ data }));
   if (isUpdate(op) && nullable.length) options.push(...flagOptions({ unset }));
+  if (op.body && op.cli.customFields) options.push({ flags: '--field <NAME=VALUE>', description: `a ${op.cli.customFields} custom field by name, checked against its type (repeat for more), e.g. --field "Lead score=40"; an empty value clears it`, repeatable: true });
+  if (!op.body && op.cli.customFields) options.push({ flags: '--names', description: 'custom fields under their names with option labels (json, ndjson); see docs/custom-fields.md' });
   if (op.pagination !== 'none') {
     const { limit, all, start, cursor } = pagingFlags(op.maxLimit);
     options.push(...flagOptions(op.pagination === 'offset' ? { limit, all, start } : { limit, all, cursor }));
@@ -195,15 +197,23 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     const input = await (await import('../api/prepare.js')).prepare(ctx, op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
-      const view = ext.view?.(ctx, op);
+      const own = ext.view?.(ctx, op);
+      const view = op.cli.customFields ? await (await import('./named-view.js')).namedView(ctx, op, opts, own) : own;
       await executeOperation(ctx, op, input, { present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
       if (ext.after) await ext.after.run(ctx, input);
     } finally {
       upload?.cleanup();
     }
   } catch (err) {
+    if (op.cli.customFields && isUnknownFieldRefusal(err)) await (await import('../names/catalog.js')).forgetFields(ctx, op.cli.customFields);
     throw ext.explain ? ext.explain(err, opts) : err;
   }
+}
+
+/** A 400 naming a custom field the service does not know: the cached field names are stale (renamed or deleted elsewhere). */
+function isUnknownFieldRefusal(err: unknown): boolean {
+  const e = err as { status?: unknown; message?: unknown; body?: unknown };
+  return e?.status === 400 && /custom field|custom_fields/i.test(`${String(e.message)} ${JSON.stringify(e.body ?? '')}`);
 }
 
 /** The input a command line gives: positional args, --data, typed flags and --unset. Nothing is checked yet. */
@@ -231,6 +241,15 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
       if (body === undefined || body === null || typeof body !== 'object') body = {};
       setPath(body as Record<string, unknown>, f.path, value);
     }
+  }
+  if (opts.field !== undefined && op.cli.customFields) {
+    // Named custom values go to the entry as `fields` (api/prepare.ts translates them, for every door).
+    const { parseAssignments } = await import('../names/write.js');
+    const { named, issues } = parseAssignments((Array.isArray(opts.field) ? opts.field : [opts.field]).map(String), '--field');
+    if (issues.length) throw new ValidationError(issues);
+    if (body === undefined || body === null || typeof body !== 'object') body = {};
+    const b = body as Record<string, unknown>;
+    b.fields = { ...(b.fields && typeof b.fields === 'object' ? (b.fields as Record<string, unknown>) : {}), ...named };
   }
   if (unset !== undefined) {
     const allowed = nullable;

@@ -78,7 +78,7 @@ const doors: Record<DoorName, (bad: BadInput) => Promise<Door>> = {
 };
 
 const LABELS = 'GET /api/v1/leadLabels';
-const DEAL_FIELDS = 'GET /api/v1/dealFields';
+const DEAL_FIELDS = 'GET /api/v2/dealFields';
 
 const TYPO = '"titel" (did you mean "title"?)';
 const NO_LABEL = `no such lead label: ${MISSING_LABEL} (see crmctl lead-labels list)`;
@@ -100,13 +100,13 @@ const cases: Array<{ name: string; input: BadInput; shown: Record<DoorName, stri
     name: 'a failed account check (a lead label that does not exist)',
     input: { cli: ['--label-ids', MISSING_LABEL], body: { label_ids: [MISSING_LABEL] }, csv: ['label_ids', MISSING_LABEL], yaml: `    label_ids: [${MISSING_LABEL}]\n` },
     shown: { command: `--label-ids: ${NO_LABEL}`, mcp: `label_ids: ${NO_LABEL}`, import: `line 2: label_ids: ${NO_LABEL}`, fixture: `leads.yaml:6 probe.spec.label_ids: ${NO_LABEL}` },
-    reads: { command: [LABELS], mcp: [LABELS], import: [DEAL_FIELDS, LABELS], fixture: [LABELS] },
+    reads: { command: [LABELS], mcp: [LABELS], import: [LABELS], fixture: [LABELS] },
   },
   {
     name: 'a value of the wrong type',
     input: { cli: ['--data', '{"value":{"amount":"abc","currency":"EUR"}}'], body: { value: { amount: 'abc', currency: 'EUR' } }, csv: ['value.amount', 'abc'], yaml: '    value: { amount: abc, currency: EUR }\n' },
     shown: { command: `--value-amount: ${NOT_NUMBER}`, mcp: `value.amount: ${NOT_NUMBER}`, import: `line 2: value.amount: ${NOT_NUMBER}`, fixture: `leads.yaml:6 probe.spec.value.amount: ${NOT_NUMBER}` },
-    reads: { command: [], mcp: [], import: [DEAL_FIELDS], fixture: [] },
+    reads: { command: [], mcp: [], import: [], fixture: [] },
   },
 ];
 
