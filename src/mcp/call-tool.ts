@@ -5,6 +5,7 @@ import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import type { RawInput } from '../input/operation-input.js';
 import { unknownKeyRule } from '../input/unknown-keys.js';
+import { namedArguments } from './names.js';
 import { DEFAULT_PAGE, refusal, type ToolDef, type ToolPolicy } from './tools.js';
 
 /** What a tool call answers: JSON text, or an error the model can read (isError), never a crash. */
@@ -17,7 +18,9 @@ export interface ToolResult {
 const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
 
 /**
- * Runs one tool call with the CLI's rules: the policy (read-only unless --allow-writes, deletes
+ * Runs one operation, whichever way it was reached (a named tool, or call_operation of the discovery
+ * tools): the one place the policy is enforced, so hiding a tool is never what keeps it from running.
+ * The CLI's rules: the policy (read-only unless --allow-writes, deletes
  * only with --allow-destructive), the one entry every command takes before anything is sent (unknown
  * keys, the schemas, the operation's account checks; issues name the argument as the service names
  * it), the client's cost governor and retries, and every message
@@ -29,6 +32,7 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
   const refused = refusal(tool, policy);
   if (refused) return fail(`Refused: ${refused}. Nothing was sent.`);
   if (policy.areas && !policy.areas.has(tool.area)) return fail(`Refused: ${tool.name} is outside the areas this server offers (--areas). Nothing was sent.`);
+  args = await namedArguments(ctx, tool.op, args);
 
   const unknown = Object.keys(args).filter((k) => !(k in tool.placement));
   if (unknown.length) return fail(`Invalid arguments, nothing was sent:\n${unknown.map((k) => `arguments: ${unknownKeyRule(k, Object.keys(tool.placement))}`).join('\n')}`);

@@ -59,8 +59,8 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET');
 
 describe('crmctl mcp: tools from the operation tables', () => {
-  it('read-only by default: only reads are listed, each with its schema, cost, scopes and hints', async () => {
-    const client = await connect();
+  it('--all-tools read-only: every read is listed, each with its schema, cost, scopes and hints', async () => {
+    const client = await connect(['--all-tools']);
     const { tools } = await client.listTools();
     received.push(JSON.stringify(tools));
     const reads = ALL_OPERATIONS.filter((o) => o.method === 'GET' && !o.cli.upload);
