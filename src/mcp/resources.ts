@@ -71,6 +71,12 @@ export async function fieldsOf(reader: Reader, itemType: string): Promise<Accoun
   });
 }
 
+/** An account admin: global admin access (the v1 user record has no is_admin of its own). */
+function isAdmin(u: Record<string, unknown>): boolean {
+  if (u.is_admin === true || u.is_admin === 1) return true;
+  return Array.isArray(u.access) && u.access.some((a) => a && typeof a === 'object' && (a as { app?: unknown }).app === 'global' && (a as { admin?: unknown }).admin === true);
+}
+
 /** The resource's content as JSON, or undefined for a URI this server does not have. */
 export async function readResource(reader: Reader, uri: string): Promise<unknown> {
   if (!uri.startsWith(RESOURCE_PREFIX)) return undefined;
@@ -86,7 +92,7 @@ export async function readResource(reader: Reader, uri: string): Promise<unknown
         .map((s) => ({ id: s.id, name: s.name, order_nr: s.order_nr, deal_probability: s.deal_probability, days_to_rotten: s.is_deal_rot_enabled ? s.days_to_rotten : null })),
     }));
   }
-  if (path === 'users') return (await all(reader, 'users.list')).map((u) => ({ id: u.id, name: u.name, email: u.email, active: u.active_flag, admin: u.is_admin === 1 || u.is_admin === true }));
+  if (path === 'users') return (await all(reader, 'users.list')).map((u) => ({ id: u.id, name: u.name, email: u.email, active: u.active_flag, admin: isAdmin(u) }));
   if (path === 'activity-types') return (await all(reader, 'activityTypes.list')).map((t) => ({ id: t.id, key_string: t.key_string, name: t.name, active: t.active_flag }));
   const field = /^fields\/([a-z]+)$/.exec(path);
   if (field && FIELD_LISTS[field[1]!]) return fieldsOf(reader, field[1]!);
