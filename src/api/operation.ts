@@ -29,6 +29,9 @@ export interface PromptSource {
  * How an operation shows up on the command line. Kept beside the operation, as restish's x-cli-* hints,
  * so no command needs an `if (op.id === ...)` branch.
  */
+/** Item types whose records carry custom fields (src/names translates their names). */
+export type CustomFieldItemType = 'deal' | 'person' | 'organization' | 'product' | 'project' | 'lead' | 'activity';
+
 export interface OperationCli {
   /** Command path under `crmctl`, e.g. ['leads', 'list'] or ['notes', 'comments', 'add']. */
   command: string[];
@@ -73,6 +76,11 @@ export interface OperationCli {
    * pipeline, then a stage of that pipeline). Each question can be skipped (the service's default).
    */
   ask?: string[];
+  /**
+   * The records (or the body) carry custom fields of this item type: a read offers `--names` and
+   * custom-field names in --fields; a write takes `--field NAME=VALUE` (src/names, docs/custom-fields.md).
+   */
+  customFields?: CustomFieldItemType;
 }
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;

@@ -34,8 +34,18 @@ export interface PrepareOptions {
  * is enforced the same way at every door. A refusal is a ValidationError (exit 2), nothing sent.
  */
 export async function prepare(reader: Reader, op: Operation, raw: Partial<RawInput>, opts: PrepareOptions = {}): Promise<Prepared> {
-  const input: RawInput = { params: raw.params ?? {}, query: raw.query ?? {}, body: raw.body };
-  const allow = opts.allowKey ?? (() => false);
+  let input: RawInput = { params: raw.params ?? {}, query: raw.query ?? {}, body: raw.body };
+  let allow = opts.allowKey ?? (() => false);
+  // Custom values given by field name become hash keys first (src/names), at this one entry of every door.
+  const names = op.cli.customFields ? await import('../names/entry.js') : undefined;
+  if (names?.hasNamedFields(op, input)) {
+    const t = await names.translateNamedFields(checkReader(reader), op, input, opts.naming ?? 'flags', opts.container, reader);
+    input = t.raw;
+    if (t.topKeys.size) {
+      const outer = allow;
+      allow = (k) => t.topKeys.has(k) || outer(k);
+    }
+  }
   const issues: Issue[] = [];
   const unknown = [
     ...unknownKeys(op.query, input.query).map((u) => ({ ...u, where: 'query' })),

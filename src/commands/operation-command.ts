@@ -64,6 +64,8 @@ export function operationOptions(op: Operation): OptionSpec[] {
   const options: OptionSpec[] = fields.map(optionFor);
   if (op.cli.upload) options.unshift({ flags: '--file <path>', description: 'the file to send (- reads stdin); required' });
   if (op.body && !op.cli.upload) options.push({ flags: '--data <json>', description: 'request body as JSON, @file or - for stdin; flags override its fields' });
+  if (op.body && op.cli.customFields) options.push({ flags: '--field <NAME=VALUE>', description: `a ${op.cli.customFields} custom field by name, checked against its type (repeat for more), e.g. --field "Lead score=40"; an empty value clears it`, repeatable: true });
+  if (!op.body && op.cli.customFields) options.push({ flags: '--names', description: 'custom fields under their names with option labels (json, ndjson); see docs/custom-fields.md' });
   if (isUpdate(op) && nullable.length) options.push({ flags: '--unset <fields>', description: `clear these fields (sent as null): ${nullable.join(', ')}` });
   if (op.pagination !== 'none') {
     options.push({ flags: '--limit <n>', description: `at most this many records (page size up to ${op.maxLimit ?? 500})` });
@@ -163,15 +165,23 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     const input = await (await import('../api/prepare.js')).prepare(ctx, op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
-      const view = ext.view?.(ctx, op);
+      const own = ext.view?.(ctx, op);
+      const view = op.cli.customFields ? await (await import('./named-view.js')).namedView(ctx, op, opts, own) : own;
       await executeOperation(ctx, op, input, { present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
       if (ext.after) await ext.after.run(ctx, input);
     } finally {
       upload?.cleanup();
     }
   } catch (err) {
+    if (op.cli.customFields && isUnknownFieldRefusal(err)) await (await import('../names/catalog.js')).forgetFields(ctx, op.cli.customFields);
     throw ext.explain ? ext.explain(err, opts) : err;
   }
+}
+
+/** A 400 naming a custom field the service does not know: the cached field names are stale (renamed or deleted elsewhere). */
+function isUnknownFieldRefusal(err: unknown): boolean {
+  const e = err as { status?: unknown; message?: unknown; body?: unknown };
+  return e?.status === 400 && /custom field|custom_fields/i.test(`${String(e.message)} ${JSON.stringify(e.body ?? '')}`);
 }
 
 /** The input a command line gives: positional args, --data, typed flags and --unset. Nothing is checked yet. */
@@ -197,6 +207,15 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
       if (body === undefined || body === null || typeof body !== 'object') body = {};
       setPath(body as Record<string, unknown>, f.path, value);
     }
+  }
+  if (opts.field !== undefined && op.cli.customFields) {
+    // Named custom values go to the entry as `fields` (api/prepare.ts translates them, for every door).
+    const { parseAssignments } = await import('../names/write.js');
+    const { named, issues } = parseAssignments((Array.isArray(opts.field) ? opts.field : [opts.field]).map(String), '--field');
+    if (issues.length) throw new ValidationError(issues);
+    if (body === undefined || body === null || typeof body !== 'object') body = {};
+    const b = body as Record<string, unknown>;
+    b.fields = { ...(b.fields && typeof b.fields === 'object' ? (b.fields as Record<string, unknown>) : {}), ...named };
   }
   if (opts.unset !== undefined) {
     const allowed = nullableKeys(op.body);

@@ -113,13 +113,19 @@ describe('leads list and output contract', () => {
     expect(flag.stdout).not.toMatch(/\u001b\[/);
   });
 
-  it('--fields selects fields; an unknown one exits 2 listing the valid ones and sends nothing', async () => {
+  it('--fields selects fields; an unknown one exits 2 listing the valid ones (custom field names too) and reads no lead', async () => {
     const sel = await json(['leads', 'list', '--fields', 'id,title']);
     expect(Object.keys(sel[0])).toEqual(['id', 'title']);
     await fx.clearRequests();
     const bad = await run(['leads', 'list', '--fields', 'id,nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--fields: unknown field nope. Valid fields: id, title, owner_id');
+    expect(bad.stderr).toContain('Lead score, Budget, Segment');
+    // A name that is no record field may be a custom field's: the one read is the field metadata.
+    expect((await fx.requests()).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/dealFields']);
+    await fx.clearRequests();
+    const js = await run(['leads', 'list', '--fields', 'id,nope', '--json']);
+    expect(js.code).toBe(2);
     expect(await fx.requests()).toEqual([]);
   });
 

@@ -96,14 +96,14 @@ const HISTORY = itemHistoryRows({ area: 'deals', noun: 'deal', read: READ, flowS
 
 export const dealOps = defineTable('deals', {
   list: listRow('/api/v2/deals', 10, READ, 'cursor', () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(DEAL_INCLUDE)).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }), {
-    command: ['deals', 'list'],
+    customFields: 'deal', command: ['deals', 'list'],
     summary: 'List deals (filters, sort, include extra fields)',
     examples: ['crmctl deals list'],
     columns: ['id', 'title', 'value', 'currency', 'stage_id', 'status', 'owner_id'],
     fields: DEAL_FIELDS,
   }),
   get: getRow('/api/v2/deals/{id}', 1, READ, {
-    command: ['deals', 'get'],
+    customFields: 'deal', command: ['deals', 'get'],
     summary: 'Show one deal',
     examples: ['crmctl deals get 1'],
     columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
@@ -113,7 +113,7 @@ export const dealOps = defineTable('deals', {
   }),
   create: createRow('/api/v2/deals', 5, ['deals:full'], () => z.object({ title: z.string().trim().min(1), ...dealFields }).superRefine(statusRules), {
     help: DEAL_HELP,
-    command: ['deals', 'create'],
+    customFields: 'deal', command: ['deals', 'create'],
     ask: ['pipeline_id', 'stage_id'],
     prompts: DEAL_PROMPTS,
     summary: 'Create a deal (in a stage; the first stage of the default pipeline when none is given)',
@@ -123,7 +123,7 @@ export const dealOps = defineTable('deals', {
   }),
   update: updateRow('PATCH', '/api/v2/deals/{id}', 5, ['deals:full'], {
     help: DEAL_HELP,
-    command: ['deals', 'update'],
+    customFields: 'deal', command: ['deals', 'update'],
     summary: 'Change a deal: only the fields you give change (moving stage, winning, losing)',
     examples: ['crmctl deals update 1 --status won'],
     columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
@@ -135,7 +135,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals delete 1'],
   }),
   archived: listRow('/api/v2/deals/archived', 20, READ, 'cursor', () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(DEAL_INCLUDE)).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }), {
-    command: ['deals', 'archived'],
+    customFields: 'deal', command: ['deals', 'archived'],
     summary: 'List archived deals',
     examples: ['crmctl deals archived'],
     columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],

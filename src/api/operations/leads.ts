@@ -73,7 +73,7 @@ const listQuery = {
 
 export const leadOps = defineTable('leads', {
   list: listRow('/api/v1/leads', 20, READ, 'offset', () => z.object({ ...listQuery, updated_since: dateTime.optional(), sort: sortString(LIST_SORT, true).optional() }), {
-    command: ['leads', 'list'],
+    customFields: 'lead', command: ['leads', 'list'],
     summary: 'List leads that are not archived, oldest first',
     examples: ['crmctl leads list --owner-id 1 --sort "add_time DESC" --limit 20', 'crmctl leads list --all --output ndjson > leads.ndjson'],
     columns: COLUMNS,
@@ -87,7 +87,7 @@ export const leadOps = defineTable('leads', {
     scopes: READ,
     pagination: 'none',
     params,
-    cli: { command: ['leads', 'get'], summary: 'Show one lead', examples: ['crmctl leads get 9b2e4c1a-6f0e-4d2b-9a51-1c2d3e4f5a6b --json'], columns: LEAD_FIELDS, fields: LEAD_FIELDS },
+    cli: { customFields: 'lead', command: ['leads', 'get'], summary: 'Show one lead', examples: ['crmctl leads get 9b2e4c1a-6f0e-4d2b-9a51-1c2d3e4f5a6b --json'], columns: LEAD_FIELDS, fields: LEAD_FIELDS },
   },
   create: {
     method: 'POST',
@@ -99,7 +99,7 @@ export const leadOps = defineTable('leads', {
     body: () => createBody,
     cli: {
       prompts: { person_id: { from: 'persons.list', or: ['organization_id'] }, organization_id: { from: 'organizations.list', or: ['person_id'] }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
-      command: ['leads', 'create'],
+      customFields: 'lead', command: ['leads', 'create'],
       summary: 'Create a lead (linked to a person or an organization)',
       examples: ['crmctl leads create --title "Acme expansion" --organization-id 3 --value-amount 5000 --value-currency EUR --label-ids <label-uuid>'],
       columns: COLUMNS,
@@ -117,7 +117,7 @@ export const leadOps = defineTable('leads', {
     body: () => updateBody,
     cli: {
       prompts: { id: { from: 'leads.list', label: 'title' }, person_id: { from: 'persons.list' }, organization_id: { from: 'organizations.list' }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
-      command: ['leads', 'update'],
+      customFields: 'lead', command: ['leads', 'update'],
       summary: 'Change a lead: only the fields you give change; --unset clears value, person, organization',
       examples: ['crmctl leads update <lead-id> --title "Acme (renewal)" --unset value'],
       columns: COLUMNS,
@@ -141,7 +141,7 @@ export const leadOps = defineTable('leads', {
     pagination: 'offset',
     maxLimit: 500,
     query: () => z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }),
-    cli: { command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS },
+    cli: { customFields: 'lead', command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS },
   },
   search: {
     method: 'GET',

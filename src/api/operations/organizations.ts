@@ -18,14 +18,14 @@ const HISTORY = itemHistoryRows({ area: 'organizations', noun: 'organization', r
 
 export const organizationOps = defineTable('organizations', {
   list: listRow('/api/v2/organizations', 10, READ, 'cursor', () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }), {
-    command: ['organizations', 'list'],
+    customFields: 'organization', command: ['organizations', 'list'],
     summary: 'List organizations',
     examples: ['crmctl organizations list'],
     columns: ['id', 'name', 'owner_id', 'address.value', 'update_time'],
     fields: ORGANIZATION_FIELDS,
   }),
   get: getRow('/api/v2/organizations/{id}', 1, READ, {
-    command: ['organizations', 'get'],
+    customFields: 'organization', command: ['organizations', 'get'],
     summary: 'Show one organization',
     examples: ['crmctl organizations get 1'],
     columns: ['id', 'name', 'owner_id', 'add_time', 'update_time'],
@@ -34,14 +34,14 @@ export const organizationOps = defineTable('organizations', {
     query: () => z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
   }),
   create: createRow('/api/v2/organizations', 5, ['contacts:full'], () => z.object({ name: z.string().trim().min(1), owner_id: id.optional(), add_time: dateTime.optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).max(100).optional(), address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), website: z.string().nullable().optional(), linkedin: z.string().nullable().optional(), industry: z.int().nullable().optional(), annual_revenue: z.int().nullable().optional(), employee_count: z.int().nullable().optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }), {
-    command: ['organizations', 'create'],
+    customFields: 'organization', command: ['organizations', 'create'],
     summary: 'Create an organization',
     examples: ['crmctl organizations create --name "Acme Corporation"'],
     columns: ['id', 'name', 'owner_id', 'add_time', 'update_time'],
     fields: ORGANIZATION_FIELDS,
   }),
   update: updateRow('PATCH', '/api/v2/organizations/{id}', 5, ['contacts:full'], {
-    command: ['organizations', 'update'],
+    customFields: 'organization', command: ['organizations', 'update'],
     summary: 'Change an organization: only the fields you give change',
     examples: ['crmctl organizations update 1 --name "Acme Corp"'],
     columns: ['id', 'name', 'owner_id', 'add_time', 'update_time'],

@@ -135,7 +135,7 @@ export const personOps = defineTable('persons', {
     maxLimit: 500,
     query: () => listQuery,
     cli: {
-      command: ['persons', 'list'],
+      customFields: 'person', command: ['persons', 'list'],
       summary: 'List persons (cursor-paged); --v1 for the offset-paged v1 list',
       examples: [
         'crmctl persons list --owner-id 1 --sort-by update_time --sort-direction desc --limit 50',
@@ -167,7 +167,7 @@ export const personOps = defineTable('persons', {
     params,
     query: () => z.object(detailQuery),
     cli: {
-      command: ['persons', 'get'],
+      customFields: 'person', command: ['persons', 'get'],
       summary: 'Show one person; --v1 for the v1 form with every count and related objects',
       examples: ['crmctl persons get 12 --include-fields open_deals_count,followers_count --include-labels', 'crmctl persons get 12 --v1 --json'],
       columns: PERSON_FIELDS.filter((f) => !(PERSON_INCLUDE_FIELDS as readonly string[]).includes(f)),
@@ -465,14 +465,14 @@ export const personOps = defineTable('persons', {
     },
   },
   create: createRow('/api/v2/persons', 5, ['contacts:full'], () => z.object({ name: z.string().trim().min(1), owner_id: id.optional(), org_id: id.nullable().optional(), add_time: dateTime.optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }), {
-    command: ['persons', 'create'],
+    customFields: 'person', command: ['persons', 'create'],
     summary: 'Create a person',
     examples: ['crmctl persons create --name "Alice Andersson" --org-id 1'],
     columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
     fields: PERSON_WRITE_FIELDS,
   }),
   update: updateRow('PATCH', '/api/v2/persons/{id}', 5, ['contacts:full'], {
-    command: ['persons', 'update'],
+    customFields: 'person', command: ['persons', 'update'],
     summary: 'Change a person: only the fields you give change',
     examples: ['crmctl persons update 1 --name "Alice A. Andersson"'],
     columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],

@@ -34,14 +34,14 @@ const PRODUCT_HELP = {
 
 export const productOps = defineTable('products', {
   list: listRow('/api/v2/products', 10, ['products:read', 'products:full'], 'cursor', () => z.object({ owner_id: id.optional(), ids: z.array(id).max(100).optional(), filter_id: id.optional(), sort_by: z.enum(['id', 'name', 'add_time', 'update_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), updated_since: dateTime.optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }), {
-    command: ['products', 'list'],
+    customFields: 'product', command: ['products', 'list'],
     summary: 'List products',
     examples: ['crmctl products list'],
     columns: ['id', 'name', 'code', 'unit', 'tax', 'is_linkable', 'owner_id'],
     fields: PRODUCT_FIELDS,
   }),
   get: getRow('/api/v2/products/{id}', 1, ['products:read', 'products:full'], {
-    command: ['products', 'get'],
+    customFields: 'product', command: ['products', 'get'],
     summary: 'Show one product with its prices',
     examples: ['crmctl products get 1'],
     columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
@@ -49,7 +49,7 @@ export const productOps = defineTable('products', {
   }),
   create: createRow('/api/v2/products', 5, ['products:full'], () => z.object({ name: z.string().trim().min(1), code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(), owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional() }), {
     help: PRODUCT_HELP,
-    command: ['products', 'create'],
+    customFields: 'product', command: ['products', 'create'],
     summary: 'Create a product (prices per currency in --prices)',
     examples: ['crmctl products create --name "Licence" --code LIC-1 --prices \'[{"price":100,"currency":"EUR"}]\''],
     columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
@@ -57,7 +57,7 @@ export const productOps = defineTable('products', {
   }, { successStatus: 201 }),
   update: updateRow('PATCH', '/api/v2/products/{id}', 5, ['products:full'], {
     help: PRODUCT_HELP,
-    command: ['products', 'update'],
+    customFields: 'product', command: ['products', 'update'],
     summary: 'Change a product: only the fields you give change',
     examples: ['crmctl products update 1 --unit seat'],
     columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],

@@ -127,7 +127,7 @@ export const projectOps = defineTable('projects', {
       ...cursorQuery(500),
     }),
     cli: {
-      command: ['projects', 'list'],
+      customFields: 'project', command: ['projects', 'list'],
       summary: 'List projects that are not archived (deleted ones only with --status deleted)',
       examples: ['crmctl projects list --status open,completed --phase-id 2', 'crmctl projects list --all --output ndjson > projects.ndjson'],
       columns: COLUMNS,
@@ -142,7 +142,7 @@ export const projectOps = defineTable('projects', {
     scopes: READ,
     pagination: 'none',
     params,
-    cli: { command: ['projects', 'get'], summary: 'Show one project (custom fields inside custom_fields)', examples: ['crmctl projects get 3 --json'], columns: PROJECT_FIELDS, fields: PROJECT_FIELDS },
+    cli: { customFields: 'project', command: ['projects', 'get'], summary: 'Show one project (custom fields inside custom_fields)', examples: ['crmctl projects get 3 --json'], columns: PROJECT_FIELDS, fields: PROJECT_FIELDS },
   },
   create: {
     method: 'POST',
@@ -154,7 +154,7 @@ export const projectOps = defineTable('projects', {
     body: () => createBody,
     cli: {
       prompts: { board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
-      command: ['projects', 'create'],
+      customFields: 'project', command: ['projects', 'create'],
       summary: 'Create a project on a board, optionally from a template',
       examples: [
         'crmctl projects create --title "Acme rollout" --board-id 1 --phase-id 2 --deal-ids 1 --template-id 1',
@@ -175,7 +175,7 @@ export const projectOps = defineTable('projects', {
     body: () => updateBody,
     cli: {
       prompts: { id: { from: 'projects.list', label: 'title' }, board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' } },
-      command: ['projects', 'update'],
+      customFields: 'project', command: ['projects', 'update'],
       summary: 'Change a project: only the fields you give change; --unset clears description, dates, health',
       examples: ['crmctl projects update 3 --phase-id 3 --status completed', 'crmctl projects update 3 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=null --unset end_date'],
       columns: COLUMNS,
@@ -203,7 +203,7 @@ export const projectOps = defineTable('projects', {
     },
   },
   archived: listRow('/api/v2/projects/archived', 10, READ, 'cursor', () => z.object({ filter_id: id.optional(), status: statusFilter, phase_id: id.optional(), ...cursorQuery(500) }), {
-    command: ['projects', 'archived'],
+    customFields: 'project', command: ['projects', 'archived'],
     summary: 'List archived projects',
     examples: ['crmctl projects archived --status completed --limit 50'],
     columns: [...COLUMNS.slice(0, 5), 'archive_time'],

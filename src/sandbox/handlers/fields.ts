@@ -57,6 +57,13 @@ function seedFields(state: SandboxState, name: SeedName): void {
   custom('deal', DEAL_FIELD_KEYS.leadScore, 'Lead score', 'double');
   custom('deal', DEAL_FIELD_KEYS.budget, 'Budget', 'monetary');
   custom('deal', DEAL_FIELD_KEYS.segment, 'Segment', 'enum', { options: opts(101, 'SMB', 'Mid-market', 'Enterprise') });
+  // One deal field of every other value family (text, multi-option, date, user, organization, person).
+  custom('deal', DEAL_FIELD_KEYS.notes, 'Deal notes', 'text');
+  custom('deal', DEAL_FIELD_KEYS.interests, 'Interests', 'set', { options: opts(111, 'Licences', 'Services', 'Training') });
+  custom('deal', DEAL_FIELD_KEYS.renewal, 'Renewal date', 'date');
+  custom('deal', DEAL_FIELD_KEYS.accountManager, 'Account manager', 'user');
+  custom('deal', DEAL_FIELD_KEYS.partner, 'Partner', 'org');
+  custom('deal', DEAL_FIELD_KEYS.technicalContact, 'Technical contact', 'people');
 
   const P = PROJECT_FIELD_KEYS;
   custom('project', P.budgetCode, 'Budget code', 'varchar');

@@ -21,6 +21,12 @@ export const DEAL_FIELD_KEYS = {
   leadScore: hex40('dealField:leadScore'),
   budget: hex40('dealField:budget'),
   segment: hex40('dealField:segment'),
+  notes: hex40('dealField:notes'),
+  interests: hex40('dealField:interests'),
+  renewal: hex40('dealField:renewal'),
+  accountManager: hex40('dealField:accountManager'),
+  partner: hex40('dealField:partner'),
+  technicalContact: hex40('dealField:technicalContact'),
 } as const;
 
 /** Marketing channels configured for the company (options of the deal field `channel`). */

@@ -1,0 +1,67 @@
+import type { CheckReader } from '../api/entry-types.js';
+import type { Operation } from '../api/operation.js';
+import { ValidationError } from '../core/errors.js';
+import type { RawInput } from '../input/operation-input.js';
+import { fieldCatalog } from './catalog.js';
+import { customValuesByKey, placementOf } from './write.js';
+
+const HASH = /^[0-9a-f]{40}(_currency|_until)?$/;
+
+type Body = Record<string, unknown>;
+
+const isObject = (x: unknown): x is Body => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** True when an input gives custom values by name (so the entry must translate it, and read the field names). */
+export function hasNamedFields(op: Operation, raw: Partial<RawInput>): boolean {
+  if (!op.cli.customFields || !isObject(raw.body)) return false;
+  const cf = raw.body.custom_fields;
+  return raw.body.fields !== undefined || (isObject(cf) && Object.keys(cf).some((k) => !HASH.test(k)));
+}
+
+/**
+ * The one translation of written custom values, run by the entry (api/prepare.ts) before its checks so
+ * every door takes the same names: `fields: { "Budget": "5000 EUR" }` in a body (a command's repeatable
+ * `--field NAME=VALUE`, a fixture's `fields:`, an MCP call's `fields` argument), and names among the
+ * keys of `custom_fields`. Values are checked against each field's type; the hash keys go where the
+ * item type's writes carry them (inside `custom_fields`, or top-level for v1 leads). Refusals name the
+ * input as its door does (`--field Budget`, `fields.Budget`), exit 2, nothing sent.
+ * `owner` is what the cache belongs to (a CLI Context; see catalog.ts). Returns the input to check and the top-level keys the entry must let through (v1 leads).
+ */
+export async function translateNamedFields(reader: CheckReader, op: Operation, raw: RawInput, naming: 'flags' | 'keys' = 'flags', container?: string, owner: unknown = reader): Promise<{ raw: RawInput; topKeys: Set<string> }> {
+  const itemType = op.cli.customFields!;
+  const body = { ...(raw.body as Body) };
+  const named: Body = {};
+  const labels = new Map<string, string>();
+  const prefix = naming === 'keys' && container ? `${container}.` : '';
+  if (body.fields !== undefined) {
+    if (!isObject(body.fields)) throw new ValidationError([{ field: naming === 'flags' ? '--field' : `${prefix}fields`, rule: 'must be an object of custom field names and values' }]);
+    for (const [k, v] of Object.entries(body.fields)) {
+      named[k] = v;
+      labels.set(k, naming === 'flags' ? `--field ${k}` : `${prefix}fields.${k}`);
+    }
+    delete body.fields;
+  }
+  const cf = isObject(body.custom_fields) ? { ...body.custom_fields } : undefined;
+  if (cf) {
+    for (const k of Object.keys(cf)) {
+      if (HASH.test(k)) continue;
+      named[k] = cf[k];
+      labels.set(k, naming === 'flags' ? `--custom-fields ${k}` : `${prefix}custom_fields.${k}`);
+      delete cf[k];
+    }
+  }
+  const cat = await fieldCatalog(reader, itemType, owner);
+  const { values, issues } = customValuesByKey(cat, named, (n) => labels.get(n) ?? n);
+  if (issues.length) throw new ValidationError(issues);
+  const topKeys = new Set<string>();
+  if (placementOf(itemType) === 'top') {
+    if (cf) body.custom_fields = cf;
+    for (const [k, v] of Object.entries(values)) {
+      body[k] = v;
+      topKeys.add(k);
+    }
+  } else if (cf || Object.keys(values).length) {
+    body.custom_fields = { ...(cf ?? {}), ...values };
+  }
+  return { raw: { ...raw, body }, topKeys };
+}
