@@ -22,21 +22,21 @@ _crmctl() {
     "leads list")
       case "$prev" in
       esac
-      words="--owner-id --person-id --organization-id --filter-id --updated-since --sort --limit --all --start";;
+      words="--owner-id --person-id --organization-id --filter-id --updated-since --sort --names --limit --all --start";;
     "leads get")
       case "$prev" in
       esac
-      words="";;
+      words="--names";;
     "leads create")
       case "$prev" in
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
       esac
-      words="--title --person-id --organization-id --value-amount --value-currency --owner-id --label-ids --expected-close-date --visible-to --was-seen --origin-id --channel --channel-id --data";;
+      words="--title --person-id --organization-id --value-amount --value-currency --owner-id --label-ids --expected-close-date --visible-to --was-seen --origin-id --channel --channel-id --data --field";;
     "leads update")
       case "$prev" in
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
       esac
-      words="--title --person-id --organization-id --value-amount --value-currency --owner-id --label-ids --expected-close-date --visible-to --was-seen --origin-id --channel --channel-id --is-archived --archive-reason --data --unset";;
+      words="--title --person-id --organization-id --value-amount --value-currency --owner-id --label-ids --expected-close-date --visible-to --was-seen --origin-id --channel --channel-id --is-archived --archive-reason --data --field --unset";;
     "leads delete")
       case "$prev" in
       esac
@@ -44,7 +44,7 @@ _crmctl() {
     "leads archived")
       case "$prev" in
       esac
-      words="--owner-id --person-id --organization-id --filter-id --sort --limit --all --start";;
+      words="--owner-id --person-id --organization-id --filter-id --sort --names --limit --all --start";;
     "leads search")
       case "$prev" in
       esac
@@ -105,23 +105,23 @@ _crmctl() {
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
         --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
       esac
-      words="--filter-id --ids --owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --include-option-labels --include-labels --limit --all --cursor";;
+      words="--filter-id --ids --owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --include-option-labels --include-labels --names --limit --all --cursor";;
     "deals get")
       case "$prev" in
       esac
-      words="--include-fields --custom-fields --include-option-labels --include-labels";;
+      words="--include-fields --custom-fields --include-option-labels --include-labels --names";;
     "deals create")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
       esac
-      words="--title --owner-id --person-id --org-id --pipeline-id --stage-id --value --currency --is-archived --archive-time --status --probability --lost-reason --visible-to --close-time --won-time --lost-time --expected-close-date --label-ids --custom-fields --data";;
+      words="--title --owner-id --person-id --org-id --pipeline-id --stage-id --value --currency --is-archived --archive-time --status --probability --lost-reason --visible-to --close-time --won-time --lost-time --expected-close-date --label-ids --custom-fields --data --field";;
     "deals update")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
       esac
-      words="--title --owner-id --person-id --org-id --pipeline-id --stage-id --value --currency --is-archived --archive-time --status --probability --lost-reason --visible-to --close-time --won-time --lost-time --expected-close-date --label-ids --custom-fields --data --unset";;
+      words="--title --owner-id --person-id --org-id --pipeline-id --stage-id --value --currency --is-archived --archive-time --status --probability --lost-reason --visible-to --close-time --won-time --lost-time --expected-close-date --label-ids --custom-fields --data --field --unset";;
     "deals delete")
       case "$prev" in
       esac
@@ -132,7 +132,7 @@ _crmctl() {
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
         --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
       esac
-      words="--filter-id --ids --owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --limit --all --cursor";;
+      words="--filter-id --ids --owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --names --limit --all --cursor";;
     "deals search")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
@@ -299,21 +299,21 @@ _crmctl() {
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
         --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
       esac
-      words="--filter-id --ids --owner-id --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --include-option-labels --include-labels --limit --all --cursor";;
+      words="--filter-id --ids --owner-id --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --include-option-labels --include-labels --names --limit --all --cursor";;
     "organizations get")
       case "$prev" in
       esac
-      words="--include-fields --custom-fields --include-option-labels --include-labels";;
+      words="--include-fields --custom-fields --include-option-labels --include-labels --names";;
     "organizations create")
       case "$prev" in
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
       esac
-      words="--name --owner-id --add-time --visible-to --label-ids --address-value --address-country --address-admin-area-level-1 --address-admin-area-level-2 --address-locality --address-sublocality --address-route --address-street-number --address-subpremise --address-postal-code --website --linkedin --industry --annual-revenue --employee-count --custom-fields --data";;
+      words="--name --owner-id --add-time --visible-to --label-ids --address-value --address-country --address-admin-area-level-1 --address-admin-area-level-2 --address-locality --address-sublocality --address-route --address-street-number --address-subpremise --address-postal-code --website --linkedin --industry --annual-revenue --employee-count --custom-fields --data --field";;
     "organizations update")
       case "$prev" in
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
       esac
-      words="--name --owner-id --visible-to --label-ids --address-value --address-country --address-admin-area-level-1 --address-admin-area-level-2 --address-locality --address-sublocality --address-route --address-street-number --address-subpremise --address-postal-code --website --linkedin --industry --annual-revenue --employee-count --custom-fields --data --unset";;
+      words="--name --owner-id --visible-to --label-ids --address-value --address-country --address-admin-area-level-1 --address-admin-area-level-2 --address-locality --address-sublocality --address-route --address-street-number --address-subpremise --address-postal-code --website --linkedin --industry --annual-revenue --employee-count --custom-fields --data --field --unset";;
     "organizations delete")
       case "$prev" in
       esac
@@ -428,23 +428,23 @@ _crmctl() {
         --sort-by) COMPREPLY=($(compgen -W "id name add_time update_time" -- "$cur")); return;;
         --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
       esac
-      words="--owner-id --ids --filter-id --sort-by --sort-direction --updated-since --custom-fields --limit --all --cursor";;
+      words="--owner-id --ids --filter-id --sort-by --sort-direction --updated-since --custom-fields --names --limit --all --cursor";;
     "products get")
       case "$prev" in
       esac
-      words="";;
+      words="--names";;
     "products create")
       case "$prev" in
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
         --billing-frequency) COMPREPLY=($(compgen -W "one-time annually semi-annually quarterly monthly weekly" -- "$cur")); return;;
       esac
-      words="--name --code --description --unit --tax --category --owner-id --is-linkable --visible-to --prices --custom-fields --billing-frequency --billing-frequency-cycles --data";;
+      words="--name --code --description --unit --tax --category --owner-id --is-linkable --visible-to --prices --custom-fields --billing-frequency --billing-frequency-cycles --data --field";;
     "products update")
       case "$prev" in
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
         --billing-frequency) COMPREPLY=($(compgen -W "one-time annually semi-annually quarterly monthly weekly" -- "$cur")); return;;
       esac
-      words="--name --code --description --unit --tax --category --owner-id --is-linkable --visible-to --prices --custom-fields --billing-frequency --billing-frequency-cycles --data --unset";;
+      words="--name --code --description --unit --tax --category --owner-id --is-linkable --visible-to --prices --custom-fields --billing-frequency --billing-frequency-cycles --data --field --unset";;
     "products delete")
       case "$prev" in
       esac
@@ -539,11 +539,11 @@ _crmctl() {
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
         --sort-direction) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return;;
       esac
-      words="--filter-id --ids --owner-id --org-id --deal-id --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --include-option-labels --include-labels --limit --all --cursor --user-id --first-char --sort --start --v1";;
+      words="--filter-id --ids --owner-id --org-id --deal-id --updated-since --updated-until --sort-by --sort-direction --include-fields --custom-fields --include-option-labels --include-labels --names --limit --all --cursor --user-id --first-char --sort --start --v1";;
     "persons get")
       case "$prev" in
       esac
-      words="--include-fields --custom-fields --include-option-labels --include-labels --v1";;
+      words="--include-fields --custom-fields --include-option-labels --include-labels --names --v1";;
     "persons changelog")
       case "$prev" in
       esac
@@ -629,13 +629,13 @@ _crmctl() {
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
         --marketing-status) COMPREPLY=($(compgen -W "no_consent unsubscribed subscribed archived" -- "$cur")); return;;
       esac
-      words="--name --owner-id --org-id --add-time --emails --phones --visible-to --label-ids --postal-address-value --postal-address-country --postal-address-admin-area-level-1 --postal-address-admin-area-level-2 --postal-address-locality --postal-address-sublocality --postal-address-route --postal-address-street-number --postal-address-subpremise --postal-address-postal-code --notes --im --birthday --job-title --marketing-status --custom-fields --data";;
+      words="--name --owner-id --org-id --add-time --emails --phones --visible-to --label-ids --postal-address-value --postal-address-country --postal-address-admin-area-level-1 --postal-address-admin-area-level-2 --postal-address-locality --postal-address-sublocality --postal-address-route --postal-address-street-number --postal-address-subpremise --postal-address-postal-code --notes --im --birthday --job-title --marketing-status --custom-fields --data --field";;
     "persons update")
       case "$prev" in
         --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
         --marketing-status) COMPREPLY=($(compgen -W "no_consent unsubscribed subscribed archived" -- "$cur")); return;;
       esac
-      words="--name --owner-id --org-id --emails --phones --visible-to --label-ids --postal-address-value --postal-address-country --postal-address-admin-area-level-1 --postal-address-admin-area-level-2 --postal-address-locality --postal-address-sublocality --postal-address-route --postal-address-street-number --postal-address-subpremise --postal-address-postal-code --notes --im --birthday --job-title --marketing-status --custom-fields --data --unset";;
+      words="--name --owner-id --org-id --emails --phones --visible-to --label-ids --postal-address-value --postal-address-country --postal-address-admin-area-level-1 --postal-address-admin-area-level-2 --postal-address-locality --postal-address-sublocality --postal-address-route --postal-address-street-number --postal-address-subpremise --postal-address-postal-code --notes --im --birthday --job-title --marketing-status --custom-fields --data --field --unset";;
     "persons delete")
       case "$prev" in
       esac
@@ -717,21 +717,21 @@ _crmctl() {
     "projects list")
       case "$prev" in
       esac
-      words="--filter-id --status --phase-id --deal-id --person-id --org-id --limit --all --cursor --include-archived --v1";;
+      words="--filter-id --status --phase-id --deal-id --person-id --org-id --names --limit --all --cursor --include-archived --v1";;
     "projects get")
       case "$prev" in
       esac
-      words="--v1";;
+      words="--names --v1";;
     "projects create")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open completed canceled" -- "$cur")); return;;
       esac
-      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --template-id --data --custom-field --org-id --person-id --labels --v1";;
+      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --template-id --data --field --custom-field --org-id --person-id --labels --v1";;
     "projects update")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open completed canceled" -- "$cur")); return;;
       esac
-      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --data --unset --custom-field --org-id --person-id --labels --v1";;
+      words="--title --description --status --board-id --phase-id --owner-id --start-date --end-date --deal-ids --person-ids --org-ids --label-ids --health-status --custom-fields --data --field --unset --custom-field --org-id --person-id --labels --v1";;
     "projects archive")
       case "$prev" in
       esac
@@ -739,7 +739,7 @@ _crmctl() {
     "projects archived")
       case "$prev" in
       esac
-      words="--filter-id --status --phase-id --limit --all --cursor";;
+      words="--filter-id --status --phase-id --names --limit --all --cursor";;
     "projects search")
       case "$prev" in
       esac

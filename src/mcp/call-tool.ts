@@ -5,7 +5,7 @@ import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import type { RawInput } from '../input/operation-input.js';
 import { unknownKeyRule } from '../input/unknown-keys.js';
-import { namedArguments } from './names.js';
+import { namedResult } from './names.js';
 import { DEFAULT_PAGE, refusal, type ToolDef, type ToolPolicy } from './tools.js';
 
 /** What a tool call answers: JSON text, or an error the model can read (isError), never a crash. */
@@ -26,13 +26,12 @@ const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: 
  * it), the client's cost governor and retries, and every message
  * scrubbed of credentials.
  */
-export async function callTool(ctx: Context, tool: ToolDef, args: Record<string, unknown>, policy: ToolPolicy): Promise<ToolResult> {
+export async function callTool(ctx: Context, tool: ToolDef, args: Record<string, unknown>, policy: ToolPolicy, opts: { names?: boolean } = {}): Promise<ToolResult> {
   const secrets = () => ctx.knownSecrets();
   const fail = (message: string): ToolResult => ({ ...text(redactText(message, secrets())), isError: true });
   const refused = refusal(tool, policy);
   if (refused) return fail(`Refused: ${refused}. Nothing was sent.`);
   if (policy.areas && !policy.areas.has(tool.area)) return fail(`Refused: ${tool.name} is outside the areas this server offers (--areas). Nothing was sent.`);
-  args = await namedArguments(ctx, tool.op, args);
 
   const unknown = Object.keys(args).filter((k) => !(k in tool.placement));
   if (unknown.length) return fail(`Invalid arguments, nothing was sent:\n${unknown.map((k) => `arguments: ${unknownKeyRule(k, Object.keys(tool.placement))}`).join('\n')}`);
@@ -63,7 +62,8 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
     }
     const http = await ctx.http();
     const { envelope } = await callOperation(http, op, input);
-    const data = recordsOf(op, envelope);
+    let data = recordsOf(op, envelope);
+    if (opts.names && data != null) data = Array.isArray(data) ? await namedResult(ctx, op, data) : (await namedResult(ctx, op, [data]))[0];
     const pick = (r: unknown) => (fields && r && typeof r === 'object' && !Array.isArray(r) ? Object.fromEntries(fields.map((f) => [f, (r as Record<string, unknown>)[f] ?? null])) : r);
     if (op.pagination === 'none') return text(Array.isArray(data) ? data.map(pick) : pick(data ?? { success: envelope.success ?? true }));
     const records = (Array.isArray(data) ? data : data == null ? [] : [data]).map(pick);

@@ -59,7 +59,11 @@ export const META_TOOLS: ListedTool[] = [
     description: 'Run any operation by name with its arguments (as describe_operation gives them). Same checks, pacing and refusals as a named tool: writes need a server started with --allow-writes, deletes --allow-destructive too. Lists return one page.',
     inputSchema: {
       type: 'object',
-      properties: { name: { type: 'string' }, arguments: { type: 'object', description: 'the operation\'s arguments' } },
+      properties: {
+        name: { type: 'string' },
+        arguments: { type: 'object', description: 'the operation\'s arguments; custom fields by key or by name in custom_fields ({"Segment": "Enterprise"})' },
+        names: { type: 'boolean', description: 'show custom fields in the result by name, options as labels' },
+      },
       required: ['name'],
       additionalProperties: false,
     },
@@ -162,8 +166,9 @@ export async function callMetaTool(ctx: Context, name: string, args: Record<stri
     if (!t) return fail(`Unknown operation ${String(args.name)}; find_operations lists them.`);
     const inner = args.arguments ?? {};
     if (!inner || typeof inner !== 'object' || Array.isArray(inner)) return fail('Invalid arguments, nothing was sent:\narguments: must be an object');
+    if (args.names !== undefined && typeof args.names !== 'boolean') return fail('Invalid arguments, nothing was sent:\nnames: must be true or false');
     // The same function as a named tool: policy, entry, governor, redaction.
-    return callTool(ctx, t, inner as Record<string, unknown>, policy);
+    return callTool(ctx, t, inner as Record<string, unknown>, policy, { names: args.names === true });
   }
   return undefined;
 }

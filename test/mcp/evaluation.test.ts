@@ -6,7 +6,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NAMES_AVAILABLE } from '../../src/mcp/names.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
@@ -202,8 +201,18 @@ describe('MCP evaluation: tasks with the default tool list', () => {
     expect(deals.filter((d) => d.custom_fields?.[DEAL_FIELD_KEYS.segment] !== undefined).map((d) => [d.id, d.custom_fields[DEAL_FIELD_KEYS.segment]])).toEqual([[1, enterprise.id], [2, enterprise.id], [4, enterprise.id]]);
   });
 
-  (NAMES_AVAILABLE ? it : it.skip)('4b. set a custom field by its NAME in the arguments (needs the names translation of wave2-p: src/mcp/names.ts is a seam)', async () => {
-    // Filled when src/mcp/names.ts calls src/names/: deals_update { id, custom_fields: { Segment: 'Enterprise' } }.
+  task('4b. set "Segment" to Mid-market on three deals by NAME in the arguments, and read them back by name', async (s) => {
+    const ids: number[] = [];
+    for (const title of ['Acme annual licence', 'Globex onboarding', 'Umbrella fleet tracking']) {
+      const hit = (await s.tool('deals_search', { term: title, exact_match: true })).records.map((r: Rec) => r.item ?? r)[0];
+      ids.push(hit.id);
+      await s.tool('deals_update', { id: hit.id, custom_fields: { Segment: 'Mid-market' } });
+    }
+    const named = await s.tool('call_operation', { name: 'deals_get', arguments: { id: ids[0] }, names: true });
+    expect([named.title, named.Segment, named.custom_fields]).toEqual(['Acme annual licence', 'Mid-market', undefined]);
+
+    const deals = await fx.collection<Rec>('deals');
+    expect(deals.filter((d) => d.custom_fields?.[DEAL_FIELD_KEYS.segment] !== undefined).map((d) => [d.id, d.custom_fields[DEAL_FIELD_KEYS.segment]])).toEqual([[1, 102], [2, 102], [4, 102]]);
   });
 
   task('5. move "Globex onboarding" to the next stage of its pipeline', async (s) => {
