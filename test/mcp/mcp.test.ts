@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
+import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
 import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
@@ -196,6 +197,14 @@ describe('start-up checks', () => {
     expect(b.stderr).toMatch(/^error: --areas: unknown area widgets; areas with tools: activities, /);
   });
 
+  it('--list-tools without --areas prints the default list: the discovery tools first', async () => {
+    const r = await spawnCli(['mcp', '--list-tools', '--output', 'tsv'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(rows.slice(0, 4).map((x) => x.slice(0, 3))).toEqual([['find_operations', 'discovery', ''], ['describe_operation', 'discovery', ''], ['call_operation', 'discovery', ''], ['search_items', 'read', '20']]);
+    expect(rows.length).toBeLessThanOrEqual(40);
+  });
+
   it('--list-tools prints the offered tools and exits', async () => {
     const r = await spawnCli(['mcp', '--areas', 'pipelines', '--list-tools', '--output', 'tsv'], { env: fx.env });
     expect(r.code, r.stderr).toBe(0);
@@ -245,6 +254,16 @@ describe('safety is enforced where a call runs: named tool and call_operation, i
       text: 'Refused: persons_get is outside the areas this server offers (--areas). Nothing was sent.',
     });
     expect(await fx.requests()).toEqual([]);
+  });
+
+  it('custom fields by name: translated at the entry for both paths; a bad option is refused naming the argument', async () => {
+    const client = await connect(['--allow-writes']);
+    const bad = await call(client, 'call_operation', { name: 'deals_update', arguments: { id: 1, custom_fields: { Segment: 'Huge' } } });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/^Invalid arguments, nothing was sent:\narguments\.custom_fields\.Segment: .*SMB, Mid-market, Enterprise/);
+    expect((await writes())).toEqual([]);
+    expect((await call(client, 'deals_update', { id: 1, custom_fields: { Segment: 'SMB' } })).isError).toBe(false);
+    expect((await writes()).map((q) => [q.method, q.path, q.body])).toEqual([['PATCH', '/api/v2/deals/1', { custom_fields: { [DEAL_FIELD_KEYS.segment]: 101 } }]]);
   });
 
   it('call_operation checks arguments with the same entry as a named tool; an unknown operation is named', async () => {
