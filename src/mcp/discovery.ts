@@ -8,7 +8,7 @@ import { allTools, offeredTools, refusal, type ToolDef, type ToolKind, type Tool
  * by words or area, describe it with its JSON Schema, cost and scopes, call it) and a few curated
  * tools for the commonest reads and writes. Measured (docs/mcp.md): one tool per operation is 183
  * tools and about 36,000 tokens read-only, more than Cursor (40), Windsurf (50) or VS Code (128)
- * load; this list stays under 40 tools and 8,000 tokens in every policy, and a call through
+ * load; this list stays under 40 tools and 8,000 tokens in every policy (test/mcp/evaluation.test.ts), and a call through
  * call_operation goes through the same function (callTool) as a named tool, with the same refusals.
  */
 
@@ -49,7 +49,7 @@ export const META_TOOLS: ListedTool[] = [
   {
     name: 'describe_operation',
     title: 'Describe an operation',
-    description: 'An operation\'s JSON Schema for its arguments, method and path, cost, scopes, whether this server allows it, and the account resources (crmctl://account/...) that hold the ids it takes; for writes, the item type\'s custom fields (key, name, options).',
+    description: 'An operation\'s JSON Schema for its arguments, method and path, cost, scopes, whether this server allows it, and the account resources (crmctl://account/...) that hold the ids it takes; for writes, the item type\'s custom fields (key, name, options; set them by key or name).',
     inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'operation name from find_operations, e.g. deals_update' } }, required: ['name'], additionalProperties: false },
     annotations: hints('Describe an operation', true),
   },

@@ -12,7 +12,7 @@ const INSTRUCTIONS = [
   'Every call costs budget units (in each description); calls are paced to the budget, so prefer filters and small pages over reading everything.',
   'Lists return one page: pass next_cursor (or next_start) back to read on. Arguments use the service\'s field names.',
   'Any operation not listed as a tool is reached with find_operations, describe_operation and call_operation.',
-  'The account\'s pipelines and stages, users, activity types and fields (with options) are resources (crmctl://account/...): read them once to turn names into ids.',
+  'The account\'s pipelines and stages, users, activity types and fields (with options) are resources (crmctl://account/...): read them once to turn names into ids. Custom fields can be given by name in custom_fields.',
 ].join(' ');
 
 /**
