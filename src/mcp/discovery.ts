@@ -78,8 +78,14 @@ export const asListed = (t: ToolDef): ListedTool => ({ name: t.name, title: t.ti
 export function listedTools(policy: ToolPolicy): ListedTool[] {
   if (policy.mode === 'operations') return offeredTools(policy).map(asListed);
   const byName = new Map(allTools().map((t) => [t.name, t]));
-  const curated = [...CURATED_READS, ...(policy.allowWrites ? CURATED_WRITES : [])].map((n) => byName.get(n)!).filter((t) => refusal(t, policy) === undefined);
+  const curated = [...CURATED_READS, ...(policy.allowWrites ? CURATED_WRITES : [])]
+    .map((n) => byName.get(n) ?? fatal(`internal: curated MCP tool ${n} is not an operation of the tables`))
+    .filter((t) => refusal(t, policy) === undefined);
   return [...META_TOOLS, ...curated.map(asListed)];
+}
+
+function fatal(message: string): never {
+  throw new Error(message);
 }
 
 const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] });
