@@ -1723,7 +1723,7 @@ _crmctl() {
     "mcp")
       case "$prev" in
       esac
-      words="--areas --allow-writes --allow-destructive --list-tools";;
+      words="--areas --all-tools --allow-writes --allow-destructive --list-tools";;
     "destroy")
       case "$prev" in
       esac

@@ -5,6 +5,7 @@ import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import type { RawInput } from '../input/operation-input.js';
 import { unknownKeyRule } from '../input/unknown-keys.js';
+import { namedResult } from './names.js';
 import { DEFAULT_PAGE, refusal, type ToolDef, type ToolPolicy } from './tools.js';
 
 /** What a tool call answers: JSON text, or an error the model can read (isError), never a crash. */
@@ -17,13 +18,15 @@ export interface ToolResult {
 const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
 
 /**
- * Runs one tool call with the CLI's rules: the policy (read-only unless --allow-writes, deletes
+ * Runs one operation, whichever way it was reached (a named tool, or call_operation of the discovery
+ * tools): the one place the policy is enforced, so hiding a tool is never what keeps it from running.
+ * The CLI's rules: the policy (read-only unless --allow-writes, deletes
  * only with --allow-destructive), the one entry every command takes before anything is sent (unknown
  * keys, the schemas, the operation's account checks; issues name the argument as the service names
  * it), the client's cost governor and retries, and every message
  * scrubbed of credentials.
  */
-export async function callTool(ctx: Context, tool: ToolDef, args: Record<string, unknown>, policy: ToolPolicy): Promise<ToolResult> {
+export async function callTool(ctx: Context, tool: ToolDef, args: Record<string, unknown>, policy: ToolPolicy, opts: { names?: boolean } = {}): Promise<ToolResult> {
   const secrets = () => ctx.knownSecrets();
   const fail = (message: string): ToolResult => ({ ...text(redactText(message, secrets())), isError: true });
   const refused = refusal(tool, policy);
@@ -59,7 +62,8 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
     }
     const http = await ctx.http();
     const { envelope } = await callOperation(http, op, input);
-    const data = recordsOf(op, envelope);
+    let data = recordsOf(op, envelope);
+    if (opts.names && data != null) data = Array.isArray(data) ? await namedResult(ctx, op, data) : (await namedResult(ctx, op, [data]))[0];
     const pick = (r: unknown) => (fields && r && typeof r === 'object' && !Array.isArray(r) ? Object.fromEntries(fields.map((f) => [f, (r as Record<string, unknown>)[f] ?? null])) : r);
     if (op.pagination === 'none') return text(Array.isArray(data) ? data.map(pick) : pick(data ?? { success: envelope.success ?? true }));
     const records = (Array.isArray(data) ? data : data == null ? [] : [data]).map(pick);

@@ -1,13 +1,18 @@
 import type { Context } from '../core/context.js';
+import { redactText } from '../core/redact.js';
 import { VERSION } from '../core/version.js';
 import { callTool } from './call-tool.js';
 import { capMessages, MAX_MESSAGE_BYTES } from './message-cap.js';
-import { offeredTools, allTools, type ToolPolicy } from './tools.js';
+import { callMetaTool, listedTools } from './discovery.js';
+import { accountResources, readResource } from './resources.js';
+import { allTools, type ToolPolicy } from './tools.js';
 
 const INSTRUCTIONS = [
   'Tools of crmctl for one sales-CRM account, with the login, scopes and cost budget of the user who started it.',
   'Every call costs budget units (in each description); calls are paced to the budget, so prefer filters and small pages over reading everything.',
   'Lists return one page: pass next_cursor (or next_start) back to read on. Arguments use the service\'s field names.',
+  'Any operation not listed as a tool is reached with find_operations, describe_operation and call_operation.',
+  'The account\'s pipelines and stages, users, activity types and fields (with options) are resources (crmctl://account/...): read them once to turn names into ids. Custom fields can be given by name in custom_fields.',
 ].join(' ');
 
 /**
@@ -15,22 +20,34 @@ const INSTRUCTIONS = [
  * Resolves when the client closes the connection (stdin ends).
  */
 export async function runMcpServer(ctx: Context, policy: ToolPolicy): Promise<void> {
-  const [{ Server }, { StdioServerTransport }, { ListToolsRequestSchema, CallToolRequestSchema }] = await Promise.all([
+  const [{ Server }, { StdioServerTransport }, { ListToolsRequestSchema, CallToolRequestSchema, ListResourcesRequestSchema, ReadResourceRequestSchema, McpError, ErrorCode }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
-  const offered = offeredTools(policy);
-  // Every tool by name, offered or not: a call to one that is not offered is refused with the reason.
+  const offered = listedTools(policy);
+  // Every operation by name, listed or not: callTool refuses one the policy does not allow, with the reason.
   const byName = new Map(allTools().map((t) => [t.name, t]));
-  const server = new Server({ name: 'crmctl', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: offered.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
-  }));
+  const server = new Server({ name: 'crmctl', version: VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offered }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+    const meta = await callMetaTool(ctx, req.params.name, args, policy);
+    if (meta) return meta;
     const tool = byName.get(req.params.name);
     if (!tool) return { content: [{ type: 'text' as const, text: `Unknown tool ${req.params.name}; tools/list names the tools this server offers.` }], isError: true };
-    return callTool(ctx, tool, (req.params.arguments ?? {}) as Record<string, unknown>, policy);
+    return callTool(ctx, tool, args, policy);
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: accountResources() }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    let value: unknown;
+    try {
+      value = await readResource(ctx, req.params.uri);
+    } catch (err) {
+      throw new McpError(ErrorCode.InternalError, redactText(err instanceof Error ? err.message : String(err), ctx.knownSecrets()));
+    }
+    if (value === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${req.params.uri}; resources/list names them.`);
+    return { contents: [{ uri: req.params.uri, mimeType: 'application/json', text: JSON.stringify(value) }] };
   });
   // Messages over the cap are answered here (a tool error for a tool call), never handed to the SDK,
   // whose reader would close the connection and end the server.
@@ -52,6 +69,6 @@ export async function runMcpServer(ctx: Context, policy: ToolPolicy): Promise<vo
   });
   ctx.io.stdin.once('end', () => void server.close());
   await server.connect(transport);
-  ctx.debug(`mcp: ${offered.length} tools offered (${policy.allowWrites ? 'writes allowed' : 'read-only'}${policy.allowDestructive ? ', destructive allowed' : ''})`);
+  ctx.debug(`mcp: ${offered.length} tools listed (${policy.mode ?? 'discovery'}; ${policy.allowWrites ? 'writes allowed' : 'read-only'}${policy.allowDestructive ? ', destructive allowed' : ''})`);
   await closed;
 }

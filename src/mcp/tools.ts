@@ -4,12 +4,11 @@ import { fieldsOf } from '../input/fields.js';
 import { jsonSchemaOf, type JsonSchema } from '../input/json-schema.js';
 
 /**
- * MCP tools derived from the operation tables: one tool per operation. Measured on the tables
- * (docs/mcp.md, `crmctl mcp --list-tools`): grouping per area would give fewer tools, but a group
- * mixes reads with deletes, and MCP's readOnlyHint/destructiveHint are per tool: clients that ask
- * before a destructive call could no longer tell. One tool per operation keeps each schema exact
- * (required fields, enums, limits) and each hint true; `--areas` and the read-only default keep the
- * list short.
+ * MCP tools derived from the operation tables: one tool per operation, each with its exact schema
+ * and hints. They are listed one per operation only in the `operations` mode (--areas, --all-tools);
+ * the default lists the discovery tools of discovery.ts, which reach these same ToolDefs. Grouping
+ * per area was measured and rejected: a group mixes reads with deletes, and readOnlyHint /
+ * destructiveHint are per tool.
  */
 
 export type ToolKind = 'read' | 'write' | 'destructive';
@@ -150,6 +149,8 @@ export function allTools(): ToolDef[] {
 }
 
 export interface ToolPolicy {
+  /** `discovery` (default): find/describe/call plus a curated few; `operations`: one tool per operation (--areas, --all-tools). */
+  mode?: 'discovery' | 'operations';
   /** Command areas to offer (and their aliases resolved); undefined: all. */
   areas?: ReadonlySet<string>;
   allowWrites: boolean;

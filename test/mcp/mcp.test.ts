@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
+import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
 import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
@@ -59,8 +60,8 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET');
 
 describe('crmctl mcp: tools from the operation tables', () => {
-  it('read-only by default: only reads are listed, each with its schema, cost, scopes and hints', async () => {
-    const client = await connect();
+  it('--all-tools read-only: every read is listed, each with its schema, cost, scopes and hints', async () => {
+    const client = await connect(['--all-tools']);
     const { tools } = await client.listTools();
     received.push(JSON.stringify(tools));
     const reads = ALL_OPERATIONS.filter((o) => o.method === 'GET' && !o.cli.upload);
@@ -196,6 +197,14 @@ describe('start-up checks', () => {
     expect(b.stderr).toMatch(/^error: --areas: unknown area widgets; areas with tools: activities, /);
   });
 
+  it('--list-tools without --areas prints the default list: the discovery tools first', async () => {
+    const r = await spawnCli(['mcp', '--list-tools', '--output', 'tsv'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(rows.slice(0, 4).map((x) => x.slice(0, 3))).toEqual([['find_operations', 'discovery', ''], ['describe_operation', 'discovery', ''], ['call_operation', 'discovery', ''], ['search_items', 'read', '20']]);
+    expect(rows.length).toBeLessThanOrEqual(40);
+  });
+
   it('--list-tools prints the offered tools and exits', async () => {
     const r = await spawnCli(['mcp', '--areas', 'pipelines', '--list-tools', '--output', 'tsv'], { env: fx.env });
     expect(r.code, r.stderr).toBe(0);
@@ -205,5 +214,118 @@ describe('start-up checks', () => {
     );
     expect(await fx.requests()).toEqual([]);
     expect(stderrText).not.toContain(fx.env.CRMCTL_ACCESS_TOKEN!);
+  });
+});
+
+describe('safety is enforced where a call runs: named tool and call_operation, in every mode', () => {
+  // Each path to an operation: its own tool name, or call_operation of the discovery tools.
+  const paths: Array<[string, (c: Client, name: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string }>]> = [
+    ['named tool', (c, name, args) => call(c, name, args)],
+    ['call_operation', (c, name, args) => call(c, 'call_operation', { name, arguments: args })],
+  ];
+  for (const [mode, modeFlags] of [['default (discovery)', []], ['--all-tools', ['--all-tools']], ['--areas deals', ['--areas', 'deals']]] as Array<[string, string[]]>) {
+    it(`${mode}: writes refused read-only, deletes refused without --allow-destructive, both through either path; nothing sent`, async () => {
+      const readOnly = await connect(modeFlags);
+      const writer = await connect([...modeFlags, '--allow-writes']);
+      for (const [how, run] of paths) {
+        expect(await run(readOnly, 'deals_update', { id: 1, title: 'Renamed' }), how).toEqual({
+          isError: true,
+          text: 'Refused: deals_update changes the account and this server runs read-only: start `crmctl mcp` with --allow-writes. Nothing was sent.',
+        });
+        expect(await run(writer, 'deals_delete', { id: 1 }), how).toEqual({
+          isError: true,
+          text: 'Refused: deals_delete is destructive: start `crmctl mcp` with --allow-writes --allow-destructive. Nothing was sent.',
+        });
+      }
+      expect(await fx.requests()).toEqual([]);
+      // Allowed: the same write through both paths reaches the sandbox.
+      for (const [how, run] of paths) expect((await run(writer, 'deals_update', { id: 1, title: `Renamed by ${how}` })).isError, how).toBe(false);
+      expect((await writes()).map((q) => [q.method, q.path, q.body])).toEqual([
+        ['PATCH', '/api/v2/deals/1', { title: 'Renamed by named tool' }],
+        ['PATCH', '/api/v2/deals/1', { title: 'Renamed by call_operation' }],
+      ]);
+    });
+  }
+
+  it('--areas: an operation outside the areas is refused through call_operation too', async () => {
+    const client = await connect(['--areas', 'deals']);
+    expect(await call(client, 'call_operation', { name: 'persons_get', arguments: { id: 1 } })).toEqual({
+      isError: true,
+      text: 'Refused: persons_get is outside the areas this server offers (--areas). Nothing was sent.',
+    });
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('custom fields by name: translated at the entry for both paths; a bad option is refused naming the argument', async () => {
+    const client = await connect(['--allow-writes']);
+    const bad = await call(client, 'call_operation', { name: 'deals_update', arguments: { id: 1, custom_fields: { Segment: 'Huge' } } });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/^Invalid arguments, nothing was sent:\narguments\.custom_fields\.Segment: .*SMB, Mid-market, Enterprise/);
+    expect((await writes())).toEqual([]);
+    expect((await call(client, 'deals_update', { id: 1, custom_fields: { Segment: 'SMB' } })).isError).toBe(false);
+    expect((await writes()).map((q) => [q.method, q.path, q.body])).toEqual([['PATCH', '/api/v2/deals/1', { custom_fields: { [DEAL_FIELD_KEYS.segment]: 101 } }]]);
+  });
+
+  it('call_operation checks arguments with the same entry as a named tool; an unknown operation is named', async () => {
+    const client = await connect(['--allow-writes']);
+    expect(await call(client, 'call_operation', { name: 'deals_create', arguments: { title: 'x', value: -5 } })).toEqual({ isError: true, text: 'Invalid arguments, nothing was sent:\nvalue: must be at least 0' });
+    expect(await call(client, 'call_operation', { name: 'deals_explode', arguments: {} })).toEqual({ isError: true, text: 'Unknown operation deals_explode; find_operations lists them.' });
+    expect(await fx.requests()).toEqual([]);
+  });
+});
+
+describe('the default list: discovery tools and the account as resources', () => {
+  it('lists the discovery tools and the curated reads only; find and describe reach any operation', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    received.push(JSON.stringify(tools));
+    expect(tools.map((t) => t.name)).toEqual([
+      'find_operations', 'describe_operation', 'call_operation', 'search_items', 'deals_list', 'deals_get', 'deals_search', 'leads_list',
+      'persons_search', 'persons_get', 'organizations_search', 'organizations_get', 'activities_list', 'users_find',
+    ]);
+    const found = JSON.parse((await call(client, 'find_operations', { query: 'deal participants', kind: 'write' })).text);
+    expect(found.operations[0]).toEqual({
+      name: 'deals_participants_add', kind: 'write', summary: expect.any(String), cost: expect.any(Number),
+      refused: 'deals_participants_add changes the account and this server runs read-only: start `crmctl mcp` with --allow-writes',
+    });
+    const described = JSON.parse((await call(client, 'describe_operation', { name: 'deals_list' })).text);
+    expect(described).toMatchObject({ name: 'deals_list', kind: 'read', method: 'GET', path: '/api/v2/deals', cost: 10, allowed: true });
+    expect(described.account_resources).toEqual(['crmctl://account/pipelines', 'crmctl://account/users', 'crmctl://account/fields/deal']);
+    expect(described.input_schema.properties.status).toEqual({ type: 'string', enum: ['open', 'won', 'lost', 'deleted'] });
+    // Reads only: describing and finding cost nothing at the service.
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('describe of a write lists the custom fields of its item type with their options', async () => {
+    const client = await connect(['--allow-writes']);
+    const described = JSON.parse((await call(client, 'describe_operation', { name: 'deals_update' })).text);
+    expect(described.custom_fields.find((f: { name: string }) => f.name === 'Segment')).toEqual({ key: expect.stringMatching(/^[0-9a-f]{40}$/), name: 'Segment', type: 'enum', custom: true, options: [{ id: 101, label: 'SMB' }, { id: 102, label: 'Mid-market' }, { id: 103, label: 'Enterprise' }] });
+    expect((await fx.requests()).map((q) => [q.method, q.path])).toEqual([['GET', '/api/v2/dealFields']]);
+  });
+
+  it('resources: pipelines with stages, users, activity types and fields, read through the entry', async () => {
+    const client = await connect();
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual([
+      'crmctl://account/pipelines', 'crmctl://account/users', 'crmctl://account/activity-types', 'crmctl://account/fields/deal', 'crmctl://account/fields/person',
+      'crmctl://account/fields/organization', 'crmctl://account/fields/product', 'crmctl://account/fields/activity', 'crmctl://account/fields/lead',
+      'crmctl://account/fields/note', 'crmctl://account/fields/project',
+    ]);
+    const read = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+    const pipelines = await read('crmctl://account/pipelines');
+    expect(pipelines.map((p: { name: string; stages: Array<{ name: string }> }) => [p.name, p.stages.map((s) => s.name)])).toEqual([
+      ['Sales', ['Qualified', 'Contact Made', 'Demo Scheduled', 'Proposal Made', 'Negotiations Started']],
+      ['Partnerships', ['Intro', 'Evaluation', 'Agreement']],
+    ]);
+    expect((await read('crmctl://account/users')).slice(0, 3)).toEqual([
+      { id: 1, name: 'Ada Admin', email: 'ada.admin@example.com', active: true, admin: true },
+      { id: 2, name: 'Reggie Regular', email: 'reggie.regular@example.com', active: true, admin: false },
+      { id: 3, name: 'Sam Seller', email: 'sam.seller@example.com', active: true, admin: false },
+    ]);
+    expect((await read('crmctl://account/activity-types')).map((t: { key_string: string }) => t.key_string)).toEqual(['call', 'meeting', 'task', 'deadline', 'email', 'lunch', 'site_visit', 'product_demo']);
+    const person = await read('crmctl://account/fields/person');
+    expect(person.find((f: { name: string }) => f.name === 'Preferred language')).toMatchObject({ type: 'enum', custom: true, options: [{ id: 201, label: 'English' }, { id: 202, label: 'Estonian' }, { id: 203, label: 'Finnish' }, { id: 204, label: 'Swedish' }] });
+    expect((await fx.requests()).map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v2/pipelines', 'GET /api/v2/stages', 'GET /api/v1/users', 'GET /api/v1/activityTypes', 'GET /api/v2/personFields']);
+    await expect(client.readResource({ uri: 'crmctl://account/widgets' })).rejects.toThrow(/Unknown resource crmctl:\/\/account\/widgets; resources\/list names them\./);
   });
 });

@@ -12,7 +12,9 @@ const mcp = defineCommand({
   path: ['mcp'],
   summary: 'Serve the account as MCP tools over stdio for AI assistants (read-only unless allowed)',
   description: [
-    'One tool per operation of the tables, with its JSON Schema, cost, scopes and hints (read-only, destructive, idempotent).',
+    'By default a short list that fits every client: find_operations, describe_operation and call_operation reach every',
+    'operation of the tables, plus a few common reads; the account\'s pipelines, users, activity types and fields are resources.',
+    '--areas (or --all-tools) offers one tool per operation instead, each with its JSON Schema, cost, scopes and hints.',
     'Read-only by default: --allow-writes offers creates and updates, --allow-destructive (with --allow-writes) deletes and merges.',
     'Arguments are checked with the same rules as the commands before anything is sent; refusals and service errors come back',
     'as tool errors. Calls are paced to the account\'s cost budget. Register it in a client as {"command": "crmctl", "args": ["mcp"]}',
@@ -20,7 +22,8 @@ const mcp = defineCommand({
   ].join('\n'),
   examples: ['crmctl mcp', 'crmctl mcp --areas deals,persons,activities --allow-writes', 'crmctl mcp --profile sandbox --list-tools --json'],
   flags: {
-    areas: flag.string({ value: 'list', description: 'offer only these areas (comma-separated command names, e.g. leads,deals)' }),
+    areas: flag.string({ value: 'list', description: 'one tool per operation of these areas (comma-separated command names, e.g. leads,deals)' }),
+    allTools: flag.bool({ description: 'one tool per operation of every area instead of the discovery tools (183+ tools: past most clients\' limits)' }),
     allowWrites: flag.bool({ description: 'offer creates and updates (default: reads only)' }),
     allowDestructive: flag.bool({ description: 'offer deletes, merges and other destructive calls too (needs --allow-writes)' }),
     listTools: flag.bool({ description: 'print the tools offered (name, kind, cost, scopes) and exit' }),
@@ -30,10 +33,15 @@ const mcp = defineCommand({
     const { allowWrites, allowDestructive } = flags;
     if (allowDestructive && !allowWrites) throw new UsageError('--allow-destructive: needs --allow-writes (a delete is a write)');
     const areas = flags.areas === undefined ? undefined : await areaSet(flags.areas, program);
-    const policy = { areas, allowWrites, allowDestructive };
+    const mode: 'discovery' | 'operations' = areas || flags.allTools ? 'operations' : 'discovery';
+    const policy = { mode, areas, allowWrites, allowDestructive };
     if (flags.listTools) {
-      const [{ offeredTools }, { renderRecords }] = await Promise.all([import('../../mcp/tools.js'), import('../../output/render.js')]);
-      const rows = offeredTools(policy).map((t) => ({ name: t.name, kind: t.kind, area: t.area, cost: t.op.cost, scopes: t.op.scopes.join(' '), description: t.description }));
+      const [{ listedTools }, { allTools }, { renderRecords }] = await Promise.all([import('../../mcp/discovery.js'), import('../../mcp/tools.js'), import('../../output/render.js')]);
+      const defs = new Map(allTools().map((t) => [t.name, t]));
+      const rows = listedTools(policy).map((l) => {
+        const t = defs.get(l.name);
+        return { name: l.name, kind: t?.kind ?? 'discovery', area: t?.area ?? '', cost: t?.op.cost ?? null, scopes: t?.op.scopes.join(' ') ?? '', description: l.description };
+      });
       await renderRecords(ctx, rows, { columns: ['name', 'kind', 'cost', 'scopes'], fields: ['name', 'kind', 'area', 'cost', 'scopes', 'description'] });
       return;
     }
