@@ -88,6 +88,12 @@ function reportJson(err: unknown, io: IO, secrets: string[], argv: string[]): Ex
     out = commanderErrorJson(err.message, secrets);
   } else {
     out = errorJson(err, secrets, resumeLine(argv));
+    if (out.code === 'internal') {
+      // The crash report of the text form, folded into the hint: where in the sources, and which version.
+      const frames = err instanceof Error && err.stack ? sourceFrames(err.stack, 5) : [];
+      const report = `report it with this error and crmctl ${VERSION}${frames.length ? ` (at ${frames.join(', ')})` : ''}; --debug adds the HTTP trace, secrets redacted.`;
+      out = { ...out, hint: [out.hint, report].filter(Boolean).join('\n') };
+    }
   }
   io.stderr.write(`${JSON.stringify({ error: out })}\n`);
   return out.exit_code;

@@ -81,6 +81,13 @@ export class AmbiguousWriteError extends CliError {
   }
 }
 
+/** The service (or the OAuth server) could not be reached: nothing answered, or the connection failed. Safe to retry later. */
+export class NetworkError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.ERROR, hint);
+  }
+}
+
 const RESUMABLE = Symbol.for('crmctl.resumable');
 
 /**
@@ -111,8 +118,9 @@ export const ERROR_CODES = [
   { code: 'rate_limited', exit_code: EXIT.RATE_LIMITED, meaning: 'The service kept answering 429 after every retry.' },
   { code: 'partial', exit_code: EXIT.PARTIAL, meaning: 'A bulk run finished but some rows failed.' },
   { code: 'ambiguous_write', exit_code: EXIT.ERROR, meaning: 'A write may or may not have been applied (the connection broke); check before retrying.' },
+  { code: 'network', exit_code: EXIT.ERROR, meaning: 'The service could not be reached (connection refused, DNS, timeout); nothing answered.' },
   { code: 'service', exit_code: EXIT.ERROR, meaning: 'The service answered an error (5xx after retries, an unexpected answer). `status` is its HTTP status.' },
-  { code: 'error', exit_code: EXIT.ERROR, meaning: 'Another expected failure (network, disk, a file that cannot be read).' },
+  { code: 'error', exit_code: EXIT.ERROR, meaning: 'Another expected failure (disk, a file that cannot be read, a lock held by another run).' },
   { code: 'internal', exit_code: EXIT.ERROR, meaning: 'An unexpected failure of crmctl itself (a bug); the text output has the report.' },
 ] as const;
 
@@ -129,6 +137,7 @@ export function errorCode(err: unknown): ErrorCode {
   if (err instanceof RateLimitError) return 'rate_limited';
   if (err instanceof PartialFailureError) return 'partial';
   if (err instanceof AmbiguousWriteError) return 'ambiguous_write';
+  if (err instanceof NetworkError) return 'network';
   if (err instanceof ApiError) return err.exitCode === EXIT.USAGE ? 'rejected' : 'service';
   // A CliError built with a bare exit code: name it by that code's kind.
   const byExit: Partial<Record<ExitCode, ErrorCode>> = { [EXIT.USAGE]: 'usage', [EXIT.CANCELLED]: 'cancelled', [EXIT.AUTH]: 'auth', [EXIT.NOT_FOUND]: 'not_found', [EXIT.RATE_LIMITED]: 'rate_limited', [EXIT.PARTIAL]: 'partial' };

@@ -169,6 +169,20 @@ describe('with json or ndjson output a failure is one JSON line on stderr', () =
     expect(JSON.parse(last)).toMatchObject({ error: { code: 'auth', exit_code: 4 } });
   });
 
+  it('a service that cannot be reached, and a crash of crmctl itself (with its source lines)', async () => {
+    const down = await spawnCli(['leads', 'list', '--json'], { env: { ...fx.env, CRMCTL_API_DOMAIN: 'http://127.0.0.1:9' } });
+    expect(down.code).toBe(1);
+    expect(down.stdout).toBe('');
+    expect(oneLine(down.stderr)).toEqual({
+      error: { code: 'network', exit_code: 1, message: 'Could not reach the service for GET /api/v1/leads: ECONNREFUSED.', issues: [], hint: 'Nothing answers at http://127.0.0.1:9. If this profile points at the sandbox, start it with `crmctl sandbox start`.', status: null, request_id: null },
+    });
+    const crash = await spawnCli(['leads', 'list', '--json'], { env: { ...fx.env, CRMCTL_INTERNAL_CRASH: '1' } });
+    expect(crash.code).toBe(1);
+    const e = (oneLine(crash.stderr) as { error: Record<string, unknown> }).error;
+    expect(e).toMatchObject({ code: 'internal', exit_code: 1, message: 'unexpected failure: internal crash requested by CRMCTL_INTERNAL_CRASH', issues: [] });
+    expect(e.hint).toMatch(/^report it with this error and crmctl \d+\.\d+\.\d+ \(at src\/main\.ts:\d+/);
+  });
+
   it('the text form is unchanged without json output', async () => {
     const r = await spawnCli(['leads', 'create'], { env: fx.env });
     expect(r.code).toBe(2);
