@@ -49,6 +49,7 @@ complete -c crmctl -n '__fish_use_subcommand' -a 'import' -d 'Create records fro
 complete -c crmctl -n '__fish_use_subcommand' -a 'apply' -d 'Create or update records from fixture files (YAML or JSON); re-runs change only what changed'
 complete -c crmctl -n '__fish_use_subcommand' -a 'mcp' -d 'Serve the account as MCP tools over stdio for AI assistants (read-only unless allowed)'
 complete -c crmctl -n '__fish_use_subcommand' -a 'destroy' -d 'Delete the records crmctl apply created (from its state file), dependents first'
+complete -c crmctl -n '__fish_use_subcommand' -a 'commands' -d 'List every command; with --json the whole tree: flags with types, operations with cost and scopes, exit and error codes'
 complete -c crmctl -n '__fish_use_subcommand' -a 'auth' -d 'Log in with OAuth, manage profiles and tokens'
 complete -c crmctl -n '__fish_use_subcommand' -a 'doctor' -d 'Check the setup: config file, token expiry, clock, API and auth server, scopes'
 complete -c crmctl -n '__fish_use_subcommand' -a 'completion' -d 'Print the shell completion script (bash, zsh or fish)'

@@ -7,6 +7,7 @@ import { buildProgram } from './program.js';
 import { findArea } from './commands/areas.js';
 import { sourceFrames } from './core/crash-report.js';
 import { redactText } from './core/redact.js';
+import { commanderErrorJson, errorJson, wantsJsonErrors, type ErrorJson } from './core/error-json.js';
 import { shellLine } from './core/shell-quote.js';
 import { VERSION } from './core/version.js';
 
@@ -37,7 +38,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     }
     // Lets the test suite check the crash report of the shipped bundle; not a user setting.
     if (env.CRMCTL_INTERNAL_CRASH === '1') throw new TypeError('internal crash requested by CRMCTL_INTERNAL_CRASH');
-    const program = await buildProgram(argv, io, env, { onContext: (c) => (ctx = c) });
+    const program = await buildProgram(argv, io, env, { onContext: (c) => (ctx = c), quietUsageErrors: wantsJsonErrors(argv) });
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.OK;
   } catch (err) {
@@ -50,6 +51,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
 function report(err: unknown, io: IO, ctx: Context | undefined, argv: string[]): ExitCode {
   const secrets = collectSecrets(ctx);
   endStatusLine(io.stderr);
+  if (wantsJsonErrors(argv)) return reportJson(err, io, secrets, argv);
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.OK;
     if (err.code === 'commander.executeSubCommandAsync') return EXIT.OK;
@@ -72,6 +74,29 @@ function report(err: unknown, io: IO, ctx: Context | undefined, argv: string[]):
   if (isResumable(err)) io.stderr.write(`hint: ${redactText(resumeLine(argv), secrets)}\n`);
   io.stderr.write(`hint: report it with the lines above and crmctl ${VERSION} (\`--debug\` adds the HTTP trace; secrets are redacted).\n`);
   return EXIT.ERROR;
+}
+
+/**
+ * With json or ndjson output a failure is one JSON line on stderr (docs/agents.md), so a program reads
+ * it as it reads the records; commander's usage errors too (program.ts kept them from being printed).
+ */
+function reportJson(err: unknown, io: IO, secrets: string[], argv: string[]): ExitCode {
+  let out: ErrorJson;
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.OK;
+    if (err.code === 'commander.executeSubCommandAsync') return EXIT.OK;
+    out = commanderErrorJson(err.message, secrets);
+  } else {
+    out = errorJson(err, secrets, resumeLine(argv));
+    if (out.code === 'internal') {
+      // The crash report of the text form, folded into the hint: where in the sources, and which version.
+      const frames = err instanceof Error && err.stack ? sourceFrames(err.stack, 5) : [];
+      const report = `report it with this error and crmctl ${VERSION}${frames.length ? ` (at ${frames.join(', ')})` : ''}; --debug adds the HTTP trace, secrets redacted.`;
+      out = { ...out, hint: [out.hint, report].filter(Boolean).join('\n') };
+    }
+  }
+  io.stderr.write(`${JSON.stringify({ error: out })}\n`);
+  return out.exit_code;
 }
 
 /** The command line that continues a run whose checkpoint was kept: the same words, with --resume. */

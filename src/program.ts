@@ -13,10 +13,12 @@ import { hintSubcommandOptions } from './commands/subcommand-hint.js';
 export interface ProgramHooks {
   /** Receives the context of the command that ran, so main can close it. */
   onContext(ctx: Context): void;
+  /** Commander's usage errors are not printed: main reports them as JSON (json/ndjson output). */
+  quietUsageErrors?: boolean;
 }
 
 /** Root command with the global flags; program options are accepted before and after subcommands. */
-export function createRoot(io: IO): Command {
+export function createRoot(io: IO, quietUsageErrors = false): Command {
   const root = new Command('crmctl')
     .description('Administer a sales-CRM account: leads, deals, organizations, roles, webhooks, fields, goals and more.\nTry it with no account: `crmctl sandbox start`.')
     .version(VERSION, '-V, --version');
@@ -33,6 +35,7 @@ export function createRoot(io: IO): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => (quietUsageErrors ? undefined : write(s)),
     })
     .exitOverride();
   root.addHelpText('after', '\nAlso: --no-color (or NO_COLOR=1) turns colours off everywhere.\n\nExamples:\n  $ crmctl sandbox start --seed demo\n  $ crmctl auth login --profile sandbox\n  $ crmctl leads list --json\n\nMore: crmctl help environment | output | exit-codes');
@@ -181,7 +184,7 @@ function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, h
  * pays for one area; with no area (root help, unknown command) only names and summaries are added.
  */
 export async function buildProgram(argv: string[], io: IO, env: NodeJS.ProcessEnv, hooks: ProgramHooks, opts: { all?: boolean } = {}): Promise<Command> {
-  const root = createRoot(io);
+  const root = createRoot(io, hooks.quietUsageErrors);
   const first = firstCommandWord(argv);
   const named = first ? findArea(first) : undefined;
   for (const entry of AREAS) {

@@ -1,4 +1,4 @@
-import { AuthError, CliError, UsageError } from '../core/errors.js';
+import { AuthError, CliError, NetworkError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { redactText, redactUrlEncoded } from '../core/redact.js';
 import { networkReason, rawRequest } from '../http/raw.js';
@@ -80,9 +80,8 @@ async function tokenRequest(c: ClientCredentials, form: Record<string, string>, 
     location = res.headers.location;
   } catch (err) {
     const code = networkReason(err);
-    throw new CliError(
+    throw new NetworkError(
       `Could not reach the OAuth server at ${url}: ${code}.`,
-      EXIT.ERROR,
       code === 'ECONNREFUSED' ? 'Check the profile\'s auth URL (`crmctl auth status`); if it is the sandbox, start it with `crmctl sandbox start`.' : 'Check the network and the auth URL.',
     );
   }

@@ -64,6 +64,7 @@ export const AREAS: AreaEntry[] = [
   { name: 'apply', summary: 'Create or update records from fixture files (idempotent, with a state file)', group: 'Automation', load: () => import('./apply/index.js').then((m) => m.area) },
   { name: 'mcp', summary: 'Serve the account as MCP tools for AI assistants (read-only unless allowed)', group: 'Automation', load: () => import('./mcp/index.js').then((m) => m.area) },
   { name: 'destroy', summary: 'Delete the records crmctl apply created, dependents first', group: 'Automation', load: () => import('./destroy/index.js').then((m) => m.area) },
+  { name: 'commands', summary: 'Every command as JSON for scripts and agents: flags, operations, exit codes', group: 'Automation', load: () => import('./commands/index.js').then((m) => m.area) },
   { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },
   { name: 'doctor', summary: 'Check the setup: config file, token expiry, clock, API and auth server, scopes', group: 'Setup', load: () => import('./doctor/index.js').then((m) => m.area) },
   { name: 'completion', summary: 'Print shell completion scripts (bash, zsh, fish)', group: 'Setup', load: () => import('./completion/index.js').then((m) => m.area) },

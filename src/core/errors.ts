@@ -81,6 +81,13 @@ export class AmbiguousWriteError extends CliError {
   }
 }
 
+/** The service (or the OAuth server) could not be reached: nothing answered, or the connection failed. Safe to retry later. */
+export class NetworkError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.ERROR, hint);
+  }
+}
+
 const RESUMABLE = Symbol.for('crmctl.resumable');
 
 /**
@@ -94,4 +101,45 @@ export function markResumable<E>(err: E): E {
 
 export function isResumable(err: unknown): boolean {
   return Boolean(err && typeof err === 'object' && (err as Record<symbol, unknown>)[RESUMABLE]);
+}
+
+/**
+ * The machine-readable name of each kind of failure, printed as `error.code` when the output is json or
+ * ndjson (main) and listed by `crmctl commands --json`. Beside the classes that carry the exit codes, so
+ * the name and the exit code of a failure are decided in one file.
+ */
+export const ERROR_CODES = [
+  { code: 'usage', exit_code: EXIT.USAGE, meaning: 'Bad flags, arguments or input (commander\'s unknown option or missing argument too); nothing was sent.' },
+  { code: 'validation', exit_code: EXIT.USAGE, meaning: 'One or more fields broke a rule; `issues` names each field and rule. Nothing was sent.' },
+  { code: 'rejected', exit_code: EXIT.USAGE, meaning: 'The service refused the input (400 or 422); nothing was changed. `status` is its HTTP status.' },
+  { code: 'cancelled', exit_code: EXIT.CANCELLED, meaning: 'A confirmation was declined or a prompt interrupted.' },
+  { code: 'auth', exit_code: EXIT.AUTH, meaning: 'Not logged in, the token was refused, or permission denied (401/403).' },
+  { code: 'not_found', exit_code: EXIT.NOT_FOUND, meaning: 'The record (or route) does not exist (404).' },
+  { code: 'rate_limited', exit_code: EXIT.RATE_LIMITED, meaning: 'The service kept answering 429 after every retry.' },
+  { code: 'partial', exit_code: EXIT.PARTIAL, meaning: 'A bulk run finished but some rows failed.' },
+  { code: 'ambiguous_write', exit_code: EXIT.ERROR, meaning: 'A write may or may not have been applied (the connection broke); check before retrying.' },
+  { code: 'network', exit_code: EXIT.ERROR, meaning: 'The service could not be reached (connection refused, DNS, timeout); nothing answered.' },
+  { code: 'service', exit_code: EXIT.ERROR, meaning: 'The service answered an error (5xx after retries, an unexpected answer). `status` is its HTTP status.' },
+  { code: 'error', exit_code: EXIT.ERROR, meaning: 'Another expected failure (disk, a file that cannot be read, a lock held by another run).' },
+  { code: 'internal', exit_code: EXIT.ERROR, meaning: 'An unexpected failure of crmctl itself (a bug); the text output has the report.' },
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number]['code'];
+
+/** The code of a failure: the most specific class wins (a ValidationError is also a UsageError). */
+export function errorCode(err: unknown): ErrorCode {
+  if (!(err instanceof CliError)) return 'internal';
+  if (err instanceof ValidationError) return 'validation';
+  if (err instanceof UsageError) return 'usage';
+  if (err instanceof CancelledError) return 'cancelled';
+  if (err instanceof AuthError) return 'auth';
+  if (err instanceof NotFoundError) return 'not_found';
+  if (err instanceof RateLimitError) return 'rate_limited';
+  if (err instanceof PartialFailureError) return 'partial';
+  if (err instanceof AmbiguousWriteError) return 'ambiguous_write';
+  if (err instanceof NetworkError) return 'network';
+  if (err instanceof ApiError) return err.exitCode === EXIT.USAGE ? 'rejected' : 'service';
+  // A CliError built with a bare exit code: name it by that code's kind.
+  const byExit: Partial<Record<ExitCode, ErrorCode>> = { [EXIT.USAGE]: 'usage', [EXIT.CANCELLED]: 'cancelled', [EXIT.AUTH]: 'auth', [EXIT.NOT_FOUND]: 'not_found', [EXIT.RATE_LIMITED]: 'rate_limited', [EXIT.PARTIAL]: 'partial' };
+  return byExit[err.exitCode] ?? 'error';
 }

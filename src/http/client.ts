@@ -1,5 +1,4 @@
-import { AmbiguousWriteError, CliError } from '../core/errors.js';
-import { EXIT } from '../core/exit-codes.js';
+import { AmbiguousWriteError, CliError, NetworkError } from '../core/errors.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
 import { CostGovernor } from './governor.js';
@@ -191,7 +190,7 @@ export class HttpClient {
       code === 'ECONNREFUSED'
         ? `Nothing answers at ${baseUrl}. If this profile points at the sandbox, start it with \`crmctl sandbox start\`.`
         : 'Check the network and the profile\'s API domain (`crmctl auth status`).';
-    return new CliError(`Could not reach the service for ${req.method} ${req.path}: ${code || msg}.`, EXIT.ERROR, hint);
+    return new NetworkError(`Could not reach the service for ${req.method} ${req.path}: ${code || msg}.`, hint);
   }
 }
 

@@ -27,7 +27,7 @@ describe('dot segments and slashes in path parameters: exit 2, naming the parame
       for (const [argv, name] of [
         [['call-logs', 'delete', id, '--yes'], 'id'],
         [['deal-fields', 'delete', id, '--yes'], 'field_code'],
-        [['deal-fields', 'get', id, '--json'], 'field_code'],
+        [['deal-fields', 'get', id], 'field_code'],
       ] as Array<[string[], string]>) {
         const r = await runCli(argv, { env: fx.env });
         expect(r.code, argv.join(' ')).toBe(2);

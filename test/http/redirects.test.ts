@@ -26,8 +26,8 @@ describe.each(['node', 'undici'])('a 3xx answer is an error naming the Location 
 
   it('create, list and delete exit 1 with the Location; nothing reaches the other host', async () => {
     const cases: Array<[string[], string]> = [
-      [['leads', 'create', '--title', 'x', '--organization-id', '1', '--json'], 'POST /api/v1/leads'],
-      [['leads', 'list', '--json'], 'GET /api/v1/leads'],
+      [['leads', 'create', '--title', 'x', '--organization-id', '1'], 'POST /api/v1/leads'],
+      [['leads', 'list'], 'GET /api/v1/leads'],
       [['deals', 'delete', '1', '--yes'], 'DELETE /api/v2/deals/1'],
     ];
     for (const [argv, what] of cases) {

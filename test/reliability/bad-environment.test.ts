@@ -227,8 +227,12 @@ describe('the service vanishes mid-list (sandbox process killed with SIGKILL bet
       await killAfterPages(sb, '/api/v1/leads', 1);
       const r = await run;
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/Could not reach the service|connection/i);
-      clean(r);
+      // ndjson output: the failure is one JSON line on stderr (docs/agents.md), naming the fix as the text form does.
+      const failure = JSON.parse(r.stderr.trimEnd().split('\n').pop()!) as { error: { code: string; exit_code: number; message: string; hint: string } };
+      expect(failure.error).toMatchObject({ code: 'network', exit_code: 1 });
+      expect(failure.error.message).toMatch(/Could not reach the service|connection/i);
+      expect(failure.error.hint).toMatch(/crmctl sandbox start|network/);
+      expect(r.stderr).not.toMatch(STACK_FRAME);
       const lines = r.stdout.split('\n').filter(Boolean);
       expect(lines.length).toBeGreaterThan(0);
       expect(lines.length).toBeLessThan(1505);

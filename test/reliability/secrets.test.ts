@@ -164,7 +164,8 @@ describe('no secret in anything crmctl prints or writes', () => {
       };
       const io: IO = { stdin: Readable.from([]), stdout, stderr, isStdinTTY: false, isStdoutTTY: false, isStderrTTY: false, columns: 0 };
       const env = cleanEnv({ CRMCTL_ACCESS_TOKEN: token, CRMCTL_API_DOMAIN: fx.sandbox.url, CRMCTL_CONFIG_DIR: fx.configDir });
-      const code = await main(['lead-labels', 'list', '--output', 'ndjson', ...(debug ? ['--debug'] : [])], io, env);
+      // tsv: the text report (with json or ndjson output the same report is one JSON line: test/ux/agents.test.ts).
+      const code = await main(['lead-labels', 'list', '--output', 'tsv', ...(debug ? ['--debug'] : [])], io, env);
       seen(`crash${debug ? ' --debug' : ''}`, err);
       expect(code).toBe(1);
       expect(err).toMatch(/error: unexpected failure: disk exploded while writing for Bearer \[redacted\]/);

@@ -77,7 +77,8 @@ describe('crmctl doctor', () => {
     expect(r.code).toBe(1);
     expect(r.by['config-file']).toMatchObject({ status: 'fail', fix: `chmod 600 ${file}` });
     expect(r.by['config-file']!.detail).toContain('mode 0644');
-    expect(r.stderr).toContain('error: doctor found 1 problem: config file');
+    // --json: the failure is one JSON line on stderr (docs/agents.md).
+    expect(r.stderr).toContain('{"error":{"code":"error","exit_code":1,"message":"doctor found 1 problem: config file');
     const human = await runCli(['doctor'], { env });
     expect(human.stdout).toMatch(/^✗ Config file .*mode 0644/m);
     expect(human.stdout).toContain(`fix: chmod 600 ${file}`);

@@ -69,7 +69,10 @@ describe('derived table columns', () => {
     await fx.clearRequests();
     const json = await run(['deals', 'list', '--fields', 'id,stage', '--json']);
     expect(json.code).toBe(2);
-    expect(json.stderr).toBe("error: --fields: stage is a table column (--output table, tsv or csv); --output json shows the service's fields\n");
+    // --json: the refusal is one JSON line on stderr (docs/agents.md).
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: 'usage', exit_code: 2, message: "--fields: stage is a table column (--output table, tsv or csv); --output json shows the service's fields", issues: [], hint: null, status: null, request_id: null },
+    });
     expect(await fx.requests()).toEqual([]);
   });
 
