@@ -10,6 +10,8 @@ export interface HostileCase {
   /** The flag or argument the message must name. */
   names: string;
   stdin?: string;
+  /** Reads the refusal needs (never a write), e.g. the field catalog that tells a custom field name from a typo. */
+  reads?: string[];
 }
 
 const UUID = '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f';
@@ -103,7 +105,7 @@ export function statedLimitCases(): HostileCase[] {
     { name: 'activity type colour not hex', argv: ['activity-types', 'create', '--name', 'x', '--icon-key', 'call', '--color', 'GGGGGG'], names: '--color' },
     { name: 'activity type unknown icon', argv: ['activity-types', 'create', '--name', 'x', '--icon-key', 'rocket'], names: '--icon-key' },
     { name: 'leads update --unset an unclearable field', argv: ['leads', 'update', UUID, '--unset', 'title'], names: '--unset' },
-    { name: '--fields unknown', argv: ['leads', 'list', '--fields', 'id,nope'], names: '--fields' },
+    { name: '--fields unknown', argv: ['leads', 'list', '--fields', 'id,nope'], names: '--fields', reads: ['GET /api/v2/dealFields'] },
     { name: '--output unknown', argv: ['leads', 'list', '--output', 'xml'], names: '--output' },
     { name: '--data not JSON', argv: ['leads', 'create', '--data', '{title:'], names: '--data' },
     { name: '--data from a missing file', argv: ['leads', 'create', '--data', '@/nonexistent/file.json'], names: '--data' },
