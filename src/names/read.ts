@@ -57,12 +57,11 @@ export function cellValue(cat: FieldCatalog, f: FieldInfo, values: Rec): unknown
 }
 
 /**
- * The record keyed by field names (for `--names`): the service's own members stay as they are, the
- * custom values (hash keys, `custom_fields`) become members named as the web app names them, with
- * option labels. A custom field named like a member of the record keeps the member; its value goes
- * under "<name> (custom)".
+ * The record's own members, then each custom value (hash keys, `custom_fields`) placed under its
+ * field's name by `place`. A custom field named like a member of the record keeps the member; its
+ * value goes under "<name> (custom)".
  */
-export function namedRecord(cat: FieldCatalog, record: unknown): unknown {
+function byName(cat: FieldCatalog, record: unknown, place: (out: Rec, name: string, f: FieldInfo, value: unknown) => void): unknown {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return record;
   const rec = record as Rec;
   const values = rawCustomValues(cat, rec);
@@ -70,10 +69,16 @@ export function namedRecord(cat: FieldCatalog, record: unknown): unknown {
   const out: Rec = {};
   for (const [k, v] of Object.entries(rec)) if (k !== 'custom_fields' && !hashKeys.has(k)) out[k] = v;
   for (const f of cat.custom) {
-    if (!(f.key in values)) continue;
-    out[f.name in out ? `${f.name} (custom)` : f.name] = namedValue(cat, f, values);
+    if (f.key in values) place(out, f.name in out ? `${f.name} (custom)` : f.name, f, namedValue(cat, f, values));
   }
   return out;
+}
+
+/** The record keyed by field names (for `--names`): custom values as the web app names them, with option labels. */
+export function namedRecord(cat: FieldCatalog, record: unknown): unknown {
+  return byName(cat, record, (out, name, _f, v) => {
+    out[name] = v;
+  });
 }
 
 /** The record with table cells for the named custom fields added under their names (for table, TSV, CSV). */
@@ -91,16 +96,7 @@ export function withCustomCells(cat: FieldCatalog, record: unknown, fields: read
  * "<name> currency" and a range's end in "<name> until" (the headers import maps to the companion keys).
  */
 export function csvRecord(cat: FieldCatalog, record: unknown): unknown {
-  if (!record || typeof record !== 'object' || Array.isArray(record)) return record;
-  const rec = record as Rec;
-  const values = rawCustomValues(cat, rec);
-  const hashKeys = new Set(cat.custom.flatMap((f) => [f.key, `${f.key}_currency`, `${f.key}_until`]));
-  const out: Rec = {};
-  for (const [k, v] of Object.entries(rec)) if (k !== 'custom_fields' && !hashKeys.has(k)) out[k] = v;
-  for (const f of cat.custom) {
-    if (!(f.key in values)) continue;
-    const name = f.name in out ? `${f.name} (custom)` : f.name;
-    const v = namedValue(cat, f, values);
+  return byName(cat, record, (out, name, f, v) => {
     if (f.type === 'set') out[name] = Array.isArray(v) ? v.join(', ') : v;
     else if (f.type === 'monetary') {
       out[name] = (v as { value?: unknown } | null)?.value ?? null;
@@ -109,6 +105,5 @@ export function csvRecord(cat: FieldCatalog, record: unknown): unknown {
       out[name] = (v as { value?: unknown } | null)?.value ?? null;
       out[`${name} until`] = (v as { until?: unknown } | null)?.until ?? null;
     } else out[name] = v;
-  }
-  return out;
+  });
 }
