@@ -1,4 +1,12 @@
 import { activityOps } from '../../api/operations/activities.js';
 import { defineArea } from '../define-area.js';
+import { linkedNamesView } from '../linked-names.js';
 
-export const area = defineArea(activityOps);
+const activityTableView = linkedNamesView([
+  { column: 'deal', idField: 'deal_id', kind: 'deal' },
+  { column: 'person', idField: 'person_id', kind: 'person' },
+  { column: 'organization', idField: 'org_id', kind: 'organization' },
+  { column: 'owner', idField: 'owner_id', kind: 'user' },
+]);
+
+export const area = defineArea(activityOps, { extend: { list: { view: activityTableView } } });

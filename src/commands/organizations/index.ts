@@ -1,7 +1,9 @@
 import { organizationOps } from '../../api/operations/organizations.js';
 import { defineArea } from '../define-area.js';
+import { linkedNamesView } from '../linked-names.js';
 
 export const area = defineArea(organizationOps, {
+  extend: { list: { view: linkedNamesView([{ column: 'owner', idField: 'owner_id', kind: 'user' }]) } },
   groups: {
     'organizations followers': 'Users who follow an organization: list, add, remove, changelog',
     'organizations relationships': 'Parent and related organizations: list (both directions), get, create, update, delete',

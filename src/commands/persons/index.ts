@@ -1,6 +1,7 @@
 import { personOps } from '../../api/operations/persons.js';
 import { AuthError } from '../../core/errors.js';
 import { defineArea } from '../define-area.js';
+import { linkedNamesView } from '../linked-names.js';
 import { dealProductRows } from './products.js';
 
 /** The service answers 403 to anyone but a global admin, whatever the token's scopes; say so. */
@@ -13,6 +14,7 @@ export const area = defineArea(personOps, {
   extend: {
     collection: { explain: (err) => (err instanceof AuthError && err.message.includes('(403)') ? new AuthError(err.message, ADMIN_ONLY) : err) },
     products: { present: dealProductRows },
+    list: { view: linkedNamesView([{ column: 'organization', idField: 'org_id', kind: 'organization' }, { column: 'owner', idField: 'owner_id', kind: 'user' }]) },
   },
   groups: {
     'persons followers': 'Users who follow a person: list (v2 or --v1), add, remove, changelog',
