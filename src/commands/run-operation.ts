@@ -1,14 +1,9 @@
-import type { Operation, OperationInput, } from '../api/operation.js';
+import type { PageOptions } from '../api/entry-types.js';
+import type { Operation, OperationInput } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import type { Prepared } from '../api/prepare.js';
 import { flag, parseFlags } from '../core/flags.js';
 import type { RawInput } from '../input/operation-input.js';
-
-export interface PageOptions {
-  limit?: number;
-  all?: boolean;
-  from?: string | number;
-}
 
 export interface RunHooks {
   /** Paging of a list (from --limit/--all/--start/--cursor); default: the first page. */
@@ -43,10 +38,8 @@ export async function prepareTyped<O extends Operation>(ctx: Context, op: O, inp
 
 /** Calls one operation with typed input and returns its records (`data`, unwrapped); nothing is printed. */
 export async function fetchOperation<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>): Promise<unknown> {
-  const valid = await prepareTyped(ctx, op, input);
-  const [http, { callOperation, recordsOf }] = await Promise.all([ctx.http(), import('../api/call.js')]);
-  const { envelope } = await callOperation(http, op, valid);
-  return recordsOf(op, envelope);
+  const { read } = await import('../api/prepare.js');
+  return read(ctx, op, toRaw(input));
 }
 
 /** Calls one operation with typed input and returns the whole answer (for what the service sends beside `data`). */
@@ -54,13 +47,6 @@ export async function fetchEnvelope<O extends Operation>(ctx: Context, op: O, in
   const valid = await prepareTyped(ctx, op, input);
   const [http, { callOperation }] = await Promise.all([ctx.http(), import('../api/call.js')]);
   return (await callOperation(http, op, valid)).envelope;
-}
-
-/** Every record of a list operation with typed input, page by page (constant memory). */
-export async function* fetchAll<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>, paging: PageOptions = { all: true }): AsyncGenerator<unknown> {
-  const valid = await prepareTyped(ctx, op, input);
-  const [http, { paginate }] = await Promise.all([ctx.http(), import('../api/call.js')]);
-  yield* paginate(http, op, valid, paging);
 }
 
 function toRaw(input: unknown): RawInput {
