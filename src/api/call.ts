@@ -1,4 +1,4 @@
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { pathParamProblem } from './path-param.js';
@@ -46,7 +46,7 @@ export function toRequest(op: Operation, input: Prepared, extra: Partial<HttpReq
 }
 
 /** Calls one operation and returns the parsed envelope. Only input that went through `prepare` is taken. */
-export async function callOperation(http: HttpClient, op: Operation, input: Prepared, extra: Partial<HttpRequest> = {}): Promise<{ envelope: Envelope; response: HttpResponse }> {
+export async function callOperation(http: HttpPort, op: Operation, input: Prepared, extra: Partial<HttpRequest> = {}): Promise<{ envelope: Envelope; response: HttpResponse }> {
   const response = await http.send(toRequest(op, input, extra));
   // A JSON answer that does not parse (cut off, or not the service at all) is an error, not data to print.
   if (typeof response.body === 'string' && /^[[{]/.test(response.body.trimStart())) {
@@ -82,7 +82,7 @@ export async function* asRecords(op: Pick<Operation, 'cli'>, records: AsyncItera
  * Records of a list operation as an async iterator, page by page in constant memory, for both
  * pagination styles: offset (start/limit, additional_data.pagination) and cursor (additional_data.next_cursor).
  */
-export async function* paginate(http: HttpClient, op: Operation, input: Prepared, opts: PageOptions = {}): AsyncGenerator<unknown> {
+export async function* paginate(http: HttpPort, op: Operation, input: Prepared, opts: PageOptions = {}): AsyncGenerator<unknown> {
   const max = op.maxLimit ?? 500;
   const query: Record<string, unknown> = { ...(input.query ?? {}) };
   const pageSize = Math.min(max, Number(query.limit ?? (opts.limit ?? (opts.all ? max : 100))));

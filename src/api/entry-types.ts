@@ -1,4 +1,4 @@
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 import type { CredentialSource } from '../http/types.js';
 import type { RawInput, ValidInput } from '../input/operation-input.js';
 import type { Operation } from './operation.js';
@@ -17,10 +17,10 @@ export type Prepared = ValidInput & { readonly [preparedBrand]: true };
 
 /**
  * What the entry reads with: the HTTP client, debug lines, the API address. A CLI Context is one;
- * `readerOf` makes one from an HttpClient. Never used to write.
+ * `readerOf` makes one from an HttpPort. Never used to write.
  */
 export interface Reader {
-  http(): Promise<HttpClient>;
+  http(): Promise<HttpPort>;
   debug(line: string): void;
   credentials?(): Promise<CredentialSource>;
   /** Answers of reads made with this reader, kept so many rows checked against one list read it once (import). */

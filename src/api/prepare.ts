@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 import { operationFields, validateInput, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { unknownKeys } from '../input/unknown-keys.js';
 import { callOperation, paginate, recordsOf } from './call.js';
@@ -11,7 +11,7 @@ import type { Operation } from './operation.js';
 
 type Issue = { field: string; rule: string };
 
-export function readerOf(http: HttpClient, debug: (line: string) => void = () => {}): Reader {
+export function readerOf(http: HttpPort, debug: (line: string) => void = () => {}): Reader {
   return { http: async () => http, debug };
 }
 

@@ -1,6 +1,6 @@
 import { readAll, readerOf } from '../api/prepare.js';
 import type { Operation } from '../api/operation.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 
 /**
  * How an import finds the record a row created when the create's answer was lost, for kinds that
@@ -58,7 +58,7 @@ const rfc3339 = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOStri
  * with the same content never settle on one record.
  */
 export async function findByContent(
-  http: HttpClient, list: Operation, d: ContentDescriptor, rows: Array<{ line: number; body: Record<string, unknown> }>, cutoff: number, taken: Set<string>,
+  http: HttpPort, list: Operation, d: ContentDescriptor, rows: Array<{ line: number; body: Record<string, unknown> }>, cutoff: number, taken: Set<string>,
 ): Promise<Map<number, Record<string, unknown>>> {
   const recent: Array<Record<string, unknown>> = [];
   for await (const rec of readAll(readerOf(http), list, { query: { updated_since: rfc3339(cutoff) } })) {

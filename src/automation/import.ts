@@ -5,7 +5,7 @@ import { prepare, type Prepared, type Reader } from '../api/prepare.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
 import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 import type { HttpResponse } from '../http/types.js';
 import { Journal } from './durable.js';
 import { formatDuration, Progress } from './progress.js';
@@ -299,9 +299,9 @@ async function* mappedRows(file: string, format: InputFormat, mapper: RowMapper)
   }
 }
 
-/** The hook HttpClient calls after an ambiguous failure of this row's POST: did it land? */
+/** The hook HttpPort calls after an ambiguous failure of this row's POST: did it land? */
 function reconcileHook(
-  http: HttpClient, reconciler: Reconciler, row: { line: number; body: Record<string, unknown>; sentAt: number }, taken: Set<string>, unsettled: Set<number>,
+  http: HttpPort, reconciler: Reconciler, row: { line: number; body: Record<string, unknown>; sentAt: number }, taken: Set<string>, unsettled: Set<number>,
 ): (() => Promise<HttpResponse | undefined>) | undefined {
   if (reconciler.kind === 'none') return undefined;
   return async () => {
@@ -337,7 +337,7 @@ function invalidRowsError(invalid: Array<{ line: number; issues: Issue[] }>, fil
   return new ValidationError(issues, `${invalid.length} row${invalid.length > 1 ? 's' : ''} of ${file} broke a rule${more}; nothing was sent. Fix them, or pass --skip-invalid to import the others (skipped rows are listed in the results file).`);
 }
 
-async function printPlan(ctx: Context, http: HttpClient, o: ImportOptions, reconciler: Reconciler, n: { total: number; valid: number; invalid: number; done: number }): Promise<void> {
+async function printPlan(ctx: Context, http: HttpPort, o: ImportOptions, reconciler: Reconciler, n: { total: number; valid: number; invalid: number; done: number }): Promise<void> {
   const op = o.resource.op;
   const toSend = Math.max(0, (o.skipInvalid ? n.valid : n.total) - n.done);
   const cost = (op.cost ?? 1) * toSend;

@@ -1,5 +1,5 @@
 import { readAll, readerOf } from '../api/prepare.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 import { LINK_NAME_COLUMNS, listOf, type RefKind } from './name-refs.js';
 
 /**
@@ -11,7 +11,7 @@ import { LINK_NAME_COLUMNS, listOf, type RefKind } from './name-refs.js';
 export class LinkNamer {
   private readonly labels = new Map<RefKind, Map<string, string>>();
 
-  constructor(private readonly http: HttpClient) {}
+  constructor(private readonly http: HttpPort) {}
 
   /** Columns with each link's name column placed right after its id column (once). */
   static withNames(columns: string[]): string[] {

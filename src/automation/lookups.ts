@@ -2,7 +2,7 @@ import { callOperation } from '../api/call.js';
 import { prepare } from '../api/prepare.js';
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 import { findExportResource } from './resources.js';
 import type { CustomField } from './row-mapper.js';
 
@@ -24,7 +24,7 @@ export async function customFieldsFor(ctx: Context, op: Operation): Promise<Cust
  * The cost budget per window, read from the x-ratelimit-limit of one cheap read of the resource.
  * The window length is not in the headers; the service's burst window is 2 s (CRMCTL_BUDGET_WINDOW_SEC overrides).
  */
-export async function budgetProbe(ctx: Context, http: HttpClient, resource: string): Promise<{ limit: number; windowSec: number } | undefined> {
+export async function budgetProbe(ctx: Context, http: HttpPort, resource: string): Promise<{ limit: number; windowSec: number } | undefined> {
   const list = findExportResource(resource);
   if (!list || list.required.length) return undefined;
   const { response } = await callOperation(http, list.op, await prepare(ctx, list.op, { query: list.op.pagination === 'none' ? {} : { limit: 1 } }));

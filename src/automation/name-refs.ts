@@ -1,5 +1,5 @@
 import type { Context } from '../core/context.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 
 /**
  * Import columns that name a linked record instead of giving its id: "Organization" = "Initech",
@@ -68,7 +68,7 @@ export interface ResolvedNames {
 }
 
 /** Looks up every wanted name: one paged read per kind that is used (organizations 10, persons 10, users 20 a page). */
-export async function resolveNames(ctx: Context, http: HttpClient, wanted: Map<RefKind, Set<string>>): Promise<ResolvedNames> {
+export async function resolveNames(ctx: Context, http: HttpPort, wanted: Map<RefKind, Set<string>>): Promise<ResolvedNames> {
   const [{ paginate }, { prepare }] = await Promise.all([import('../api/call.js'), import('../api/prepare.js')]);
   const ids = new Map<RefKind, Map<string, number>>();
   const problems = new Map<RefKind, Map<string, string>>();

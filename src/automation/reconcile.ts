@@ -5,7 +5,7 @@ import { activityTypeOps } from '../api/operations/activity-types.js';
 import { leadLabelOps } from '../api/operations/lead-labels.js';
 import { leadOps } from '../api/operations/leads.js';
 import { roleOps } from '../api/operations/roles.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpPort } from '../core/http-port.js';
 import { fieldsOf } from '../input/fields.js';
 import { CONTENT_DESCRIPTORS, findByContent, type ContentDescriptor } from './content-lookup.js';
 import { findExportResource } from './resources.js';
@@ -24,12 +24,12 @@ export interface Reconciler {
   /** Natural key of a row (name), to refuse duplicates in the file and names that already exist. */
   key?(body: Record<string, unknown>): string | undefined;
   /** Keys that exist in the account now → record id. */
-  existing?(http: HttpClient): Promise<Map<string, string | number>>;
+  existing?(http: HttpPort): Promise<Map<string, string | number>>;
   /**
    * Records created for these rows since `since` (ms, our clock), by line. `taken`: ids that rows of
    * this import own already (a look-up by content must not give one record to two rows).
    */
-  find(http: HttpClient, rows: Array<{ line: number; body: Record<string, unknown> }>, since: number, taken: Set<string>): Promise<Map<number, Record<string, unknown>>>;
+  find(http: HttpPort, rows: Array<{ line: number; body: Record<string, unknown> }>, since: number, taken: Set<string>): Promise<Map<number, Record<string, unknown>>>;
 }
 
 /**
@@ -44,7 +44,7 @@ const UNKNOWN_CLOCK_MARGIN_MS = 5 * 60_000;
 export const markerFor = (runId: string, line: number) => `crmctl-import:${runId}:${line}`;
 
 /** The earliest add_time (service clock) a record created by a send at `since` (our clock) may carry. */
-const cutoffFor = (http: HttpClient, since: number) =>
+const cutoffFor = (http: HttpPort, since: number) =>
   http.clockOffsetMs === undefined ? since - UNKNOWN_CLOCK_MARGIN_MS : since + http.clockOffsetMs - KNOWN_CLOCK_MARGIN_MS;
 
 /**
@@ -82,7 +82,7 @@ const leads: Reconciler = {
 
 /** Resources whose name is unique in practice: refuse names that exist or repeat, then a name finds its record. */
 function byName(list: Operation, what: string): Reconciler {
-  const all = async (http: HttpClient): Promise<Array<Record<string, unknown>>> => {
+  const all = async (http: HttpPort): Promise<Array<Record<string, unknown>>> => {
     const out: Array<Record<string, unknown>> = [];
     let start: number | undefined;
     for (;;) {

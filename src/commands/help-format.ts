@@ -1,8 +1,7 @@
-import type { Operation } from '../api/operation.js';
-import type { CommandSpec } from '../core/command.js';
+import type { CommandSpec, OperationRef } from '../core/command.js';
 
 /** "Calls:" block shown in --help and docs: what reaches the service and what it costs. */
-export function operationHelp(ops: Operation[]): string {
+export function operationHelp(ops: readonly OperationRef[]): string {
   const lines = ops.map(
     (op) =>
       `  ${op.method} ${op.path}  (cost ${op.cost ?? 'not stated'}; scopes: ${op.scopes.join(' | ') || 'none'}${op.beta ? '; beta' : ''})`,

@@ -1,4 +1,3 @@
-import type { Operation } from '../api/operation.js';
 import type { Context } from './context.js';
 
 export interface ArgSpec {
@@ -27,6 +26,19 @@ export interface OptionSpec {
 }
 
 /**
+ * What a command says of an operation it calls (--help's "Calls:" lines, docs, `crmctl commands --json`).
+ * The operation tables' rows (src/api/operation.ts) are OperationRefs; core needs no more of them.
+ */
+export interface OperationRef {
+  readonly id: string;
+  method: string;
+  path: string;
+  cost: number | null;
+  scopes: readonly string[];
+  beta?: boolean;
+}
+
+/**
  * A command is a spec plus a run function (gh's NewCmdX + xRun, wrangler's createCommand).
  * Generated commands (from operation tables) and hand-written ones share this shape, so the
  * command tree, --help, docs/ and completions/ all read one structure.
@@ -41,7 +53,7 @@ export interface CommandSpec {
   args?: ArgSpec[];
   options?: OptionSpec[];
   /** The operations it calls; --help and docs show their method, path, cost and scopes. */
-  operations?: Operation[];
+  operations?: OperationRef[];
   /** Record fields available to --fields. */
   fields?: string[];
   aliases?: string[];

@@ -1,5 +1,5 @@
-import type { HttpClient } from '../http/client.js';
 import type { CredentialSource } from './credentials.js';
+import type { HttpPort } from './http-port.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './globals.js';
 import type { Prompter } from './prompter.js';
@@ -18,7 +18,7 @@ export interface Context {
   /** Name of the profile this call uses (flag, env, stored default, or "default"). */
   profileName(): Promise<string>;
   credentials(): Promise<CredentialSource>;
-  http(): Promise<HttpClient>;
+  http(): Promise<HttpPort>;
   prompter(): Promise<Prompter>;
   /** Writes a debug line to stderr when --debug is on. */
   debug(line: string): void;

@@ -1,5 +1,6 @@
 import type { Operation } from '../api/operation.js';
-import type { OptionSpec, TreeNode } from '../core/command.js';
+import { operationById } from '../api/operations/index.js';
+import type { OperationRef, OptionSpec, TreeNode } from '../core/command.js';
 import { ERROR_CODES } from '../core/errors.js';
 import { EXIT_DESCRIPTIONS } from '../core/exit-codes.js';
 import { GLOBAL_FLAGS } from '../core/global-flags.js';
@@ -94,13 +95,14 @@ export function commandJson(node: TreeNode): CommandJson {
   };
 }
 
-function operationJson(op: Operation): CommandJson['operations'][number] {
+function operationJson(op: OperationRef): CommandJson['operations'][number] {
   return { id: op.id, method: op.method, path: op.path, cost: op.cost, scopes: [...op.scopes], beta: Boolean(op.beta) };
 }
 
 /** The input fields behind a generated command's flags (`--title` → the body's title), first operation first. */
-function fieldsByFlag(ops: readonly Operation[]): Map<string, FieldSpec> {
+function fieldsByFlag(refs: readonly OperationRef[]): Map<string, FieldSpec> {
   const out = new Map<string, FieldSpec>();
+  const ops = refs.map((r) => operationById(r.id)).filter((op): op is Operation => op !== undefined);
   for (const op of ops) for (const f of operationFields(op).fields) if (!out.has(`--${f.flag}`)) out.set(`--${f.flag}`, f);
   return out;
 }

@@ -7,6 +7,7 @@ import { toApiError } from './map-error.js';
 import { redactHeaders, redactText, redactUrlEncoded, redactValue } from '../core/redact.js';
 import { requestUrl } from './request-target.js';
 import type { Transport } from './transport.js';
+import type { HttpPort } from '../core/http-port.js';
 import type { CredentialSource, HttpRequest, HttpResponse } from './types.js';
 
 export interface HttpClientOptions {
@@ -34,7 +35,7 @@ const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET'
  * The one HTTP path of the CLI: auth headers, refresh once on 401, retries with jittered backoff on
  * 429/5xx and resets (never a blind resend of a create), pacing to the cost budget, redacted traces.
  */
-export class HttpClient {
+export class HttpClient implements HttpPort {
   readonly governor: CostGovernor;
   private readonly clock: Clock;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */

@@ -1,18 +1,9 @@
+import type { UploadFile } from '../core/http-port.js';
 import { createReadStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 
 /** A file to send as one part of a multipart/form-data body. */
-export interface UploadFile {
-  /** Form field the service reads the file from (`file`, `data`). */
-  field: string;
-  path: string;
-  /** File name sent in the part header. */
-  filename: string;
-  contentType: string;
-  size: number;
-  /** Told how many bytes of the file went out so far (a progress bar on a terminal). */
-  onProgress?: (sent: number, total: number) => void;
-}
+export type { UploadFile } from '../core/http-port.js';
 
 /** A body whose bytes are produced on demand, so a file is never held in memory and a retry can send it again. */
 export interface StreamBody {

@@ -1,3 +1,4 @@
+import type { DownloadSink } from '../core/http-port.js';
 import type { StreamBody } from './multipart.js';
 
 /** The wire under HttpClient: one request in, status + headers + body text out. */
@@ -17,10 +18,7 @@ export interface TransportRequest {
   sink?: DownloadSink;
 }
 
-/** Where a downloaded body goes: opened once per attempt with the answer's headers, finished or aborted. */
-export interface DownloadSink {
-  open(headers: Record<string, string | string[] | undefined>): NodeJS.WritableStream;
-}
+export type { DownloadSink } from '../core/http-port.js';
 
 export interface Transport {
   request(url: string, init: TransportRequest): Promise<TransportResponse>;

@@ -1,5 +1,6 @@
 import { pathParamNames, type Operation } from '../../src/api/operation.js';
 import { AREAS } from '../../src/commands/areas.js';
+import { operationById } from '../../src/api/operations/index.js';
 import type { FieldSpec } from '../../src/input/fields.js';
 import { jsonSchemaOf } from '../../src/input/json-schema.js';
 import { operationFields } from '../../src/input/operation-input.js';
@@ -54,7 +55,8 @@ export async function derivedCases(): Promise<HostileCase[]> {
     for (const spec of (await entry.load()).commands) {
       if (!spec.operations?.length) continue;
       // The first operation is the one the command is named for (hand-written verbs list extra reads after it).
-      const op = spec.operations[0]!;
+      const op = operationById(spec.operations[0]!.id);
+      if (!op) throw new Error(`${spec.path.join(' ')}: operation ${spec.operations[0]!.id} is in no table`);
       const { args, fields } = operationFields(op);
       const base = [...spec.path, ...args.map((a) => validArg(op, a))];
       const flagged = new Set((spec.options ?? []).map((o) => o.flags.split(/[ ,]/).find((p) => p.startsWith('--'))));

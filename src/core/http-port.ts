@@ -1,0 +1,71 @@
+/**
+ * What the Context hands out as its HTTP client, and the request/answer types it speaks. The port
+ * lives on the ground floor so core names no module above it; src/http/client.ts implements it (the
+ * one client), and tests or other transports could too.
+ */
+
+/** A file sent as multipart/form-data. */
+export interface UploadFile {
+  /** Form field the service reads the file from (`file`, `data`). */
+  field: string;
+  path: string;
+  /** File name sent in the part header. */
+  filename: string;
+  contentType: string;
+  size: number;
+  /** Told how many bytes of the file went out so far (a progress bar on a terminal). */
+  onProgress?: (sent: number, total: number) => void;
+}
+
+/** Where a downloaded body goes: opened once per attempt with the answer's headers, finished or aborted. */
+export interface DownloadSink {
+  open(headers: Record<string, string | string[] | undefined>): NodeJS.WritableStream;
+}
+
+export interface HttpRequest {
+  method: string;
+  /** Path with placeholders filled, e.g. /api/v1/leads/abc. */
+  path: string;
+  query?: Record<string, string | number | boolean | Array<string | number> | undefined | null>;
+  body?: unknown;
+  encoding?: 'json' | 'form' | 'multipart';
+  headers?: Record<string, string>;
+  /** Safe to resend when the outcome is unknown. */
+  idempotent: boolean;
+  /** Cost of the operation, for pacing to the budget. */
+  cost?: number | null;
+  /** Scopes that allow the call, named in 403 messages. */
+  scopes?: string[];
+  /**
+   * For non-idempotent writes: asked after an ambiguous failure (reset after send, 502/503/504)
+   * whether the write landed. Returns the existing result (then we stop) or undefined (then we resend).
+   */
+  reconcile?: () => Promise<HttpResponse | undefined>;
+  /** A file sent as multipart/form-data, with `body` as the other parts. */
+  upload?: UploadFile;
+  /** Shown the final error answer before it becomes a typed error (`crmctl api --include` prints it). */
+  onErrorResponse?: (res: HttpResponse) => void | Promise<void>;
+  /** A 2xx body is streamed into this (downloads) instead of being parsed; `body` is then undefined. */
+  sink?: DownloadSink;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/** The pacing of one process's requests to the cost budget, as far as callers read it. */
+export interface Pacer {
+  /** Cost units acquired, and times we waited for a window (progress lines, benchmarks). */
+  readonly stats: { acquired: number; waits: number };
+}
+
+/** The one HTTP client, as commands and automation use it. */
+export interface HttpPort {
+  readonly governor: Pacer;
+  /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
+  readonly clockOffsetMs: number | undefined;
+  send(req: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
