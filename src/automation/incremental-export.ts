@@ -50,9 +50,28 @@ export async function runIncrementalExport(ctx: Context, resource: ExportResourc
   if (state && state.resource !== resource.name) {
     throw new UsageError(`--incremental: ${statePath(out)} keeps ${state.resource}, not ${resource.name}`, 'Use another --out file for this kind.');
   }
-  if (!state || !existsSync(out)) return firstRun(ctx, resource, out, pageSize);
+  const from = !state || !existsSync(out) ? await fullExport(ctx, resource, out, pageSize) : { time: state.time, seen: state.seen };
+  await catchUp(ctx, resource, kind, out, from);
+}
 
-  const feed = new ChangeFeed(ctx, [kind], { time: state.time, seen: state.seen });
+/**
+ * A full export, with the watermark taken BEFORE it: the newest update time of a live record (one
+ * read, newest first). Every change made while the export pages comes at or after that time; the
+ * catch-up that follows (and its request log) applies them, and gives the next run an exact boundary.
+ */
+async function fullExport(ctx: Context, resource: ExportResource, out: string, pageSize?: number): Promise<Boundary> {
+  const newest = await read(ctx, resource.op, { query: { sort_by: 'update_time', sort_direction: 'desc', limit: 1 } });
+  const top = Array.isArray(newest) ? (newest[0] as { update_time?: unknown } | undefined) : undefined;
+  const from: Boundary = { time: serviceTimeOf(top?.update_time) ?? '1970-01-01 00:00:00', seen: [] };
+  const { runExport } = await import('./export.js');
+  const { records } = await runExport(ctx, { resource, params: {}, query: {}, format: 'ndjson', out, resume: false, pageSize });
+  saveState(out, resource, from, records);
+  return from;
+}
+
+/** Reads what changed since `from` and rewrites the file with it; then the state, with the new boundary. */
+async function catchUp(ctx: Context, resource: ExportResource, kind: ChangeType, out: string, from: Boundary): Promise<void> {
+  const feed = new ChangeFeed(ctx, [kind], from);
   const changed = new Set<string>();
   const deleted = new Set<string>();
   for await (const c of feed.changes()) {
@@ -93,20 +112,6 @@ export async function runIncrementalExport(ctx: Context, resource: ExportResourc
   if (counts.replaced || counts.added || counts.removed) writeFileAtomic(out, text, 0o644);
   saveState(out, resource, feed.boundary(), records);
   ctx.info(`${out}: ${counts.added} added, ${counts.replaced} replaced, ${counts.removed} removed; ${records} ${resource.name} records.`);
-}
-
-/**
- * A full export, with the watermark taken BEFORE it: the newest update time of a live record (one
- * read, newest first). Every change made while the export pages comes at or after that time, so the
- * next run reads it; what the export already holds is read again at worst, which changes nothing.
- */
-async function firstRun(ctx: Context, resource: ExportResource, out: string, pageSize?: number): Promise<void> {
-  const newest = await read(ctx, resource.op, { query: { sort_by: 'update_time', sort_direction: 'desc', limit: 1 } });
-  const top = Array.isArray(newest) ? (newest[0] as { update_time?: unknown } | undefined) : undefined;
-  const time = serviceTimeOf(top?.update_time) ?? '1970-01-01 00:00:00';
-  const { runExport } = await import('./export.js');
-  const { records } = await runExport(ctx, { resource, params: {}, query: {}, format: 'ndjson', out, resume: false, pageSize });
-  saveState(out, resource, { time, seen: [] }, records);
 }
 
 /** The changed records as the export writes them: the kind's list, by ids (the most it takes at once). */
