@@ -22,6 +22,9 @@ export function parseSince(raw: string, flag = '--since', now: () => number = Da
   throw new ValidationError([{ field: flag, rule: `must be an RFC 3339 time with a zone (2026-11-24T06:00:00Z) or a span back from now like 90m, 24h, 7d (got ${JSON.stringify(raw)})` }]);
 }
 
+/** A span back from now (24h) rather than a fixed time. */
+export const isSpan = (raw: string): boolean => SPAN.test(raw.trim());
+
 /** A Date as the service's recents take it: UTC, whole seconds (rounded down, so nothing is skipped). */
 export function toServiceTime(d: Date): string {
   return d.toISOString().slice(0, 19).replace('T', ' ');

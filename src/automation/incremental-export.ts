@@ -14,8 +14,9 @@ import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { fieldsOf } from '../input/fields.js';
 import { ChangeFeed, CHANGE_TYPES, type Boundary, type ChangeType } from './changes-feed.js';
-import { parseSince, serviceTimeOf } from './changes-time.js';
+import { isSpan, parseSince, serviceTimeOf } from './changes-time.js';
 import { readJson, writeJsonAtomic } from './durable.js';
+import { checkpointPath, runExport, type ExportCheckpoint } from './export.js';
 import type { ExportResource } from './resources.js';
 
 /** What `<out>.state.json` holds. */
@@ -35,13 +36,17 @@ function kindOf(resource: ExportResource): ChangeType {
   return kind;
 }
 
-/** `--since` of a plain export as the list's own `updated_since` filter (`--param updated_since=...`). */
-export function sinceParam(resource: ExportResource, since: string): string {
+/**
+ * `--since` of a plain export as the list's own `updated_since` filter (`--param updated_since=...`).
+ * A resumed export keeps the time its checkpoint holds: a span (24h) would have moved with the clock.
+ */
+export function sinceParam(resource: ExportResource, since: string, resumedOut?: string): string {
   const at = parseSince(since);
   if (!fieldsOf(resource.op.query, 'query').some((f) => f.key === 'updated_since')) {
     throw new UsageError(`--since: the ${resource.name} list has no updated_since filter`, `Lists with one include ${CHANGE_TYPES.join(', ')}.`);
   }
-  return `updated_since=${at.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
+  const kept = isSpan(since) && resumedOut ? readJson<ExportCheckpoint>(checkpointPath(resumedOut))?.query.updated_since : undefined;
+  return `updated_since=${typeof kept === 'string' ? kept : at.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
 }
 
 export async function runIncrementalExport(ctx: Context, resource: ExportResource, out: string, pageSize?: number): Promise<void> {
@@ -63,7 +68,6 @@ async function fullExport(ctx: Context, resource: ExportResource, out: string, p
   const newest = await read(ctx, resource.op, { query: { sort_by: 'update_time', sort_direction: 'desc', limit: 1 } });
   const top = Array.isArray(newest) ? (newest[0] as { update_time?: unknown } | undefined) : undefined;
   const from: Boundary = { time: serviceTimeOf(top?.update_time) ?? '1970-01-01 00:00:00', seen: [] };
-  const { runExport } = await import('./export.js');
   const { records } = await runExport(ctx, { resource, params: {}, query: {}, format: 'ndjson', out, resume: false, pageSize });
   saveState(out, resource, from, records);
   return from;

@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { ndjson, workDir } from './helpers.js';
+import { control, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 let env: Record<string, string>;
@@ -77,6 +78,39 @@ describe('export --incremental', () => {
     expect((ndjson(r.stdout) as Deal[]).map((d) => [d.id, d.title])).toEqual([[deal.id, 'Recently changed']]);
     const reqs = await fx.requests();
     expect(reqs.map((q) => [q.path, q.query.updated_since])).toEqual([['/api/v2/deals', now.replace(/\.\d+Z$/, 'Z')]]);
+  });
+
+  it('export --since 2h --resume continues the same window after a kill -9 (the span does not move)', async () => {
+    await control(fx, 'POST', 'bulk', { collection: 'deals', count: 1500 });
+    await control(fx, 'PUT', 'faults', { latencyMs: 40, seed: 1 });
+    const out = join(workDir(), 'recent.ndjson');
+    const args = ['export', 'deals', '--since', '2h', '--out', out, '--page-size', '100'];
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: 'ignore' });
+      const timer = setInterval(() => {
+        if (existsSync(`${out}.checkpoint.json`) && JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8')).records >= 300) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+        }
+      }, 5);
+      child.on('exit', (code, signal) => {
+        clearInterval(timer);
+        if (signal === 'SIGKILL') resolve();
+        else reject(new Error(`export finished before the kill (code ${code})`));
+      });
+    });
+    await control(fx, 'PUT', 'faults', {});
+    const cp = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8'));
+    // Let the clock pass a whole second, so that "2h" read again would name another time.
+    const second = Math.floor(Date.now() / 1000);
+    while (Math.floor(Date.now() / 1000) === second) await new Promise((r) => setTimeout(r, 50));
+    await fx.clearRequests();
+    const r = await run([...args, '--resume']);
+    expect(r.code).toBe(0);
+    expect((await fx.requests()).map((q) => q.query.updated_since)).toEqual(Array(15 - cp.records / 100).fill(cp.query.updated_since));
+    const ids = (ndjson(readFileSync(out, 'utf8')) as Deal[]).map((d) => d.id);
+    const bulk = (await fx.collection<Deal>('deals')).filter((d) => d.title.startsWith('Bulk deal')).map((d) => d.id);
+    expect(ids).toEqual(bulk);
   });
 
   it('refuses what it cannot keep in step with exit 2, naming the flag, and sends nothing', async () => {

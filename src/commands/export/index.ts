@@ -55,7 +55,8 @@ const exportCommand = defineCommand({
       return runIncremental(ctx, resource, format, flags);
     }
     const { listInput } = await import('../../automation/params.js');
-    const sinceParam = flags.since === undefined ? [] : [(await import('../../automation/incremental-export.js')).sinceParam(resource, flags.since)];
+    const resumed = flags.resume ? flags.out : undefined;
+    const sinceParam = flags.since === undefined ? [] : [(await import('../../automation/incremental-export.js')).sinceParam(resource, flags.since, resumed)];
     const { params, query } = await listInput(ctx, resource.op, resource.name, [...flags.param, ...sinceParam]);
     const { runExport } = await import('../../automation/export.js');
     await runExport(ctx, { resource, params, query, format, out: flags.out, resume: flags.resume, columns, pageSize });
