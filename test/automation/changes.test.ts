@@ -79,6 +79,26 @@ describe('crmctl changes', () => {
     expect(reqs[0]!.status).toBe(200);
   });
 
+  it('tells a deletion of each kind from a change: added then deleted in one window is one line, deleted', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start])).code).toBe(0);
+    const made: Array<[string, string, number]> = [];
+    for (const [kind, args] of [
+      ['activities', ['--subject', 'Gone call']], ['deals', ['--title', 'Gone deal']], ['organizations', ['--name', 'Gone org']],
+      ['persons', ['--name', 'Gone person']], ['products', ['--name', 'Gone product']],
+    ] as Array<[string, string[]]>) {
+      const id = await created([kind, 'create', ...args]);
+      expect((await run([kind, 'delete', String(id), '--yes'])).code).toBe(0);
+      made.push([kind, 'deleted', id]);
+    }
+    // A won deal is not a deleted one.
+    const won = (await fx.collection<{ id: number; status: string }>('deals')).find((d) => d.status === 'open')!.id;
+    expect((await run(['deals', 'update', String(won), '--status', 'won'])).code).toBe(0);
+    const r = await run(['changes']);
+    expect(r.code).toBe(0);
+    expect(summary(ndjson(r.stdout))).toEqual([...made, ['deals', 'updated', won] as [string, string, number]].sort((a, b) => `${a[0]}${a[2]}`.localeCompare(`${b[0]}${b[2]}`)));
+  });
+
   it('keeps one watermark per set of --types, and --types names only those kinds', async () => {
     const start = await serverNow();
     expect((await run(['changes', '--since', start, '--types', 'persons,deals'])).code).toBe(0);
