@@ -23,6 +23,16 @@ export async function runChanges(ctx: Context, o: ChangesOptions): Promise<void>
   if (o.out && !ndjson) throw new UsageError('--out writes NDJSON; drop --output, --fields and --query, or drop --out');
 
   const watermark = new Watermark(ctx.env, await ctx.profileName(), types);
+  // Two runs at once would print the same changes and race to move the watermark: the second is refused.
+  const release = o.peek ? () => {} : await watermark.lock();
+  try {
+    await feedOnce(ctx, o, types, since, ndjson, watermark);
+  } finally {
+    release();
+  }
+}
+
+async function feedOnce(ctx: Context, o: ChangesOptions, types: ChangeType[], since: Date | undefined, ndjson: boolean, watermark: Watermark): Promise<void> {
   if (o.reset) {
     watermark.reset();
     if (!since) {
@@ -39,7 +49,7 @@ export async function runChanges(ctx: Context, o: ChangesOptions): Promise<void>
   }
 
   const feed = new ChangeFeed(ctx, types, from, o.pageSize);
-  const count = ndjson ? await writeNdjson(ctx, feed, o.out) : await writeRendered(ctx, feed, output === 'table');
+  const count = ndjson ? await writeNdjson(ctx, feed, o.out) : await writeRendered(ctx, feed, ctx.globals.output === 'table');
   if (!o.peek) watermark.save(feed.boundary());
   const until = feed.boundary().time;
   ctx.info(`${count} change${count === 1 ? '' : 's'} since ${from.time} UTC${o.peek ? ' (watermark left as it was)' : `; watermark now ${until} UTC`}.`);

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { configDir } from '../config/store.js';
+import { acquireLock } from '../fs/lock.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { CHANGE_TYPES, type Boundary, type ChangeType } from './changes-feed.js';
 
@@ -14,6 +15,9 @@ interface WatermarkFile extends Boundary {
   types: ChangeType[];
   updated_at: string;
 }
+
+/** A run that has held the lock this long has crashed without its process ending (a dead holder is seen at once). */
+export const LOCK_STALE_MS = 6 * 3_600_000;
 
 export class Watermark {
   readonly path: string;
@@ -36,6 +40,11 @@ export class Watermark {
   save(b: Boundary): void {
     const file: WatermarkFile = { version: 1, profile: this.profile, types: [...this.types], time: b.time, seen: b.seen, updated_at: new Date().toISOString() };
     writeJsonAtomic(this.path, file);
+  }
+
+  /** Held while a run that may move the watermark reads and writes; a second run is refused at once. */
+  lock(): Promise<() => void> {
+    return acquireLock(`${this.path}.lock`, { wait: false, staleMs: LOCK_STALE_MS, what: `The changes watermark ${this.path}` });
   }
 
   reset(): void {

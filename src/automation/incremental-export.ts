@@ -12,9 +12,11 @@ import { read, readAll } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { acquireLock } from '../fs/lock.js';
 import { fieldsOf } from '../input/fields.js';
 import { ChangeFeed, CHANGE_TYPES, type Boundary, type ChangeType } from './changes-feed.js';
 import { isSpan, parseSince, serviceTimeOf } from './changes-time.js';
+import { LOCK_STALE_MS } from './changes-watermark.js';
 import { readJson, writeJsonAtomic } from './durable.js';
 import { checkpointPath, runExport, type ExportCheckpoint } from './export.js';
 import type { ExportResource } from './resources.js';
@@ -55,8 +57,14 @@ export async function runIncrementalExport(ctx: Context, resource: ExportResourc
   if (state && state.resource !== resource.name) {
     throw new UsageError(`--incremental: ${statePath(out)} keeps ${state.resource}, not ${resource.name}`, 'Use another --out file for this kind.');
   }
-  const from = !state || !existsSync(out) ? await fullExport(ctx, resource, out, pageSize) : { time: state.time, seen: state.seen };
-  await catchUp(ctx, resource, kind, out, from);
+  // Two runs on one copy would each rewrite it from the same old file: the second is refused.
+  const release = await acquireLock(`${statePath(out)}.lock`, { wait: false, staleMs: LOCK_STALE_MS, what: `The copy ${out}` });
+  try {
+    const from = !state || !existsSync(out) ? await fullExport(ctx, resource, out, pageSize) : { time: state.time, seen: state.seen };
+    await catchUp(ctx, resource, kind, out, from);
+  } finally {
+    release();
+  }
 }
 
 /**
@@ -95,9 +103,10 @@ async function catchUp(ctx: Context, resource: ExportResource, kind: ChangeType,
   let text = '';
   let records = 0;
   const counts = { replaced: 0, added: 0, removed: 0 };
-  for (const line of readFileSync(out, 'utf8').split('\n')) {
+  const lines = readFileSync(out, 'utf8').split('\n');
+  for (const [n, line] of lines.entries()) {
     if (!line) continue;
-    const id = String((JSON.parse(line) as { id: unknown }).id);
+    const id = idOfLine(line, out, n + 1);
     if (deleted.has(id)) {
       counts.removed++;
       continue;
@@ -126,6 +135,16 @@ async function currentRecords(ctx: Context, resource: ExportResource, ids: strin
     for await (const r of readAll(ctx, resource.op, { query: { ids: batch, limit: 100 } })) found.set(String((r as { id: unknown }).id), r);
   }
   return found;
+}
+
+function idOfLine(line: string, out: string, n: number): string {
+  try {
+    const id = (JSON.parse(line) as { id?: unknown }).id;
+    if (typeof id === 'number' || typeof id === 'string') return String(id);
+  } catch {
+    /* named below */
+  }
+  throw new UsageError(`--incremental: line ${n} of ${out} is not a record with an id; the copy was changed outside crmctl`, `Remove ${out} and ${statePath(out)} to export everything again.`);
 }
 
 function saveState(out: string, resource: ExportResource, b: Boundary, records: number): void {

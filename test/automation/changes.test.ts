@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
@@ -184,6 +184,22 @@ describe('crmctl changes', () => {
     expect(r.stdout).toMatch(/time\s.*type\s.*action\s.*id\s.*name/);
     expect(r.stdout).toContain('Feed deal');
     expect(r.stdout).toContain('deleted');
+  });
+
+  it('refuses a second run while one holds the watermark (exit 1); --peek does not need it', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start, '--types', 'deals'])).code).toBe(0);
+    const expected = await makeChanges();
+    const file = join(env.CRMCTL_CONFIG_DIR!, 'changes', 'default.deals.json');
+    mkdirSync(join(env.CRMCTL_CONFIG_DIR!, 'changes'), { recursive: true });
+    // This process is alive: its lock is not stale.
+    writeFileSync(`${file}.lock`, `${process.pid} test ${new Date().toISOString()}\n`);
+    const busy = await run(['changes', '--types', 'deals']);
+    expect(busy.code).toBe(1);
+    expect(busy.stdout).toBe('');
+    expect(busy.stderr).toContain(`The changes watermark ${file} is in use by another crmctl run (pid ${process.pid}).`);
+    const peek = await run(['changes', '--types', 'deals', '--peek']);
+    expect(summary(ndjson(peek.stdout))).toEqual(expected.filter(([t]) => t === 'deals'));
   });
 
   it('refuses bad input with exit 2, naming the flag, and sends nothing', async () => {
