@@ -1,6 +1,6 @@
 /** One run of `crmctl changes`: read the feed, write every line, and only then move the watermark. */
 import type { Context } from '../core/context.js';
-import { UsageError, ValidationError } from '../core/errors.js';
+import { CliError, UsageError, ValidationError } from '../core/errors.js';
 import { ChangeFeed, CHANGE_TYPES, type Boundary, type Change, type ChangeType } from './changes-feed.js';
 import { parseSince, toServiceTime } from './changes-time.js';
 import { Watermark } from './changes-watermark.js';
@@ -64,16 +64,23 @@ function parseTypes(raw: string[] | undefined): ChangeType[] {
 
 /** Every line confirmed written (a file fsynced) before this returns: a failed write throws, and the watermark stays. */
 async function writeNdjson(ctx: Context, feed: ChangeFeed, out: string | undefined): Promise<number> {
-  const sink: Sink = out ? new FileSink(out) : new StreamSink(ctx.io.stdout);
+  let sink: Sink | undefined;
   let count = 0;
   try {
+    sink = out ? new FileSink(out) : new StreamSink(ctx.io.stdout);
     for await (const change of feed.changes()) {
       await sink.write(`${JSON.stringify(change)}\n`);
       count++;
     }
     sink.sync();
+  } catch (err) {
+    // The sink's own advice is an export's (--resume); here nothing was marked read.
+    if (err instanceof CliError && !(err instanceof UsageError)) {
+      throw new CliError(err.message, err.exitCode, `The watermark did not move: fix the cause${out ? ' (or choose another --out)' : ', or write to a file with --out FILE,'} and run the same command again.`);
+    }
+    throw err;
   } finally {
-    sink.close();
+    sink?.close();
   }
   return count;
 }

@@ -137,6 +137,15 @@ describe('crmctl changes', () => {
     const bad = await run(['changes', '--out', join(workDir(), 'missing-folder', 'changes.ndjson')]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('folder does not exist (ENOENT)');
+    expect(bad.stderr).toContain('The watermark did not move');
+    expect(bad.stderr).not.toContain('--resume');
+    if (existsSync('/dev/full')) {
+      // The changes were read; writing them fails.
+      const full = await run(['changes', '--out', '/dev/full']);
+      expect(full.code).toBe(1);
+      expect(full.stderr).toContain('No space left on the device while writing /dev/full (ENOSPC)');
+      expect(full.stderr).toContain('The watermark did not move');
+    }
     const out = join(workDir(), 'changes.ndjson');
     const good = await run(['changes', '--out', out]);
     expect(good).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -156,6 +165,7 @@ describe('crmctl changes', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Output closed early while writing stdout (EPIPE)');
+    expect(result.stderr).toContain('The watermark did not move');
     expect(existsSync(join(configDir, 'changes')) ? readdirSync(join(configDir, 'changes')) : []).toEqual([]);
 
     // The whole feed, in pages of 500 keyed by time: every bulk deal once.
