@@ -99,6 +99,22 @@ describe('crmctl changes', () => {
     expect(summary(ndjson(r.stdout))).toEqual([...made, ['deals', 'updated', won] as [string, string, number]].sort((a, b) => `${a[0]}${a[2]}`.localeCompare(`${b[0]}${b[2]}`)));
   });
 
+  it('at the watermark second prints what the last run did not, and only that (ties at the boundary)', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start, '--types', 'deals'])).code).toBe(0);
+    const deal = await created(['deals', 'create', '--title', 'At the boundary']);
+    expect(summary(ndjson((await run(['changes', '--types', 'deals'])).stdout))).toEqual([['deals', 'added', deal]]);
+    const file = join(env.CRMCTL_CONFIG_DIR!, 'changes', 'default.deals.json');
+    const wm = JSON.parse(readFileSync(file, 'utf8'));
+    expect(wm.seen).toEqual([expect.stringMatching(new RegExp(`^deals:${deal}:`))]);
+    // As if the deal had been created in the same second but after the last run read: not in `seen`.
+    writeFileSync(file, JSON.stringify({ ...wm, seen: [] }));
+    const again = await run(['changes', '--types', 'deals']);
+    expect(summary(ndjson(again.stdout))).toEqual([['deals', 'added', deal]]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ time: wm.time, seen: wm.seen });
+    expect((await run(['changes', '--types', 'deals'])).stdout).toBe('');
+  });
+
   it('keeps one watermark per set of --types, and --types names only those kinds', async () => {
     const start = await serverNow();
     expect((await run(['changes', '--since', start, '--types', 'persons,deals'])).code).toBe(0);
