@@ -59,6 +59,7 @@ export const AREAS: AreaEntry[] = [
   { name: 'meetings', summary: 'Links between users and video call providers (for provider integrations)', group: 'Admin and configuration', load: () => import('./meetings/index.js').then((m) => m.area) },
   { name: 'webhooks', summary: 'Webhooks: list, create, delete, and listen locally', group: 'Admin and configuration', load: () => import('./webhooks/index.js').then((m) => m.area) },
   { name: 'api', summary: 'Call any endpoint: typed fields, --paginate, --include (gh api style)', group: 'Automation', load: () => import('./api/index.js').then((m) => m.area) },
+  { name: 'changes', summary: 'What was added, updated or deleted since a time or the last run (NDJSON feed)', group: 'Automation', load: () => import('./changes/index.js').then((m) => m.area) },
   { name: 'export', summary: 'Export every record of a resource as ndjson, json or csv (resumable)', group: 'Automation', load: () => import('./export/index.js').then((m) => m.area) },
   { name: 'import', summary: 'Create records from ndjson, json or csv: validated, paced, resumable', group: 'Automation', load: () => import('./import/index.js').then((m) => m.area) },
   { name: 'apply', summary: 'Create or update records from fixture files (idempotent, with a state file)', group: 'Automation', load: () => import('./apply/index.js').then((m) => m.area) },

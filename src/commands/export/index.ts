@@ -12,12 +12,16 @@ const exportCommand = defineCommand({
     'With --out, a checkpoint (<out>.checkpoint.json) is replaced after every page; if the run is',
     'killed, the same command with --resume continues exactly where it stopped.',
     'Resources: run `crmctl export --list`. Lists that need an id or a filter take --param key=value.',
+    '--since TIME exports only records updated since then (the list\'s updated_since). --incremental keeps',
+    '--out FILE in step: a full export first, then only what changed, deleted records removed (docs/changes.md).',
   ].join('\n'),
   examples: [
     'crmctl export leads --out leads.ndjson',
     'crmctl export leads --format csv --out leads.csv --resume',
     'crmctl export installments --param deal_ids=1,2 --format json',
     'crmctl export mailbox-threads --param folder=archive > threads.ndjson',
+    'crmctl export deals --since 7d --out recent-deals.ndjson',
+    'crmctl export deals --incremental --out deals.ndjson',
   ],
   args: [{ name: 'resource', description: 'what to export (see --list)', required: false }],
   flags: {
@@ -28,6 +32,8 @@ const exportCommand = defineCommand({
     columns: flag.csv({ description: 'CSV columns (dotted paths allowed); default: the fields of the first page' }),
     pageSize: flag.int({ min: 1, description: 'records per request (default: the largest the list allows)' }),
     list: flag.bool({ description: 'list the resources that can be exported' }),
+    since: flag.string({ value: 'time', description: 'only records updated since: RFC 3339 or back from now (24h, 7d)' }),
+    incremental: flag.bool({ description: 'keep --out FILE (ndjson) in step: only what changed since the last run (<out>.state.json)' }),
   },
   async run(ctx, { args, flags }) {
     const { exportResources, findExportResource } = await import('../../automation/resources.js');
@@ -44,8 +50,14 @@ const exportCommand = defineCommand({
     const format = formatFor(ctx, 'export', { format: flags.format, out: flags.out });
     const { pageSize, columns } = flags;
     if (columns && format !== 'csv') throw new UsageError('--columns: only for --format csv');
+    if (flags.incremental) {
+      const { runIncremental } = await import('./incremental.js');
+      return runIncremental(ctx, resource, format, flags);
+    }
     const { listInput } = await import('../../automation/params.js');
-    const { params, query } = await listInput(ctx, resource.op, resource.name, flags.param);
+    const resumed = flags.resume ? flags.out : undefined;
+    const sinceParam = flags.since === undefined ? [] : [(await import('../../automation/incremental-export.js')).sinceParam(resource, flags.since, resumed)];
+    const { params, query } = await listInput(ctx, resource.op, resource.name, [...flags.param, ...sinceParam]);
     const { runExport } = await import('../../automation/export.js');
     await runExport(ctx, { resource, params, query, format, out: flags.out, resume: flags.resume, columns, pageSize });
   },

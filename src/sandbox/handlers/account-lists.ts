@@ -56,25 +56,28 @@ const t1 = (v: unknown) => v1Time(typeof v === 'string' ? v : null);
 const firstChar = (name: string) => name.slice(0, 1).toLowerCase();
 const ownerObject = v1UserRef;
 
-/** The collections recents reports, by item name, with each record's v1 form. */
+/**
+ * The collections recents reports, by item name, with each record's v1 form. Deleted records are listed
+ * where the v1 form shows the deletion (active_flag, active, deleted); files, filters and users are not.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: each entry presents its own collection's record type; one signature for all of them
 const RECENT_ITEMS: Record<string, { rows: (s: SandboxState) => Rec[]; v1: (s: SandboxState, r: any) => Record<string, unknown> }> = {
-  activity: { rows: (s) => s.activities.all(), v1: v1Activity },
-  activityType: { rows: (s) => s.activityTypes.all(), v1: (_s, t) => ({ id: t.id, name: t.name, icon_key: t.icon_key, color: t.color, order_nr: t.order_nr, key_string: t.key_string, active_flag: t.active_flag, is_custom_flag: Boolean(t.is_custom_flag), add_time: t1(t.add_time), update_time: t1(t.update_time) }) },
-  deal: { rows: (s) => s.deals.all(), v1: v1Deal },
+  activity: { rows: (s) => s.activities.allWithDeleted(), v1: v1Activity },
+  activityType: { rows: (s) => s.activityTypes.allWithDeleted(), v1: (_s, t) => ({ id: t.id, name: t.name, icon_key: t.icon_key, color: t.color, order_nr: t.order_nr, key_string: t.key_string, active_flag: t.active_flag, is_custom_flag: Boolean(t.is_custom_flag), add_time: t1(t.add_time), update_time: t1(t.update_time) }) },
+  deal: { rows: (s) => s.deals.allWithDeleted(), v1: v1Deal },
   file: { rows: (s) => s.files.all(), v1: (_s, f) => ({ ...f }) },
   filter: { rows: (s) => s.filters.all(), v1: (s, f) => { const { conditions: _c, ...rest } = presentFilter(s, f, false); return rest; } },
-  note: { rows: (s) => s.notes.all(), v1: (_s, n) => ({ ...noteMembers(n as Note), add_time: t1(n.add_time), update_time: t1(n.update_time) }) },
+  note: { rows: (s) => s.notes.allWithDeleted(), v1: (_s, n) => ({ ...noteMembers(n as Note), add_time: t1(n.add_time), update_time: t1(n.update_time) }) },
   // Recents name a person's owner and organization by id (the v1 person record elsewhere nests them).
-  person: { rows: (s) => s.persons.all(), v1: (s, p) => ({ ...v1Person(s, p), owner_id: p.owner_id, org_id: p.org_id }) },
-  organization: { rows: (s) => s.organizations.all(), v1: (s, o) => ({
+  person: { rows: (s) => s.persons.allWithDeleted(), v1: (s, p) => ({ ...v1Person(s, p), owner_id: p.owner_id, org_id: p.org_id }) },
+  organization: { rows: (s) => s.organizations.allWithDeleted(), v1: (s, o) => ({
     id: o.id, company_id: s.company.id, owner_id: ownerObject(s, o.owner_id), name: o.name, active_flag: !o.is_deleted, picture_id: null, country_code: null, first_char: firstChar(o.name),
     add_time: t1(o.add_time), update_time: t1(o.update_time), visible_to: String(o.visible_to), label: o.label_ids?.[0] ?? null, label_ids: o.label_ids ?? [],
     owner_name: s.users.getAny(o.owner_id)?.name ?? null, cc_email: `${s.company.domain}+org${o.id}@pipedrivemail.com`, address: o.address?.value ?? null,
   }) },
-  pipeline: { rows: (s) => s.pipelines.all(), v1: (_s, p) => ({ id: p.id, name: p.name, url_title: p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), order_nr: p.order_nr, active: !p.is_deleted, deal_probability: p.is_deal_probability_enabled, add_time: t1(p.add_time), update_time: t1(p.update_time) }) },
-  product: { rows: (s) => s.products.all(), v1: (s, p) => ({ id: p.id, name: p.name, code: p.code, description: p.description, unit: p.unit, tax: p.tax, category: p.category === null ? null : String(p.category), active_flag: !p.is_deleted, selectable: p.is_linkable, first_char: firstChar(p.name), visible_to: Number(p.visible_to), owner_id: p.owner_id, files_count: s.files.filter((f) => f.product_id === p.id).length, add_time: t1(p.add_time), update_time: t1(p.update_time), prices: p.prices.map((x: Record<string, unknown>) => ({ product_id: p.id, ...x })) }) },
-  stage: { rows: (s) => s.stages.all(), v1: (_s, x) => ({ id: x.id, order_nr: x.order_nr, name: x.name, active_flag: !x.is_deleted, deal_probability: x.deal_probability, pipeline_id: x.pipeline_id, rotten_flag: x.is_deal_rot_enabled, rotten_days: x.days_to_rotten, add_time: t1(x.add_time), update_time: t1(x.update_time) }) },
+  pipeline: { rows: (s) => s.pipelines.allWithDeleted(), v1: (_s, p) => ({ id: p.id, name: p.name, url_title: p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), order_nr: p.order_nr, active: !p.is_deleted, deal_probability: p.is_deal_probability_enabled, add_time: t1(p.add_time), update_time: t1(p.update_time) }) },
+  product: { rows: (s) => s.products.allWithDeleted(), v1: (s, p) => ({ id: p.id, name: p.name, code: p.code, description: p.description, unit: p.unit, tax: p.tax, category: p.category === null ? null : String(p.category), active_flag: !p.is_deleted, selectable: p.is_linkable, first_char: firstChar(p.name), visible_to: Number(p.visible_to), owner_id: p.owner_id, files_count: s.files.filter((f) => f.product_id === p.id).length, add_time: t1(p.add_time), update_time: t1(p.update_time), prices: p.prices.map((x: Record<string, unknown>) => ({ product_id: p.id, ...x })) }) },
+  stage: { rows: (s) => s.stages.allWithDeleted(), v1: (_s, x) => ({ id: x.id, order_nr: x.order_nr, name: x.name, active_flag: !x.is_deleted, deal_probability: x.deal_probability, pipeline_id: x.pipeline_id, rotten_flag: x.is_deal_rot_enabled, rotten_days: x.days_to_rotten, add_time: t1(x.add_time), update_time: t1(x.update_time) }) },
   user: { rows: (s) => s.users.all(), v1: presentUser },
 };
 
@@ -88,13 +91,17 @@ function recents(req: SandboxRequest, ctx: HandlerContext) {
   const rows: Array<{ item: string; id: number | string; data: Record<string, unknown>; t: string }> = [];
   for (const [item, kind] of Object.entries(RECENT_ITEMS)) {
     if (items && !items.includes(item)) continue;
+    // A deletion is a change: the service marks the record deleted (update time bumped, its deletion
+    // flag set) and lists it here like any other change until it is purged.
     for (const r of kind.rows(ctx.state)) {
       const t = String(r.update_time ?? r.modified ?? r.add_time ?? '');
       const ms = parseTime(t);
       if (!Number.isNaN(ms) && ms >= from) rows.push({ item, id: r.id as number, data: kind.v1(ctx.state, r), t });
     }
   }
-  rows.sort((a, b) => parseTime(a.t) - parseTime(b.t));
+  // Oldest first; ties in one order every time, so that offsets within one second page stably.
+  const order = Object.keys(RECENT_ITEMS);
+  rows.sort((a, b) => parseTime(a.t) - parseTime(b.t) || order.indexOf(a.item) - order.indexOf(b.item) || Number(a.id) - Number(b.id));
   const page = offsetPage(rows.map(({ t: _t, ...x }) => x), req.query);
   return ok(page.data, { ...page.additional_data, since_timestamp: since, last_timestamp_on_page: v1Time(page.data.length ? rows[(req.query.int('start') ?? 0) + page.data.length - 1]!.t : null) });
 }

@@ -1,0 +1,263 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { control, ndjson, workDir } from './helpers.js';
+
+let fx: SandboxFixture;
+let env: Record<string, string>;
+const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...opts, env });
+const v1 = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+type Line = { type: string; action: string; id: number; time: string; record: Record<string, unknown> };
+
+async function serverNow(): Promise<string> {
+  const { body } = await control(fx, 'GET', 'clock');
+  return body.data?.now ?? body.now;
+}
+
+async function created(args: string[]): Promise<number> {
+  const r = await run([...args, '--json']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout).id;
+}
+
+/** Changes the test makes: one of each action, on four kinds; returns what the feed must print. */
+async function makeChanges(): Promise<Array<[string, string, number]>> {
+  const org = (await fx.collection<{ id: number }>('organizations'))[0]!.id;
+  const activity = (await fx.collection<{ id: number }>('activities'))[0]!.id;
+  const deal = await created(['deals', 'create', '--title', 'Feed deal']);
+  const person = await created(['persons', 'create', '--name', 'Feed Person']);
+  expect((await run(['organizations', 'update', String(org), '--name', 'Renamed by the feed test'])).code).toBe(0);
+  expect((await run(['activities', 'delete', String(activity), '--yes'])).code).toBe(0);
+  return [['activities', 'deleted', activity], ['deals', 'added', deal], ['organizations', 'updated', org], ['persons', 'added', person]];
+}
+
+const summary = (lines: Line[]) => lines.map((l) => [l.type, l.action, l.id] as [string, string, number]).sort((a, b) => `${a[0]}${a[2]}`.localeCompare(`${b[0]}${b[2]}`));
+
+beforeAll(async () => {
+  fx = await startFixture();
+});
+afterAll(async () => fx.close());
+beforeEach(async () => {
+  await fx.reset('demo');
+  await fx.clearRequests();
+  env = { ...fx.env, CRMCTL_CONFIG_DIR: tempConfigDir() };
+});
+
+describe('crmctl changes', () => {
+  it('prints exactly what was added, updated and deleted, then nothing new on the next run (exit 0)', async () => {
+    const start = await serverNow();
+    const first = await run(['changes', '--since', start]);
+    expect(first).toEqual({ code: 0, stdout: '', stderr: '' });
+
+    const expected = await makeChanges();
+    const second = await run(['changes']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toBe('');
+    const lines = ndjson(second.stdout) as Line[];
+    expect(summary(lines)).toEqual(expected);
+    for (const l of lines) {
+      expect(Object.keys(l)).toEqual(['type', 'action', 'id', 'time', 'record']);
+      expect(l.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      expect(l.record.id).toBe(l.id);
+    }
+    // Oldest first.
+    expect(lines.map((l) => l.time)).toEqual([...lines.map((l) => l.time)].sort());
+
+    await fx.clearRequests();
+    const third = await run(['changes']);
+    expect(third).toEqual({ code: 0, stdout: '', stderr: '' });
+    // The next read starts AT the newest change's second (the service includes it) and drops what was printed.
+    const newest = lines.map((l) => l.time).sort().at(-1)!;
+    const reqs = await fx.requests();
+    expect(reqs.map((q) => [q.method, q.path, q.query.since_timestamp, q.query.items])).toEqual([
+      ['GET', '/api/v1/recents', v1(newest), 'deal,person,organization,activity,product'],
+    ]);
+    expect(reqs[0]!.status).toBe(200);
+  });
+
+  it('tells a deletion of each kind from a change: added then deleted in one window is one line, deleted', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start])).code).toBe(0);
+    const made: Array<[string, string, number]> = [];
+    for (const [kind, args] of [
+      ['activities', ['--subject', 'Gone call']], ['deals', ['--title', 'Gone deal']], ['organizations', ['--name', 'Gone org']],
+      ['persons', ['--name', 'Gone person']], ['products', ['--name', 'Gone product']],
+    ] as Array<[string, string[]]>) {
+      const id = await created([kind, 'create', ...args]);
+      expect((await run([kind, 'delete', String(id), '--yes'])).code).toBe(0);
+      made.push([kind, 'deleted', id]);
+    }
+    // A won deal is not a deleted one.
+    const won = (await fx.collection<{ id: number; status: string }>('deals')).find((d) => d.status === 'open')!.id;
+    expect((await run(['deals', 'update', String(won), '--status', 'won'])).code).toBe(0);
+    const r = await run(['changes']);
+    expect(r.code).toBe(0);
+    expect(summary(ndjson(r.stdout))).toEqual([...made, ['deals', 'updated', won] as [string, string, number]].sort((a, b) => `${a[0]}${a[2]}`.localeCompare(`${b[0]}${b[2]}`)));
+  });
+
+  it('at the watermark second prints what the last run did not, and only that (ties at the boundary)', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start, '--types', 'deals'])).code).toBe(0);
+    const deal = await created(['deals', 'create', '--title', 'At the boundary']);
+    expect(summary(ndjson((await run(['changes', '--types', 'deals'])).stdout))).toEqual([['deals', 'added', deal]]);
+    const file = join(env.CRMCTL_CONFIG_DIR!, 'changes', 'default.deals.json');
+    const wm = JSON.parse(readFileSync(file, 'utf8'));
+    expect(wm.seen).toEqual([expect.stringMatching(new RegExp(`^deals:${deal}:`))]);
+    // As if the deal had been created in the same second but after the last run read: not in `seen`.
+    writeFileSync(file, JSON.stringify({ ...wm, seen: [] }));
+    const again = await run(['changes', '--types', 'deals']);
+    expect(summary(ndjson(again.stdout))).toEqual([['deals', 'added', deal]]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ time: wm.time, seen: wm.seen });
+    expect((await run(['changes', '--types', 'deals'])).stdout).toBe('');
+  });
+
+  it('keeps one watermark per set of --types, and --types names only those kinds', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start, '--types', 'persons,deals'])).code).toBe(0);
+    await makeChanges();
+    const r = await run(['changes', '--types', 'deals,persons']);
+    expect(r.code).toBe(0);
+    expect(summary(ndjson(r.stdout)).map(([t, a]) => `${t} ${a}`)).toEqual(['deals added', 'persons added']);
+    // The other kinds have no watermark of their own yet.
+    const other = await run(['changes', '--types', 'organizations']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('no watermark yet for this profile and --types organizations: the first run needs --since');
+  });
+
+  it('--peek prints the changes and leaves the watermark; --reset forgets it', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start])).code).toBe(0);
+    const expected = await makeChanges();
+    for (let i = 0; i < 2; i++) {
+      const peek = await run(['changes', '--peek']);
+      expect(peek.code).toBe(0);
+      expect(summary(ndjson(peek.stdout))).toEqual(expected);
+    }
+    expect(summary(ndjson((await run(['changes'])).stdout))).toEqual(expected);
+    expect((await run(['changes'])).stdout).toBe('');
+
+    expect(await run(['changes', '--reset'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    const after = await run(['changes']);
+    expect(after.code).toBe(2);
+    expect(after.stderr).toContain('the first run needs --since');
+  });
+
+  it('does not move the watermark when the output cannot be written (a failing --out path)', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start])).code).toBe(0);
+    const expected = await makeChanges();
+    const bad = await run(['changes', '--out', join(workDir(), 'missing-folder', 'changes.ndjson')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('folder does not exist (ENOENT)');
+    expect(bad.stderr).toContain('The watermark did not move');
+    expect(bad.stderr).not.toContain('--resume');
+    if (existsSync('/dev/full')) {
+      // The changes were read; writing them fails.
+      const full = await run(['changes', '--out', '/dev/full']);
+      expect(full.code).toBe(1);
+      expect(full.stderr).toContain('No space left on the device while writing /dev/full (ENOSPC)');
+      expect(full.stderr).toContain('The watermark did not move');
+    }
+    const out = join(workDir(), 'changes.ndjson');
+    const good = await run(['changes', '--out', out]);
+    expect(good).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(summary(ndjson(readFileSync(out, 'utf8')))).toEqual(expected);
+    expect((await run(['changes'])).stdout).toBe('');
+  });
+
+  it('does not move the watermark when the reader closes the pipe (EPIPE), and pages by time', async () => {
+    await control(fx, 'POST', 'bulk', { collection: 'deals', count: 1200 });
+    const configDir = env.CRMCTL_CONFIG_DIR!;
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'changes', '--types', 'deals', '--since', '2h', '--page-size', '100'], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Output closed early while writing stdout (EPIPE)');
+    expect(result.stderr).toContain('The watermark did not move');
+    expect(existsSync(join(configDir, 'changes')) ? readdirSync(join(configDir, 'changes')) : []).toEqual([]);
+
+    // The whole feed, in pages of 500 keyed by time: every bulk deal once.
+    await fx.clearRequests();
+    const r = await run(['changes', '--types', 'deals', '--since', '2h', '--page-size', '500']);
+    expect(r.code).toBe(0);
+    const deals = (await fx.collection<{ id: number; title: string }>('deals')).filter((d) => d.title.startsWith('Bulk deal'));
+    const lines = ndjson(r.stdout) as Line[];
+    expect(lines.map((l) => l.id).sort((a, b) => a - b)).toEqual(deals.map((d) => d.id).sort((a, b) => a - b));
+    expect(new Set(lines.map((l) => l.action))).toEqual(new Set(['added']));
+    // Pages are keyed by time: each starts at the newest second of the one before (1200 deals a second
+    // apart: 500 new, then the last one again and 499 new, then the last again and 201 new).
+    const reqs = await fx.requests();
+    const since = reqs.map((q) => String(q.query.since_timestamp));
+    expect(reqs.map((q) => [q.path, q.query.start, q.query.limit])).toEqual([['/api/v1/recents', '0', '500'], ['/api/v1/recents', '0', '500'], ['/api/v1/recents', '0', '500']]);
+    expect(since[1]).toBe(v1(lines[499]!.time));
+    expect(since[2]).toBe(v1(lines[998]!.time));
+  });
+
+  it('shows a table with --output table', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start])).code).toBe(0);
+    await makeChanges();
+    const r = await run(['changes', '--output', 'table', '--peek']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/time\s.*type\s.*action\s.*id\s.*name/);
+    expect(r.stdout).toContain('Feed deal');
+    expect(r.stdout).toContain('deleted');
+  });
+
+  it('refuses a second run while one holds the watermark (exit 1); --peek does not need it', async () => {
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start, '--types', 'deals'])).code).toBe(0);
+    const expected = await makeChanges();
+    const file = join(env.CRMCTL_CONFIG_DIR!, 'changes', 'default.deals.json');
+    mkdirSync(join(env.CRMCTL_CONFIG_DIR!, 'changes'), { recursive: true });
+    // This process is alive: its lock is not stale.
+    writeFileSync(`${file}.lock`, `${process.pid} test ${new Date().toISOString()}\n`);
+    const busy = await run(['changes', '--types', 'deals']);
+    expect(busy.code).toBe(1);
+    expect(busy.stdout).toBe('');
+    expect(busy.stderr).toContain(`The changes watermark ${file} is in use by another crmctl run (pid ${process.pid}).`);
+    const peek = await run(['changes', '--types', 'deals', '--peek']);
+    expect(summary(ndjson(peek.stdout))).toEqual(expected.filter(([t]) => t === 'deals'));
+  });
+
+  it('refuses bad input with exit 2, naming the flag, and sends nothing', async () => {
+    const cases: Array<[string[], string]> = [
+      [['changes', '--since', 'yesterday'], '--since: must be an RFC 3339 time with a zone (2026-11-24T06:00:00Z) or a span back from now like 90m, 24h, 7d (got "yesterday")'],
+      [['changes', '--since', '2026-11-24T06:00:00'], '--since: must be an RFC 3339 time with a zone'],
+      [['changes', '--since', '1h', '--types', 'deals,leads'], '--types: must name some of deals, persons, organizations, activities, products (got "leads")'],
+      [['changes'], 'no watermark yet for this profile and --types deals,persons,organizations,activities,products: the first run needs --since'],
+      [['changes', '--since', '1h', '--page-size', '501'], '--page-size: must be an integer from 1 to 500'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(message);
+    }
+    expect(await fx.requests()).toEqual([]);
+  });
+  // Last: the sandbox's clock stays ahead for the rest of the file (less than a token's life).
+  it('keeps the service time, not the local clock, as the watermark', async () => {
+    await control(fx, 'POST', 'clock', { advance_sec: 1800 });
+    const start = await serverNow();
+    expect((await run(['changes', '--since', start, '--types', 'deals'])).code).toBe(0);
+    const deal = await created(['deals', 'create', '--title', 'Half an hour ahead']);
+    const r = await run(['changes', '--types', 'deals']);
+    expect(summary(ndjson(r.stdout))).toEqual([['deals', 'added', deal]]);
+    const stored = (await fx.collection<{ id: number; update_time: string }>('deals')).find((d) => d.id === deal)!;
+    const file = join(env.CRMCTL_CONFIG_DIR!, 'changes', 'default.deals.json');
+    const wm = JSON.parse(readFileSync(file, 'utf8'));
+    expect(wm.time).toBe(v1(new Date(stored.update_time).toISOString()));
+    expect(wm.seen).toHaveLength(1);
+    expect(wm.seen[0]).toMatch(new RegExp(`^deals:${deal}:`));
+  });
+
+});
