@@ -16,9 +16,14 @@ type Rec = Record<string, unknown>;
  * PATCH with only the members that differ (nothing sent when none does); several → exit 2 listing
  * them, nothing sent. Every body goes through the entry (prepare) before anything is sent.
  */
-export async function runUpsert(ctx: Context, kind: UpsertKind, by: string, raw: RawInput): Promise<void> {
+export async function runUpsert(ctx: Context, kind: UpsertKind, by: string | undefined, raw: RawInput): Promise<void> {
   const area = UPSERT_AREAS[kind];
   const ops = await area.ops();
+  if (by === undefined) {
+    // The values are checked first, so a bad one is named together with the missing key (nothing is sent).
+    await prepare(ctx, ops.create, raw);
+    throw new ValidationError([{ field: '--by', rule: `is required: what identifies the ${area.noun} (${Object.keys(area.searchable).join(', ')}, or a custom field by name)` }]);
+  }
   const key = await resolveMatchKey(checkReader(ctx), ctx, area, by, '--by');
   const prepared = await prepare(ctx, ops.create, raw);
   const body = prepared.body as Rec;

@@ -137,3 +137,18 @@ describe('upsert by a custom field, and refused keys', () => {
     expect(await writes()).toEqual([]);
   });
 });
+
+describe('deals upsert', () => {
+  it('--by name is the deal title: the seed deal with the same values is unchanged; a new value is one PATCH', async () => {
+    const same = await run(['deals', 'upsert', '--by', 'name', '--title', 'Acme annual licence', '--value', '24000', '--currency', 'EUR', '--json']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout)).toMatchObject({ action: 'unchanged', record: { id: 1 } });
+    expect(await writes()).toEqual([]);
+    const more = await run(['deals', 'upsert', '--by', 'title', '--title', 'acme annual licence', '--value', '25000', '--currency', 'EUR']);
+    expect(more.code, more.stderr).toBe(0);
+    expect(more.stderr).toBe('updated deal 1: title, value\n');
+    const w = await writes();
+    expect(w.map((x) => `${x.method} ${x.path}`)).toEqual(['PATCH /api/v2/deals/1']);
+    expect(w[0]!.body).toEqual({ title: 'acme annual licence', value: 25000 });
+  });
+});

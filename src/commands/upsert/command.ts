@@ -20,7 +20,7 @@ const KEYS: Record<UpsertKind, { noun: string; by: string; example: string }> = 
 export function upsertCommand(ops: { create: Operation; update: Operation; get: Operation; search: Operation }, kind: UpsertKind): CommandSpec {
   const k = KEYS[kind];
   const flags = {
-    by: flag.string({ value: 'key', required: true, description: `what identifies the ${k.noun}: ${k.by}, or a custom field by name (text, number or phone; not monetary or address)` }),
+    by: flag.string({ value: 'key', description: `what identifies the ${k.noun}: ${k.by}, or a custom field by name (text, number or phone; not monetary or address); required` }),
   };
   const spec = defineCommand({
     path: [kind, 'upsert'],
@@ -33,7 +33,8 @@ export function upsertCommand(ops: { create: Operation; update: Operation; get: 
       'never removed. json output: {action: created|updated|unchanged, changed, record}. See docs/upsert.md.',
     ].join('\n'),
     examples: [k.example, `crmctl ${kind} upsert --by ${kind === 'persons' ? 'email' : kind === 'deals' ? 'title' : 'name'} --data @${k.noun}.json --json`],
-    operations: [ops.search, ops.get, ops.create, ops.update],
+    // The create first: the command takes its flags (help, docs and the hostile-input cases read it so).
+    operations: [ops.create, ops.search, ops.get, ops.update],
     fields: ops.create.cli.fields,
     flags,
     async run(ctx, { flags: f, tableOpts }) {
