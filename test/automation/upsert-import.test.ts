@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { control, ndjson, workDir } from './helpers.js';
-import { readFileSync } from 'node:fs';
 
 // `crmctl import <kind> --upsert --match-on FIELD`, run as users run it (the bundle), against the sandbox.
 
@@ -16,7 +16,7 @@ const file = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
-type Person = { id: number; name: string; owner_id: number };
+type Person = { id: number; name: string; owner_id: number; emails: Array<{ value: string }> };
 
 beforeAll(async () => {
   fx = await startFixture();
@@ -98,5 +98,52 @@ describe('import --upsert --match-on email', () => {
     expect(leads.code).toBe(2);
     expect(leads.stderr).toContain('--upsert: leads cannot be upserted; it works for persons, organizations, deals, products');
     expect(await writes()).toEqual([]);
+  });
+});
+
+describe('import --upsert after kill -9', () => {
+  it('--resume finishes the run: every person once, every change once, no write twice', async () => {
+    const n = 60;
+    const people = (owner: (i: number) => number, count: number) =>
+      ['name,email,owner_id', ...Array.from({ length: count }, (_, k) => `Kill ${k + 1},kill${k + 1}@example.org,${owner(k + 1)}`), ''].join('\n');
+    // Half of them exist already (owner 1); the file changes their owner and adds as many new ones.
+    const seed = file('seed.csv', people(() => 1, n));
+    expect((await run(['import', 'persons', '--file', seed])).code).toBe(0);
+    const f = file('kill.csv', people((i) => (i % 2) + 2, 2 * n));
+    await fx.clearRequests();
+    await control(fx, 'PUT', 'faults', { latencyMs: 15, seed: 1 });
+    const journal = `${f}.import-state.json`;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'import', 'persons', '--file', f, '--upsert', '--match-on', 'email', '--concurrency', '4'], { env: cleanEnv(fx.env), stdio: 'ignore' });
+      const timer = setInterval(() => {
+        if (existsSync(journal) && readFileSync(journal, 'utf8').split('"id"').length > 40) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+        }
+      }, 3);
+      child.on('exit', (code, signal) => {
+        clearInterval(timer);
+        if (signal === 'SIGKILL') resolve();
+        else reject(new Error(`import finished before the kill (code ${code})`));
+      });
+    });
+    await control(fx, 'PUT', 'faults', {});
+    const r = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email', '--resume']);
+    expect(r.code, r.stderr).toBe(0);
+
+    const persons = (await fx.collection<Person>('persons')).filter((p) => p.name.startsWith('Kill '));
+    expect(persons.map((p) => p.emails[0]!.value).sort()).toEqual(Array.from({ length: 2 * n }, (_, k) => `kill${k + 1}@example.org`).sort());
+    for (const p of persons) expect(p.owner_id).toBe((Number(p.name.split(' ')[1]) % 2) + 2);
+    const w = await writes();
+    const posted = w.filter((x) => x.method === 'POST').map((x) => (x.body as { name: string }).name);
+    const patched = w.filter((x) => x.method === 'PATCH').map((x) => x.path);
+    expect(new Set(posted).size).toBe(posted.length);
+    expect(new Set(patched).size).toBe(patched.length);
+    // Every seeded person changes owner (1 → 2 or 3): n PATCHes, and n new persons.
+    expect(posted.length).toBe(n);
+    expect(patched.length).toBe(n);
+    const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
+    expect(results).toHaveLength(2 * n);
+    expect(results.filter((x) => x.action === 'failed')).toEqual([]);
   });
 });
