@@ -1,3 +1,5 @@
+import { normKey, normPhone } from './upsert-key.js';
+
 /**
  * What an upsert changes on a record it matched: the members of the prepared body whose value the
  * record does not already have. Only the members the input gives are compared (an object member by
@@ -37,7 +39,7 @@ export function differences(body: Record<string, unknown>, record: Record<string
       continue;
     }
     if (CONTACT_LISTS.has(k) && Array.isArray(v)) {
-      const merged = mergedContacts(v, record[k]);
+      const merged = mergedContacts(v, record[k], k === 'phones' ? normPhone : normKey);
       if (merged) {
         patch[k] = merged;
         changed.push(k);
@@ -51,10 +53,11 @@ export function differences(body: Record<string, unknown>, record: Record<string
   return { patch, changed };
 }
 
-/** The record's list with the given values it lacks added (first given primary kept), or undefined when none is missing. */
-function mergedContacts(given: unknown[], have: unknown): unknown[] | undefined {
+/** The record's list with the given values it lacks added (a phone compared by its digits), or undefined when none is missing. */
+function mergedContacts(given: unknown[], have: unknown, norm: (v: unknown) => string): unknown[] | undefined {
   const current = Array.isArray(have) ? (have as unknown[]).map((x) => (typeof x === 'string' ? { value: x } : x)) : [];
-  const known = new Set(current.map((x) => textOf(x)));
+  const textOf = (x: unknown) => norm(x && typeof x === 'object' ? (x as { value?: unknown }).value : x);
+  const known = new Set(current.map(textOf));
   const missing = given.filter((g) => !known.has(textOf(g)));
   if (!missing.length) return undefined;
   // A new value marked primary takes that place; the record's others stop being primary.
@@ -62,8 +65,6 @@ function mergedContacts(given: unknown[], have: unknown): unknown[] | undefined 
   const kept = current.map((c) => (takesPrimary && c && typeof c === 'object' ? { ...(c as object), primary: false } : c));
   return [...kept, ...missing];
 }
-
-const textOf = (x: unknown): string => String(x && typeof x === 'object' ? (x as { value?: unknown }).value : x).trim().toLowerCase();
 
 /** A custom value of a record by key; a monetary or range value the service nests ({value, currency, until}) is read through. */
 function customValue(have: Record<string, unknown>, key: string): unknown {

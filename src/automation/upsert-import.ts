@@ -5,7 +5,7 @@ import { renderDocument } from '../output/report.js';
 import type { Outcome } from './results.js';
 import type { Issue } from './validate-body.js';
 import { changesFor } from './upsert.js';
-import { normKey, resolveMatchKey, UPSERT_AREAS, UPSERT_KINDS, type MatchKey, type UpsertArea, type UpsertKind } from './upsert-key.js';
+import { resolveMatchKey, UPSERT_AREAS, UPSERT_KINDS, type MatchKey, type UpsertArea, type UpsertKind } from './upsert-key.js';
 
 /** What one row of `import --upsert` does. */
 export type RowPlan =
@@ -46,7 +46,7 @@ export class ImportUpsert {
   note(line: number, body: Rec): Issue | undefined {
     const v = this.key.valueOf(body);
     if (v === undefined) return { field: this.key.custom ? this.key.label : this.key.member, rule: `is required with --match-on ${this.key.label} (the value records are matched on)` };
-    this.keys.set(line, normKey(v));
+    this.keys.set(line, this.key.norm(v));
     return undefined;
   }
 

@@ -75,12 +75,20 @@ export interface MatchKey {
   list: boolean;
   /** The value a prepared body gives for the key, or undefined. */
   valueOf(body: Record<string, unknown>): string | undefined;
-  /** Every value a record carries for the key (normalized). */
+  /** Every value a record carries for the key, normalized with `norm`. */
   valuesOf(record: Record<string, unknown>): string[];
+  /** The form values are compared in (case-insensitive; a phone by its digits). */
+  norm(value: string): string;
 }
 
 /** Case and surrounding spaces do not count (the service's exact_match is case-insensitive). */
 export const normKey = (v: unknown): string => (typeof v === 'number' ? String(v) : String(v).trim().toLowerCase());
+/** A phone number written with or without spaces and punctuation is one number (the search matches it so too). */
+export const normPhone = (v: unknown): string => {
+  const s = String(v).trim();
+  const digits = s.replace(/[^\d]/g, '');
+  return digits ? `${s.startsWith('+') ? '+' : ''}${digits}` : normKey(s);
+};
 
 const contactValues = (v: unknown): string[] =>
   Array.isArray(v) ? v.flatMap((x) => (typeof x === 'string' ? [x] : x && typeof x === 'object' && typeof (x as { value?: unknown }).value === 'string' ? [(x as { value: string }).value] : [])) : [];
@@ -109,10 +117,11 @@ export async function resolveMatchKey(reader: CheckReader, owner: unknown, area:
   if (searchField) {
     const list = builtin === 'email' || builtin === 'phone';
     const member = list ? `${builtin}s` : builtin;
+    const norm = builtin === 'phone' ? normPhone : normKey;
     return {
-      label: given, flag, searchField, member, custom: false, list,
+      label: given, flag, searchField, member, custom: false, list, norm,
       valueOf: (b) => (list ? primaryOf(b[member]) : scalarText(b[member])),
-      valuesOf: (r) => (list ? contactValues(r[member]) : [r[member]].flatMap((v) => scalarText(v) ?? [])).map(normKey),
+      valuesOf: (r) => (list ? contactValues(r[member]) : [r[member]].flatMap((v) => scalarText(v) ?? [])).map(norm),
     };
   }
   const choices = `${Object.keys(area.searchable).join(', ')}, or a custom field of type ${[...SEARCHABLE_CUSTOM].join(', ')}`;
@@ -132,10 +141,11 @@ export async function resolveMatchKey(reader: CheckReader, owner: unknown, area:
   if (!SEARCHABLE_CUSTOM.has(f.type)) throw new UsageError(`${flag}: ${f.name} (${f.type}) cannot be matched on: the service's search does not search ${f.type} fields; match on ${choices}`);
   const custom = (o: Record<string, unknown>) => (o.custom_fields && typeof o.custom_fields === 'object' ? (o.custom_fields as Record<string, unknown>) : {});
   const text = (v: unknown) => (f.type === 'double' && v !== null && v !== '' && Number.isFinite(Number(v)) ? String(Number(v)) : scalarText(v));
+  const norm = f.type === 'phone' ? normPhone : normKey;
   return {
-    label: f.name, flag, searchField: 'custom_fields', member: f.key, custom: true, list: false,
+    label: f.name, flag, searchField: 'custom_fields', member: f.key, custom: true, list: false, norm,
     valueOf: (b) => text(custom(b)[f.key]),
-    valuesOf: (r) => [custom(r)[f.key]].flatMap((v) => text(v) ?? []).map(normKey),
+    valuesOf: (r) => [custom(r)[f.key]].flatMap((v) => text(v) ?? []).map(norm),
   };
 }
 

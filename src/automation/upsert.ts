@@ -5,7 +5,7 @@ import type { Context } from '../core/context.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import type { RawInput } from '../input/operation-input.js';
 import { differences } from './upsert-diff.js';
-import { normKey, resolveMatchKey, UPSERT_AREAS, type MatchKey, type UpsertArea, type UpsertKind } from './upsert-key.js';
+import { resolveMatchKey, UPSERT_AREAS, type MatchKey, type UpsertArea, type UpsertKind } from './upsert-key.js';
 
 export type UpsertAction = 'created' | 'updated' | 'unchanged';
 
@@ -91,7 +91,7 @@ async function findMatches(ctx: Context, area: UpsertArea, ops: { search: Operat
     if (id !== undefined && id !== null) ids.add(String(id));
   }
   ctx.debug(`upsert: the ${area.noun} search for ${key.label} ${JSON.stringify(value)} found ${ids.size} candidate(s)`);
-  const wanted = normKey(value);
+  const wanted = key.norm(value);
   const out: Rec[] = [];
   for (const id of ids) {
     const rec = (await read(ctx, ops.get, { params: { id } })) as Rec | null;

@@ -78,6 +78,14 @@ describe('persons upsert --by email', () => {
     expect(JSON.parse(r.stdout).action).toBe('created');
   });
 
+  it('--by phone matches the number however it is spaced', async () => {
+    // The demo's Alice Andersson has +372 5550 1000.
+    const r = await run(['persons', 'upsert', '--by', 'phone', '--name', 'Alice Andersson', '--phones', '+37255501000', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ action: 'unchanged', record: { id: 1 } });
+    expect(await writes()).toEqual([]);
+  });
+
   it('without the key\'s value: exit 2 naming the flag, nothing sent', async () => {
     const r = await run(['persons', 'upsert', '--by', 'email', '--name', 'No Mail']);
     expect(r.code).toBe(2);
