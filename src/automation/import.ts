@@ -80,10 +80,12 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const outcomes = new Map<number, Outcome>();
   const pending = new Map<number, number>(); // line → first send time, still "sending"
   const retrying = new Set<number>(); // failed on a passing error without an ambiguous answer
+  const pendingUpdates = new Set<number>(); // upsert: the write in flight was the PATCH of a matched record
   for (const e of journal) {
     if (typeof e.line !== 'number') continue;
     if (e.status === 'sending') {
       if (!pending.has(e.line)) pending.set(e.line, Number(e.at ?? Date.now()));
+      if (e.update !== undefined) pendingUpdates.add(e.line);
     } else if (e.error !== undefined && e.retry === true) {
       // Failed on something passing (budget, network, 5xx after every retry): --resume tries the row
       // again, after the same look-up as a row left in "sending", so it is never created twice.
@@ -97,6 +99,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     }
   }
   const runId = header?.run_id ?? randomBytes(6).toString('hex');
+  const wasPending = new Set(pending.keys());
 
   const http = await ctx.http();
   const pacer = http.governor;
@@ -138,7 +141,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     if (problems.length) invalidByLine.set(line, problems);
     else {
       valid++;
-      if (pending.has(line)) pendingBodies.push({ line, body: reconciler.prepare(body, markerFor(runId, line)) });
+      // A PATCH is not looked up by content: the row is matched again below, and finds its values there if it landed.
+      if (pending.has(line) && !pendingUpdates.has(line)) pendingBodies.push({ line, body: reconciler.prepare(body, markerFor(runId, line)) });
     }
   }
   // Linked records given by name: looked up once; rows whose names match nothing (or several) are invalid.
@@ -223,7 +227,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     // An upsert row that matched a record sends its PATCH (idempotent: the client may resend it) instead of the create.
     const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan): Promise<void> => {
       const sentAt = Date.now();
-      await log.append({ line, status: 'sending', at: sentAt });
+      await log.append({ line, status: 'sending', at: sentAt, ...(update ? { update: update.id } : {}) });
       try {
         if (upsert && update) {
           await callOperation(http, upsert.ops.update, await upsert.updateInput(reader, update));
@@ -262,7 +266,9 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       }
       const plan = upsert ? await upsert.decide(line, (await entry(body)).body as Record<string, unknown>) : undefined;
       if (plan?.action === 'unchanged') {
-        await record(log, outcomes, Object.assign({ line, id: plan.id }, { action: 'unchanged' }));
+        // A write a killed run left in flight that now finds its values: it landed (then, or by the run before).
+        const action = wasPending.has(line) ? (pendingUpdates.has(line) ? 'updated' : 'created') : 'unchanged';
+        await record(log, outcomes, Object.assign({ line, id: plan.id }, { action }), wasPending.has(line) ? { reconciled: true } : {});
         continue;
       }
       const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined).finally(() => inFlight.delete(p));

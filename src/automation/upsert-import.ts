@@ -30,6 +30,8 @@ export class ImportUpsert {
   private readonly keys = new Map<number, string>();
   private readonly matched = new Map<number, Rec>();
   readonly dropped = new Set<string>();
+  /** Records the one list read went through (for the cost a dry run shows). */
+  private listed = 0;
 
   private constructor(readonly ctx: Context, readonly area: UpsertArea, readonly key: MatchKey, readonly ops: Awaited<ReturnType<UpsertArea['ops']>>) {}
 
@@ -63,6 +65,7 @@ export class ImportUpsert {
       const rec = r as Rec;
       for (const v of new Set(this.key.valuesOf(rec))) if (wanted.has(v)) byKey.set(v, [...(byKey.get(v) ?? []), rec]);
     }
+    this.listed = read;
     this.ctx.debug(`import --upsert: read ${read} ${this.area.kind}; ${byKey.size} of ${wanted.size} keys match`);
     const problems = new Map<number, Issue[]>();
     const add = (line: number, rule: string) => problems.set(line, [...(problems.get(line) ?? []), { field: this.key.label, rule }]);
@@ -122,18 +125,22 @@ export class ImportUpsert {
 
   /** --dry-run: what each row would do, sending nothing. */
   async printPlan(rows: Array<{ line: number; plan: RowPlan | { action: 'invalid' | 'done' } }>): Promise<void> {
-    const list = rows.map(({ line, plan }) => ({
+    const planned = rows.map(({ line, plan }) => ({
       line,
       action: plan.action,
       ...('id' in plan ? { id: plan.id } : {}),
       ...('changed' in plan ? { changed: plan.changed } : {}),
     }));
-    const count = (a: string) => list.filter((r) => r.action === a).length;
+    const count = (a: string) => planned.filter((r) => r.action === a).length;
     const summary = { create: count('create'), update: count('update'), unchanged: count('unchanged'), invalid: count('invalid'), done: count('done') };
+    const { list, create, update } = this.ops;
+    const listCost = Math.max(1, Math.ceil(this.listed / (list.maxLimit ?? 500))) * (list.cost ?? 0);
+    const writeCost = summary.create * (create.cost ?? 0) + summary.update * (update.cost ?? 0);
     const text = [
       `Dry run: nothing was sent. ${this.area.kind} matched on ${this.key.label}: ${summary.create} to create, ${summary.update} to update, ${summary.unchanged} unchanged${summary.invalid ? `, ${summary.invalid} invalid (skipped)` : ''}${summary.done ? `, ${summary.done} done by an earlier run` : ''}`,
-      ...list.map((r) => `  line ${r.line}: ${r.action}${r.id !== undefined ? ` ${this.area.noun} ${String(r.id)}` : ''}${r.changed ? ` (${r.changed.join(', ')})` : ''}`),
+      `  cost ${listCost + writeCost}: ${list.method} ${list.path} read once (${listCost}), writes ${writeCost}`,
+      ...planned.map((r) => `  line ${r.line}: ${r.action}${r.id !== undefined ? ` ${this.area.noun} ${String(r.id)}` : ''}${r.changed ? ` (${r.changed.join(', ')})` : ''}`),
     ];
-    await renderDocument(this.ctx, { json: { resource: this.area.kind, match_on: this.key.label, ...summary, rows: list }, text: text.join('\n') });
+    await renderDocument(this.ctx, { json: { resource: this.area.kind, match_on: this.key.label, ...summary, total_cost: listCost + writeCost, rows: planned }, text: text.join('\n') });
   }
 }
