@@ -278,14 +278,14 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     await Promise.all(inFlight);
     progress.done(outcomes.size, { total: valid, extra: `${failed} failed` });
 
-    if (upsert) for (const x of outcomes.values()) (await import('./upsert-import.js')).ImportUpsert.tag(x);
+    if (upsert) for (const x of outcomes.values()) upsert.tag(x);
     const summary = writeResults(o.resultsPath, outcomes);
     ctx.debug(`pacing: ${pacer.stats.acquired} cost units, ${pacer.stats.waits} waits for the budget window`);
     if (stopping) throw new CancelledError(`Import stopped: ${summary.created} created, ${summary.failed} failed so far; results in ${o.resultsPath}. Continue with --resume.`);
     if (stopping === false && summary.created + summary.failed + summary.skipped === 0 && sent === 0 && valid === 0) ctx.info('No rows to import.');
     if (upsert) {
       if (upsert.dropped.size) ctx.warn(`not changed on existing ${resource.name} (set only when one is created): ${[...upsert.dropped].join(', ')}`);
-      await printUpsertSummary(ctx, o, outcomes);
+      await printUpsertSummary(ctx, o, upsert.counts(outcomes.values()));
       if (!summary.failed && !stopping) await log.append({ type: 'end', at: Date.now() });
     } else await printSummary(ctx, o, summary);
     if (summary.failed) {
@@ -425,8 +425,7 @@ async function printPlan(ctx: Context, http: HttpClient, o: ImportOptions, recon
   await renderDocument(ctx, { json: plan, text: lines.join('\n') });
 }
 
-async function printUpsertSummary(ctx: Context, o: ImportOptions, outcomes: Map<number, Outcome>): Promise<void> {
-  const n = (await import('./upsert-import.js')).ImportUpsert.counts(outcomes.values());
+async function printUpsertSummary(ctx: Context, o: ImportOptions, n: Record<string, number>): Promise<void> {
   await renderDocument(ctx, {
     json: { resource: o.resource.name, ...n, results: o.resultsPath },
     text: `Upserted ${o.resource.name}: ${n.created} created, ${n.updated} updated, ${n.unchanged} unchanged; ${n.failed} failed, ${n.skipped} skipped. Results: ${o.resultsPath}`,

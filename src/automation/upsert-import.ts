@@ -107,20 +107,16 @@ export class ImportUpsert {
   }
 
   /** Every results line says what happened to its row (created, updated, unchanged, failed, skipped). */
-  static tag(o: Outcome & { action?: RowAction }): Outcome {
+  tag(o: Outcome & { action?: RowAction }): Outcome {
     if (o.action) return o;
-    return Object.assign(o, { action: ('id' in o ? 'created' : o.skipped ? 'skipped' : 'failed') as RowAction });
+    return Object.assign(o, { action: actionOf(o) });
   }
 
   /** Counts for the summary line. */
-  static counts(outcomes: Iterable<Outcome>): Record<RowAction, number> {
+  counts(outcomes: Iterable<Outcome>): Record<RowAction, number> {
     const n: Record<RowAction, number> = { created: 0, updated: 0, unchanged: 0, failed: 0, skipped: 0 };
-    for (const o of outcomes) n[ImportUpsert.actionOf(o)]++;
+    for (const o of outcomes) n[actionOf(o)]++;
     return n;
-  }
-
-  static actionOf(o: Outcome): RowAction {
-    return ((o as { action?: RowAction }).action ?? ('id' in o ? 'created' : o.skipped ? 'skipped' : 'failed'));
   }
 
   /** --dry-run: what each row would do, sending nothing. */
@@ -143,4 +139,9 @@ export class ImportUpsert {
     ];
     await renderDocument(this.ctx, { json: { resource: this.area.kind, match_on: this.key.label, ...summary, total_cost: listCost + writeCost, rows: planned }, text: text.join('\n') });
   }
+}
+
+/** What an outcome says happened: its own action, else what a plain import's outcome means. */
+function actionOf(o: Outcome): RowAction {
+  return (o as { action?: RowAction }).action ?? ('id' in o ? 'created' : o.skipped ? 'skipped' : 'failed');
 }
