@@ -98,7 +98,7 @@ _crmctl() {
     "deals")
       case "$prev" in
       esac
-      words="list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files";;
+      words="list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files upsert";;
     "deals list")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open won lost deleted" -- "$cur")); return;;
@@ -290,10 +290,16 @@ _crmctl() {
       case "$prev" in
       esac
       words="--sort --limit --all --start";;
+    "deals upsert")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+      esac
+      words="--title --owner-id --person-id --org-id --pipeline-id --stage-id --value --currency --is-archived --archive-time --status --probability --lost-reason --visible-to --close-time --won-time --lost-time --expected-close-date --label-ids --custom-fields --data --field --by";;
     "organizations")
       case "$prev" in
       esac
-      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships";;
+      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships upsert";;
     "organizations list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -393,6 +399,11 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "organizations upsert")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+      esac
+      words="--name --owner-id --add-time --visible-to --label-ids --address-value --address-country --address-admin-area-level-1 --address-admin-area-level-2 --address-locality --address-sublocality --address-route --address-street-number --address-subpremise --address-postal-code --website --linkedin --industry --annual-revenue --employee-count --custom-fields --data --field --by";;
     "activities")
       case "$prev" in
       esac
@@ -422,7 +433,7 @@ _crmctl() {
     "products")
       case "$prev" in
       esac
-      words="list get create update delete search duplicate variations image followers deals files permitted-users";;
+      words="list get create update delete search duplicate variations image followers deals files permitted-users upsert";;
     "products list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id name add_time update_time" -- "$cur")); return;;
@@ -530,10 +541,16 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "products upsert")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+        --billing-frequency) COMPREPLY=($(compgen -W "one-time annually semi-annually quarterly monthly weekly" -- "$cur")); return;;
+      esac
+      words="--name --code --description --unit --tax --category --owner-id --is-linkable --visible-to --prices --custom-fields --billing-frequency --billing-frequency-cycles --data --field --by";;
     "persons")
       case "$prev" in
       esac
-      words="list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge";;
+      words="list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge upsert";;
     "persons list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -644,6 +661,12 @@ _crmctl() {
       case "$prev" in
       esac
       words="--merge-with-id --data";;
+    "persons upsert")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+        --marketing-status) COMPREPLY=($(compgen -W "no_consent unsubscribed subscribed archived" -- "$cur")); return;;
+      esac
+      words="--name --owner-id --org-id --add-time --emails --phones --visible-to --label-ids --postal-address-value --postal-address-country --postal-address-admin-area-level-1 --postal-address-admin-area-level-2 --postal-address-locality --postal-address-sublocality --postal-address-route --postal-address-street-number --postal-address-subpremise --postal-address-postal-code --notes --im --birthday --job-title --marketing-status --custom-fields --data --field --by";;
     "notes")
       case "$prev" in
       esac
@@ -1719,7 +1742,7 @@ _crmctl() {
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
       esac
-      words="--file --format --skip-invalid --concurrency --state --results --resume --dry-run --list";;
+      words="--file --format --skip-invalid --concurrency --state --results --resume --dry-run --list --upsert --match-on";;
     "apply")
       case "$prev" in
       esac
@@ -1832,7 +1855,7 @@ _crmctl_subs() {
     "lead-labels create") echo "";;
     "lead-labels update") echo "";;
     "lead-labels delete") echo "";;
-    "deals") echo "list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files";;
+    "deals") echo "list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files upsert";;
     "deals list") echo "";;
     "deals get") echo "";;
     "deals create") echo "";;
@@ -1874,7 +1897,8 @@ _crmctl_subs() {
     "deals permitted-users") echo "";;
     "deals mail-messages") echo "";;
     "deals files") echo "";;
-    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships";;
+    "deals upsert") echo "";;
+    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships upsert";;
     "organizations list") echo "";;
     "organizations get") echo "";;
     "organizations create") echo "";;
@@ -1898,13 +1922,14 @@ _crmctl_subs() {
     "organizations relationships create") echo "";;
     "organizations relationships update") echo "";;
     "organizations relationships delete") echo "";;
+    "organizations upsert") echo "";;
     "activities") echo "list get create update delete";;
     "activities list") echo "";;
     "activities get") echo "";;
     "activities create") echo "";;
     "activities update") echo "";;
     "activities delete") echo "";;
-    "products") echo "list get create update delete search duplicate variations image followers deals files permitted-users";;
+    "products") echo "list get create update delete search duplicate variations image followers deals files permitted-users upsert";;
     "products list") echo "";;
     "products get") echo "";;
     "products create") echo "";;
@@ -1930,7 +1955,8 @@ _crmctl_subs() {
     "products deals") echo "";;
     "products files") echo "";;
     "products permitted-users") echo "";;
-    "persons") echo "list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge";;
+    "products upsert") echo "";;
+    "persons") echo "list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge upsert";;
     "persons list") echo "";;
     "persons get") echo "";;
     "persons changelog") echo "";;
@@ -1956,6 +1982,7 @@ _crmctl_subs() {
     "persons update") echo "";;
     "persons delete") echo "";;
     "persons merge") echo "";;
+    "persons upsert") echo "";;
     "notes") echo "list get create update delete comments";;
     "notes list") echo "";;
     "notes get") echo "";;

@@ -7,7 +7,7 @@ import type { Context } from '../core/context.js';
 import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
 import type { HttpResponse } from '../http/types.js';
-import { Journal } from './durable.js';
+import { Journal, removeIfExists } from './durable.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import { readOnlyFields, type ImportResource } from './resources.js';
@@ -17,6 +17,9 @@ import { readRows, type InputFormat } from './rows.js';
 import type { Issue } from './validate-body.js';
 import { writeResults, type Outcome } from './results.js';
 import { budgetProbe, customFieldsFor } from './lookups.js';
+import type { RowPlan } from './upsert-import.js';
+
+type UpdatePlan = Extract<RowPlan, { action: 'update' }>;
 
 export interface ImportOptions {
   resource: ImportResource;
@@ -28,6 +31,8 @@ export interface ImportOptions {
   resultsPath: string;
   resume: boolean;
   dryRun: boolean;
+  /** import --upsert --match-on FIELD: rows update the record they match (src/automation/upsert-import.ts). */
+  upsert?: { matchOn?: string };
 }
 
 interface RunHeader {
@@ -53,8 +58,15 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const reconciler = reconcilerFor(resource.name);
   if (!existsSync(o.file)) throw new UsageError(`--file: ${o.file} does not exist`);
 
+  const upsert = o.upsert ? await (await import('./upsert-import.js')).ImportUpsert.open(ctx, resource.name, o.upsert.matchOn) : undefined;
+
   // What an earlier run left behind.
-  const journal = Journal.read(o.statePath);
+  let journal = Journal.read(o.statePath);
+  // An upsert that finished is a sync done: running it again starts a new run (matching again), not a resume.
+  if (upsert && !o.resume && !o.dryRun && journal.some((e) => e.type === 'end')) {
+    removeIfExists(o.statePath);
+    journal = [];
+  }
   const header = journal.find((e) => e.type === 'run') as RunHeader | undefined;
   if (header && !o.resume && !o.dryRun) {
     throw new UsageError(
@@ -68,10 +80,12 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const outcomes = new Map<number, Outcome>();
   const pending = new Map<number, number>(); // line → first send time, still "sending"
   const retrying = new Set<number>(); // failed on a passing error without an ambiguous answer
+  const pendingUpdates = new Set<number>(); // upsert: the write in flight was the PATCH of a matched record
   for (const e of journal) {
     if (typeof e.line !== 'number') continue;
     if (e.status === 'sending') {
       if (!pending.has(e.line)) pending.set(e.line, Number(e.at ?? Date.now()));
+      if (e.update !== undefined) pendingUpdates.add(e.line);
     } else if (e.error !== undefined && e.retry === true) {
       // Failed on something passing (budget, network, 5xx after every retry): --resume tries the row
       // again, after the same look-up as a row left in "sending", so it is never created twice.
@@ -80,10 +94,12 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       retrying.add(e.line);
     } else if (e.id !== undefined || e.error !== undefined) {
       pending.delete(e.line);
-      outcomes.set(e.line, e.id !== undefined ? { line: e.line, id: e.id as string | number } : { line: e.line, error: String(e.error) });
+      const done: Outcome = e.id !== undefined ? { line: e.line, id: e.id as string | number } : { line: e.line, error: String(e.error) };
+      outcomes.set(e.line, e.action === undefined ? done : Object.assign(done, { action: e.action }));
     }
   }
   const runId = header?.run_id ?? randomBytes(6).toString('hex');
+  const wasPending = new Set(pending.keys());
 
   const http = await ctx.http();
   const pacer = http.governor;
@@ -114,7 +130,9 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     }
     if (!problems.length) {
       try {
-        await entry(body);
+        const checked = await entry(body);
+        const noKey = upsert?.note(line, checked.body as Record<string, unknown>);
+        if (noKey) problems.push(noKey);
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems.push(...err.issues);
@@ -123,7 +141,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     if (problems.length) invalidByLine.set(line, problems);
     else {
       valid++;
-      if (pending.has(line)) pendingBodies.push({ line, body: reconciler.prepare(body, markerFor(runId, line)) });
+      // A PATCH is not looked up by content: the row is matched again below, and finds its values there if it landed.
+      if (pending.has(line) && !pendingUpdates.has(line)) pendingBodies.push({ line, body: reconciler.prepare(body, markerFor(runId, line)) });
     }
   }
   // Linked records given by name: looked up once; rows whose names match nothing (or several) are invalid.
@@ -141,11 +160,28 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       invalidByLine.set(line, [...(invalidByLine.get(line) ?? []), ...bad]);
     }
   }
+  // Upsert: the kind's list read once, indexed by the key; rows matching several records or sharing one are refused.
+  if (upsert) {
+    for (const [line, issues] of await upsert.index(reader)) {
+      if (!invalidByLine.has(line)) valid--;
+      invalidByLine.set(line, [...(invalidByLine.get(line) ?? []), ...issues]);
+    }
+  }
   const skipped = skippedNote(mapper);
   if (skipped) ctx.warn(skipped);
   const invalid = [...invalidByLine].sort((a, b) => a[0] - b[0]).map(([line, issues]) => ({ line, issues }));
   if (invalid.length && !o.skipInvalid) throw invalidRowsError(invalid, o.file);
 
+  if (o.dryRun && upsert) {
+    const rows: Parameters<typeof upsert.printPlan>[0] = [];
+    for await (const { line, body } of mappedRows(o.file, o.format, mapper)) {
+      if (invalidByLine.has(line)) rows.push({ line, plan: { action: 'invalid' } });
+      else if (outcomes.has(line)) rows.push({ line, plan: { action: 'done' } });
+      else rows.push({ line, plan: await upsert.decide(line, (await entry(body)).body as Record<string, unknown>) });
+    }
+    await upsert.printPlan(rows);
+    return;
+  }
   if (o.dryRun) {
     await printPlan(ctx, http, o, reconciler, { total: valid + invalid.length, valid, invalid: invalid.length, done: outcomes.size });
     return;
@@ -188,10 +224,18 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
     // Rows whose create may have landed and whose look-up then failed: unsettled until --resume looks again.
     const unsettled = new Set<number>();
-    const sendRow = async (line: number, body: Record<string, unknown>): Promise<void> => {
+    // An upsert row that matched a record sends its PATCH (idempotent: the client may resend it) instead of the create.
+    const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan): Promise<void> => {
       const sentAt = Date.now();
-      await log.append({ line, status: 'sending', at: sentAt });
+      await log.append({ line, status: 'sending', at: sentAt, ...(update ? { update: update.id } : {}) });
       try {
+        if (upsert && update) {
+          await callOperation(http, upsert.ops.update, await upsert.updateInput(reader, update));
+          await record(log, outcomes, Object.assign({ line, id: update.id }, { action: 'updated', changed: update.changed }));
+          sent++;
+          progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
+          return;
+        }
         const { envelope } = await callOperation(http, op, await entry(body), { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
@@ -220,18 +264,30 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
         await record(log, outcomes, { line, error: `name: ${JSON.stringify(k)} already exists (id ${existing.get(k)}); not created again` });
         continue;
       }
-      const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line))).finally(() => inFlight.delete(p));
+      const plan = upsert ? await upsert.decide(line, (await entry(body)).body as Record<string, unknown>) : undefined;
+      if (plan?.action === 'unchanged') {
+        // A write a killed run left in flight that now finds its values: it landed (then, or by the run before).
+        const action = wasPending.has(line) ? (pendingUpdates.has(line) ? 'updated' : 'created') : 'unchanged';
+        await record(log, outcomes, Object.assign({ line, id: plan.id }, { action }), wasPending.has(line) ? { reconciled: true } : {});
+        continue;
+      }
+      const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined).finally(() => inFlight.delete(p));
       inFlight.add(p);
       if (inFlight.size >= concurrency) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
     progress.done(outcomes.size, { total: valid, extra: `${failed} failed` });
 
+    if (upsert) for (const x of outcomes.values()) upsert.tag(x);
     const summary = writeResults(o.resultsPath, outcomes);
     ctx.debug(`pacing: ${pacer.stats.acquired} cost units, ${pacer.stats.waits} waits for the budget window`);
     if (stopping) throw new CancelledError(`Import stopped: ${summary.created} created, ${summary.failed} failed so far; results in ${o.resultsPath}. Continue with --resume.`);
     if (stopping === false && summary.created + summary.failed + summary.skipped === 0 && sent === 0 && valid === 0) ctx.info('No rows to import.');
-    await printSummary(ctx, o, summary);
+    if (upsert) {
+      if (upsert.dropped.size) ctx.warn(`not changed on existing ${resource.name} (set only when one is created): ${[...upsert.dropped].join(', ')}`);
+      await printUpsertSummary(ctx, o, upsert.counts(outcomes.values()));
+      if (!summary.failed && !stopping) await log.append({ type: 'end', at: Date.now() });
+    } else await printSummary(ctx, o, summary);
     if (summary.failed) {
       throw new PartialFailureError(
         `${summary.failed} of ${summary.created + summary.failed} rows failed; see ${o.resultsPath}`,
@@ -367,6 +423,13 @@ async function printPlan(ctx: Context, http: HttpPort, o: ImportOptions, reconci
     `  concurrency ${plan.concurrency}; lost answers: ${plan.reconcile}`,
   ];
   await renderDocument(ctx, { json: plan, text: lines.join('\n') });
+}
+
+async function printUpsertSummary(ctx: Context, o: ImportOptions, n: Record<string, number>): Promise<void> {
+  await renderDocument(ctx, {
+    json: { resource: o.resource.name, ...n, results: o.resultsPath },
+    text: `Upserted ${o.resource.name}: ${n.created} created, ${n.updated} updated, ${n.unchanged} unchanged; ${n.failed} failed, ${n.skipped} skipped. Results: ${o.resultsPath}`,
+  });
 }
 
 async function printSummary(ctx: Context, o: ImportOptions, s: { created: number; failed: number; skipped: number }): Promise<void> {

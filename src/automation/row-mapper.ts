@@ -22,6 +22,7 @@ const ALIASES: Record<string, Record<string, string>> = {
     amount: 'value.amount', value: 'value.amount', currency: 'value.currency', expected_close: 'expected_close_date',
     close_date: 'expected_close_date', visibility: 'visible_to', origin: 'origin_id',
   },
+  persons: { email: 'emails', phone: 'phones' },
   notes: { text: 'content', body: 'content', lead: 'lead_id', deal: 'deal_id', person: 'person_id', organization: 'org_id', organization_id: 'org_id' },
   projects: { name: 'title', phase: 'phase_id', board: 'board_id', owner: 'owner_id' },
   'activity-types': { icon: 'icon_key' },

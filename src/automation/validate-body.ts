@@ -33,6 +33,11 @@ export function coerceTextValues(fields: FieldSpec[], body: Record<string, unkno
       setAt(out, f.path, null);
       continue;
     }
+    // A contact list (emails, phones) in a cell: a plain value is one item, as the --emails flag takes it.
+    if (f.valueList && !/^\s*[[{]/.test(v)) {
+      setAt(out, f.path, [{ value: v.trim(), ...(f.valueList.primary ? { primary: true } : {}) }]);
+      continue;
+    }
     try {
       setAt(out, f.path, coerceField(f, v));
     } catch (err) {

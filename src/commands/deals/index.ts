@@ -2,8 +2,10 @@ import { dealOps } from '../../api/operations/deals.js';
 import { defineArea } from '../define-area.js';
 import { dealTableView } from './table-view.js';
 import { dealValueNotice } from './value-notice.js';
+import { upsertCommand } from '../upsert/command.js';
 
 export const area = defineArea(dealOps, {
+  commands: [upsertCommand(dealOps, 'deals')],
   extend: {
     list: { view: dealTableView },
     archived: { view: dealTableView },

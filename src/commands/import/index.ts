@@ -16,6 +16,8 @@ const importCommand = defineCommand({
     '(leads: "Budget" → its deal-field key). Linked records by name: "Organization", "Person", "Owner" (name',
     'or email) columns take a name, looked up once; rows whose name matches no record or several are listed.',
     'Results per row: <file>.results.ndjson. Exit 7 when rows failed.',
+    'With --upsert --match-on FIELD (persons, organizations, deals, products) a row updates the record it matches',
+    '(only the fields that differ; the list is read once) or creates one; results say created/updated/unchanged.',
     'Resources: run `crmctl import --list`.',
   ].join('\n'),
   examples: [
@@ -24,6 +26,7 @@ const importCommand = defineCommand({
     'crmctl import leads --file leads.ndjson --resume',
     'crmctl import lead-labels --file labels.json --skip-invalid --results labels.results.ndjson',
     'crmctl import deals --file deals.csv   # columns title,value,currency,organization,person,owner,stage_id',
+    'crmctl import persons --file people.csv --upsert --match-on email   # create or update by email; run again: nothing sent',
   ],
   args: [{ name: 'resource', description: 'what to create (see --list)', required: false }],
   flags: {
@@ -36,6 +39,8 @@ const importCommand = defineCommand({
     resume: flag.bool({ description: 'continue an interrupted import from its journal' }),
     dryRun: flag.bool({ description: 'check every row and print the plan (rows, cost, time at the current budget); sends no write' }),
     list: flag.bool({ description: 'list the resources that can be imported' }),
+    upsert: flag.bool({ description: 'persons, organizations, deals, products: update the record a row matches (only what differs) instead of creating one; see docs/upsert.md' }),
+    matchOn: flag.string({ value: 'field', description: 'with --upsert: what identifies a record (email, name, code, or a custom field by name)' }),
   },
   async run(ctx, { args, flags }) {
     const { importResources, findImportResource } = await import('../../automation/resources.js');
@@ -50,6 +55,7 @@ const importCommand = defineCommand({
     if (!name) throw new UsageError('missing argument <resource>', 'See `crmctl import --list` for what can be imported.');
     const resource = findImportResource(name);
     if (!resource) throw new UsageError(`unknown resource "${name}"`, `Importable: ${importResources().map((r) => r.name).join(', ')}`);
+    if (flags.matchOn !== undefined && !flags.upsert) throw new UsageError('--match-on: only with --upsert');
     const file = flags.file;
     if (!file) throw new UsageError('--file: is required (the rows to import)', `Example: crmctl import ${resource.name} --file ${resource.name}.ndjson`);
     const concurrency = flags.concurrency ?? 4;
@@ -65,6 +71,7 @@ const importCommand = defineCommand({
       resultsPath: flags.results ?? defaultResultsPath(file),
       resume: flags.resume,
       dryRun: flags.dryRun,
+      ...(flags.upsert ? { upsert: { matchOn: flags.matchOn } } : {}),
     });
   },
 });

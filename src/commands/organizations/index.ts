@@ -1,8 +1,10 @@
 import { organizationOps } from '../../api/operations/organizations.js';
 import { defineArea } from '../define-area.js';
 import { linkedNamesView } from '../linked-names.js';
+import { upsertCommand } from '../upsert/command.js';
 
 export const area = defineArea(organizationOps, {
+  commands: [upsertCommand(organizationOps, 'organizations')],
   extend: { list: { view: linkedNamesView([{ column: 'owner', idField: 'owner_id', kind: 'user' }]) } },
   groups: {
     'organizations followers': 'Users who follow an organization: list, add, remove, changelog',

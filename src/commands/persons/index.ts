@@ -3,6 +3,7 @@ import { AuthError } from '../../core/errors.js';
 import { defineArea } from '../define-area.js';
 import { linkedNamesView } from '../linked-names.js';
 import { dealProductRows } from './products.js';
+import { upsertCommand } from '../upsert/command.js';
 
 /** The service answers 403 to anyone but a global admin, whatever the token's scopes; say so. */
 const ADMIN_ONLY =
@@ -11,6 +12,7 @@ const ADMIN_ONLY =
 
 /** Every person verb is generated; list, get, files and followers take --v1 for the v1 form (cli.switch). */
 export const area = defineArea(personOps, {
+  commands: [upsertCommand(personOps, 'persons')],
   extend: {
     collection: { explain: (err) => (err instanceof AuthError && err.message.includes('(403)') ? new AuthError(err.message, ADMIN_ONLY) : err) },
     products: { present: dealProductRows },

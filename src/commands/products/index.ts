@@ -1,7 +1,9 @@
 import { productOps } from '../../api/operations/products.js';
 import { defineArea } from '../define-area.js';
+import { upsertCommand } from '../upsert/command.js';
 
 export const area = defineArea(productOps, {
+  commands: [upsertCommand(productOps, 'products')],
   groups: {
     'products followers': 'Users who follow a product: list, add, remove, changelog',
     'products variations': 'Variations of a product with their own prices: list, add, update, delete',
