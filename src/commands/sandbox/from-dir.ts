@@ -1,0 +1,168 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { readFixtures } from '../../apply-engine/parse.js';
+import { makePlan, type Plan } from '../../apply-engine/plan.js';
+import { emptyState } from '../../apply-engine/state.js';
+import type { Context } from '../../core/context.js';
+import { CliError, PartialFailureError, UsageError, ValidationError } from '../../core/errors.js';
+import type { IO } from '../../core/io.js';
+import { SAMPLE_KINDS, type SampleKind } from '../pull/sample-policy.js';
+import { remapColumn } from './remap-column.js';
+
+/** What `sandbox start --from` found in the directory, checked before the sandbox starts. */
+export interface FromDir {
+  dir: string;
+  /** Configuration files (as `apply -f <dir>` reads them, without reference.yaml). */
+  files: string[];
+  plan: Plan;
+  /** sample/<kind>.csv files present, in load order. */
+  samples: Array<{ kind: SampleKind; file: string }>;
+}
+
+/** What was loaded, for the notice on stderr and the start-up JSON. */
+export interface Loaded {
+  records: Record<string, number>;
+  sample: Partial<Record<SampleKind, number>>;
+}
+
+const CONFIG_EXT = /\.(ya?ml|json)$/i;
+/** Read-only settings a pull lists for reference: never applied. */
+const REFERENCE_FILE = 'reference.yaml';
+
+/**
+ * Reads and checks the directory: every configuration file parsed and planned (references, env,
+ * specs), so a bad file is exit 2 naming file and line before anything starts.
+ */
+export function readFromDir(dir: string, env: NodeJS.ProcessEnv): FromDir {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (err) {
+    throw new UsageError(`--from ${dir}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (!isDir) throw new UsageError(`--from ${dir}: must be a directory (as crmctl pull --out writes)`);
+  const files = readdirSync(dir).filter((f) => CONFIG_EXT.test(f) && !f.startsWith('.') && f !== REFERENCE_FILE).sort().map((f) => join(dir, f));
+  const samples = SAMPLE_KINDS.map((kind) => ({ kind, file: join(dir, 'sample', `${kind}.csv`) })).filter((s) => existsSync(s.file));
+  if (!files.length && !samples.length) throw new UsageError(`--from ${dir}: holds no configuration files (.yaml, .yml, .json) and no sample/*.csv`);
+  const { records, issues } = readFixtures(files);
+  const plan = makePlan(records, emptyState(), { env, prune: false, issues });
+  return { dir, files, plan, samples };
+}
+
+/**
+ * Applies the configuration through the apply engine, then imports the sample files (organizations,
+ * persons, deals, activities: each links by name to what came before) through the import machinery,
+ * as the sandbox's admin. Journals, state and results go to a temporary directory, removed after.
+ * A refusal is exit 2 naming the file and line.
+ */
+export async function loadFromDir(ctx: Context, sandbox: { url: string; issueToken(): { access_token: string } }, from: FromDir): Promise<Loaded> {
+  const work = mkdtempSync(join(tmpdir(), 'crmctl-from-'));
+  const { createContext } = await import('../../runtime/create-context.js');
+  const env: NodeJS.ProcessEnv = { ...ctx.env, CRMCTL_API_DOMAIN: sandbox.url, CRMCTL_ACCESS_TOKEN: sandbox.issueToken().access_token };
+  delete env.CRMCTL_API_TOKEN;
+  // The commands' own reports (result rows, import summaries) are not this command's output.
+  const child = createContext(quietIO(ctx), env, { ...ctx.globals, profile: undefined, output: 'json', query: undefined });
+  const loaded: Loaded = { records: {}, sample: {} };
+  try {
+    if (from.plan.actions.length) {
+      const { executePlan } = await import('../../apply-engine/execute.js');
+      await executePlan(from.plan, {
+        http: await child.http(), reader: child, state: emptyState(), statePath: join(work, 'state.json'), env: ctx.env,
+        report: (r) => {
+          loaded.records[r.kind] = (loaded.records[r.kind] ?? 0) + 1;
+        },
+      }).catch((err: unknown) => {
+        throw asFileError(err);
+      });
+    }
+    const dealIds = new Map<string, string>();
+    for (const { kind, file } of from.samples) {
+      let input = file;
+      let lineOf = (line: number) => line;
+      // An activity's deal is given by id (deals have no name to link by): ids of the deals just loaded.
+      if (kind === 'activities' && dealIds.size) {
+        input = join(work, 'activities.csv');
+        const lines = await remapColumn(file, input, 'deal_id', dealIds);
+        lineOf = (line) => lines.get(line) ?? line;
+      }
+      const ids = await importSample(child, kind, file, input, join(work, kind), lineOf);
+      loaded.sample[kind] = ids.size;
+      if (kind === 'deals') for (const [old, id] of await sourceIds(file, ids)) dealIds.set(old, id);
+    }
+  } finally {
+    await child.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  return loaded;
+}
+
+/** Imports one sample file; returns line → new id. Problems come back as `<file>:<line>`. */
+async function importSample(ctx: Context, kind: SampleKind, file: string, input: string, work: string, lineOf: (line: number) => number): Promise<Map<number, string>> {
+  const [{ findImportResource }, { runImport }] = await Promise.all([import('../../automation/resources.js'), import('../../automation/import.js')]);
+  const resultsPath = `${work}.results.ndjson`;
+  try {
+    await runImport(ctx, {
+      resource: findImportResource(kind)!, file: input, format: 'csv', skipInvalid: false, concurrency: 4,
+      statePath: `${work}.import-state.json`, resultsPath, resume: false, dryRun: false,
+    });
+  } catch (err) {
+    if (err instanceof ValidationError) {
+      throw new ValidationError(err.issues.map((i) => {
+        const m = /^line (\d+): (.*)$/.exec(i.field);
+        return { field: m ? `${file}:${lineOf(Number(m[1]))} ${m[2]}` : `${file}:1 ${i.field === '--file' ? 'header' : i.field}`, rule: i.rule };
+      }), `Nothing of ${file} was loaded; the sandbox was stopped.`);
+    }
+    if (err instanceof PartialFailureError) {
+      const failed = results(resultsPath).filter((r) => r.error !== undefined);
+      throw new ValidationError(failed.map((r) => ({ field: `${file}:${lineOf(r.line)}`, rule: `refused by the sandbox: ${r.error}` })), 'The sandbox was stopped.');
+    }
+    throw err;
+  }
+  return new Map(results(resultsPath).flatMap((r) => (r.id === undefined || r.id === null ? [] : [[r.line, String(r.id)] as [number, string]])));
+}
+
+function results(path: string): Array<{ line: number; id?: unknown; error?: string }> {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; id?: unknown; error?: string });
+}
+
+/** The file's `id` column (the source account's ids) paired with the ids the rows got here. */
+async function sourceIds(file: string, created: Map<number, string>): Promise<Map<string, string>> {
+  const { readRows } = await import('../../automation/rows.js');
+  let idAt = -1;
+  const out = new Map<string, string>();
+  for await (const row of readRows(file, 'csv', (h) => (idAt = h.indexOf('id')))) {
+    if (row.kind !== 'csv' || idAt < 0) continue;
+    const old = row.cells[idAt];
+    const id = created.get(row.line);
+    if (old && id !== undefined) out.set(old, id);
+  }
+  return out;
+}
+
+/**
+ * The engine's message already names file and line (a refusal by the sandbox, 400, keeps exit 2);
+ * its hint points at a state file this command removes, so it is replaced.
+ */
+function asFileError(err: unknown): unknown {
+  const hint = 'The sandbox was stopped; fix the file and start it again.';
+  if (err instanceof ValidationError) return new ValidationError(err.issues, hint);
+  if (err instanceof CliError) return new CliError(err.message, err.exitCode, hint);
+  return err;
+}
+
+function quietIO(ctx: Context): IO {
+  const sink = new Writable({ write: (_chunk, _enc, done) => done() });
+  return { stdin: Readable.from([]), stdout: sink, stderr: ctx.globals.debug ? ctx.io.stderr : sink, isStdinTTY: false, isStdoutTTY: false, isStderrTTY: false, columns: 0 };
+}
+
+/** The notice on stderr: what the sandbox now holds beyond its seed. */
+export function loadedText(from: FromDir, loaded: Loaded): string {
+  const kinds = Object.entries(loaded.records).map(([k, n]) => `${n} ${k}`).join(', ');
+  const total = Object.values(loaded.records).reduce((a, b) => a + b, 0);
+  const lines = [`Loaded ${from.dir}: ${total} configuration record${total === 1 ? '' : 's'} from ${from.files.length} file${from.files.length === 1 ? '' : 's'}${kinds ? ` (${kinds})` : ''}`];
+  if (from.samples.length) lines.push(`  sample: ${from.samples.map((s) => `${loaded.sample[s.kind] ?? 0} ${s.kind}`).join(', ')}`);
+  return lines.join('\n');
+}
