@@ -27,6 +27,7 @@ export interface Loaded {
   sample: Partial<Record<SampleKind, number>>;
 }
 
+const STOPPED = 'The sandbox was stopped; fix the file and start it again.';
 const CONFIG_EXT = /\.(ya?ml|json)$/i;
 /** Read-only settings a pull lists for reference: never applied. */
 const REFERENCE_FILE = 'reference.yaml';
@@ -112,11 +113,11 @@ async function importSample(ctx: Context, kind: SampleKind, file: string, input:
       throw new ValidationError(err.issues.map((i) => {
         const m = /^line (\d+): (.*)$/.exec(i.field);
         return { field: m ? `${file}:${lineOf(Number(m[1]))} ${m[2]}` : `${file}:1 ${i.field === '--file' ? 'header' : i.field}`, rule: i.rule };
-      }), `Nothing of ${file} was loaded; the sandbox was stopped.`);
+      }), STOPPED);
     }
     if (err instanceof PartialFailureError) {
       const failed = results(resultsPath).filter((r) => r.error !== undefined);
-      throw new ValidationError(failed.map((r) => ({ field: `${file}:${lineOf(r.line)}`, rule: `refused by the sandbox: ${r.error}` })), 'The sandbox was stopped.');
+      throw new ValidationError(failed.map((r) => ({ field: `${file}:${lineOf(r.line)}`, rule: `refused by the sandbox: ${r.error}` })), STOPPED);
     }
     throw err;
   }
@@ -147,9 +148,8 @@ async function sourceIds(file: string, created: Map<number, string>): Promise<Ma
  * its hint points at a state file this command removes, so it is replaced.
  */
 function asFileError(err: unknown): unknown {
-  const hint = 'The sandbox was stopped; fix the file and start it again.';
-  if (err instanceof ValidationError) return new ValidationError(err.issues, hint);
-  if (err instanceof CliError) return new CliError(err.message, err.exitCode, hint);
+  if (err instanceof ValidationError) return new ValidationError(err.issues, STOPPED);
+  if (err instanceof CliError) return new CliError(err.message, err.exitCode, STOPPED);
   return err;
 }
 

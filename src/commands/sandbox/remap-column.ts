@@ -15,7 +15,7 @@ export async function remapColumn(file: string, out: string, column: string, map
   const rows: Array<{ line: number; cells: string[] }> = [];
   for await (const row of readRows(file, 'csv', (h) => (header = h))) {
     if (row.kind === 'csv') rows.push({ line: row.line, cells: row.cells });
-    else if (row.kind === 'error') throw new ValidationError([{ field: `${file}:${row.line}`, rule: row.rule }], 'The sandbox was stopped.');
+    else if (row.kind === 'error') throw new ValidationError([{ field: `${file}:${row.line}`, rule: row.rule }], 'The sandbox was stopped; fix the file and start it again.');
   }
   const at = header.indexOf(column);
   const lines = new Map<number, number>();
