@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy commands auth doctor completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp pull destroy commands auth doctor completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
     "leads")
       case "$prev" in
       esac
@@ -1724,6 +1724,10 @@ _crmctl() {
       case "$prev" in
       esac
       words="--areas --all-tools --allow-writes --allow-destructive --list-tools";;
+    "pull")
+      case "$prev" in
+      esac
+      words="--out --sample";;
     "destroy")
       case "$prev" in
       esac
@@ -1788,7 +1792,7 @@ _crmctl() {
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
       esac
-      words="--port --data --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
+      words="--port --data --from --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
     "sandbox reset")
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
@@ -1808,7 +1812,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy commands auth doctor completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp pull destroy commands auth doctor completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -2202,6 +2206,7 @@ _crmctl_subs() {
     "import") echo "";;
     "apply") echo "";;
     "mcp") echo "";;
+    "pull") echo "";;
     "destroy") echo "";;
     "commands") echo "";;
     "auth") echo "login status token refresh logout profiles";;
