@@ -170,6 +170,19 @@ describe('crmctl pull --sample N, then sandbox start --from', () => {
     for (const k of KINDS) expect(readFileSync(join(again, 'sample', `${k}.csv`), 'utf8'), k).toBe(readFileSync(join(dir, 'sample', `${k}.csv`), 'utf8'));
   });
 
+  it('CRMCTL_SAMPLE_KEY gives other fakes for the same records', async () => {
+    const keyed = mkdtempSync(join(tmpdir(), 'crmctl-pull-sample-'));
+    const r = await spawnCli(['pull', '--out', keyed, '--sample', '5'], { env: { ...fx.env, CRMCTL_SAMPLE_KEY: 'our-own-secret' } });
+    expect(r.code, r.stderr).toBe(0);
+    const persons = await readCsv(join(keyed, 'sample', 'persons.csv'));
+    expect(persons.map((p) => p.id)).toEqual(files.persons.map((p) => p.id));
+    expect(persons.map((p) => p.job_title)).toEqual(files.persons.map((p) => p.job_title));
+    for (const [i, p] of persons.entries()) {
+      expect(p.name).toMatch(/^Person [0-9a-f]{8}$/);
+      expect(p.name).not.toBe(files.persons[i]!.name);
+    }
+  });
+
   it('sandbox start --from loads the sample into a second sandbox with its links intact', async () => {
     const sb = await startSandboxFrom(['--from', dir]);
     try {

@@ -61,7 +61,8 @@ export function readFromDir(dir: string, env: NodeJS.ProcessEnv): FromDir {
 export async function loadFromDir(ctx: Context, sandbox: { url: string; issueToken(): { access_token: string } }, from: FromDir): Promise<Loaded> {
   const work = mkdtempSync(join(tmpdir(), 'crmctl-from-'));
   const { createContext } = await import('../../runtime/create-context.js');
-  const env: NodeJS.ProcessEnv = { ...ctx.env, CRMCTL_API_DOMAIN: sandbox.url, CRMCTL_ACCESS_TOKEN: sandbox.issueToken().access_token };
+  // Field names are read fresh: a cache is per address, and another sandbox on this port may have had other fields.
+  const env: NodeJS.ProcessEnv = { ...ctx.env, CRMCTL_API_DOMAIN: sandbox.url, CRMCTL_ACCESS_TOKEN: sandbox.issueToken().access_token, CRMCTL_FIELDS_TTL_SEC: '0' };
   delete env.CRMCTL_API_TOKEN;
   // The commands' own reports (result rows, import summaries) are not this command's output.
   const child = createContext(quietIO(ctx), env, { ...ctx.globals, profile: undefined, output: 'json', query: undefined });
