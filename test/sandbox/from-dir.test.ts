@@ -102,6 +102,19 @@ describe('crmctl sandbox start --from <dir>', () => {
     expect(existsSync(data)).toBe(false);
   });
 
+  it('a refused activity names the user\'s file and line (rows spanning lines counted), not the copy with the deal ids mapped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crmctl-from-bad-'));
+    mkdirSync(join(dir, 'sample'));
+    writeFileSync(join(dir, 'sample', 'deals.csv'), 'id,title,stage_name\n41,Fine deal,Qualified\n');
+    // The first row spans two lines: the second row starts on line 4 of the file.
+    writeFileSync(join(dir, 'sample', 'activities.csv'), 'id,subject,type,deal_id\n1,"Call,\nwith a second line",call,41\n2,Bad one,no-such-type,41\n');
+    const r = await spawnCli(['sandbox', 'start', '--port', '0', '--no-profile', '--from', dir], { env: { CRMCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(r.stdout).toBe('');
+    const file = join(dir, 'sample', 'activities.csv');
+    expect(r.stderr.startsWith(`error: ${file}:4: refused by the sandbox: The service answered 400 for POST /api/v2/activities: type: must be the key_string of an active activity type`), r.stderr).toBe(true);
+    expect(r.code).toBe(2);
+  });
+
   it('--from with a data file that exists is refused: it would load twice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crmctl-from-data-'));
     writeFileSync(join(dir, 'state.json'), '{}');
