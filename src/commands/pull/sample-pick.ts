@@ -69,7 +69,8 @@ export async function pickSample(reader: Reader, count: number): Promise<Picked>
     for (const id of newOrgs) orgs.set(id, (await org(id))!);
     deals.push(d);
   }
-  for await (const r of readAll(reader, listOp('persons'))) {
+  // A list whose kind is already full is not read at all (the first page would be a wasted request).
+  for await (const r of persons.size < count ? readAll(reader, listOp('persons')) : []) {
     if (persons.size >= count) break;
     const p = await settled(r as Rec);
     const o = linkId(p.org_id);
@@ -77,7 +78,7 @@ export async function pickSample(reader: Reader, count: number): Promise<Picked>
     persons.set(String(p.id), p);
     if (o !== undefined && !orgs.has(o)) orgs.set(o, (await org(o))!);
   }
-  for await (const r of readAll(reader, listOp('organizations'))) {
+  for await (const r of orgs.size < count ? readAll(reader, listOp('organizations')) : []) {
     if (orgs.size >= count) break;
     const o = r as Rec;
     if (!orgs.has(String(o.id))) orgs.set(String(o.id), o);
