@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { readFixtures } from '../../apply-engine/parse.js';
-import { makePlan, type Plan } from '../../apply-engine/plan.js';
+import { makePlan } from '../../apply-engine/plan.js';
 import { emptyState } from '../../apply-engine/state.js';
 import type { Context } from '../../core/context.js';
 import { CliError, PartialFailureError, UsageError, ValidationError } from '../../core/errors.js';
@@ -16,7 +16,6 @@ export interface FromDir {
   dir: string;
   /** Configuration files (as `apply -f <dir>` reads them, without reference.yaml). */
   files: string[];
-  plan: Plan;
   /** sample/<kind>.csv files present, in load order. */
   samples: Array<{ kind: SampleKind; file: string }>;
 }
@@ -48,12 +47,13 @@ export function readFromDir(dir: string, env: NodeJS.ProcessEnv): FromDir {
   const samples = SAMPLE_KINDS.map((kind) => ({ kind, file: join(dir, 'sample', `${kind}.csv`) })).filter((s) => existsSync(s.file));
   if (!files.length && !samples.length) throw new UsageError(`--from ${dir}: holds no configuration files (.yaml, .yml, .json) and no sample/*.csv`);
   const { records, issues } = readFixtures(files);
-  const plan = makePlan(records, emptyState(), { env, prune: false, issues });
-  return { dir, files, plan, samples };
+  // Planned against nothing only for its checks (a new sandbox holds none of the files' records).
+  makePlan(records, emptyState(), { env, prune: false, issues });
+  return { dir, files, samples };
 }
 
 /**
- * Applies the configuration through the apply engine, then imports the sample files (organizations,
+ * Applies the configuration as `crmctl apply -f` does (runApply), then imports the sample files (organizations,
  * persons, deals, activities: each links by name to what came before) through the import machinery,
  * as the sandbox's admin. Journals, state and results go to a temporary directory, removed after.
  * A refusal is exit 2 naming the file and line.
@@ -68,16 +68,15 @@ export async function loadFromDir(ctx: Context, sandbox: { url: string; issueTok
   const child = createContext(quietIO(ctx), env, { ...ctx.globals, profile: undefined, output: 'json', query: undefined });
   const loaded: Loaded = { records: {}, sample: {} };
   try {
-    if (from.plan.actions.length) {
-      const { executePlan } = await import('../../apply-engine/execute.js');
-      await executePlan(from.plan, {
-        http: await child.http(), reader: child, state: emptyState(), statePath: join(work, 'state.json'), env: ctx.env,
-        report: (r) => {
-          loaded.records[r.kind] = (loaded.records[r.kind] ?? 0) + 1;
-        },
-      }).catch((err: unknown) => {
+    if (from.files.length) {
+      // The very code `crmctl apply -f` runs (files checked, planned, sent in order), into a state
+      // file of its own: what it created is counted from there.
+      const [{ runApply }, { readState }] = await Promise.all([import('../apply/run.js'), import('../../apply-engine/state.js')]);
+      const statePath = join(work, 'state.json');
+      await runApply(child, { files: from.files, state: statePath, dryRun: false, prune: false }).catch((err: unknown) => {
         throw asFileError(err);
       });
+      for (const entry of Object.values(readState(statePath).records)) loaded.records[entry.kind] = (loaded.records[entry.kind] ?? 0) + 1;
     }
     const dealIds = new Map<string, string>();
     for (const { kind, file } of from.samples) {
