@@ -201,9 +201,11 @@ describe('crmctl pull --sample N, then sandbox start --from', () => {
     }
   });
 
-  it('sandbox start --from loads the sample into a second sandbox with its links intact', async () => {
-    const sb = await startSandboxFrom(['--from', dir]);
+  it('sandbox start --from loads the sample into a second sandbox with its links intact; --faults start after the load', async () => {
+    // Every API call would fail with 5xx=1: the load succeeding shows the faults were armed after it.
+    const sb = await startSandboxFrom(['--from', dir, '--faults', '5xx=1']);
     try {
+      expect(await (await fetch(`${sb.info.url}/__sandbox/faults`)).json()).toMatchObject({ data: { rate5xx: 1 } });
       const counts = Object.fromEntries(KINDS.map((k) => [k, files[k].length]));
       expect(sb.info.loaded).toEqual({ records: {}, sample: counts });
       expect(sb.stderr()).toBe(`Loaded ${dir}: 0 configuration records from 0 files\n  sample: ${KINDS.map((k) => `${counts[k]} ${k}`).join(', ')}\n`);

@@ -166,3 +166,10 @@ export function loadedText(from: FromDir, loaded: Loaded): string {
   if (from.samples.length) lines.push(`  sample: ${from.samples.map((s) => `${loaded.sample[s.kind] ?? 0} ${s.kind}`).join(', ')}`);
   return lines.join('\n');
 }
+
+/** Sets the fault rates of a running sandbox (as `crmctl sandbox faults` does). */
+export async function armFaults(ctx: Context, url: string, faults: unknown): Promise<void> {
+  const { rawRequest } = await import('../../http/raw.js');
+  const res = await rawRequest(`${url}/__sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults), transport: ctx.env.CRMCTL_HTTP_TRANSPORT });
+  if (res.status >= 400) throw new CliError(`The sandbox refused the fault rates (${res.status}): ${res.text.slice(0, 300)}`);
+}

@@ -61,7 +61,8 @@ export const startCommand = defineCommand({
         autoApprove: flags.autoApprove,
         tokenLifetimeSec: flags.tokenLifetime,
         budget: { limit: flags.budget, windowSec: flags.window },
-        faults,
+        // With --from, faults start once the directory is loaded: they are for the scripts that run next.
+        faults: from ? undefined : faults,
         redirectUris: [`http://127.0.0.1:${callbackPort}/callback`],
         log: (line) => ctx.debug(line),
       }),
@@ -70,6 +71,7 @@ export const startCommand = defineCommand({
     if (fromDir && from) {
       try {
         loaded = await fromDir.loadFromDir(ctx, sandbox, from);
+        if (faults) await fromDir.armFaults(ctx, sandbox.url, faults);
       } catch (err) {
         await sandbox.close();
         // A half-loaded data file would be refused by the next --from: it was new, so it goes.
