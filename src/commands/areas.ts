@@ -64,6 +64,7 @@ export const AREAS: AreaEntry[] = [
   { name: 'import', summary: 'Create records from ndjson, json or csv: validated, paced, resumable', group: 'Automation', load: () => import('./import/index.js').then((m) => m.area) },
   { name: 'apply', summary: 'Create or update records from fixture files (idempotent, with a state file)', group: 'Automation', load: () => import('./apply/index.js').then((m) => m.area) },
   { name: 'mcp', summary: 'Serve the account as MCP tools for AI assistants (read-only unless allowed)', group: 'Automation', load: () => import('./mcp/index.js').then((m) => m.area) },
+  { name: 'pull', summary: "Write the account's setup as files apply accepts, optionally with a sample of records", group: 'Automation', load: () => import('./pull/index.js').then((m) => m.area) },
   { name: 'destroy', summary: 'Delete the records crmctl apply created, dependents first', group: 'Automation', load: () => import('./destroy/index.js').then((m) => m.area) },
   { name: 'commands', summary: 'Every command as JSON for scripts and agents: flags, operations, exit codes', group: 'Automation', load: () => import('./commands/index.js').then((m) => m.area) },
   { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },

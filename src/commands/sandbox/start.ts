@@ -1,7 +1,9 @@
+import { existsSync, rmSync } from 'node:fs';
 import { defineCommand } from '../../core/define-command.js';
-import { CliError } from '../../core/errors.js';
+import { CliError, UsageError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
 import { parseFaults } from './faults.js';
+import type { Loaded } from './from-dir.js';
 
 /** A busy port is a usage problem with a fix, not a crash. */
 async function startSandboxOrExplain<T>(port: number, start: () => Promise<T>): Promise<T> {
@@ -25,10 +27,12 @@ export const startCommand = defineCommand({
     'crmctl sandbox start --seed demo',
     'crmctl sandbox start --port 0 --data ./sandbox.json --auto-approve',
     'crmctl sandbox start --budget 2000 --window 2 --faults 5xx=0.1,429=0.05,reset=0.05,latency=5-30',
+    'crmctl sandbox start --from ./acct --seed empty   # a directory crmctl pull --out wrote',
   ],
   flags: {
     port: flag.int({ min: 0, max: 65535, default: 4010, description: 'port on 127.0.0.1 (0 = a free port)' }),
     data: flag.string({ value: 'file', description: 'persist state in this JSON file (atomic writes); loaded when it exists' }),
+    from: flag.string({ value: 'dir', description: 'then apply the directory\'s configuration files (as apply -f) and load its sample/*.csv records' }),
     seed: flag.enum(['demo', 'empty'], { value: 'name', default: 'demo', description: 'initial data when there is no data file' }),
     autoApprove: flag.bool({ description: 'answer the consent page with Allow (demos, CI)' }),
     callbackPort: flag.int({ min: 1, max: 65535, default: 8250, description: 'registered OAuth callback port: http://127.0.0.1:N/callback' }),
@@ -42,6 +46,12 @@ export const startCommand = defineCommand({
   async run(ctx, { flags }) {
     const { port, callbackPort } = flags;
     const faults = flags.faults ? parseFaults(flags.faults) : undefined;
+    // The directory is read and checked before anything starts: a bad file is exit 2 with nothing running.
+    const fromDir = flags.from === undefined ? undefined : await import('./from-dir.js');
+    const from = fromDir && flags.from !== undefined ? fromDir.readFromDir(flags.from, ctx.env) : undefined;
+    if (from && flags.data && existsSync(flags.data)) {
+      throw new UsageError(`--from: loads into a new sandbox, and ${flags.data} (--data) exists already`, 'Remove the data file, or start without --from to keep using it.');
+    }
     const { startSandbox } = await import('../../sandbox/index.js');
     const sandbox = await startSandboxOrExplain(port, () =>
       startSandbox({
@@ -51,17 +61,31 @@ export const startCommand = defineCommand({
         autoApprove: flags.autoApprove,
         tokenLifetimeSec: flags.tokenLifetime,
         budget: { limit: flags.budget, windowSec: flags.window },
-        faults,
+        // With --from, faults start once the directory is loaded: they are for the scripts that run next.
+        faults: from ? undefined : faults,
         redirectUris: [`http://127.0.0.1:${callbackPort}/callback`],
         log: (line) => ctx.debug(line),
       }),
     );
+    let loaded: Loaded | undefined;
+    if (fromDir && from) {
+      try {
+        loaded = await fromDir.loadFromDir(ctx, sandbox, from);
+        if (faults) await fromDir.armFaults(ctx, sandbox.url, faults);
+      } catch (err) {
+        await sandbox.close();
+        // A half-loaded data file would be refused by the next --from: it was new, so it goes.
+        if (flags.data) rmSync(flags.data, { force: true });
+        throw err;
+      }
+      ctx.io.stderr.write(`${fromDir.loadedText(from, loaded)}\n`);
+    }
     const { profileName } = flags;
     if (flags.profile) {
       const { saveProfile } = await import('../../config/store.js');
       await saveProfile(profileName, { kind: 'sandbox', authUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, callbackPort }, ctx.env);
     }
-    const info = { url: sandbox.url, client_id: sandbox.clientId, client_secret: sandbox.clientSecret, callback: `http://127.0.0.1:${callbackPort}/callback`, profile: flags.profile ? profileName : null };
+    const info = { url: sandbox.url, client_id: sandbox.clientId, client_secret: sandbox.clientSecret, callback: `http://127.0.0.1:${callbackPort}/callback`, profile: flags.profile ? profileName : null, ...(loaded ? { loaded } : {}) };
     // One JSON line on stdout when piped (scripts read the URL); a friendly block on a terminal.
     const { renderDocument } = await import('../../output/report.js');
     await renderDocument(ctx, {

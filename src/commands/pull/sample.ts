@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkReader } from '../../api/prepare.js';
+import type { Context } from '../../core/context.js';
+import { csvColumns, encoderFor } from '../../automation/encoders.js';
+import { LinkNamer } from '../../automation/link-names.js';
+import { findExportResource } from '../../automation/resources.js';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { fieldCatalog } from '../../names/catalog.js';
+import { csvRecord } from '../../names/read.js';
+import { Pseudonyms } from './pseudonym.js';
+import { linkId, pickSample, type Picked, type Rec } from './sample-pick.js';
+import { keptCustomColumns, pseudonymize, SAMPLE_KINDS, sampleColumns, type SampleKind } from './sample-policy.js';
+
+/**
+ * `pull --sample N`: writes <dir>/sample/{organizations,persons,deals,activities}.csv, up to `count`
+ * records of each with their links inside the sample, in the CSV form `crmctl export` writes (link
+ * names beside ids, custom fields by name), names, emails and phones replaced deterministically and
+ * people's free text left out (sample-policy.ts says what is kept). `sandbox start --from <dir>`
+ * loads them back. CRMCTL_SAMPLE_KEY replaces the default key of the fakes.
+ */
+export async function writeSample(ctx: Context, opts: { dir: string; count: number }): Promise<{ files: string[]; records: number }> {
+  const picked = await pickSample(ctx, opts.count);
+  const fakes = new Pseudonyms(ctx.env.CRMCTL_SAMPLE_KEY || undefined);
+  const namer = new LinkNamer(await ctx.http());
+  const out = join(opts.dir, 'sample');
+  mkdirSync(out, { recursive: true });
+  const files: string[] = [];
+  let records = 0;
+  for (const kind of SAMPLE_KINDS) {
+    const op = findExportResource(kind)!.op;
+    const cat = op.cli.customFields ? await fieldCatalog(checkReader(ctx), op.cli.customFields, ctx) : undefined;
+    const base = picked[kind].map((r) => (cat ? csvRecord(cat, r) : r) as Rec);
+    const columns = sampleColumns(kind, LinkNamer.withNames(csvColumns(op.cli.fields, base)), cat ? keptCustomColumns(cat) : new Set());
+    const rows = base.map((r) => namesFromSample(r, picked));
+    // Stage and pipeline names are configuration: read as an export reads them.
+    const named = (await namer.annotate(rows, columns)) as Rec[];
+    const faked = named.map((r) => pseudonymize(kind, r, (k, v) => fakes.fake(k, v), (k, v) => fakes.fakeList(k, v)));
+    const enc = encoderFor('csv', columns);
+    const file = join(out, `${kind}.csv`);
+    writeFileAtomic(file, enc.page(faked, 0) + enc.end(faked.length), 0o644);
+    files.push(file);
+    records += faked.length;
+  }
+  return { files, records };
+}
+
+/**
+ * The person and organization names beside their ids, from the sample's own records (every link
+ * points inside it), so the whole person and organization lists are never read to name a few links.
+ */
+function namesFromSample(r: Rec, picked: Picked): Rec {
+  const nameOf = (kind: SampleKind, id: unknown) => (linkId(id) === undefined ? null : (picked[kind].find((x) => String(x.id) === linkId(id))?.name ?? null));
+  const out = { ...r };
+  if ('person_id' in out) out.person_name = nameOf('persons', out.person_id);
+  if ('org_id' in out) out.org_name = nameOf('organizations', out.org_id);
+  return out;
+}
