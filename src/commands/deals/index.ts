@@ -1,9 +1,11 @@
 import { dealOps } from '../../api/operations/deals.js';
+import { bulkUpdateCommand } from '../bulk/bulk-update.js';
 import { defineArea } from '../define-area.js';
 import { dealTableView } from './table-view.js';
 import { dealValueNotice } from './value-notice.js';
 
 export const area = defineArea(dealOps, {
+  commands: [bulkUpdateCommand('deals', 'deal', dealOps)],
   extend: {
     list: { view: dealTableView },
     archived: { view: dealTableView },

@@ -1,7 +1,9 @@
 import { productOps } from '../../api/operations/products.js';
+import { bulkUpdateCommand } from '../bulk/bulk-update.js';
 import { defineArea } from '../define-area.js';
 
 export const area = defineArea(productOps, {
+  commands: [bulkUpdateCommand('products', 'product', productOps)],
   groups: {
     'products followers': 'Users who follow a product: list, add, remove, changelog',
     'products variations': 'Variations of a product with their own prices: list, add, update, delete',
