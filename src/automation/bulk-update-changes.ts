@@ -111,29 +111,47 @@ export function valueAt(record: unknown, path: string[]): unknown {
 /** One changed member and its from → to tally: how many records change, from which values. */
 export interface FieldChange {
   field: string;
-  to: unknown;
+  to: string;
   changes: number;
   already: number;
   from: Map<string, number>;
 }
 
+/** How the plan names a member and shows a value (custom fields by name, options by label). */
+export interface Naming {
+  field(path: string[]): string;
+  value(path: string[], v: unknown): string;
+}
+
+/** Members written beside another (a monetary `<key>_currency`, a range's `<key>_until`): shown with it. */
+const COMPANION = /^(.+)_(currency|until)$/;
+
 /** The plan's per-field summary over the records that will be written and those already at the value. */
-export function tally(body: Rec, records: Rec[], label: (path: string[]) => string): FieldChange[] {
-  return leaves(body).map(({ path, value }) => {
-    const c: FieldChange = { field: label(path), to: value, changes: 0, already: 0, from: new Map() };
+export function tally(body: Rec, records: Rec[], naming: Naming): FieldChange[] {
+  const all = leaves(body);
+  const has = (path: string[]) => all.some((l) => l.path.join('\u0000') === path.join('\u0000'));
+  const out: FieldChange[] = [];
+  for (const { path, value } of all) {
+    const last = path[path.length - 1]!;
+    const m = COMPANION.exec(last);
+    if (m && has([...path.slice(0, -1), m[1]!])) continue;
+    const parentPath = path.slice(0, -1);
+    const companions = all.filter((l) => l.path.length === path.length && l.path.slice(0, -1).join('\u0000') === parentPath.join('\u0000') && COMPANION.exec(l.path[l.path.length - 1]!)?.[1] === last);
+    const members: Rec = { [last]: value, ...Object.fromEntries(companions.map((c) => [c.path[c.path.length - 1]!, c.value])) };
+    const shown = (rec: unknown) => [naming.value(path, valueAt(rec, path)), ...companions.map((c) => valueAt(rec, c.path)).filter((x) => x !== undefined && x !== null).map(String)].join(' ');
+    const to = [naming.value(path, value), ...companions.map((c) => (c.value === null ? '' : String(c.value)))].filter(Boolean).join(' ');
+    const c: FieldChange = { field: naming.field(path), to, changes: 0, already: 0, from: new Map() };
     for (const r of records) {
-      const parent = valueAt(r, path.slice(0, -1));
-      const last = path[path.length - 1]!;
-      if (holds(parent, { [last]: value })) c.already++;
+      if (holds(valueAt(r, parentPath), members)) c.already++;
       else {
         c.changes++;
-        const cur = valueAt(r, path);
-        const shown = show(cur);
-        c.from.set(shown, (c.from.get(shown) ?? 0) + 1);
+        const v = shown(r);
+        c.from.set(v, (c.from.get(v) ?? 0) + 1);
       }
     }
-    return c;
-  });
+    out.push(c);
+  }
+  return out;
 }
 
 export function show(v: unknown): string {

@@ -1,6 +1,5 @@
 import type { Operation } from '../api/operation.js';
 import type { FieldChange } from './bulk-update-changes.js';
-import { show } from './bulk-update-changes.js';
 
 /** What a bulk update will do, before it does it: printed on stderr, and as the document of --dry-run. */
 export interface BulkPlan {
@@ -28,7 +27,7 @@ export function planText(p: BulkPlan): string {
   for (const f of p.fields) {
     const from = [...f.from].sort((a, b) => b[1] - a[1]);
     const shown = from.slice(0, 3).map(([v, c]) => `${v}: ${n(c)}`).join(', ') + (from.length > 3 ? `, ${from.length - 3} other values` : '');
-    lines.push(`  ${f.field} → ${show(f.to)}: ${n(f.changes)} change${f.changes ? ` (from ${shown})` : ''}, ${n(f.already)} already at the value`);
+    lines.push(`  ${f.field} → ${f.to}: ${n(f.changes)} change${f.changes ? ` (from ${shown})` : ''}, ${n(f.already)} already at the value`);
   }
   const parts = [`${n(p.to_update)} to update`, `${n(p.unchanged)} unchanged (not written)`];
   if (p.not_found) parts.push(`${n(p.not_found)} not found`);

@@ -9,7 +9,7 @@ import type { HttpResponse } from '../http/types.js';
 import type { FieldSpec } from '../input/fields.js';
 import { operationFields } from '../input/operation-input.js';
 import { renderDocument } from '../output/report.js';
-import { changesOf, holds, leaves, tally } from './bulk-update-changes.js';
+import { changesOf, holds, leaves, show, tally, type Naming } from './bulk-update-changes.js';
 import { planJson, planText, type BulkPlan } from './bulk-update-plan.js';
 import { recordsByIds, recordsOfFilter, selectionOf, type RecordId } from './bulk-update-select.js';
 import { Journal, removeIfExists, writeJsonLinesAtomic } from './durable.js';
@@ -152,7 +152,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   }
   const readCost = http.governor.stats.acquired - before;
 
-  const label = await labeller(ctx, reader, update, body);
+  const names = await naming(ctx, reader, update, body);
   const plan: BulkPlan = {
     area,
     selection,
@@ -161,7 +161,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
     unchanged: settledNow.filter((x) => x.status === 'unchanged').length,
     not_found: settledNow.filter((x) => x.status === 'failed').length,
     done_earlier: doneEarlier + settledNow.filter((x) => x.status === 'updated').length,
-    fields: body ? tally(body, [...toWrite.map((w) => current.get(String(w.id))!), ...unchangedRecords], label) : [],
+    fields: body ? tally(body, [...toWrite.map((w) => current.get(String(w.id))!), ...unchangedRecords], names) : [],
     update,
     read_cost: readCost,
   };
@@ -250,18 +250,24 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   if (complete) removeIfExists(statePath);
 }
 
-/** How the plan names a member: custom values by their field name (hash keys mean nothing to a person). */
-async function labeller(ctx: Context, reader: Reader, update: Operation, body: Rec | undefined): Promise<(path: string[]) => string> {
-  const plain = (path: string[]) => path.join('.');
+/** How the plan names a member and shows its values: custom fields by name and options by label (hashes and option ids mean nothing to a person). */
+async function naming(ctx: Context, reader: Reader, update: Operation, body: Rec | undefined): Promise<Naming> {
+  const plain: Naming = { field: (path) => path.join('.'), value: (_path, v) => show(v) };
   if (!body || !update.cli.customFields || !leaves(body).some((l) => l.path.some((p) => HASH.test(p)))) return plain;
   const { fieldCatalog } = await import('../names/catalog.js');
   const cat = await fieldCatalog(checkReader(reader), update.cli.customFields, ctx);
-  return (path) => {
+  const custom = (path: string[]) => {
     const last = path[path.length - 1]!;
-    const m = HASH.exec(last);
-    if (!m) return plain(path);
-    const name = cat.nameOf(last.slice(0, 40));
-    return name ? `${name}${m[1] ?? ''}` : plain(path);
+    return HASH.test(last) ? cat.field(last.slice(0, 40)) : undefined;
+  };
+  return {
+    field: (path) => custom(path)?.name ?? plain.field(path),
+    value: (path, v) => {
+      const f = custom(path);
+      if (!f?.options.length || v === null || v === undefined) return show(v);
+      const ids = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v];
+      return ids.map((id) => cat.labelOf(f.key, typeof id === 'string' ? id.trim() : id) ?? show(id)).join(', ');
+    },
   };
 }
 

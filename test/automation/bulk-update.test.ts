@@ -175,4 +175,16 @@ describe('bulk-update: plan, confirmation and selection', () => {
     ]);
     expect((await patches()).map((p) => p.path)).toEqual(['/api/v2/deals/1']);
   });
+
+  it('leads (uuid ids, no ids filter on the list): ids as a JSON array on stdin, one get each, a custom field by name at the top level', async () => {
+    const leads = await fx.collection<{ id: string; owner_id: number; is_archived: boolean }>('leads');
+    const pick = leads.filter((l) => !l.is_archived).slice(0, 3).map((l) => l.id);
+    const r = await bin(['leads', 'bulk-update', '--ids', '-', '--field', 'owner_id=3', '--field', 'Segment=SMB', '--yes'], { stdin: JSON.stringify(pick), cwd: workDir() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Updated 3 leads; 0 unchanged, 0 failed. Results: leads.bulk-update.results.ndjson\n');
+    const reqs = await fx.requests();
+    expect(reqs.filter((q) => q.path.startsWith('/api/v1/leads/')).map((q) => `${q.method} ${q.path}`).sort()).toEqual([...pick.map((id) => `GET /api/v1/leads/${id}`), ...pick.map((id) => `PATCH /api/v1/leads/${id}`)].sort());
+    const after = (await fx.collection<Record<string, unknown>>('leads')).filter((l) => pick.includes(String(l.id)));
+    expect(after.every((l) => l.owner_id === 3 && typeof l[DEAL_FIELD_KEYS.segment] === 'number')).toBe(true);
+  });
 });
