@@ -71,6 +71,8 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   if (flags.resume && !header) throw new UsageError(`--resume: there is no bulk update to continue in ${statePath}`, 'Run the command without --resume to start one (--state names another journal).');
   if (header && header.area !== area) throw new UsageError(`--resume: ${statePath} belongs to a bulk update of ${header.area}; this command updates ${area}`);
 
+  // The command line's selection is checked first (a bad id or filter value names its flag), read later.
+  const sel = header ? undefined : await selectionOf(ctx, { noun: o.noun, update, filters: o.filters, ids: flags.ids, filterId: flags.filterId, tableOpts: o.tableOpts });
   const given = flags.field.length > 0 || flags.data !== undefined;
   const changes = given || !header ? await changesOf(ctx, update, { data: flags.data, field: flags.field }) : header.changes;
   if (header && given && JSON.stringify(changes) !== JSON.stringify(header.changes)) {
@@ -108,7 +110,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
     }
     current = await recordsByIds(reader, o, ids.filter((id) => !outcomes.has(String(id))), hasIdsFilter);
   } else {
-    const sel = await selectionOf(ctx, { noun: o.noun, update, filters: o.filters, ids: flags.ids, filterId: flags.filterId, tableOpts: o.tableOpts });
+    if (!sel) throw new Error('internal: a new bulk update without a selection');
     if (sel.kind === 'ids') {
       ids = sel.ids;
       selection = flags.ids === '-' ? `${ids.length} ids on stdin` : '--ids';
