@@ -187,4 +187,33 @@ describe('bulk-update: plan, confirmation and selection', () => {
     const after = (await fx.collection<Record<string, unknown>>('leads')).filter((l) => pick.includes(String(l.id)));
     expect(after.every((l) => l.owner_id === 3 && typeof l[DEAL_FIELD_KEYS.segment] === 'number')).toBe(true);
   });
+
+  it('records that failed on a passing error (exit 7) are updated by --resume, once; another run refuses while the journal is there', async () => {
+    const dir = workDir();
+    const ids = (await deals()).map((d) => d.id);
+    const args = ['deals', 'bulk-update', '--ids', ids.join(','), '--field', 'Deal notes=retried', '--concurrency', '1', '--yes'];
+    // Every other request refused with 429 and no retries: some updates fail on the rate limit.
+    await control(fx, 'PUT', 'faults', { rate429: 0.5, seed: 11 });
+    const first = await spawnCli(args, { env: { ...fx.env, CRMCTL_MAX_RETRIES: '0' }, cwd: dir });
+    await control(fx, 'PUT', 'faults', {});
+    expect(first.code, first.stderr).toBe(7);
+    expect(first.stderr).toContain('--resume');
+    const failed = ndjson(readFileSync(join(dir, 'deals.bulk-update.results.ndjson'), 'utf8')).filter((x) => x.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThan(ids.length);
+
+    const again = await bin(args, { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already has state in deals.bulk-update-state.ndjson');
+    const other = await bin([...args.slice(0, 4), '--field', 'Deal notes=something else', '--yes', '--resume'], { cwd: dir });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('--resume: the journal in deals.bulk-update-state.ndjson sets');
+
+    await fx.clearRequests();
+    const resumed = await bin([...args, '--resume'], { cwd: dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((await patches()).map((p) => p.path).sort()).toEqual(failed.map((x) => `/api/v2/deals/${x.id}`).sort());
+    expect((await deals()).every((d) => d.custom_fields[DEAL_FIELD_KEYS.notes] === 'retried')).toBe(true);
+    expect(ndjson(readFileSync(join(dir, 'deals.bulk-update.results.ndjson'), 'utf8'))).toEqual(ids.map((id) => ({ id, status: 'updated' })));
+  });
 });
