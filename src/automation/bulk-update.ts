@@ -75,7 +75,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   const sel = header ? undefined : await selectionOf(ctx, { noun: o.noun, update, filters: o.filters, ids: flags.ids, filterId: flags.filterId, tableOpts: o.tableOpts });
   const given = flags.field.length > 0 || flags.data !== undefined;
   const changes = given || !header ? await changesOf(ctx, update, { data: flags.data, field: flags.field }) : header.changes;
-  if (header && given && JSON.stringify(changes) !== JSON.stringify(header.changes)) {
+  if (header && given && canonical(changes) !== canonical(header.changes)) {
     throw new UsageError(`--resume: the journal in ${statePath} sets ${JSON.stringify(header.changes)}; this command sets ${JSON.stringify(changes)}`, 'Resume with the same fields (or none: the journal has them), or delete the journal to start another update.');
   }
 
@@ -285,6 +285,13 @@ function isPassing(err: CliError): boolean {
   if (err instanceof AmbiguousWriteError || err instanceof ValidationError || err instanceof AuthError || err instanceof NotFoundError || err instanceof UsageError) return false;
   if (err instanceof ApiError) return err.status >= 500 || err.status === 429;
   return true;
+}
+
+/** JSON with keys in order: the same changes given in another order are the same changes. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Rec)[k])}`).join(',')}}`;
+  return JSON.stringify(v);
 }
 
 async function record(log: Journal, outcomes: Map<string, Outcome>, outcome: Outcome, extra: Rec = {}): Promise<void> {

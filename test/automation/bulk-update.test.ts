@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -85,6 +86,59 @@ describe('bulk-update: 500 deals under faults and a kill -9, resumed', () => {
     // Every record settled: the journal is gone, the results stay.
     expect(existsSync(state)).toBe(false);
   }, 240_000);
+});
+
+/**
+ * A loopback proxy in front of the sandbox that answers `fault(n)` for the n-th PATCH: 'after' sends it on
+ * and answers 502 once the write is applied (a gateway that lost the answer), 'before' answers 502 without
+ * sending it on (refused), otherwise it passes through.
+ */
+async function faultyProxy(target: string, fault: (n: number) => 'after' | 'before' | undefined): Promise<{ url: string; server: Server }> {
+  let patches = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const kind = req.method === 'PATCH' ? fault(++patches) : undefined;
+      const gateway = () => {
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: false, error: 'Bad gateway' }));
+      };
+      if (kind === 'before') return gateway();
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]));
+      const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      const text = await upstream.text();
+      if (kind === 'after') return gateway();
+      res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k))));
+      res.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${addr.port}`, server };
+}
+
+describe('bulk-update: a 5xx after the write was applied', () => {
+  it('is settled by reading the record back: no deal is written twice; a 502 that was refused is resent', async () => {
+    expect((await control(fx, 'POST', 'bulk', { collection: 'deals', count: 60 })).status).toBe(200);
+    const ids = (await deals()).filter((d) => d.title.startsWith('Bulk deal ')).map((d) => d.id);
+    const proxy = await faultyProxy(fx.sandbox.url, (n) => (n % 3 === 0 ? 'after' : n % 7 === 0 ? 'before' : undefined));
+    try {
+      const dir = workDir();
+      const r = await spawnCli(['deals', 'bulk-update', '--ids', ids.join(','), '--field', 'owner_id=3', '--concurrency', '1', '--yes'], { env: { ...fx.env, CRMCTL_API_DOMAIN: proxy.url }, cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      // Every PATCH that reached the sandbox was applied: one per deal, none twice.
+      const reached = (await patches()).map((p) => p.path);
+      expect(reached.sort()).toEqual(ids.map((id) => `/api/v2/deals/${id}`).sort());
+      // The deals whose answer was lost were read back (a GET of that deal after its PATCH).
+      const gets = ((await fx.requests()) as Logged[]).filter((q) => q.method === 'GET' && /^\/api\/v2\/deals\/\d+$/.test(q.path));
+      expect(gets.length).toBeGreaterThanOrEqual(Math.floor(ids.length / 3));
+      expect((await deals()).filter((d) => ids.includes(d.id)).every((d) => d.owner_id === 3)).toBe(true);
+      expect(ndjson(readFileSync(join(dir, 'deals.bulk-update.results.ndjson'), 'utf8'))).toEqual(ids.map((id) => ({ id, status: 'updated' })));
+    } finally {
+      await new Promise((resolve) => proxy.server.close(resolve));
+    }
+  });
 });
 
 describe('bulk-update: plan, confirmation and selection', () => {
