@@ -25,7 +25,7 @@ export function filterFields(list: Operation) {
 function filterOptions(list: Operation): OptionSpec[] {
   return filterFields(list).map((f) => ({
     flags: `--${f.flag} ${f.kind === 'boolean' ? '[bool]' : '<value>'}`,
-    description: `select by ${f.description ?? f.key.replace(/_/g, ' ')} (a filter of ${list.method} ${list.path})`,
+    description: `select by ${f.key.replace(/_/g, ' ')}${f.description ? `: ${f.description}` : ''}`,
     choices: f.kind === 'enum' ? f.choices : undefined,
   }));
 }
@@ -35,8 +35,9 @@ function filterOptions(list: Operation): OptionSpec[] {
  * The module stays light (the area's index loads it for every command of the area); the work is in
  * src/automation/bulk-update*.ts, loaded when the command runs.
  */
-export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable): CommandSpec {
+export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable, sampleIds = '1,2,3'): CommandSpec {
   const { list, get, update } = ops;
+  const custom = update.cli.customFields ? '"Segment=Enterprise"' : 'owner_id=7';
   const spec = defineCommand({
     path: [area, 'bulk-update'],
     summary: `Change many ${area} at once: select by ids, a saved filter or list filters; plan, confirm, paced, resumable`,
@@ -52,10 +53,10 @@ export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable): C
       'See docs/bulk.md.',
     ].join('\n'),
     examples: [
-      `crmctl ${area} bulk-update --ids 1,2,3 --field owner_id=7 --dry-run`,
-      `crmctl ${area} bulk-update --filter-id 12 --field "Segment=Enterprise" --yes`,
+      `crmctl ${area} bulk-update --ids ${sampleIds} --field owner_id=7 --dry-run`,
+      `crmctl ${area} bulk-update --filter-id 12 --field ${custom} --yes`,
       `crmctl ${area} list --owner-id 5 --all --output ndjson | crmctl ${area} bulk-update --ids - --field owner_id=7 --yes`,
-      `crmctl ${area} bulk-update --ids 1,2,3 --field owner_id=7 --yes --resume`,
+      `crmctl ${area} bulk-update --ids ${sampleIds} --field owner_id=7 --yes --resume`,
     ],
     operations: [list, get, update],
     flags: {
@@ -66,7 +67,7 @@ export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable): C
       dryRun: flag.bool({ description: 'print the plan (records, changes, cost) and write nothing' }),
       concurrency: flag.int({ min: 1, max: 16, description: 'updates in flight (default 4)' }),
       state: flag.string({ value: 'file', description: `journal for --resume (default ./${area}.bulk-update-state.ndjson)` }),
-      results: flag.string({ value: 'file', description: 'results per record, ndjson {id, status, error} (default beside the journal: <area>.bulk-update.results.ndjson)' }),
+      results: flag.string({ value: 'file', description: `results per record, ndjson {id, status, error} (default beside the journal: ${area}.bulk-update.results.ndjson)` }),
       resume: flag.bool({ description: 'continue an interrupted bulk update from its journal (the records it selected, the changes it made)' }),
     },
     async run(ctx, { flags, tableOpts }) {

@@ -16,5 +16,5 @@ export const area = defineArea(leadOps, {
       ]),
     },
   },
-  commands: [bulkUpdateCommand('leads', 'lead', leadOps), convertCommand, archive, unarchive, channels],
+  commands: [bulkUpdateCommand('leads', 'lead', leadOps, '<lead-id>,<lead-id>'), convertCommand, archive, unarchive, channels],
 });
