@@ -12,7 +12,7 @@ export interface BulkPlan {
   done_earlier: number;
   fields: FieldChange[];
   update: Operation;
-  /** Cost units the selection reads took (already spent when the plan is shown). */
+  /** Cost units the reads before the plan took (field names, the selection): already spent when it is shown. */
   read_cost: number;
 }
 
@@ -34,7 +34,7 @@ export function planText(p: BulkPlan): string {
   if (p.done_earlier) parts.push(`${n(p.done_earlier)} settled by an earlier run`);
   lines.push(`  ${parts.join(', ')}`);
   const per = p.update.cost ?? 1;
-  lines.push(`  cost: ${n(p.to_update)} × ${per} (${p.update.method} ${p.update.path}) = ${n(planCost(p))} units, plus ${n(p.read_cost)} spent reading the selection`);
+  lines.push(`  cost: ${n(p.to_update)} × ${per} (${p.update.method} ${p.update.path}) = ${n(planCost(p))} units, plus ${n(p.read_cost)} already spent on reads`);
   return lines.join('\n');
 }
 

@@ -71,6 +71,9 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   if (flags.resume && !header) throw new UsageError(`--resume: there is no bulk update to continue in ${statePath}`, 'Run the command without --resume to start one (--state names another journal).');
   if (header && header.area !== area) throw new UsageError(`--resume: ${statePath} belongs to a bulk update of ${header.area}; this command updates ${area}`);
 
+  // Every read from here on (field names, the selection) counts in the plan's cost.
+  const http = await ctx.http();
+  const before = http.governor.stats.acquired;
   // The command line's selection is checked first (a bad id or filter value names its flag), read later.
   const sel = header ? undefined : await selectionOf(ctx, { noun: o.noun, update, filters: o.filters, ids: flags.ids, filterId: flags.filterId, tableOpts: o.tableOpts });
   const given = flags.field.length > 0 || flags.data !== undefined;
@@ -79,11 +82,9 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
     throw new UsageError(`--resume: the journal in ${statePath} sets ${JSON.stringify(header.changes)}; this command sets ${JSON.stringify(changes)}`, 'Resume with the same fields (or none: the journal has them), or delete the journal to start another update.');
   }
 
-  const http = await ctx.http();
   // Reads the entry's account checks make are kept for the run (a thousand leads read the labels once).
   const reader: Reader = { http: () => ctx.http(), debug: (l) => ctx.debug(l), credentials: () => ctx.credentials(), memo: new Map() };
   const hasIdsFilter = operationFields(o.list).fields.some((f) => f.location === 'query' && f.key === 'ids');
-  const before = http.governor.stats.acquired;
 
   // The records: those the journal selected, or the selection of this command line.
   let ids: RecordId[];
