@@ -14,11 +14,11 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp pull destroy commands auth doctor completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy commands auth doctor completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
     "leads")
       case "$prev" in
       esac
-      words="list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
+      words="list get create update delete archived search permitted-users conversion-status bulk-update convert archive unarchive channels";;
     "leads list")
       case "$prev" in
       esac
@@ -57,6 +57,10 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "leads bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --person-id --organization-id --updated-since --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "leads convert")
       case "$prev" in
       esac
@@ -98,7 +102,7 @@ _crmctl() {
     "deals")
       case "$prev" in
       esac
-      words="list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files";;
+      words="list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files bulk-update";;
     "deals list")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open won lost deleted" -- "$cur")); return;;
@@ -290,10 +294,15 @@ _crmctl() {
       case "$prev" in
       esac
       words="--sort --limit --all --start";;
+    "deals bulk-update")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost deleted" -- "$cur")); return;;
+      esac
+      words="--owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "organizations")
       case "$prev" in
       esac
-      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships";;
+      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships bulk-update";;
     "organizations list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -393,10 +402,14 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "organizations bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --updated-since --updated-until --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "activities")
       case "$prev" in
       esac
-      words="list get create update delete";;
+      words="list get create update delete bulk-update";;
     "activities list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time due_date" -- "$cur")); return;;
@@ -419,10 +432,14 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "activities bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --deal-id --lead-id --person-id --org-id --done --updated-since --updated-until --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "products")
       case "$prev" in
       esac
-      words="list get create update delete search duplicate variations image followers deals files permitted-users";;
+      words="list get create update delete search duplicate variations image followers deals files permitted-users bulk-update";;
     "products list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id name add_time update_time" -- "$cur")); return;;
@@ -530,10 +547,14 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "products bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --updated-since --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "persons")
       case "$prev" in
       esac
-      words="list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge";;
+      words="list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge bulk-update";;
     "persons list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -644,6 +665,10 @@ _crmctl() {
       case "$prev" in
       esac
       words="--merge-with-id --data";;
+    "persons bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --org-id --deal-id --updated-since --updated-until --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "notes")
       case "$prev" in
       esac
@@ -1724,10 +1749,6 @@ _crmctl() {
       case "$prev" in
       esac
       words="--areas --all-tools --allow-writes --allow-destructive --list-tools";;
-    "pull")
-      case "$prev" in
-      esac
-      words="--out --sample";;
     "destroy")
       case "$prev" in
       esac
@@ -1792,7 +1813,7 @@ _crmctl() {
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
       esac
-      words="--port --data --from --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
+      words="--port --data --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
     "sandbox reset")
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
@@ -1812,8 +1833,8 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp pull destroy commands auth doctor completion sandbox";;
-    "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy commands auth doctor completion sandbox";;
+    "leads") echo "list get create update delete archived search permitted-users conversion-status bulk-update convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
     "leads create") echo "";;
@@ -1823,6 +1844,7 @@ _crmctl_subs() {
     "leads search") echo "";;
     "leads permitted-users") echo "";;
     "leads conversion-status") echo "";;
+    "leads bulk-update") echo "";;
     "leads convert") echo "";;
     "leads archive") echo "";;
     "leads unarchive") echo "";;
@@ -1832,7 +1854,7 @@ _crmctl_subs() {
     "lead-labels create") echo "";;
     "lead-labels update") echo "";;
     "lead-labels delete") echo "";;
-    "deals") echo "list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files";;
+    "deals") echo "list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files bulk-update";;
     "deals list") echo "";;
     "deals get") echo "";;
     "deals create") echo "";;
@@ -1874,7 +1896,8 @@ _crmctl_subs() {
     "deals permitted-users") echo "";;
     "deals mail-messages") echo "";;
     "deals files") echo "";;
-    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships";;
+    "deals bulk-update") echo "";;
+    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships bulk-update";;
     "organizations list") echo "";;
     "organizations get") echo "";;
     "organizations create") echo "";;
@@ -1898,13 +1921,15 @@ _crmctl_subs() {
     "organizations relationships create") echo "";;
     "organizations relationships update") echo "";;
     "organizations relationships delete") echo "";;
-    "activities") echo "list get create update delete";;
+    "organizations bulk-update") echo "";;
+    "activities") echo "list get create update delete bulk-update";;
     "activities list") echo "";;
     "activities get") echo "";;
     "activities create") echo "";;
     "activities update") echo "";;
     "activities delete") echo "";;
-    "products") echo "list get create update delete search duplicate variations image followers deals files permitted-users";;
+    "activities bulk-update") echo "";;
+    "products") echo "list get create update delete search duplicate variations image followers deals files permitted-users bulk-update";;
     "products list") echo "";;
     "products get") echo "";;
     "products create") echo "";;
@@ -1930,7 +1955,8 @@ _crmctl_subs() {
     "products deals") echo "";;
     "products files") echo "";;
     "products permitted-users") echo "";;
-    "persons") echo "list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge";;
+    "products bulk-update") echo "";;
+    "persons") echo "list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge bulk-update";;
     "persons list") echo "";;
     "persons get") echo "";;
     "persons changelog") echo "";;
@@ -1956,6 +1982,7 @@ _crmctl_subs() {
     "persons update") echo "";;
     "persons delete") echo "";;
     "persons merge") echo "";;
+    "persons bulk-update") echo "";;
     "notes") echo "list get create update delete comments";;
     "notes list") echo "";;
     "notes get") echo "";;
@@ -2206,7 +2233,6 @@ _crmctl_subs() {
     "import") echo "";;
     "apply") echo "";;
     "mcp") echo "";;
-    "pull") echo "";;
     "destroy") echo "";;
     "commands") echo "";;
     "auth") echo "login status token refresh logout profiles";;

@@ -43,22 +43,26 @@ export class Journal {
   append(entry: Record<string, unknown>): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ text: `${JSON.stringify(entry)}\n`, resolve, reject });
-      this.running ??= this.drain().finally(() => {
-        this.running = undefined;
-      });
+      this.running ??= this.drain();
     });
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length) {
-      const batch = this.queue.splice(0);
-      try {
-        writeSync(this.fd, batch.map((b) => b.text).join(''));
-        await new Promise<void>((resolve, reject) => fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
-        for (const b of batch) b.resolve();
-      } catch (err) {
-        for (const b of batch) b.reject(err);
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0);
+        try {
+          writeSync(this.fd, batch.map((b) => b.text).join(''));
+          await new Promise<void>((resolve, reject) => fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
+          for (const b of batch) b.resolve();
+        } catch (err) {
+          for (const b of batch) b.reject(err);
+        }
       }
+    } finally {
+      // Cleared in the same turn as the last look at the queue: an entry appended by a caller that
+      // resumed on the batch's resolve starts a new drain instead of waiting on one that has ended.
+      this.running = undefined;
     }
   }
 

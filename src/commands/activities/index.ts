@@ -1,4 +1,5 @@
 import { activityOps } from '../../api/operations/activities.js';
+import { bulkUpdateCommand } from '../bulk/bulk-update.js';
 import { defineArea } from '../define-area.js';
 import { linkedNamesView } from '../linked-names.js';
 
@@ -9,4 +10,4 @@ const activityTableView = linkedNamesView([
   { column: 'owner', idField: 'owner_id', kind: 'user' },
 ]);
 
-export const area = defineArea(activityOps, { extend: { list: { view: activityTableView } } });
+export const area = defineArea(activityOps, { extend: { list: { view: activityTableView } }, commands: [bulkUpdateCommand('activities', 'activity', activityOps)] });

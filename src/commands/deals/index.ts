@@ -1,11 +1,12 @@
 import { dealOps } from '../../api/operations/deals.js';
+import { bulkUpdateCommand } from '../bulk/bulk-update.js';
 import { defineArea } from '../define-area.js';
 import { dealTableView } from './table-view.js';
 import { dealValueNotice } from './value-notice.js';
 import { upsertCommand } from '../upsert/command.js';
 
 export const area = defineArea(dealOps, {
-  commands: [upsertCommand(dealOps, 'deals')],
+  commands: [upsertCommand(dealOps, 'deals'), bulkUpdateCommand('deals', 'deal', dealOps)],
   extend: {
     list: { view: dealTableView },
     archived: { view: dealTableView },

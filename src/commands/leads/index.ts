@@ -1,4 +1,5 @@
 import { leadOps } from '../../api/operations/leads.js';
+import { bulkUpdateCommand } from '../bulk/bulk-update.js';
 import { defineArea } from '../define-area.js';
 import { linkedNamesView } from '../linked-names.js';
 import { archive, unarchive } from './archive.js';
@@ -15,5 +16,5 @@ export const area = defineArea(leadOps, {
       ]),
     },
   },
-  commands: [convertCommand, archive, unarchive, channels],
+  commands: [bulkUpdateCommand('leads', 'lead', leadOps, '<lead-id>,<lead-id>'), convertCommand, archive, unarchive, channels],
 });

@@ -1,5 +1,6 @@
 import { personOps } from '../../api/operations/persons.js';
 import { AuthError } from '../../core/errors.js';
+import { bulkUpdateCommand } from '../bulk/bulk-update.js';
 import { defineArea } from '../define-area.js';
 import { linkedNamesView } from '../linked-names.js';
 import { dealProductRows } from './products.js';
@@ -12,7 +13,7 @@ const ADMIN_ONLY =
 
 /** Every person verb is generated; list, get, files and followers take --v1 for the v1 form (cli.switch). */
 export const area = defineArea(personOps, {
-  commands: [upsertCommand(personOps, 'persons')],
+  commands: [upsertCommand(personOps, 'persons'), bulkUpdateCommand('persons', 'person', personOps)],
   extend: {
     collection: { explain: (err) => (err instanceof AuthError && err.message.includes('(403)') ? new AuthError(err.message, ADMIN_ONLY) : err) },
     products: { present: dealProductRows },
