@@ -290,5 +290,36 @@ describe('MCP evaluation: tasks with the default tool list', () => {
     expect(JSON.stringify(renamed.conditions)).toContain('"field_id"');
   });
 
-  it.skip('12. create a filter by field names, e.g. "value > 5000 and status = open" (needs the --where conditions of wave2-q, not merged here)', () => {});
+  task('12. create a filter of deals by field names: "Lead score >= 40" and in stage "Qualified"', async (s) => {
+    const described = await s.tool('describe_operation', { name: 'filters_create' });
+    expect(Object.keys(described.input_schema.properties)).toEqual(expect.arrayContaining(['where', 'or_where', 'conditions']));
+    await s.operation('create filter', 'filters_create', { name: 'Warm qualified deals', type: 'deals', where: ['Lead score>=40', 'stage=Qualified'] });
+
+    // The ids a condition names, from the sandbox's own v1 field list and stages.
+    const fields = (await api('GET', '/api/v1/dealFields?limit=500')) as unknown as Rec[];
+    const idOf = (key: string) => String(byName(fields, key, 'key').id);
+    const qualified = byName(await fx.collection<Rec>('stages'), 'Qualified');
+    const made = (await fx.collection<Rec>('filters')).filter((f) => f.name === 'Warm qualified deals');
+    expect(made.map((f) => [f.type, f.conditions])).toEqual([[
+      'deals',
+      {
+        glue: 'and',
+        conditions: [
+          { glue: 'and', conditions: [
+            expect.objectContaining({ object: 'deal', field_id: idOf(DEAL_FIELD_KEYS.leadScore), operator: '>=', value: '40' }),
+            expect.objectContaining({ object: 'deal', field_id: idOf('stage_id'), operator: '=', value: String(qualified.id) }),
+          ] },
+          { glue: 'or', conditions: [] },
+        ],
+      },
+    ]]);
+  });
+
+  task('12b. a misspelt field name in where is refused naming the argument and the nearest name; nothing is created', async (s) => {
+    const before = (await fx.collection<Rec>('filters')).length;
+    await expect(s.tool('call_operation', { name: 'filters_create', arguments: { name: 'x', type: 'deals', where: ['Lead scor >= 40'] } })).rejects.toThrow(
+      'call_operation failed: Invalid arguments, nothing was sent:\narguments.where[0] "Lead scor >= 40": unknown field "Lead scor" (did you mean "Lead score"?); see crmctl deal-fields list',
+    );
+    expect((await fx.collection<Rec>('filters')).length).toBe(before);
+  });
 });
