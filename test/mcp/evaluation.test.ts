@@ -277,12 +277,11 @@ describe('MCP evaluation: tasks with the default tool list', () => {
     const before = (await fx.collection<Rec>('filters')).map((f) => f.name);
     const list = await s.operation('list filters', 'filters_list', { type: 'deals' });
     const filter = byName(list.records ?? list, 'Big open deals');
-    // The service wants the conditions on every update: they are read and sent back. A read condition
-    // carries json_value_flag, which filters_update's schema does not take (refused as an unknown key,
-    // so the client drops it, as an assistant would after that refusal).
+    // The service wants the conditions on every update: they are read and sent back as read (each
+    // carries the json_value_flag the service sets, which filters_update takes and does not send).
     const full = await s.tool('call_operation', { name: 'filters_get', arguments: { id: filter.id } });
-    const conditions = JSON.parse(JSON.stringify(full.conditions, (k, v) => (k === 'json_value_flag' ? undefined : v)));
-    await s.tool('call_operation', { name: 'filters_update', arguments: { id: filter.id, name: 'Open deals over 10k', conditions } });
+    expect(JSON.stringify(full.conditions)).toContain('"json_value_flag"');
+    await s.tool('call_operation', { name: 'filters_update', arguments: { id: filter.id, name: 'Open deals over 10k', conditions: full.conditions } });
     const after = (await fx.collection<Rec>('filters')).map((f) => f.name);
     expect(after).toEqual(before.map((n) => (n === 'Big open deals' ? 'Open deals over 10k' : n)));
     expect(before).toContain('Big open deals');
