@@ -9,4 +9,4 @@ const activityTableView = linkedNamesView([
   { column: 'owner', idField: 'owner_id', kind: 'user' },
 ]);
 
-export const area = defineArea(activityOps, { extend: { list: { view: activityTableView } } });
+export const area = defineArea(activityOps, { extend: { list: { view: activityTableView }, get: { view: activityTableView } } });
