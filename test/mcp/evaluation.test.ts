@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ORG_FIELD_KEYS, PERSON_FIELD_KEYS } from '../../src/sandbox/handlers/fields.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
@@ -312,6 +313,37 @@ describe('MCP evaluation: tasks with the default tool list', () => {
         ],
       },
     ]]);
+  });
+
+  task('13. set Bob Berzins\'s "Preferred language" to Finnish and "Lifetime value" to 12000 EUR by NAME, and read them back by name', async (s) => {
+    const bob = (await s.tool('persons_search', { term: 'Bob Berzins' })).records.map((r: Rec) => r.item ?? r)[0];
+    await s.operation('update person', 'persons_update', { id: bob.id, custom_fields: { 'Preferred language': 'Finnish', 'Lifetime value': '12000 EUR' } });
+    const named = await s.tool('persons_get', { id: bob.id, names: true, fields: ['name', 'Preferred language', 'Lifetime value'] });
+    expect(named).toEqual({ name: 'Bob Berzins', 'Preferred language': 'Finnish', 'Lifetime value': { value: 12000, currency: 'EUR' } });
+
+    // The state behind: the option id and the amount with its currency, under the hash keys.
+    const stored = (await fx.collection<Rec>('persons')).find((p) => p.id === bob.id)!;
+    const K = PERSON_FIELD_KEYS;
+    expect([stored.custom_fields[K.language], stored.custom_fields[K.lifetimeValue], stored.custom_fields[`${K.lifetimeValue}_currency`]]).toEqual([203, 12000, 'EUR']);
+  });
+
+  task('14. tag Acme Corporation\'s industry as Finance by NAME and list the organizations by name', async (s) => {
+    const acme = (await s.tool('organizations_search', { term: 'Acme Corporation' })).records.map((r: Rec) => r.item ?? r)[0];
+    await s.tool('call_operation', { name: 'organizations_update', arguments: { id: acme.id, custom_fields: { Industry: 'Finance' } } });
+    const got = await s.tool('organizations_get', { id: acme.id, names: true });
+    expect([got.name, got.Industry, got.custom_fields, got[ORG_FIELD_KEYS.industry]]).toEqual(['Acme Corporation', 'Finance', undefined, undefined]);
+    // Without names the tool answers the service's record: the option id under the hash key.
+    const raw = await s.tool('organizations_get', { id: acme.id, fields: ['custom_fields'] });
+    expect(raw.custom_fields[ORG_FIELD_KEYS.industry]).toBe(302);
+    expect((await fx.collection<Rec>('organizations')).find((o) => o.id === acme.id)!.custom_fields[ORG_FIELD_KEYS.industry]).toBe(302);
+  });
+
+  task('15. list open deals with their custom fields by name (names: true on a curated list tool)', async (s) => {
+    await s.tool('deals_update', { id: 1, custom_fields: { Segment: 'Enterprise' } });
+    const page = await s.tool('deals_list', { status: 'open', names: true, fields: ['title', 'Segment', 'Lead score'], limit: 2 });
+    expect(page.records).toEqual([{ title: 'Acme annual licence', Segment: 'Enterprise', 'Lead score': 40 }, { title: 'Globex onboarding', Segment: null, 'Lead score': 50 }]);
+    // A name the item type does not have is refused with the list, nothing sent.
+    await expect(s.tool('deals_list', { names: true, fields: ['title', 'Segmnt'] })).rejects.toThrow('deals_list failed: Invalid arguments, nothing was sent:\nfields: unknown field Segmnt;');
   });
 
   task('12b. a misspelt field name in where is refused naming the argument and the nearest name; nothing is created', async (s) => {
