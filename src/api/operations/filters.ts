@@ -39,13 +39,14 @@ const conditions = z.object({ glue, conditions: z.array(z.object({ glue, conditi
   if (n > MAX_FILTER_CONDITIONS) ctx.addIssue({ code: 'custom', path: [], message: `has ${n} conditions; a filter may have at most ${MAX_FILTER_CONDITIONS}` });
 });
 const FILTER_HELP = {
-  conditions: 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","field_id":1,"operator":">","value":10000}]}]} (at most 16 conditions), @file or -; json_value_flag and field_code as filters get returns them are accepted and not sent (the service sets them)',
+  conditions: 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","field_id":1,"operator":">","value":10000}]}]} (at most 16 conditions), @file or -, or the conditions by name with --where; json_value_flag and field_code as filters get returns them are accepted and not sent (the service sets them)',
   type: 'the item type the filter is for',
-  where: 'conditions by name, all of which must hold: NAME OP VALUE, e.g. ["Budget > 1000", "Stage = Qualified"] (instead of conditions)',
-  or_where: 'conditions by name of which at least one must hold (same form as where)',
 };
 /** Conditions by field name (src/names/conditions.ts turns them into `conditions` at the entry, for every door). */
-const byName = { where: z.array(z.string()).optional(), or_where: z.array(z.string()).optional() };
+const byName = {
+  where: z.array(z.string()).optional().describe('conditions by field name, all of which must hold: NAME OP VALUE, e.g. "Budget > 1000", "Stage = Qualified" (instead of conditions)'),
+  or_where: z.array(z.string()).optional().describe('conditions by field name of which at least one must hold (same form as where)'),
+};
 
 export const filterOps = defineTable('filters', {
   list: {
