@@ -1,6 +1,7 @@
 import { ValidationError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
 import { operationFields, validateInput, type RawInput, type ValidInput } from '../input/operation-input.js';
+import { jsonSchemaOf, propertiesOf } from '../input/json-schema.js';
 import { unknownKeys } from '../input/unknown-keys.js';
 import { callOperation, paginate, recordsOf } from './call.js';
 import type { CheckReader, PageOptions, Prepared, Reader } from './entry-types.js';
@@ -45,6 +46,10 @@ export async function prepare(reader: Reader, op: Operation, raw: Partial<RawInp
       const outer = allow;
       allow = (k) => t.topKeys.has(k) || outer(k);
     }
+  }
+  // Filter conditions by field name (`where`, `or_where`) become the condition tree, at the same entry.
+  if (givesWhere(input) && declaresWhere(op)) {
+    input = await (await import('../names/conditions.js')).conditionsFromNames(checkReader(reader), input, opts.naming ?? 'flags', opts.container);
   }
   const issues: Issue[] = [];
   const unknown = [
@@ -106,6 +111,16 @@ function memoised(reader: Reader, op: Operation, raw: Partial<RawInput>, how: st
     hit.catch(() => reader.memo?.delete(key));
   }
   return hit;
+}
+
+function givesWhere(input: RawInput): boolean {
+  const b = input.body as Record<string, unknown> | undefined;
+  return typeof b === 'object' && b !== null && (b.where !== undefined || b.or_where !== undefined);
+}
+
+/** The operation's body takes conditions by name (`where`): the filter writes' schema says so, no id list. */
+function declaresWhere(op: Operation): boolean {
+  return op.body !== undefined && 'where' in (propertiesOf(jsonSchemaOf(op.body)) ?? {});
 }
 
 /** zod with the admitted extra keys set aside (the schema would drop them) and put back after. */

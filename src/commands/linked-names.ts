@@ -4,7 +4,10 @@ import type { CallView } from './operation-command.js';
 import { derivedView } from './table-view.js';
 
 /** A record kind another record links to by id, and the one list that names it. */
-export type LinkedKind = 'user' | 'organization' | 'person' | 'deal';
+export type LinkedKind = 'user' | 'organization' | 'person' | 'deal' | 'stage' | 'pipeline';
+
+/** Kinds whose whole list is read once (few records, no `ids=` filter); the others are read by the ids shown. */
+const WHOLE_LIST: ReadonlySet<LinkedKind> = new Set(['user', 'stage', 'pipeline']);
 
 /** A table column that shows a linked record by name in place of the id field the service sends. */
 export interface Link {
@@ -16,38 +19,77 @@ export interface Link {
 /** Records held before their names are read: the `ids=` filter of the v2 lists takes at most 100. */
 const CHUNK = 100;
 
+/** A column that shows money with its currency ("24000 EUR") in place of the field the service sends. */
+export interface Money {
+  column: string;
+  /** The amount (a number, `{amount, currency}` of a lead, or a product's `prices` list). */
+  field: string;
+  /** The field holding the currency when the amount is a bare number (a deal's `currency`). */
+  currency?: string;
+}
+
+export interface LinkedViewOptions {
+  /** The columns to show, in place of the operation's default columns with each id replaced by its name. */
+  columns?: string[];
+  money?: Money[];
+  /** One record shown whole (a get): its custom fields by name are columns too. */
+  oneRecord?: boolean;
+}
+
 /**
- * Person, organization, activity and lead tables show owner, organization, person and deal by name
- * (issue 20): each id column of the operation's default columns is replaced by its name column, and
- * --fields may name those columns in table, TSV and CSV; json and ndjson keep the service's records.
- * Names cost one read per linked kind for each 100 records, only for kinds with an id on them: users
- * (the whole list, 20 units, read once), organizations, persons and deals (`ids=` the ids shown, 10 units).
+ * Person, organization, activity and lead tables show owner, organization and person by name
+ * (issue 20), and single records (`deals get 1`) also stage and pipeline, and money with its currency:
+ * each id column of the operation's default columns is replaced by its name column, and --fields may
+ * name those columns in table, TSV and CSV; json and ndjson keep the service's records.
+ * Names cost one read per linked kind for each 100 records, only for kinds with an id on them: users,
+ * stages and pipelines (the whole list, read once), organizations, persons and deals (`ids=` the ids shown, 10 units).
  */
-export function linkedNamesView(links: Link[]): (ctx: Context, op: Operation) => CallView | undefined {
+export function linkedNamesView(links: Link[], opts: LinkedViewOptions = {}): (ctx: Context, op: Operation) => CallView | undefined {
   return (ctx, op) => {
     const defaults = op.cli.columns ?? [];
     // A form whose columns don't show these ids (persons list --v1 has org_name, owner_name) stays as it is.
-    if (!links.some((l) => defaults.includes(l.idField))) return undefined;
-    const columns = defaults.map((c) => links.find((l) => l.idField === c)?.column ?? c);
-    return derivedView({ columns, derived: links.map((l) => l.column), present: (c, records) => withNames(c, records, links) })(ctx, op);
+    if (!opts.columns && !links.some((l) => defaults.includes(l.idField))) return undefined;
+    const money = opts.money ?? [];
+    // A currency shown beside its amount is no column of its own.
+    const shownWith = new Set(money.map((m) => m.currency).filter((c): c is string => c !== undefined));
+    const columns = opts.columns ?? defaults.filter((c) => !shownWith.has(c)).map((c) => links.find((l) => l.idField === c)?.column ?? c);
+    const derived = [...links.map((l) => l.column), ...money.map((m) => m.column)];
+    const view = derivedView({ columns, derived, present: (c, records) => withNames(c, records, links, money) })(ctx, op);
+    return view && opts.oneRecord ? { ...view, allCustomFields: true } : view;
   };
 }
 
-async function* withNames(ctx: Context, records: AsyncIterable<unknown>, links: Link[]): AsyncGenerator<unknown> {
+async function* withNames(ctx: Context, records: AsyncIterable<unknown>, links: Link[], money: Money[]): AsyncGenerator<unknown> {
   const names = new Names(ctx);
+  const shown = (r: unknown) => withMoney(r, money);
   let held: unknown[] = [];
   for await (const r of records) {
     held.push(r);
     if (held.length < CHUNK) continue;
-    yield* await names.apply(held, links);
+    yield* (await names.apply(held, links)).map(shown);
     held = [];
   }
-  if (held.length) yield* await names.apply(held, links);
+  if (held.length) yield* (await names.apply(held, links)).map(shown);
+}
+
+function withMoney(r: unknown, money: Money[]): unknown {
+  if (!money.length || !r || typeof r !== 'object') return r;
+  const out: Record<string, unknown> = { ...(r as Record<string, unknown>) };
+  for (const m of money) out[m.column] = moneyText(out[m.field], m.currency === undefined ? undefined : out[m.currency]);
+  return out;
+}
+
+/** "24000 EUR" from a number and its currency, a lead's {amount, currency}, or a product's prices ("800 EUR, 900 USD"). */
+export function moneyText(v: unknown, currency?: unknown): string {
+  if (v === null || v === undefined || v === '') return '';
+  if (Array.isArray(v)) return v.map((p) => moneyText((p as { price?: unknown })?.price, (p as { currency?: unknown })?.currency)).filter(Boolean).join(', ');
+  if (typeof v === 'object') return moneyText((v as { amount?: unknown }).amount, (v as { currency?: unknown }).currency);
+  return `${String(v)} ${currency === null || currency === undefined ? '' : String(currency)}`.trim();
 }
 
 class Names {
   private readonly known = new Map<LinkedKind, Map<number, string>>();
-  private usersRead = false;
+  private readonly wholeRead = new Set<LinkedKind>();
 
   constructor(private readonly ctx: Context) {}
 
@@ -76,14 +118,15 @@ class Names {
 
   /** A list the token may not read (scope) leaves ids in place, said under --debug. */
   private async load(kind: LinkedKind, ids: number[]): Promise<void> {
-    if (kind === 'user' && this.usersRead) return;
+    const whole = WHOLE_LIST.has(kind);
+    if (whole && this.wholeRead.has(kind)) return;
     const map = this.known.get(kind) ?? new Map<number, string>();
     this.known.set(kind, map);
     const [{ readAll }, op] = await Promise.all([import('../api/prepare.js'), listOf(kind)]);
-    const query: Record<string, unknown> = kind === 'user' ? {} : { ids, limit: ids.length };
-    if (kind === 'user') this.usersRead = true;
+    const query: Record<string, unknown> = kind === 'user' ? {} : kind === 'stage' || kind === 'pipeline' ? { limit: 500 } : { ids, limit: ids.length };
+    if (whole) this.wholeRead.add(kind);
     try {
-      for await (const rec of readAll(this.ctx, op, { query }, { all: kind === 'user' })) {
+      for await (const rec of readAll(this.ctx, op, { query }, { all: whole })) {
         const x = rec as { id?: unknown; name?: unknown; title?: unknown };
         const label = kind === 'deal' ? x.title : x.name;
         if (typeof x.id === 'number' && typeof label === 'string') map.set(x.id, label);
@@ -104,6 +147,10 @@ async function listOf(kind: LinkedKind): Promise<Operation> {
       return (await import('../api/operations/persons.js')).personOps.list;
     case 'deal':
       return (await import('../api/operations/deals.js')).dealOps.list;
+    case 'stage':
+      return (await import('../api/operations/stages.js')).stageOps.list;
+    case 'pipeline':
+      return (await import('../api/operations/pipelines.js')).pipelineOps.list;
   }
 }
 

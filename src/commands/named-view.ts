@@ -7,16 +7,17 @@ interface CallView {
   present: (records: AsyncIterable<unknown>) => AsyncIterable<unknown>;
   columns: string[];
   derived?: string[];
+  allCustomFields?: boolean;
 }
 
 /**
- * Custom fields by name in what a read shows (docs/custom-fields.md). Tables, TSV and CSV keep their
- * columns, and --fields may name custom fields ("Lead score", "Segment") beside the record's fields: the
+ * Custom fields by name in what a read shows (docs/custom-fields.md). Tables, TSV and CSV of a list keep
+ * their columns (a get's add every custom field by name), and --fields may name custom fields ("Lead score", "Segment") beside the record's fields: the
  * cells show option labels and monetary values with their currency. `--names` adds every custom field
  * to a table, and gives json/ndjson records keyed by field names with option labels; without it json
  * and ndjson keep the service's records (scripts depend on them).
- * Costs one field-metadata read (or none while the per-profile cache is fresh), and only when a name is
- * asked for: a plain list reads nothing more.
+ * Costs one field-metadata read (or none while the per-profile cache is fresh), and only when names are
+ * shown: a plain list, and any json, read nothing more.
  */
 export async function namedView(ctx: Context, op: Operation, opts: Record<string, unknown>, base: CallView | undefined): Promise<CallView | undefined> {
   const itemType = op.cli.customFields;
@@ -24,10 +25,14 @@ export async function namedView(ctx: Context, op: Operation, opts: Record<string
   const wanted = ctx.globals.fields ?? [];
   const known = new Set([...(op.cli.fields ?? []), ...(base?.derived ?? [])]);
   const asksName = wanted.some((f) => !known.has(f.split('.')[0]!));
-  if (!opts.names && !asksName) return base;
   const format = formatFor(ctx, 'records');
+  const asText = format !== 'json' && format !== 'ndjson';
+  // One record (a get whose view asks) shows every custom field by name in a table, TSV or CSV, as the web
+  // app's detail view does; a list adds them only when asked (--names, a name in --fields): they widen every row.
+  const oneRecord = asText && !ctx.globals.fields && base?.allCustomFields === true;
+  if (!opts.names && !asksName && !oneRecord) return base;
   // json and ndjson name custom fields only with --names (their records keep the service's keys).
-  if ((format === 'json' || format === 'ndjson') && !opts.names) return base;
+  if (!asText && !opts.names) return base;
 
   const [{ checkReader }, { fieldCatalog }, { namedRecord, withCustomCells }] = await Promise.all([
     import('../api/prepare.js'),
@@ -43,9 +48,11 @@ export async function namedView(ctx: Context, op: Operation, opts: Record<string
   }
   // A name asked in another spelling ("lead score") heads its column as asked.
   const cells = cat.custom.map((f) => ({ ...f, name: wanted.find((w) => cat.customField(w) === f) ?? f.name }));
+  // The names stand in for the raw custom_fields object of a record's default columns.
+  const withNames = opts.names || oneRecord ? [...new Set([...columns.filter((c) => c !== 'custom_fields'), ...names])] : columns;
   return {
     present: (records) => mapRecords(before(records), (r) => withCustomCells(cat, r, cells)),
-    columns: opts.names ? [...columns, ...names] : columns,
+    columns: withNames,
     derived: [...(base?.derived ?? []), ...cells.map((c) => c.name), ...names],
   };
 }

@@ -60,6 +60,8 @@ export interface CallView {
   columns: string[];
   /** Columns the presentation adds, accepted by --fields beside the service's fields. */
   derived?: string[];
+  /** One record shown whole (a get): every custom field by name is a column too (named-view.ts). */
+  allCustomFields?: boolean;
 }
 
 function optionFor(f: FieldSpec): OptionSpec {

@@ -5,7 +5,7 @@ import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import type { RawInput } from '../input/operation-input.js';
 import { unknownKeyRule } from '../input/unknown-keys.js';
-import { namedResult } from './names.js';
+import { customFieldNames, namedResult } from './names.js';
 import { DEFAULT_PAGE, refusal, type ToolDef, type ToolPolicy } from './tools.js';
 
 /** What a tool call answers: JSON text, or an error the model can read (isError), never a crash. */
@@ -38,16 +38,29 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
 
   const raw: RawInput = { params: {}, query: {}, body: undefined };
   let fields: string[] | undefined;
+  let names = opts.names === true;
   for (const [k, v] of Object.entries(args)) {
     const where = tool.placement[k]!;
-    if (where === 'fields') fields = Array.isArray(v) ? v.map(String) : undefined;
+    if (where === 'names') {
+      if (typeof v !== 'boolean') return fail(`Invalid arguments, nothing was sent:\n${k}: must be true or false`);
+      names ||= v;
+    } else if (where === 'fields') fields = Array.isArray(v) ? v.map(String) : undefined;
     else if (where === 'params') raw.params[k] = typeof v === 'number' ? String(v) : v;
     else if (where === 'query') raw.query[k] = v;
     else if (tool.bodyNested) raw.body = v;
     else raw.body = { ...((raw.body as Record<string, unknown> | undefined) ?? {}), [k]: v };
   }
   const op = tool.op;
-  const known = op.cli.fields ?? [];
+  let known = op.cli.fields ?? [];
+  // With names, the records' custom fields are picked by name too (one field-metadata read, cached per profile).
+  if (names && fields?.some((f) => !known.includes(f))) {
+    try {
+      known = [...known, ...(await customFieldNames(ctx, op))];
+    } catch (err) {
+      if (err instanceof CliError) return fail([err.message, err.hint].filter(Boolean).join('\n'));
+      throw err;
+    }
+  }
   const badFields = (fields ?? []).filter((f) => !known.includes(f));
   if (badFields.length) return fail(`Invalid arguments, nothing was sent:\n${tool.fieldsArg}: unknown field${badFields.length > 1 ? 's' : ''} ${badFields.join(', ')}; fields: ${known.join(', ')}`);
   if (op.pagination !== 'none' && raw.query.limit === undefined) raw.query.limit = Math.min(DEFAULT_PAGE, op.maxLimit ?? DEFAULT_PAGE);
@@ -63,7 +76,7 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
     const http = await ctx.http();
     const { envelope } = await callOperation(http, op, input);
     let data = recordsOf(op, envelope);
-    if (opts.names && data != null) data = Array.isArray(data) ? await namedResult(ctx, op, data) : (await namedResult(ctx, op, [data]))[0];
+    if (names && data != null) data = Array.isArray(data) ? await namedResult(ctx, op, data) : (await namedResult(ctx, op, [data]))[0];
     const pick = (r: unknown) => (fields && r && typeof r === 'object' && !Array.isArray(r) ? Object.fromEntries(fields.map((f) => [f, (r as Record<string, unknown>)[f] ?? null])) : r);
     if (op.pagination === 'none') return text(Array.isArray(data) ? data.map(pick) : pick(data ?? { success: envelope.success ?? true }));
     const records = (Array.isArray(data) ? data : data == null ? [] : [data]).map(pick);

@@ -24,7 +24,7 @@ export interface ToolDef {
   /** The command's area (`deals`, `organization-fields`), what `--areas` selects. */
   area: string;
   /** Where each argument goes in the request. */
-  placement: Record<string, 'params' | 'query' | 'body' | 'fields'>;
+  placement: Record<string, 'params' | 'query' | 'body' | 'fields' | 'names'>;
   /** The body is one argument `body` (it is not an object, or its keys clash with path/query names). */
   bodyNested: boolean;
   /** Argument that selects record fields, when the records have a known field list. */
@@ -119,6 +119,11 @@ function inputOf(op: Operation): Pick<ToolDef, 'inputSchema' | 'placement' | 'bo
     // Names are checked on call (an unknown one is refused with the list); an enum here would be a quarter of tools/list.
     properties[fieldsArg] = { type: 'array', items: { type: 'string' }, description: 'return only these fields of each record (the service\'s field names)' };
     placement[fieldsArg] = 'fields';
+  }
+  if (op.cli.customFields && isRead(op) && !('names' in placement)) {
+    // The `--names` of the command line: records keyed by field names, options as labels (src/mcp/names.ts).
+    properties.names = { type: 'boolean', description: 'custom fields by name, options as labels' };
+    placement.names = 'names';
   }
   const inputSchema = compact({ type: 'object', properties, ...(required.length ? { required: [...new Set(required)] } : {}), additionalProperties: false }) as ToolDef['inputSchema'];
   return { inputSchema, placement, bodyNested, fieldsArg };

@@ -102,6 +102,40 @@ describe('filters create --where', () => {
   });
 });
 
+describe('conditions by name in --data: the same translation as --where (the entry runs it for every door)', () => {
+  it('a `where` key of --data sends the tree --where sends', async () => {
+    const viaFlags = await bin(['filters', 'create', '--name', 'By flags', '--type', 'deals', '--where', 'Budget > 1000', '--or-where', 'Stage = Qualified', '--json']);
+    expect(viaFlags.code).toBe(0);
+    const viaData = await bin(['filters', 'create', '--data', JSON.stringify({ name: 'By data', type: 'deals', where: ['Budget > 1000'], or_where: ['Stage = Qualified'] }), '--json']);
+    expect(viaData.stderr).toBe('');
+    expect(viaData.code).toBe(0);
+    const posts = (await fx.requests()).filter((q) => q.method === 'POST').map((q) => q.body as { name: string; conditions: unknown });
+    expect(posts.map((p) => p.name)).toEqual(['By flags', 'By data']);
+    expect(posts[1]!.conditions).toEqual(posts[0]!.conditions);
+    expect(posts[1]!.conditions).toEqual({
+      glue: 'and',
+      conditions: [
+        { glue: 'and', conditions: [{ object: 'deal', field_id: String(ids[budget]), operator: '>', value: '1000', extra_value: null }] },
+        { glue: 'or', conditions: [{ object: 'deal', field_id: String(ids.stage_id), operator: '=', value: '1', extra_value: null }] },
+      ],
+    });
+  });
+
+  it('a misspelt name in --data is refused as with --where, naming the nearest field; nothing is written', async () => {
+    const r = await bin(['filters', 'create', '--data', JSON.stringify({ name: 'x', type: 'deals', where: 'Budgte > 1000' })]);
+    expect(r.stderr).toBe('error: --where "Budgte > 1000": unknown field "Budgte" (did you mean "Budget"?); see crmctl deal-fields list\n');
+    expect(r.code).toBe(2);
+    expect((await fx.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
+  it('neither conditions nor where: exit 2 naming --conditions, nothing sent', async () => {
+    const r = await bin(['filters', 'create', '--name', 'x', '--type', 'deals']);
+    expect(r.stderr).toBe('error: --conditions: is required (or give the conditions by name with where)\n');
+    expect(r.code).toBe(2);
+    expect(await fx.requests()).toEqual([]);
+  });
+});
+
 describe('filters update --where', () => {
   it('replaces the conditions of a filter, with the names of its own item type', async () => {
     const filters = await fx.collection<{ id: number; type: string }>('filters');

@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ORG_FIELD_KEYS, PERSON_FIELD_KEYS } from '../../src/sandbox/handlers/fields.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
@@ -277,12 +278,11 @@ describe('MCP evaluation: tasks with the default tool list', () => {
     const before = (await fx.collection<Rec>('filters')).map((f) => f.name);
     const list = await s.operation('list filters', 'filters_list', { type: 'deals' });
     const filter = byName(list.records ?? list, 'Big open deals');
-    // The service wants the conditions on every update: they are read and sent back. A read condition
-    // carries json_value_flag, which filters_update's schema does not take (refused as an unknown key,
-    // so the client drops it, as an assistant would after that refusal).
+    // The service wants the conditions on every update: they are read and sent back as read (each
+    // carries the json_value_flag the service sets, which filters_update takes and does not send).
     const full = await s.tool('call_operation', { name: 'filters_get', arguments: { id: filter.id } });
-    const conditions = JSON.parse(JSON.stringify(full.conditions, (k, v) => (k === 'json_value_flag' ? undefined : v)));
-    await s.tool('call_operation', { name: 'filters_update', arguments: { id: filter.id, name: 'Open deals over 10k', conditions } });
+    expect(JSON.stringify(full.conditions)).toContain('"json_value_flag"');
+    await s.tool('call_operation', { name: 'filters_update', arguments: { id: filter.id, name: 'Open deals over 10k', conditions: full.conditions } });
     const after = (await fx.collection<Rec>('filters')).map((f) => f.name);
     expect(after).toEqual(before.map((n) => (n === 'Big open deals' ? 'Open deals over 10k' : n)));
     expect(before).toContain('Big open deals');
@@ -290,5 +290,67 @@ describe('MCP evaluation: tasks with the default tool list', () => {
     expect(JSON.stringify(renamed.conditions)).toContain('"field_id"');
   });
 
-  it.skip('12. create a filter by field names, e.g. "value > 5000 and status = open" (needs the --where conditions of wave2-q, not merged here)', () => {});
+  task('12. create a filter of deals by field names: "Lead score >= 40" and in stage "Qualified"', async (s) => {
+    const described = await s.tool('describe_operation', { name: 'filters_create' });
+    expect(Object.keys(described.input_schema.properties)).toEqual(expect.arrayContaining(['where', 'or_where', 'conditions']));
+    await s.operation('create filter', 'filters_create', { name: 'Warm qualified deals', type: 'deals', where: ['Lead score>=40', 'stage=Qualified'] });
+
+    // The ids a condition names, from the sandbox's own v1 field list and stages.
+    const fields = (await api('GET', '/api/v1/dealFields?limit=500')) as unknown as Rec[];
+    const idOf = (key: string) => String(byName(fields, key, 'key').id);
+    const qualified = byName(await fx.collection<Rec>('stages'), 'Qualified');
+    const made = (await fx.collection<Rec>('filters')).filter((f) => f.name === 'Warm qualified deals');
+    expect(made.map((f) => [f.type, f.conditions])).toEqual([[
+      'deals',
+      {
+        glue: 'and',
+        conditions: [
+          { glue: 'and', conditions: [
+            expect.objectContaining({ object: 'deal', field_id: idOf(DEAL_FIELD_KEYS.leadScore), operator: '>=', value: '40' }),
+            expect.objectContaining({ object: 'deal', field_id: idOf('stage_id'), operator: '=', value: String(qualified.id) }),
+          ] },
+          { glue: 'or', conditions: [] },
+        ],
+      },
+    ]]);
+  });
+
+  task('13. set Bob Berzins\'s "Preferred language" to Finnish and "Lifetime value" to 12000 EUR by NAME, and read them back by name', async (s) => {
+    const bob = (await s.tool('persons_search', { term: 'Bob Berzins' })).records.map((r: Rec) => r.item ?? r)[0];
+    await s.operation('update person', 'persons_update', { id: bob.id, custom_fields: { 'Preferred language': 'Finnish', 'Lifetime value': '12000 EUR' } });
+    const named = await s.tool('persons_get', { id: bob.id, names: true, fields: ['name', 'Preferred language', 'Lifetime value'] });
+    expect(named).toEqual({ name: 'Bob Berzins', 'Preferred language': 'Finnish', 'Lifetime value': { value: 12000, currency: 'EUR' } });
+
+    // The state behind: the option id and the amount with its currency, under the hash keys.
+    const stored = (await fx.collection<Rec>('persons')).find((p) => p.id === bob.id)!;
+    const K = PERSON_FIELD_KEYS;
+    expect([stored.custom_fields[K.language], stored.custom_fields[K.lifetimeValue], stored.custom_fields[`${K.lifetimeValue}_currency`]]).toEqual([203, 12000, 'EUR']);
+  });
+
+  task('14. tag Acme Corporation\'s industry as Finance by NAME and list the organizations by name', async (s) => {
+    const acme = (await s.tool('organizations_search', { term: 'Acme Corporation' })).records.map((r: Rec) => r.item ?? r)[0];
+    await s.tool('call_operation', { name: 'organizations_update', arguments: { id: acme.id, custom_fields: { Industry: 'Finance' } } });
+    const got = await s.tool('organizations_get', { id: acme.id, names: true });
+    expect([got.name, got.Industry, got.custom_fields, got[ORG_FIELD_KEYS.industry]]).toEqual(['Acme Corporation', 'Finance', undefined, undefined]);
+    // Without names the tool answers the service's record: the option id under the hash key.
+    const raw = await s.tool('organizations_get', { id: acme.id, fields: ['custom_fields'] });
+    expect(raw.custom_fields[ORG_FIELD_KEYS.industry]).toBe(302);
+    expect((await fx.collection<Rec>('organizations')).find((o) => o.id === acme.id)!.custom_fields[ORG_FIELD_KEYS.industry]).toBe(302);
+  });
+
+  task('15. list open deals with their custom fields by name (names: true on a curated list tool)', async (s) => {
+    await s.tool('deals_update', { id: 1, custom_fields: { Segment: 'Enterprise' } });
+    const page = await s.tool('deals_list', { status: 'open', names: true, fields: ['title', 'Segment', 'Lead score'], limit: 2 });
+    expect(page.records).toEqual([{ title: 'Acme annual licence', Segment: 'Enterprise', 'Lead score': 40 }, { title: 'Globex onboarding', Segment: null, 'Lead score': 50 }]);
+    // A name the item type does not have is refused with the list, nothing sent.
+    await expect(s.tool('deals_list', { names: true, fields: ['title', 'Segmnt'] })).rejects.toThrow('deals_list failed: Invalid arguments, nothing was sent:\nfields: unknown field Segmnt;');
+  });
+
+  task('12b. a misspelt field name in where is refused naming the argument and the nearest name; nothing is created', async (s) => {
+    const before = (await fx.collection<Rec>('filters')).length;
+    await expect(s.tool('call_operation', { name: 'filters_create', arguments: { name: 'x', type: 'deals', where: ['Lead scor >= 40'] } })).rejects.toThrow(
+      'call_operation failed: Invalid arguments, nothing was sent:\narguments.where[0] "Lead scor >= 40": unknown field "Lead scor" (did you mean "Lead score"?); see crmctl deal-fields list',
+    );
+    expect((await fx.collection<Rec>('filters')).length).toBe(before);
+  });
 });

@@ -15,20 +15,38 @@ export const FILTER_OBJECTS = ['person', 'deal', 'organization', 'product', 'act
 /** A filter holds at most 16 conditions (interface, Limits). */
 export const MAX_FILTER_CONDITIONS = 16;
 
-const condition = z.object({
-  object: z.enum(FILTER_OBJECTS),
-  field_id: z.union([z.int().min(1), z.string().min(1)]),
-  operator: z.enum(FILTER_OPERATORS),
-  value: z.unknown().optional(),
-  extra_value: z.unknown().optional(),
-});
+/**
+ * A condition as the service takes it (object, field_id, operator, value, extra_value: the vendor's
+ * request schema). `filters get` answers each with `json_value_flag` (and `field_code` with
+ * include_field_code): the service sets them, so they are accepted here, so that get → edit → update
+ * round-trips, and left out of what is sent.
+ */
+const condition = z
+  .object({
+    object: z.enum(FILTER_OBJECTS),
+    field_id: z.union([z.int().min(1), z.string().min(1)]),
+    operator: z.enum(FILTER_OPERATORS),
+    value: z.unknown().optional(),
+    extra_value: z.unknown().optional(),
+    json_value_flag: z.boolean().optional().describe('read-only (as filters get returns it); not sent'),
+    field_code: z.string().nullable().optional().describe('read-only (as filters get returns it); not sent'),
+  })
+  .transform(({ json_value_flag: _flag, field_code: _code, ...sent }) => sent);
 const glue = z.enum(['and', 'or']);
 /** {"glue":"and","conditions":[{"glue":"and","conditions":[CONDITION...]},{"glue":"or","conditions":[...]}]} (the vendor's form). */
 const conditions = z.object({ glue, conditions: z.array(z.object({ glue, conditions: z.array(condition) })).min(1) }).superRefine((c, ctx) => {
   const n = c.conditions.reduce((sum, g) => sum + g.conditions.length, 0);
   if (n > MAX_FILTER_CONDITIONS) ctx.addIssue({ code: 'custom', path: [], message: `has ${n} conditions; a filter may have at most ${MAX_FILTER_CONDITIONS}` });
 });
-const FILTER_HELP = { conditions: 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","field_id":1,"operator":">","value":10000}]}]} (at most 16 conditions), @file or -', type: 'the item type the filter is for' };
+const FILTER_HELP = {
+  conditions: 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","field_id":1,"operator":">","value":10000}]}]} (at most 16 conditions), @file or -, or the conditions by name with --where; json_value_flag and field_code as filters get returns them are accepted and not sent (the service sets them)',
+  type: 'the item type the filter is for',
+};
+/** Conditions by field name (src/names/conditions.ts turns them into `conditions` at the entry, for every door). */
+const byName = {
+  where: z.array(z.string()).optional().describe('conditions by field name, all of which must hold: NAME OP VALUE, e.g. "Budget > 1000", "Stage = Qualified" (instead of conditions)'),
+  or_where: z.array(z.string()).optional().describe('conditions by field name of which at least one must hold (same form as where)'),
+};
 
 export const filterOps = defineTable('filters', {
   list: {
@@ -53,7 +71,12 @@ export const filterOps = defineTable('filters', {
     columns: ['id', 'name', 'type', 'user_id', 'add_time', 'update_time'],
     fields: FILTER_FIELDS,
   }, { query: () => z.object({ include_field_code: z.boolean().optional() }) }),
-  create: createRow('/api/v1/filters', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ name: z.string().trim().min(1), conditions, type: z.enum(FILTER_TYPES) }), {
+  create: createRow('/api/v1/filters', 10, ['deals:full', 'activities:full', 'contacts:full'], () =>
+    z
+      .object({ name: z.string().trim().min(1), conditions: conditions.optional(), type: z.enum(FILTER_TYPES), ...byName })
+      .superRefine((b, ctx) => {
+        if (b.conditions === undefined) ctx.addIssue({ code: 'custom', path: ['conditions'], message: 'is required (or give the conditions by name with where)' });
+      }), {
     help: FILTER_HELP,
     command: ['filters', 'create'],
     summary: 'Create a filter (at most 16 conditions)',
@@ -70,7 +93,7 @@ export const filterOps = defineTable('filters', {
     fields: FILTER_FIELDS,
   }, {
     query: () => z.object({ include_field_code: z.boolean().optional() }),
-    body: () => z.object({ name: z.string().trim().min(1).optional(), conditions: conditions.optional() }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), conditions: conditions.optional(), ...byName }),
   }),
   delete: deleteRow('/api/v1/filters/{id}', 6, ['deals:full', 'activities:full', 'contacts:full'], {
     command: ['filters', 'delete'],

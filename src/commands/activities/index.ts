@@ -10,4 +10,4 @@ const activityTableView = linkedNamesView([
   { column: 'owner', idField: 'owner_id', kind: 'user' },
 ]);
 
-export const area = defineArea(activityOps, { extend: { list: { view: activityTableView } }, commands: [bulkUpdateCommand('activities', 'activity', activityOps)] });
+export const area = defineArea(activityOps, { extend: { list: { view: activityTableView }, get: { view: activityTableView } }, commands: [bulkUpdateCommand('activities', 'activity', activityOps)] });

@@ -1,6 +1,7 @@
 import { dealOps } from '../../api/operations/deals.js';
 import { bulkUpdateCommand } from '../bulk/bulk-update.js';
 import { defineArea } from '../define-area.js';
+import { linkedNamesView } from '../linked-names.js';
 import { dealTableView } from './table-view.js';
 import { dealValueNotice } from './value-notice.js';
 import { upsertCommand } from '../upsert/command.js';
@@ -9,6 +10,19 @@ export const area = defineArea(dealOps, {
   commands: [upsertCommand(dealOps, 'deals'), bulkUpdateCommand('deals', 'deal', dealOps)],
   extend: {
     list: { view: dealTableView },
+    // One deal as the web app's detail view shows it: names for ids, value with its currency (custom fields by name: named-view.ts).
+    get: {
+      view: linkedNamesView(
+        [
+          { column: 'pipeline', idField: 'pipeline_id', kind: 'pipeline' },
+          { column: 'stage', idField: 'stage_id', kind: 'stage' },
+          { column: 'owner', idField: 'owner_id', kind: 'user' },
+          { column: 'organization', idField: 'org_id', kind: 'organization' },
+          { column: 'person', idField: 'person_id', kind: 'person' },
+        ],
+        { columns: ['id', 'title', 'status', 'value', 'pipeline', 'stage', 'owner', 'organization', 'person'], money: [{ column: 'value', field: 'value', currency: 'currency' }], oneRecord: true },
+      ),
+    },
     archived: { view: dealTableView },
     addProduct: { after: dealValueNotice },
     addProducts: { after: dealValueNotice },

@@ -2,7 +2,7 @@ import { personOps } from '../../api/operations/persons.js';
 import { AuthError } from '../../core/errors.js';
 import { bulkUpdateCommand } from '../bulk/bulk-update.js';
 import { defineArea } from '../define-area.js';
-import { linkedNamesView } from '../linked-names.js';
+import { type Link, linkedNamesView } from '../linked-names.js';
 import { dealProductRows } from './products.js';
 import { upsertCommand } from '../upsert/command.js';
 
@@ -11,13 +11,16 @@ const ADMIN_ONLY =
   'The person collection is open to global admins only: a regular user gets 403 even with contacts scopes. ' +
   'Run it as a global admin, or use `crmctl persons list --all` (v2, cursor-paged) instead.';
 
+const PERSON_LINKS: Link[] = [{ column: 'organization', idField: 'org_id', kind: 'organization' }, { column: 'owner', idField: 'owner_id', kind: 'user' }];
+
 /** Every person verb is generated; list, get, files and followers take --v1 for the v1 form (cli.switch). */
 export const area = defineArea(personOps, {
   commands: [upsertCommand(personOps, 'persons'), bulkUpdateCommand('persons', 'person', personOps)],
   extend: {
     collection: { explain: (err) => (err instanceof AuthError && err.message.includes('(403)') ? new AuthError(err.message, ADMIN_ONLY) : err) },
     products: { present: dealProductRows },
-    list: { view: linkedNamesView([{ column: 'organization', idField: 'org_id', kind: 'organization' }, { column: 'owner', idField: 'owner_id', kind: 'user' }]) },
+    list: { view: linkedNamesView(PERSON_LINKS) },
+    get: { view: linkedNamesView(PERSON_LINKS, { oneRecord: true }) },
   },
   groups: {
     'persons followers': 'Users who follow a person: list (v2 or --v1), add, remove, changelog',

@@ -4,9 +4,10 @@
 import type { Deal, Person } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import {
-  CONTACT_SYNC_FIELDS, contactSync, customFieldMap, dealsOf, files, followersOf, mailMessages, marketingApp, participants,
+  CONTACT_SYNC_FIELDS, contactSync, dealsOf, files, followersOf, mailMessages, marketingApp, participants,
   personLabels, pictures, v1Time, v2Time,
 } from './common.js';
+import { presentCustomFields } from '../../engine/fields/values.js';
 
 export const INCLUDE_FIELDS = [
   'next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count',
@@ -65,20 +66,13 @@ function syncFields(state: SandboxState, p: Person): Record<string, unknown> {
   return Object.fromEntries(CONTACT_SYNC_FIELDS.map((k) => [k, p[k] ?? (k === 'ims' ? [] : null)]));
 }
 
-/** Custom values: every custom field key (null when unset); option ids become {id, label} on request. */
+/**
+ * Custom values: every custom field key (null when unset), with a monetary field's currency in K_currency
+ * and a range's end in K_until (interface, "Custom fields"), as every v2 record presents them; option ids
+ * become {id, label} on request.
+ */
 function customValues(state: SandboxState, p: Person, o: DetailOptions): Record<string, unknown> {
-  const fields = customFieldMap(state);
-  const keys = o.customKeys?.length ? o.customKeys.filter((k) => fields.has(k)) : [...fields.keys()];
-  const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    const f = fields.get(k)!;
-    const v = p.custom_fields?.[k] ?? null;
-    if (o.optionLabels && v !== null && (f.field_type === 'enum' || f.field_type === 'set')) {
-      const label = (id: unknown) => ({ id, label: f.options?.find((x) => x.id === id)?.label ?? null });
-      out[k] = f.field_type === 'set' ? (Array.isArray(v) ? v : [v]).map(label) : label(v);
-    } else out[k] = v;
-  }
-  return out;
+  return presentCustomFields(state, 'person', p.custom_fields, o);
 }
 
 const labelsOf = (state: SandboxState, p: Person) =>

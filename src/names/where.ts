@@ -1,8 +1,9 @@
-import { ValidationError } from '../../core/errors.js';
-import { nearest } from '../../input/unknown-keys.js';
+import { ValidationError } from '../core/errors.js';
+import { nearest } from '../input/unknown-keys.js';
 
 // A filter condition as people write it: `NAME OP VALUE` ("Budget > 1000", "Stage = Qualified",
-// "Expected close date is empty"). This file only splits the words; where-resolve.ts turns the name,
+// "Expected close date is empty"), at any door (`--where`, a `where` key of --data, a fixture or an MCP
+// call). This file only splits the words; where-resolve.ts turns the name,
 // the operator and the value into the service's condition (field id, operator, option id).
 
 /** The operators people write, and the service's for each (its documents list only the latter). */
@@ -18,7 +19,7 @@ export const NO_VALUE = new Set(['is empty', 'is not empty']);
 export interface WhereClause {
   /** The clause as given (for messages). */
   text: string;
-  /** The flag it came from (--where, --or-where). */
+  /** How refusals name the input it came from (`--where`, `arguments.where[0]`). */
   flag: string;
   name: string;
   op: string;

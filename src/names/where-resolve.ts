@@ -1,11 +1,11 @@
-import type { Operation } from '../../api/operation.js';
-import type { Reader } from '../../api/prepare.js';
-import { ValidationError } from '../../core/errors.js';
-import { nearest } from '../../input/unknown-keys.js';
+import type { CheckReader } from '../api/entry-types.js';
+import type { Operation } from '../api/operation.js';
+import { ValidationError } from '../core/errors.js';
+import { nearest } from '../input/unknown-keys.js';
 import { NO_VALUE, parseWhere, WHERE_OPERATORS, type WhereClause } from './where.js';
 
-// `--where` clauses → the service's condition tree. Field names resolve against the filter type's
-// fields in their v1 form, the only form that carries the numeric id a condition names (the v2 list has
+// Conditions by name (`--where` clauses, a `where` key at any door) → the service's condition tree.
+// Field names resolve against the filter type's fields in their v1 form, the only form that carries the numeric id a condition names (the v2 list has
 // the key and name only); option labels become option ids, stage names stage ids ("Pipeline/Stage"
 // when two pipelines have the stage), user names user ids. Every clause is checked before anything is
 // written: a name, an operator or a label that matches nothing is exit 2 naming the nearest.
@@ -21,11 +21,11 @@ interface V1Field {
 
 /** The filter types whose conditions --where can write, the object of their conditions and the v1 field list that names the ids. */
 const TYPES: Record<string, { object: string; fields: () => Promise<Operation> }> = {
-  deals: { object: 'deal', fields: async () => (await import('../../api/operations/deal-fields.js')).dealFieldOps.listV1 },
-  people: { object: 'person', fields: async () => (await import('../../api/operations/person-fields.js')).personFieldOps.listV1 },
-  org: { object: 'organization', fields: async () => (await import('../../api/operations/organization-fields.js')).organizationFieldOps.listV1 },
-  products: { object: 'product', fields: async () => (await import('../../api/operations/product-fields.js')).productFieldOps.listV1 },
-  activity: { object: 'activity', fields: async () => (await import('../../api/operations/activity-fields.js')).activityFieldOps.listV1 },
+  deals: { object: 'deal', fields: async () => (await import('../api/operations/deal-fields.js')).dealFieldOps.listV1 },
+  people: { object: 'person', fields: async () => (await import('../api/operations/person-fields.js')).personFieldOps.listV1 },
+  org: { object: 'organization', fields: async () => (await import('../api/operations/organization-fields.js')).organizationFieldOps.listV1 },
+  products: { object: 'product', fields: async () => (await import('../api/operations/product-fields.js')).productFieldOps.listV1 },
+  activity: { object: 'activity', fields: async () => (await import('../api/operations/activity-fields.js')).activityFieldOps.listV1 },
 };
 export const WHERE_TYPES = Object.keys(TYPES);
 
@@ -46,25 +46,34 @@ export interface ConditionTree {
   conditions: [{ glue: 'and'; conditions: Condition[] }, { glue: 'or'; conditions: Condition[] }];
 }
 
-/** The vendor's tree: one AND group of the --where clauses and one OR group of the --or-where clauses. */
-export async function conditionsFromWhere(reader: Reader, type: string, where: string[], orWhere: string[]): Promise<ConditionTree> {
+/** One clause as given, and how refusals name it (`--where "Budget > 1000"`, `arguments.where[0] "Budget > 1000"`). */
+export interface WhereInput {
+  text: string;
+  label: string;
+}
+
+/**
+ * The vendor's tree: one AND group of the `where` clauses and one OR group of the `or_where` clauses.
+ * `conditionsLabel` names the JSON input, for the refusal of a type whose fields names cannot write.
+ */
+export async function conditionsFromWhere(reader: CheckReader, type: string, where: WhereInput[], orWhere: WhereInput[], conditionsLabel = '--conditions'): Promise<ConditionTree> {
   const t = TYPES[type];
-  if (!t) throw new ValidationError([{ field: '--where', rule: `is available for filters of type ${WHERE_TYPES.join(', ')}; for ${type} give --conditions JSON` }]);
-  const { read, readAll } = await import('../../api/prepare.js');
+  if (!t) throw new ValidationError([{ field: where[0]?.label ?? orWhere[0]?.label ?? conditionsLabel, rule: `is available for filters of type ${WHERE_TYPES.join(', ')}; for ${type} give ${conditionsLabel} JSON` }]);
   const op = await t.fields();
-  const fields = (op.pagination === 'none' ? asList(await read(reader, op)) : await collect(readAll(reader, op))) as V1Field[];
+  const fields = (op.pagination === 'none' ? asList(await reader.read(op)) : await collect(reader.readAll(op))) as V1Field[];
   const usable = fields.filter((f) => f.id !== null && f.id !== undefined);
-  const clauses = [...where.map((w) => parseWhere('--where', w, usable.map((f) => f.name))), ...orWhere.map((w) => parseWhere('--or-where', w, usable.map((f) => f.name)))];
+  const names = usable.map((f) => f.name);
   const lookups = new Lookups(reader);
-  const built: Array<{ flag: string; c: Condition }> = [];
-  for (const clause of clauses) built.push({ flag: clause.flag, c: await condition(clause, t.object, usable, lookups) });
-  return {
-    glue: 'and',
-    conditions: [
-      { glue: 'and', conditions: built.filter((b) => b.flag === '--where').map((b) => b.c) },
-      { glue: 'or', conditions: built.filter((b) => b.flag === '--or-where').map((b) => b.c) },
-    ],
+  const build = async (clauses: WhereInput[]): Promise<Condition[]> => {
+    const out: Condition[] = [];
+    // Every clause is parsed before any is resolved: a misspelt operator is named before a stage is read.
+    const parsed = clauses.map((c) => parseWhere(c.label, c.text, names));
+    for (const clause of parsed) out.push(await condition(clause, t.object, usable, lookups));
+    return out;
   };
+  const and = await build(where);
+  const or = await build(orWhere);
+  return { glue: 'and', conditions: [{ glue: 'and', conditions: and }, { glue: 'or', conditions: or }] };
 }
 
 async function condition(clause: WhereClause, object: string, fields: V1Field[], lookups: Lookups): Promise<Condition> {
@@ -113,13 +122,13 @@ const isCustom = (f: V1Field) => /^[0-9a-f]{40}$/.test(f.key);
 class Lookups {
   private stages?: Promise<Array<{ id: number; name: string; pipeline: string }>>;
   private users?: Promise<Array<{ id: number; name: string; email?: string }>>;
-  constructor(private readonly reader: Reader) {}
+  constructor(private readonly reader: CheckReader) {}
 
   async stage(raw: string, bad: (rule: string) => Error): Promise<number> {
     if (/^\d+$/.test(raw)) return Number(raw);
     this.stages ??= (async () => {
-      const [{ readAll }, { stageOps }, { pipelineOps }] = await Promise.all([import('../../api/prepare.js'), import('../../api/operations/stages.js'), import('../../api/operations/pipelines.js')]);
-      const [stages, pipelines] = await Promise.all([collect(readAll(this.reader, stageOps.list)), collect(readAll(this.reader, pipelineOps.list))]);
+      const [{ stageOps }, { pipelineOps }] = await Promise.all([import('../api/operations/stages.js'), import('../api/operations/pipelines.js')]);
+      const [stages, pipelines] = await Promise.all([collect(this.reader.readAll(stageOps.list)), collect(this.reader.readAll(pipelineOps.list))]);
       const pipelineName = new Map((pipelines as Array<{ id: number; name: string }>).map((p) => [p.id, p.name]));
       return (stages as Array<{ id: number; name: string; pipeline_id: number }>).map((s) => ({ id: s.id, name: s.name, pipeline: pipelineName.get(s.pipeline_id) ?? String(s.pipeline_id) }));
     })();
@@ -136,8 +145,8 @@ class Lookups {
   async user(raw: string, bad: (rule: string) => Error): Promise<number> {
     if (/^\d+$/.test(raw)) return Number(raw);
     this.users ??= (async () => {
-      const [{ read }, { userOps }] = await Promise.all([import('../../api/prepare.js'), import('../../api/operations/users.js')]);
-      return asList(await read(this.reader, userOps.list)) as Array<{ id: number; name: string; email?: string }>;
+      const { userOps } = await import('../api/operations/users.js');
+      return asList(await this.reader.read(userOps.list)) as Array<{ id: number; name: string; email?: string }>;
     })();
     const all = await this.users;
     const hits = all.filter((u) => u.name.toLowerCase() === raw.toLowerCase() || u.email?.toLowerCase() === raw.toLowerCase());
