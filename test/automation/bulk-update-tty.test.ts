@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { runWithPrompts } from '../ux/helpers.js';
 import { workDir } from './helpers.js';
 
 let fx: SandboxFixture;
@@ -14,25 +14,26 @@ beforeEach(async () => {
   await fx.clearRequests();
 });
 
-const ask = (answer: string) => {
+// On a terminal, with the scripted prompter answering the confirmation (as the prompt tests do).
+const ask = (answer: boolean) => {
   const dir = workDir();
-  const files = ['--state', join(dir, 'state.ndjson'), '--results', join(dir, 'results.ndjson')];
-  return runCli(['deals', 'bulk-update', '--ids', '1,2', '--field', 'owner_id=3', ...files], { env: fx.env, tty: true, stdin: answer });
+  const opts = { ids: '1,2', field: ['owner_id=3'], state: join(dir, 'state.ndjson'), results: join(dir, 'results.ndjson') };
+  return runWithPrompts(['deals', 'bulk-update'], [], opts, fx.env, [answer], {});
 };
 const patched = async () => (await fx.requests()).filter((q) => q.method === 'PATCH').map((q) => q.path);
 
 describe('bulk-update on a terminal', () => {
   it('asks after the plan; "no" is exit 3 and writes nothing', async () => {
-    const r = await ask('n\n');
-    expect(r.code).toBe(3);
+    const r = await ask(false);
+    expect(r.error?.exitCode).toBe(3);
     expect(r.stderr).toContain('  2 to update, 0 unchanged (not written)\n');
-    expect(r.stderr).toContain('Update 2 deals?');
+    expect(r.asked.map((q) => [q.kind, q.message])).toEqual([['confirm', 'Update 2 deals?']]);
     expect(await patched()).toEqual([]);
   });
 
   it('"yes" updates the records', async () => {
-    const r = await ask('y\n');
-    expect(r.code, r.stderr).toBe(0);
+    const r = await ask(true);
+    expect(r.error).toBeUndefined();
     expect((await patched()).sort()).toEqual(['/api/v2/deals/1', '/api/v2/deals/2']);
   });
 });
