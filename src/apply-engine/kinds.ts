@@ -6,7 +6,13 @@ import { leadLabelOps } from '../api/operations/lead-labels.js';
 import { leadOps } from '../api/operations/leads.js';
 import { legacyTeamOps } from '../api/operations/legacy-teams.js';
 import { noteOps } from '../api/operations/notes.js';
+import { boardOps } from '../api/operations/boards.js';
+import { dealFieldOps } from '../api/operations/deal-fields.js';
+import { filterOps } from '../api/operations/filters.js';
 import { organizationFieldOps } from '../api/operations/organization-fields.js';
+import { personFieldOps } from '../api/operations/person-fields.js';
+import { productFieldOps } from '../api/operations/product-fields.js';
+import { projectFieldOps } from '../api/operations/project-fields.js';
 import { phaseOps } from '../api/operations/phases.js';
 import { projectOps } from '../api/operations/projects.js';
 import { roleOps } from '../api/operations/roles.js';
@@ -48,6 +54,8 @@ export interface KindDef {
   updateSendsAll?: boolean;
   /** The step changes a record it may not have created (a user's role): apply keeps the value before, destroy puts it back. */
   touches?: Touch;
+  /** Options of an enum/set field change through their own calls (the field's update takes no options). */
+  options?: { add: Operation; remove: Operation };
 }
 
 /** Removing a record: its delete operation, or another call that ends it (archive, deleted flag). */
@@ -66,6 +74,14 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** A v2 record with create, PATCH update and DELETE, keyed by its integer id. */
 function v2(kind: string, summary: string, ops: { create: Operation; update: Operation; delete: Operation }): KindDef {
   return { kind, summary, create: ops.create, update: ops.update, remove: del(ops.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' };
+}
+
+/** A custom field of one item type: keyed by its field code; options change through the options calls. */
+function field(kind: string, summary: string, ops: { create: Operation; update: Operation; delete: Operation; addOptions: Operation; deleteOptions: Operation }): KindDef {
+  return {
+    kind, summary, create: ops.create, update: ops.update, remove: del(ops.delete), parents: [], idParam: 'field_code', idFrom: { record: 'field_code' }, idType: 'string',
+    options: { add: ops.addOptions, remove: ops.deleteOptions },
+  };
 }
 
 function build(): KindDef[] {
@@ -89,7 +105,13 @@ function build(): KindDef[] {
     },
     { kind: 'webhook', summary: 'Webhook (no update operation: a changed spec replaces it)', create: webhookOps.create, remove: del(webhookOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
     { kind: 'activity-type', summary: 'Activity type', create: activityTypeOps.create, update: activityTypeOps.update, remove: del(activityTypeOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
-    { kind: 'org-field', summary: 'Organization custom field', create: organizationFieldOps.create, update: organizationFieldOps.update, remove: del(organizationFieldOps.delete), parents: [], idParam: 'field_code', idFrom: { record: 'field_code' }, idType: 'string' },
+    field('org-field', 'Organization custom field', organizationFieldOps),
+    field('deal-field', 'Deal custom field (leads use them too)', dealFieldOps),
+    field('person-field', 'Person custom field', personFieldOps),
+    field('product-field', 'Product custom field', productFieldOps),
+    field('project-field', 'Project custom field (beta)', projectFieldOps),
+    { kind: 'filter', summary: 'Saved filter', create: filterOps.create, update: filterOps.update, remove: del(filterOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
+    { kind: 'board', summary: 'Project board', create: boardOps.create, update: boardOps.update, remove: del(boardOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
     {
       kind: 'team', summary: 'Legacy team (no delete operation: destroy sets deleted_flag)', create: legacyTeamOps.create, update: legacyTeamOps.update,
       remove: { op: legacyTeamOps.update, body: () => ({ active_flag: 0, deleted_flag: 1 }), verb: 'marked deleted' }, parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int',

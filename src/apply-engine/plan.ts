@@ -29,6 +29,8 @@ export interface Action {
   cost: number;
   /** Some operation of the action has no stated cost. */
   costUnstated: boolean;
+  /** The spec with references resolved, as far as known when planned (what an update compares). */
+  after?: Record<string, unknown>;
 }
 
 export interface Plan {
@@ -174,7 +176,7 @@ function planRecord(
   const skipParams = [...checked.unknown.filter((p) => p[0] === 'params').map((p) => String(p[1])), ...kind.parents.filter((p) => !(p.param in rec.parents)).map((p) => p.param)];
   problems.push(...checkParams(kind.create.params, cv.params, skipParams).problems.map((p) => ({ ...p, path: ['params', ...p.path] })));
 
-  const base = { name: rec.name, kind, rec, entry, deps, kept: [] as string[] };
+  const base: Pick<Action, 'name' | 'kind' | 'rec' | 'entry' | 'deps' | 'kept' | 'after'> = { name: rec.name, kind, rec, entry, deps, kept: [] };
   let action: Action;
   if (!entry) {
     // A step that changes a record the fixtures did not create first reads its value (kept for destroy).
@@ -184,6 +186,7 @@ function planRecord(
     const diff = resolveTokens({ spec: rec.spec, params: rec.parents }, lookup(false));
     const dv = diff.value as { spec: Record<string, unknown>; params: Record<string, unknown> };
     const changes = changedKeys(entry, dv.spec, dv.params, diff.unknown);
+    base.after = dv.spec;
     if (!diff.unknown.length && specHash(kind.kind, dv.params, dv.spec) === entry.specHash) {
       action = { ...base, type: 'unchanged', changes: [], cost: 0, costUnstated: false };
     } else if (!changes.length) {
@@ -198,13 +201,16 @@ function planRecord(
     } else {
       const updatable = shapeOf(kind.update.body) ?? {};
       for (const k of changes) {
+        // A field's options change through their own calls (execute.ts).
+        if (k === 'options' && kind.options) continue;
         if (!(k in updatable) && k in cv.spec) {
           problems.push({ path: ['spec', k], rule: `cannot be changed by ${kind.update.method} ${kind.update.path} (it takes ${Object.keys(updatable).join(', ')}); give the record a new name to create a new one, or destroy it first` });
         }
       }
       const { body, kept } = updateBody(kind, entry.spec, cv.spec, changes);
       const skip = checked.unknown.filter((p) => p[0] === 'spec').map((p) => p.slice(1));
-      problems.push(...checkSchema(kind.update.body, body, ['spec'], skip.map((p) => ['spec', ...p])).problems);
+      const optionsOnly = !Object.keys(body).length && Boolean(kind.options) && changes.includes('options');
+      if (!optionsOnly) problems.push(...checkSchema(kind.update.body, body, ['spec'], skip.map((p) => ['spec', ...p])).problems);
       action = { ...base, type: 'update', changes, kept, cost: kind.update.cost ?? 0, costUnstated: kind.update.cost === null };
     }
   }
