@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy commands auth doctor completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import pull plan apply mcp destroy commands auth doctor completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
     "leads")
       case "$prev" in
       esac
@@ -1716,10 +1716,18 @@ _crmctl() {
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
       esac
       words="--file --format --skip-invalid --concurrency --state --results --resume --dry-run --list";;
+    "pull")
+      case "$prev" in
+      esac
+      words="--out --sample";;
+    "plan")
+      case "$prev" in
+      esac
+      words="--file -f --prune --out";;
     "apply")
       case "$prev" in
       esac
-      words="--file -f --state --dry-run --prune";;
+      words="--file -f --state --dry-run --prune --plan";;
     "mcp")
       case "$prev" in
       esac
@@ -1808,7 +1816,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy commands auth doctor completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import pull plan apply mcp destroy commands auth doctor completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -2200,6 +2208,8 @@ _crmctl_subs() {
     "api") echo "";;
     "export") echo "";;
     "import") echo "";;
+    "pull") echo "";;
+    "plan") echo "";;
     "apply") echo "";;
     "mcp") echo "";;
     "destroy") echo "";;
