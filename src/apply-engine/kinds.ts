@@ -54,6 +54,8 @@ export interface KindDef {
   updateSendsAll?: boolean;
   /** The step changes a record it may not have created (a user's role): apply keeps the value before, destroy puts it back. */
   touches?: Touch;
+  /** Reads one record by id: a re-apply compares the account with what the state remembers (drift). */
+  get?: Operation;
   /** Options of an enum/set field change through their own calls (the field's update takes no options). */
   options?: { add: Operation; remove: Operation };
 }
@@ -72,8 +74,8 @@ const del = (op: Operation): Removal => ({ op, verb: 'deleted' });
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** A v2 record with create, PATCH update and DELETE, keyed by its integer id. */
-function v2(kind: string, summary: string, ops: { create: Operation; update: Operation; delete: Operation }): KindDef {
-  return { kind, summary, create: ops.create, update: ops.update, remove: del(ops.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' };
+function v2(kind: string, summary: string, ops: { create: Operation; update: Operation; delete: Operation; get: Operation }): KindDef {
+  return { kind, summary, create: ops.create, update: ops.update, remove: del(ops.delete), get: ops.get, parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' };
 }
 
 /** A custom field of one item type: keyed by its field code; options change through the options calls. */
@@ -87,13 +89,13 @@ function field(kind: string, summary: string, ops: { create: Operation; update: 
 function build(): KindDef[] {
   return [
     { kind: 'lead-label', summary: 'Lead label', create: leadLabelOps.create, update: leadLabelOps.update, remove: del(leadLabelOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'uuid' },
-    { kind: 'lead', summary: 'Lead (linked to a person or an organization)', create: leadOps.create, update: leadOps.update, remove: del(leadOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'uuid' },
-    { kind: 'note', summary: 'Note on a lead, deal, person, organization or project', create: noteOps.create, update: noteOps.update, remove: del(noteOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
+    { kind: 'lead', summary: 'Lead (linked to a person or an organization)', create: leadOps.create, update: leadOps.update, get: leadOps.get, remove: del(leadOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'uuid' },
+    { kind: 'note', summary: 'Note on a lead, deal, person, organization or project', create: noteOps.create, update: noteOps.update, get: noteOps.get, remove: del(noteOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
     {
       kind: 'note-comment', summary: 'Comment on a note', create: noteOps.commentsAdd, update: noteOps.commentsUpdate, remove: del(noteOps.commentsDelete),
       parents: [{ key: 'note', param: 'id', description: 'the note commented on' }], idParam: 'commentId', idFrom: { record: 'id' }, idType: 'uuid',
     },
-    { kind: 'role', summary: 'Role', create: roleOps.create, update: roleOps.update, remove: del(roleOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
+    { kind: 'role', summary: 'Role', create: roleOps.create, update: roleOps.update, get: roleOps.get, remove: del(roleOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
     {
       kind: 'role-assignment', summary: 'A user assigned to a role (destroy moves the user back to the role they had before apply)', create: roleOps.assignmentsAdd,
       remove: { op: roleOps.assignmentsRemove, body: (id) => ({ user_id: Number(id) }), verb: 'removed' },
@@ -118,7 +120,7 @@ function build(): KindDef[] {
     },
     { kind: 'goal', summary: 'Goal', create: goalOps.create, update: goalOps.update, remove: del(goalOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'string' },
     {
-      kind: 'project', summary: 'Project (the interface shows no delete: destroy archives it)', create: projectOps.create, update: projectOps.update,
+      kind: 'project', summary: 'Project (the interface shows no delete: destroy archives it)', create: projectOps.create, update: projectOps.update, get: projectOps.get,
       remove: { op: projectOps.archive, verb: 'archived' }, parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int',
     },
     { kind: 'phase', summary: 'Project phase of a board (beta)', create: phaseOps.create, update: phaseOps.update, remove: del(phaseOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },

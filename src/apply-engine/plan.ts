@@ -31,6 +31,8 @@ export interface Action {
   costUnstated: boolean;
   /** The spec with references resolved, as far as known when planned (what an update compares). */
   after?: Record<string, unknown>;
+  /** Fields changed in the account since apply wrote them (drift.ts); ['(deleted)'] for a record gone from it. */
+  drift?: string[];
 }
 
 export interface Plan {

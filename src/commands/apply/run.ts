@@ -61,6 +61,8 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
   try {
     const state = readState(statePath);
     const plan = makePlan(records, state, { env: ctx.env, prune, issues });
+    // What the state calls unchanged is checked against the account: a hand edit is drift, sent back.
+    const drift = plan.actions.some((a) => a.type === 'unchanged' && a.kind.get) ? await (await import('../../apply-engine/drift.js')).checkDrift(plan, state, ctx) : { reads: 0, cost: 0 };
     const w = widthsOf(plan.actions);
     const results: Result[] = [];
     const out = reportWriter(ctx, { columns: RESULT_COLUMNS, line });
@@ -79,7 +81,8 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
         await out.row(row);
       },
     });
-    await out.end({ text: resultSummary(results, statePath), json: resultsJson(results, statePath) });
+    const checked = drift.reads ? `\nChecked ${drift.reads} unchanged record${drift.reads === 1 ? '' : 's'} against the account (cost ${drift.cost}).` : '';
+    await out.end({ text: `${resultSummary(results, statePath)}${checked}`, json: { ...(resultsJson(results, statePath) as object), read_cost: drift.cost } });
   } finally {
     unlock();
   }
