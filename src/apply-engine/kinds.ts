@@ -44,8 +44,11 @@ export interface KindDef {
   parents: Array<{ key: string; param: string; description: string }>;
   /** Path parameter that takes the record's own id in update/delete paths (absent: the id is not in the path). */
   idParam?: string;
-  /** The record's id: a field of the created record, or a field of the spec (role settings are keyed by setting_key). */
-  idFrom: { record: string } | { spec: string };
+  /**
+   * The record's id: a field of the created record, a field of the spec (role settings are keyed by
+   * setting_key), or a fixed word for the one record of its parent (a role's pipeline visibility).
+   */
+  idFrom: { record: string } | { spec: string } | { fixed: string };
   /** Shape of ids, for stand-in values while specs are checked before anything exists. */
   idType: 'int' | 'uuid' | 'string';
   /** Fields added to every update body (a recurring subscription update needs an effective date). */
@@ -104,6 +107,10 @@ function build(): KindDef[] {
     {
       kind: 'role-setting', summary: 'A default-visibility setting of a role (goes with a role the fixtures create; on an existing role destroy sets the value it had before)', create: roleOps.settingsSet, update: roleOps.settingsSet, updateSendsAll: true,
       parents: [{ key: 'role', param: 'id', description: 'the role' }], idFrom: { spec: 'setting_key' }, idType: 'string', touches: roleSettingTouch,
+    },
+    {
+      kind: 'role-pipelines', summary: 'The pipelines a role sees (visible_pipeline_ids: { add, remove }); the same PUT sets and changes it', create: roleOps.pipelinesUpdate, update: roleOps.pipelinesUpdate, updateSendsAll: true,
+      parents: [{ key: 'role', param: 'id', description: 'the role' }], idFrom: { fixed: 'pipelines' }, idType: 'string',
     },
     { kind: 'webhook', summary: 'Webhook (no update operation: a changed spec replaces it)', create: webhookOps.create, remove: del(webhookOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
     { kind: 'activity-type', summary: 'Activity type', create: activityTypeOps.create, update: activityTypeOps.update, remove: del(activityTypeOps.delete), parents: [], idParam: 'id', idFrom: { record: 'id' }, idType: 'int' },
@@ -165,11 +172,15 @@ export function kindNames(): string[] {
 /** The id of a record just created (or of the spec for records keyed by a spec field). */
 export function idOf(kind: KindDef, record: unknown, spec: Record<string, unknown>): string | number | undefined {
   const from = kind.idFrom;
+  if ('fixed' in from) return from.fixed;
   const v = 'spec' in from ? spec[from.spec] : record && typeof record === 'object' ? (record as Record<string, unknown>)[from.record] : undefined;
   return typeof v === 'string' || typeof v === 'number' ? v : undefined;
 }
 
 /** A value shaped like this kind's ids, used in place of ids that do not exist yet while specs are checked. */
-export function standInId(kind: KindDef): string | number {
-  return kind.idType === 'int' ? 1 : kind.idType === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'a0'; // a hex string: goal ids are hex, field codes any text
+export function standInId(kind: KindDef, name = ''): string | number {
+  // Distinct per record, so rules comparing ids (a pipeline both added and removed) see distinct records.
+  let n = 1;
+  for (const c of name) n = (n * 31 + c.charCodeAt(0)) % 1_000_000;
+  return kind.idType === 'int' ? n + 1 : kind.idType === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'a0'; // a hex string: goal ids are hex, field codes any text
 }

@@ -157,7 +157,7 @@ function planRecord(
     if (!target) return UNKNOWN;
     const targetKind = target.kind;
     const idField = isIdField(targetKind, t.field);
-    if (target.type === 'create' || target.type === 'replace') return standIns && idField ? standInId(targetKind) : UNKNOWN;
+    if (target.type === 'create' || target.type === 'replace') return standIns && idField ? standInId(targetKind, t.name) : UNKNOWN;
     if (target.type === 'update' && !idField) return UNKNOWN;
     const v = fieldOf(state.records[t.name]?.record, t.field);
     if (v === undefined) {

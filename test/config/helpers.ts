@@ -49,6 +49,7 @@ export async function modifyA(fx: SandboxFixture): Promise<void> {
   await api(fx, 'POST', '/api/v1/leadLabels', { name: 'Partner', color: 'green' });
   const role = await api(fx, 'POST', '/api/v1/roles', { name: 'Field sales', parent_role_id: 2 });
   await api(fx, 'POST', `/api/v1/roles/${role.id}/settings`, { setting_key: 'deal_default_visibility', value: 7 });
+  await api(fx, 'PUT', `/api/v1/roles/${role.id}/pipelines`, { visible_pipeline_ids: { add: [p.id], remove: [1] } });
   await api(fx, 'POST', '/api/v1/webhooks', {
     name: 'Deals to ERP', subscription_url: 'http://127.0.0.1:9/crm', event_action: 'change', event_object: 'deal', http_auth_user: 'crm', http_auth_password: WEBHOOK_PASSWORD,
   });

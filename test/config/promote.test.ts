@@ -45,6 +45,18 @@ describe('pull from A, apply to B, pull from B', () => {
     expect(files['fields.yaml']).not.toContain('field_name: Title');
     expect(files['roles.yaml']).toContain('    name: role-field-sales\n    spec:\n      name: Field sales\n      parent_role_id: ${ref:role-sales.id}\n');
     expect(files['roles.yaml']).toContain('  - kind: role-setting\n    name: role-setting-field-sales-deal_default_visibility\n    role: ${ref:role-field-sales.id}\n    spec:\n      setting_key: deal_default_visibility\n      value: 7\n');
+    expect(files['roles.yaml']).toContain([
+      '  - kind: role-pipelines',
+      '    name: role-pipelines-field-sales-pipelines',
+      '    role: ${ref:role-field-sales.id}',
+      '    spec:',
+      '      visible_pipeline_ids:',
+      '        add:',
+      '          - ${ref:pipeline-partnerships.id}',
+      '          - ${ref:pipeline-renewals.id}',
+      '        remove:',
+      '          - ${ref:pipeline-sales.id}',
+    ].join('\n'));
     expect(files['webhooks.yaml']).toContain('http_auth_user: crm');
     expect(files['reference.yaml']).toMatch(/^# Read-only settings of the account, written by crmctl pull FOR REFERENCE ONLY\./);
     for (const [name, text] of Object.entries(files)) {

@@ -44,6 +44,15 @@ export interface ConfigKind {
   reads(parents: Live[]): ListRead[];
   /** Turns one list answer into live records (settings object → one record per setting). */
   explode?(answer: unknown, read: ListRead): Live[];
+  /** Records of several reads that make one (a role's visible and hidden pipelines). */
+  combine?(records: Live[]): Live[];
+  /** Lists of ids of another kind inside a spec value: written as references one by one. */
+  listRefs?: Array<{ path: string[]; kind: string }>;
+  /**
+   * The live spec as it is compared with the file's (references resolved): a role's pipeline lists
+   * are sets, and pipelines the file does not name are not its business.
+   */
+  compareAs?(live: Record<string, unknown>, file: Record<string, unknown>): Record<string, unknown>;
   /** Records that are not configuration (built-in fields). */
   keep?(rec: Live): boolean;
   /** Live value of a spec key as the files write it (options without their ids). */
@@ -53,6 +62,9 @@ export interface ConfigKind {
   /** Words for the handle and for plan lines, from the record and the names of what it refers to. */
   words(spec: Record<string, unknown>, nameOf: (kind: string, id: unknown) => string | undefined, parentName?: string): string[];
 }
+
+/** Key on a child record holding its parent's id (a role setting's role). */
+export const PARENT_KEY = '$parent';
 
 const K = (...parts: unknown[]) => parts.map((p) => String(p ?? '')).join('\u0000');
 
@@ -132,9 +144,42 @@ export const CONFIG_KINDS: ConfigKind[] = [
     reads: (roles) => roles.map((r) => ({ op: roleOps.settingsList, params: { id: r.id } })),
     explode: (answer, read) => Object.entries((answer ?? {}) as Live)
       .filter(([k]) => k.endsWith('_default_visibility'))
-      .map(([k, v]) => ({ setting_key: k, value: v, $parent: read.params!.id })),
+      .map(([k, v]) => ({ setting_key: k, value: v, [PARENT_KEY]: read.params!.id })),
     key: (s, parent) => K(parent, s.setting_key),
     words: (s, _nameOf, parentName) => [parentName ?? '?', String(s.setting_key)],
+  },
+  {
+    // Both lists are written, so that apply makes the role see exactly these pipelines.
+    kind: 'role-pipelines', group: 'roles', keys: ['visible_pipeline_ids'], parent: { key: 'role', param: 'id', kind: 'role' },
+    listRefs: [{ path: ['visible_pipeline_ids', 'add'], kind: 'pipeline' }, { path: ['visible_pipeline_ids', 'remove'], kind: 'pipeline' }],
+    reads: (roles) => roles.flatMap((r) => [true, false].map((visible) => ({ op: roleOps.pipelinesList, params: { id: r.id }, query: { visible } }))),
+    explode: (answer, read) => {
+      const ids = ((answer ?? {}) as Live).pipeline_ids;
+      return [{ [PARENT_KEY]: read.params!.id, [read.query!.visible ? 'add' : 'remove']: Array.isArray(ids) ? [...ids].sort((a, b) => Number(a) - Number(b)) : [] }];
+    },
+    combine: (records) => {
+      const byRole = new Map<unknown, Live>();
+      for (const r of records) byRole.set(r[PARENT_KEY], { ...byRole.get(r[PARENT_KEY]), ...r });
+      return [...byRole.values()].map((r) => {
+        const lists = Object.fromEntries((['add', 'remove'] as const).filter((k) => Array.isArray(r[k]) && (r[k] as unknown[]).length).map((k) => [k, r[k]]));
+        return { [PARENT_KEY]: r[PARENT_KEY], ...(Object.keys(lists).length ? { visible_pipeline_ids: lists } : {}) };
+      }).filter((r) => r.visible_pipeline_ids);
+    },
+    compareAs: (live, file) => {
+      const l = (live.visible_pipeline_ids ?? {}) as Record<string, unknown[] | undefined>;
+      const f = (file.visible_pipeline_ids ?? {}) as Record<string, unknown[] | undefined>;
+      const named = [...(f.add ?? []), ...(f.remove ?? [])].map(String);
+      const side = (k: 'add' | 'remove') => {
+        const have = new Set((l[k] ?? []).map(String).filter((id) => named.includes(id)));
+        // In the file's order when the sets are equal, so that only a real difference shows.
+        const wanted = (f[k] ?? []).map(String);
+        return wanted.length === have.size && wanted.every((id) => have.has(id)) ? f[k] : (l[k] ?? []).filter((id) => named.includes(String(id)));
+      };
+      const out = Object.fromEntries((['add', 'remove'] as const).map((k) => [k, side(k)]).filter(([, v]) => (v as unknown[] | undefined)?.length));
+      return { ...live, visible_pipeline_ids: out };
+    },
+    key: (_s, parent) => K(parent),
+    words: (_s, _nameOf, parentName) => [parentName ?? '?', 'pipelines'],
   },
   {
     // The password is never read into a file: the files may give it as ${env:VAR} (docs/config-as-code.md).

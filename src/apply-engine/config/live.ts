@@ -3,10 +3,8 @@ import { createHash } from 'node:crypto';
 import { kinds } from '../kinds.js';
 import { stableJson } from '../state.js';
 import { checkSchema } from '../validate.js';
-import { CONFIG_KINDS, readsFrom, type ConfigKind, type Live } from './kinds.js';
+import { CONFIG_KINDS, PARENT_KEY as PARENT, readsFrom, type ConfigKind, type Live } from './kinds.js';
 
-/** Key on a child record holding its parent's id (a role setting's role). */
-export const PARENT = '$parent';
 
 /** One configuration record of the account, with the handle pull writes for it. */
 export interface LiveRecord {
@@ -67,7 +65,8 @@ export async function readLive(reader: Reader, wanted: Set<string>): Promise<Liv
         out.push(...(Array.isArray(answer) ? answer : extractList(answer)));
       } else for await (const x of readAll(reader, r.op, raw)) out.push(x as Live);
     }
-    byKind.set(ck.kind, out.filter((x) => !ck.keep || ck.keep(x)));
+    const kept = out.filter((x) => !ck.keep || ck.keep(x));
+    byKind.set(ck.kind, ck.combine ? ck.combine(kept) : kept);
   }
   const records = describe(byKind);
   const fingerprint = `sha256:${createHash('sha256').update(stableJson(records.map((r) => [r.ck.kind, r.id, r.parentId ?? null, r.spec]))).digest('hex')}`;
@@ -97,7 +96,7 @@ function describe(byKind: Map<string, Live[]>): LiveRecord[] {
       const parentId = ck.parent ? rec[PARENT] : undefined;
       const parentName = ck.parent ? nameOf(ck.parent.kind, parentId) : undefined;
       const words = ck.words(spec, nameOf, parentName);
-      const id = ('spec' in from ? spec[from.spec] : rec[from.record]) as string | number;
+      const id = ('fixed' in from ? from.fixed : 'spec' in from ? spec[from.spec] : rec[from.record]) as string | number;
       const refused = checkSchema(def.create.body, { ...spec, ...Object.fromEntries(Object.keys(ck.refs ?? {}).filter((k) => k in spec).map((k) => [k, 1])) }, []).problems;
       const unwritable = refused.length ? refused.map((p) => `${p.path.join('.')}: ${p.rule}`).join('; ') : undefined;
       return { ck, rec, id, spec, parentId, key: ck.key(spec, parentId), handle: '', label: words.join('/'), ...(unwritable ? { unwritable } : {}) };

@@ -63,7 +63,7 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
     }
     claimed.set(found, rec);
     labels.set(name, found.label);
-    state.records[name] = entryOf(found, Object.keys(rec.spec));
+    state.records[name] = entryOf(found, Object.keys(rec.spec), resolved.spec);
   }
 
   // --prune: what the account holds of those kinds that the files do not.
@@ -80,9 +80,10 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
 }
 
 /** A live record as the state entry the planner compares a file record with (the keys the file holds). */
-function entryOf(r: LiveRecord, keys: string[]): StateEntry {
+function entryOf(r: LiveRecord, keys: string[], file?: Record<string, unknown>): StateEntry {
+  const live = file && r.ck.compareAs ? r.ck.compareAs(r.spec, file) : r.spec;
   const spec: Record<string, unknown> = {};
-  for (const k of keys) if (k in r.spec) spec[k] = r.spec[k];
+  for (const k of keys) if (k in live) spec[k] = live[k];
   const params: Record<string, unknown> = r.ck.parent ? { [r.ck.parent.param]: r.parentId } : {};
   if (!kinds().has(r.ck.kind)) throw new Error(`no fixture kind ${r.ck.kind}`);
   return { kind: r.ck.kind, id: r.id, params, specHash: specHash(r.ck.kind, params, spec), spec, record: r.rec, dependsOn: [], updatedAt: new Date().toISOString() };

@@ -19,6 +19,11 @@ export function configFiles(records: LiveRecord[]): Map<string, string> {
     if (r.unwritable) continue;
     const spec: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(r.spec)) spec[k] = r.ck.refs?.[k] ? ref(r.ck.refs[k]!, v) : escapeRefs(v);
+    for (const l of r.ck.listRefs ?? []) {
+      const parent = l.path.slice(0, -1).reduce<Record<string, unknown> | undefined>((o, p) => o?.[p] as Record<string, unknown> | undefined, spec);
+      const last = l.path[l.path.length - 1]!;
+      if (parent && Array.isArray(parent[last])) parent[last] = (parent[last] as unknown[]).map((id) => ref(l.kind, id));
+    }
     const item: Record<string, unknown> = { kind: r.ck.kind, name: r.handle };
     if (r.ck.parent) item[r.ck.parent.key] = ref(r.ck.parent.kind, r.parentId);
     item.spec = spec;
