@@ -68,6 +68,31 @@ describe('references by name', () => {
   });
 });
 
+describe('a refusal', () => {
+  it('stops the run: what was done is on stdout, what was not on stderr; fixing the file and re-running finishes it', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'admin.yaml');
+    const text = (url: string) => [
+      'config: admin',
+      'records:',
+      '  - { kind: lead-label, name: label-first, spec: { name: First, color: green } }',
+      `  - { kind: webhook, name: webhook-erp, spec: { name: ERP, event_action: create, event_object: deal, subscription_url: "${url}" } }`,
+      '  - { kind: lead-label, name: label-last, spec: { name: Last, color: red } }',
+      '',
+    ].join('\n');
+    writeFileSync(file, text('https://erp.invalid.example/hook'));
+    const r = await spawnCli(['apply', '-f', dir], { env: b.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^\+ lead-label First\n\+ webhook ERP\n\+ lead-label Last\ncreated +lead-label +First +id \S+\n$/);
+    expect(r.stderr).toContain('warning: not done (2): create webhook ERP; create lead-label Last\n');
+    expect(r.stderr).toContain(`error: ${file}:4 webhook webhook-erp: The service answered 400`);
+    writeFileSync(file, text('http://127.0.0.1:9/erp'));
+    const again = await spawnCli(['apply', '-f', dir], { env: b.env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^\+ webhook ERP\n\+ lead-label Last\n/);
+  });
+});
+
 describe('an apply killed with SIGKILL', () => {
   it('converges on re-run: everything once, then no changes', async () => {
     await b.reset('empty');

@@ -61,7 +61,7 @@ export async function applyConfig(ctx: Context, o: ConfigApplyOptions): Promise<
     });
   } catch (err) {
     const left = cp.plan.actions.filter((a) => !done.has(a.name) && a.type !== 'unchanged' && a.type !== 'keep');
-    if (left.length) ctx.info(`Not done (${left.length}): ${left.map((a) => `${a.type} ${a.kind.kind} ${label(a.name)}`).join('; ')}`);
+    if (left.length) ctx.warn(`not done (${left.length}): ${left.map((a) => `${a.type} ${a.kind.kind} ${label(a.name)}`).join('; ')}`);
     throw err;
   }
   const n = (t: Result['action']) => results.filter((r) => r.action === t).length;

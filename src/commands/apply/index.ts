@@ -20,7 +20,7 @@ const apply = defineCommand({
     'Each file is a list of records { kind, name, spec }: kind is what to create, name a handle unique across the files, spec the body of the create operation. ${ref:<name>.<field>} uses a field of another record (created first), ${env:VAR} an environment variable (${env:VAR:-default} with a default). Every spec is checked with the create schema before anything is sent.',
     'The state file remembers what was created: a re-run sends nothing for unchanged records and an update for changed ones (PATCH: only the changed fields); records removed from the files are left alone unless --prune.',
     'Configuration files (written by crmctl pull, `config:` at the top) are matched with the live account by natural key instead of a state file: apply prints the plan (as crmctl plan does) and carries out exactly that plan; --plan <file> carries out a plan saved by crmctl plan --out and refuses if the files or the account changed since. Guide: docs/config-as-code.md.',
-    'Kinds: lead-label, lead, note, note-comment, role, role-assignment, role-setting, webhook, activity-type, org-field, team, goal, project, phase, installment, recurring-subscription, installment-subscription. Guide: docs/fixtures.md.',
+    'Kinds: lead-label, lead, note, note-comment, role, role-assignment, role-setting, role-pipelines, webhook, activity-type, org-field, deal-field, person-field, product-field, project-field, filter, board, team, goal, project, phase, installment, recurring-subscription, installment-subscription, pipeline, stage, product, organization, person, deal, deal-product, activity. Guide: docs/fixtures.md.',
   ].join('\n\n'),
   examples: [
     'crmctl apply -f fixtures/labels.yaml -f fixtures/leads.yaml -f fixtures/admin.yaml',
