@@ -44,6 +44,8 @@ export interface Plan {
 export interface PlanOptions {
   env: NodeJS.ProcessEnv;
   prune: boolean;
+  /** The account's users by lower-case e-mail, for ${user:<email>} (read when the files use it). */
+  users?: Map<string, number>;
   /** Problems already found in the files (parse errors, bad records): reported together with the plan's. */
   issues?: Array<{ field: string; rule: string }>;
 }
@@ -86,6 +88,9 @@ export function makePlan(records: FixtureRecord[], state: FixtureState, opts: Pl
     for (const f of found) {
       if (f.token.type === 'ref' && !byName.has(f.token.name)) {
         issues.push({ field: fieldLabel(rec, f.path), rule: `${f.token.text} refers to an unknown record "${f.token.name}" (not in the fixture files)` });
+      }
+      if (f.token.type === 'user' && opts.users && !opts.users.has(f.token.email)) {
+        issues.push({ field: fieldLabel(rec, f.path), rule: `${f.token.text}: the account has no user with that e-mail` });
       }
       if (f.token.type === 'env' && envText(f.token, opts.env) === undefined) {
         issues.push({ field: fieldLabel(rec, f.path), rule: `environment variable ${f.token.variable} is not set` });
@@ -147,6 +152,7 @@ function planRecord(
 
   /** A referenced value as far as it is known now; `standIns` gives ids of records still to be created a typed stand-in. */
   const lookup = (standIns: boolean) => (t: Token, path: Array<string | number>): unknown => {
+    if (t.type === 'user') return opts.users?.get(t.email) ?? (standIns ? 1 : UNKNOWN);
     if (t.type === 'env') {
       const text = envText(t, opts.env);
       if (text === undefined) return UNKNOWN; // reported above

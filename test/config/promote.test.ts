@@ -29,7 +29,7 @@ const configOnly = (files: Record<string, string>) => Object.fromEntries(Object.
 describe('pull from A, apply to B, pull from B', () => {
   it('pull writes one file per group, references by name, and no webhook password anywhere', async () => {
     const files = filesOf(pulledA);
-    expect(Object.keys(files)).toEqual(['activity-types.yaml', 'fields.yaml', 'filters.yaml', 'labels.yaml', 'pipelines.yaml', 'projects.yaml', 'reference.yaml', 'roles.yaml', 'webhooks.yaml']);
+    expect(Object.keys(files)).toEqual(['activity-types.yaml', 'fields.yaml', 'filters.yaml', 'labels.yaml', 'pipelines.yaml', 'projects.yaml', 'reference.yaml', 'roles.yaml', 'teams.yaml', 'webhooks.yaml']);
     expect(files['pipelines.yaml']).toContain([
       '  - kind: stage',
       '    name: stage-renewals-signed',
@@ -57,6 +57,8 @@ describe('pull from A, apply to B, pull from B', () => {
       '        remove:',
       '          - ${ref:pipeline-sales.id}',
     ].join('\n'));
+    // Users differ per account: a team's manager and members by e-mail.
+    expect(files['teams.yaml']).toContain('      name: Closers\n      description: Tallinn office sales team\n      manager_id: ${user:ada.admin@example.com}\n      users:\n        - ${user:reggie.regular@example.com}\n');
     expect(files['webhooks.yaml']).toContain('http_auth_user: crm');
     expect(files['reference.yaml']).toMatch(/^# Read-only settings of the account, written by crmctl pull FOR REFERENCE ONLY\./);
     for (const [name, text] of Object.entries(files)) {

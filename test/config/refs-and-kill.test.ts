@@ -58,6 +58,17 @@ describe('references by name', () => {
     expect(await b.requests()).toEqual([]);
   });
 
+  it('a user by an e-mail the account does not have: exit 2 naming file and line, nothing written', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'teams.yaml');
+    writeFileSync(file, 'config: teams\nrecords:\n  - kind: team\n    name: team-x\n    spec:\n      name: X\n      manager_id: ${user:nobody@example.com}\n');
+    await b.clearRequests();
+    const r = await spawnCli(['apply', '-f', dir], { env: b.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: ${file}:7 team-x.spec.manager_id: \${user:nobody@example.com}: the account has no user with that e-mail\n`);
+    expect(writes(await b.requests())).toEqual([]);
+  });
+
   it('fixture files and configuration files are not mixed in one run', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.yaml'), 'config: labels\nrecords:\n  - kind: lead-label\n    name: label-x\n    spec: { name: X }\n');

@@ -4,6 +4,7 @@ import { boardOps } from '../../api/operations/boards.js';
 import { dealFieldOps } from '../../api/operations/deal-fields.js';
 import { filterOps } from '../../api/operations/filters.js';
 import { leadLabelOps } from '../../api/operations/lead-labels.js';
+import { legacyTeamOps } from '../../api/operations/legacy-teams.js';
 import { organizationFieldOps } from '../../api/operations/organization-fields.js';
 import { personFieldOps } from '../../api/operations/person-fields.js';
 import { phaseOps } from '../../api/operations/phases.js';
@@ -46,6 +47,8 @@ export interface ConfigKind {
   explode?(answer: unknown, read: ListRead): Live[];
   /** Records of several reads that make one (a role's visible and hidden pipelines). */
   combine?(records: Live[]): Live[];
+  /** Spec keys holding a user id or a list of them: written as ${user:<email>} (users differ per account). */
+  userRefs?: string[];
   /** Lists of ids of another kind inside a spec value: written as references one by one. */
   listRefs?: Array<{ path: string[]; kind: string }>;
   /**
@@ -187,6 +190,19 @@ export const CONFIG_KINDS: ConfigKind[] = [
     reads: () => [{ op: webhookOps.list }],
     key: (s) => K(s.event_action, s.event_object, s.subscription_url),
     words: (s) => [typeof s.name === 'string' ? s.name : `${String(s.event_action)}.${String(s.event_object)}`],
+  },
+  {
+    // Members are a set: compared regardless of order.
+    kind: 'team', group: 'teams', keys: ['name', 'description', 'manager_id', 'users'], userRefs: ['manager_id', 'users'],
+    reads: () => [{ op: legacyTeamOps.list }],
+    keep: (r) => r.deleted_flag !== 1 && r.deleted_flag !== true,
+    compareAs: (live, file) => {
+      const l = Array.isArray(live.users) ? live.users.map(String) : [];
+      const f = Array.isArray(file.users) ? file.users.map(String) : [];
+      return l.length === f.length && f.every((x) => l.includes(x)) ? { ...live, users: file.users } : live;
+    },
+    key: (s) => K(s.name),
+    words: (s) => [String(s.name)],
   },
   {
     kind: 'filter', group: 'filters', keys: ['name', 'type', 'conditions'],

@@ -1,3 +1,4 @@
+import { userOps } from '../../api/operations/users.js';
 import { read, readAll, type Reader } from '../../api/prepare.js';
 import { createHash } from 'node:crypto';
 import { kinds } from '../kinds.js';
@@ -31,7 +32,17 @@ export interface LiveAccount {
   cost: number;
   /** Hash of everything read: a saved plan is refused when the account no longer hashes the same. */
   fingerprint: string;
+  /** The account's users (read when a kind refers to users): ${user:<email>} resolves through them. */
+  users: Array<{ id: number; email: string }>;
 }
+
+/** The account's users by lower-case e-mail. */
+export async function readUsers(reader: Reader): Promise<Array<{ id: number; email: string }>> {
+  const answer = await read(reader, userOps.list);
+  return (Array.isArray(answer) ? answer : []).map((u) => ({ id: Number((u as Live).id), email: String((u as Live).email ?? '').toLowerCase() })).filter((u) => u.email);
+}
+
+export const usersByEmail = (users: Array<{ id: number; email: string }>): Map<string, number> => new Map(users.map((u) => [u.email, u.id]));
 
 /** The spec of a live record: the kind's keys, null and absent values left out (the creates take no nulls). */
 export function liveSpec(ck: ConfigKind, rec: Live): Record<string, unknown> {
@@ -68,9 +79,10 @@ export async function readLive(reader: Reader, wanted: Set<string>): Promise<Liv
     const kept = out.filter((x) => !ck.keep || ck.keep(x));
     byKind.set(ck.kind, ck.combine ? ck.combine(kept) : kept);
   }
+  const users = CONFIG_KINDS.some((k) => need.has(k.kind) && k.userRefs) ? await readUsers(reader) : [];
   const records = describe(byKind);
   const fingerprint = `sha256:${createHash('sha256').update(stableJson(records.map((r) => [r.ck.kind, r.id, r.parentId ?? null, r.spec]))).digest('hex')}`;
-  return { records: records.filter((r) => wanted.has(r.ck.kind)), cost, fingerprint };
+  return { records: records.filter((r) => wanted.has(r.ck.kind)), cost: cost + (users.length ? (userOps.list.cost ?? 0) : 0), fingerprint, users };
 }
 
 /** Lists that answer an object holding the list (goals answer { goals: [...] }). */

@@ -23,7 +23,7 @@ export interface Matched {
  * planner (plan.ts) compares the files with the account exactly as it compares fixtures with their
  * state file; live records of the kinds named by --prune that no file holds become entries to delete.
  */
-export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { env: NodeJS.ProcessEnv; prune: Set<string> }): Matched {
+export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { env: NodeJS.ProcessEnv; prune: Set<string>; users?: Map<string, number> }): Matched {
   const issues: Matched['issues'] = [];
   const state = emptyState();
   const labels = new Map<string, string>();
@@ -44,6 +44,7 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
       continue;
     }
     const lookup = (t: Token, path: Array<string | number>): unknown => {
+      if (t.type === 'user') return opts.users?.get(t.email) ?? UNKNOWN;
       if (t.type === 'env') {
         const text = envText(t, opts.env);
         return text === undefined ? UNKNOWN : path[0] === 'spec' ? typedEnv(rec.kind.create.body, path.slice(1), text) : text;

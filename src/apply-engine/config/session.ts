@@ -7,7 +7,8 @@ import type { FixtureRecord } from '../parse.js';
 import { makePlan, type Action, type Plan } from '../plan.js';
 import { emptyState, type FixtureState } from '../state.js';
 import { CONFIG_KIND_NAMES, CONFIG_KINDS } from './kinds.js';
-import { readLive, type LiveAccount } from './live.js';
+import { findTokens } from '../refs.js';
+import { readLive, readUsers, usersByEmail, type LiveAccount } from './live.js';
 import { matchLive } from './match.js';
 
 /** A plan of configuration files against the live account. */
@@ -16,6 +17,8 @@ export interface ConfigPlan {
   /** Words naming each record in lines: `Sales/Qualified`. */
   labels: Map<string, string>;
   live: LiveAccount;
+  /** The account's users by e-mail, for ${user:<email>}. */
+  users?: Map<string, number>;
   /** The account as a state (matched records, with their live records): what references read while applying. */
   state: FixtureState;
   prune: string[];
@@ -45,9 +48,17 @@ export async function planConfig(reader: Reader, records: FixtureRecord[], issue
   makePlan(records, emptyState(), { env: opts.env, prune: false, issues });
   const wanted = new Set([...records.map((r) => r.kind.kind), ...opts.prune]);
   const live = await readLive(reader, wanted);
-  const matched = matchLive(records, live, { env: opts.env, prune: opts.prune });
-  const plan = makePlan(records, matched.state, { env: opts.env, prune: opts.prune.size > 0, issues: matched.issues });
-  return { plan, labels: matched.labels, live, state: matched.state, prune: [...opts.prune], files: fileHashes(opts.files) };
+  const users = await usersFor(reader, records, live);
+  const matched = matchLive(records, live, { env: opts.env, prune: opts.prune, users });
+  const plan = makePlan(records, matched.state, { env: opts.env, prune: opts.prune.size > 0, issues: matched.issues, users });
+  return { plan, labels: matched.labels, live, state: matched.state, users, prune: [...opts.prune], files: fileHashes(opts.files) };
+}
+
+/** The users, read once, when some record refers to one by e-mail (fixtures may too). */
+export async function usersFor(reader: Reader, records: FixtureRecord[], live?: LiveAccount): Promise<Map<string, number> | undefined> {
+  const uses = records.some((r) => findTokens({ spec: r.spec, params: r.parents }).found.some((f) => f.token.type === 'user'));
+  if (!uses) return undefined;
+  return usersByEmail(live?.users.length ? live.users : await readUsers(reader));
 }
 
 export const hasChanges = (plan: Plan): boolean => plan.actions.some((a) => a.type !== 'unchanged' && a.type !== 'keep');

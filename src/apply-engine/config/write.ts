@@ -8,7 +8,9 @@ import type { LiveRecord } from './live.js';
  * configuration records are written as `${ref:<handle>.id}`, so the files apply to an account
  * where every id differs; text that holds `${` is escaped as `$${`.
  */
-export function configFiles(records: LiveRecord[]): Map<string, string> {
+export function configFiles(records: LiveRecord[], users: Array<{ id: number; email: string }> = []): Map<string, string> {
+  const emailOf = new Map(users.map((u) => [String(u.id), u.email]));
+  const user = (id: unknown) => (emailOf.has(String(id)) ? `\${user:${emailOf.get(String(id))}}` : id);
   const handleOf = new Map(records.map((r) => [`${r.ck.kind}:${String(r.id)}`, r.handle]));
   const ref = (kind: string, id: unknown) => {
     const h = handleOf.get(`${kind}:${String(id)}`);
@@ -19,6 +21,7 @@ export function configFiles(records: LiveRecord[]): Map<string, string> {
     if (r.unwritable) continue;
     const spec: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(r.spec)) spec[k] = r.ck.refs?.[k] ? ref(r.ck.refs[k]!, v) : escapeRefs(v);
+    for (const k of r.ck.userRefs ?? []) if (k in spec) spec[k] = Array.isArray(spec[k]) ? (spec[k] as unknown[]).map(user) : user(spec[k]);
     for (const l of r.ck.listRefs ?? []) {
       const parent = l.path.slice(0, -1).reduce<Record<string, unknown> | undefined>((o, p) => o?.[p] as Record<string, unknown> | undefined, spec);
       const last = l.path[l.path.length - 1]!;

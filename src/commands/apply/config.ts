@@ -50,6 +50,7 @@ export async function applyConfig(ctx: Context, o: ConfigApplyOptions): Promise<
       reader: ctx,
       state: cp.state,
       env: ctx.env,
+      ...(cp.users ? { users: cp.users } : {}),
       report: async (r) => {
         results.push(r);
         done.add(r.name);

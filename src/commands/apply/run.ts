@@ -60,7 +60,9 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
   const unlock = await lockState(statePath);
   try {
     const state = readState(statePath);
-    const plan = makePlan(records, state, { env: ctx.env, prune, issues });
+    // ${user:<email>} resolves through the account's users (read only when a record uses it).
+    const users = await (await import('../../apply-engine/config/session.js')).usersFor(ctx, records);
+    const plan = makePlan(records, state, { env: ctx.env, prune, issues, ...(users ? { users } : {}) });
     // What the state calls unchanged is checked against the account: a hand edit is drift, sent back.
     const drift = plan.actions.some((a) => a.type === 'unchanged' && a.kind.get) ? await (await import('../../apply-engine/drift.js')).checkDrift(plan, state, ctx) : { reads: 0, cost: 0 };
     const w = widthsOf(plan.actions);
@@ -74,6 +76,7 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
       state,
       statePath,
       env: ctx.env,
+      ...(users ? { users } : {}),
       report: async (r) => {
         results.push(r);
         const row = resultRow(r);

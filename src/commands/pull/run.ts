@@ -17,7 +17,7 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** Reads every configuration kind, writes one file per group and the reference file; says what it wrote. */
 export async function runPull(ctx: Context, o: { dir: string }): Promise<void> {
   const live = await readLive(ctx, new Set(CONFIG_KIND_NAMES));
-  const files = configFiles(live.records);
+  const files = configFiles(live.records, live.users);
   const reference = {
     currencies: list(await read(ctx, currencyOps.list)).map((c) => pick(c, ['code', 'name', 'symbol', 'decimal_points', 'active_flag'])),
     users: list(await read(ctx, userOps.list)).map((u) => pick(u, ['name', 'email', 'active_flag', 'is_admin'])).sort((a, b) => String(a.email).localeCompare(String(b.email))),
