@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { CliError, isResumable, UsageError } from './core/errors.js';
+import { ChangesFound, CliError, isResumable, UsageError } from './core/errors.js';
 import { EXIT, type ExitCode } from './core/exit-codes.js';
 import { endStatusLine, processIO, type IO } from './core/io.js';
 import type { Context } from './core/context.js';
@@ -49,6 +49,8 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
 }
 
 function report(err: unknown, io: IO, ctx: Context | undefined, argv: string[]): ExitCode {
+  // A plan with changes is an outcome, not a failure: its report is on stdout already.
+  if (err instanceof ChangesFound) return err.exitCode;
   const secrets = collectSecrets(ctx);
   endStatusLine(io.stderr);
   if (wantsJsonErrors(argv)) return reportJson(err, io, secrets, argv);

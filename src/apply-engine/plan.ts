@@ -29,6 +29,10 @@ export interface Action {
   cost: number;
   /** Some operation of the action has no stated cost. */
   costUnstated: boolean;
+  /** The spec with references resolved, as far as known when planned (what an update compares). */
+  after?: Record<string, unknown>;
+  /** Fields changed in the account since apply wrote them (drift.ts); ['(deleted)'] for a record gone from it. */
+  drift?: string[];
 }
 
 export interface Plan {
@@ -40,6 +44,8 @@ export interface Plan {
 export interface PlanOptions {
   env: NodeJS.ProcessEnv;
   prune: boolean;
+  /** The account's users by lower-case e-mail, for ${user:<email>} (read when the files use it). */
+  users?: Map<string, number>;
   /** Problems already found in the files (parse errors, bad records): reported together with the plan's. */
   issues?: Array<{ field: string; rule: string }>;
 }
@@ -82,6 +88,9 @@ export function makePlan(records: FixtureRecord[], state: FixtureState, opts: Pl
     for (const f of found) {
       if (f.token.type === 'ref' && !byName.has(f.token.name)) {
         issues.push({ field: fieldLabel(rec, f.path), rule: `${f.token.text} refers to an unknown record "${f.token.name}" (not in the fixture files)` });
+      }
+      if (f.token.type === 'user' && opts.users && !opts.users.has(f.token.email)) {
+        issues.push({ field: fieldLabel(rec, f.path), rule: `${f.token.text}: the account has no user with that e-mail` });
       }
       if (f.token.type === 'env' && envText(f.token, opts.env) === undefined) {
         issues.push({ field: fieldLabel(rec, f.path), rule: `environment variable ${f.token.variable} is not set` });
@@ -143,6 +152,7 @@ function planRecord(
 
   /** A referenced value as far as it is known now; `standIns` gives ids of records still to be created a typed stand-in. */
   const lookup = (standIns: boolean) => (t: Token, path: Array<string | number>): unknown => {
+    if (t.type === 'user') return opts.users?.get(t.email) ?? (standIns ? 1 : UNKNOWN);
     if (t.type === 'env') {
       const text = envText(t, opts.env);
       if (text === undefined) return UNKNOWN; // reported above
@@ -153,7 +163,7 @@ function planRecord(
     if (!target) return UNKNOWN;
     const targetKind = target.kind;
     const idField = isIdField(targetKind, t.field);
-    if (target.type === 'create' || target.type === 'replace') return standIns && idField ? standInId(targetKind) : UNKNOWN;
+    if (target.type === 'create' || target.type === 'replace') return standIns && idField ? standInId(targetKind, t.name) : UNKNOWN;
     if (target.type === 'update' && !idField) return UNKNOWN;
     const v = fieldOf(state.records[t.name]?.record, t.field);
     if (v === undefined) {
@@ -174,7 +184,7 @@ function planRecord(
   const skipParams = [...checked.unknown.filter((p) => p[0] === 'params').map((p) => String(p[1])), ...kind.parents.filter((p) => !(p.param in rec.parents)).map((p) => p.param)];
   problems.push(...checkParams(kind.create.params, cv.params, skipParams).problems.map((p) => ({ ...p, path: ['params', ...p.path] })));
 
-  const base = { name: rec.name, kind, rec, entry, deps, kept: [] as string[] };
+  const base: Pick<Action, 'name' | 'kind' | 'rec' | 'entry' | 'deps' | 'kept' | 'after'> = { name: rec.name, kind, rec, entry, deps, kept: [] };
   let action: Action;
   if (!entry) {
     // A step that changes a record the fixtures did not create first reads its value (kept for destroy).
@@ -184,6 +194,7 @@ function planRecord(
     const diff = resolveTokens({ spec: rec.spec, params: rec.parents }, lookup(false));
     const dv = diff.value as { spec: Record<string, unknown>; params: Record<string, unknown> };
     const changes = changedKeys(entry, dv.spec, dv.params, diff.unknown);
+    base.after = dv.spec;
     if (!diff.unknown.length && specHash(kind.kind, dv.params, dv.spec) === entry.specHash) {
       action = { ...base, type: 'unchanged', changes: [], cost: 0, costUnstated: false };
     } else if (!changes.length) {
@@ -198,13 +209,16 @@ function planRecord(
     } else {
       const updatable = shapeOf(kind.update.body) ?? {};
       for (const k of changes) {
+        // A field's options change through their own calls (execute.ts).
+        if (k === 'options' && kind.options) continue;
         if (!(k in updatable) && k in cv.spec) {
           problems.push({ path: ['spec', k], rule: `cannot be changed by ${kind.update.method} ${kind.update.path} (it takes ${Object.keys(updatable).join(', ')}); give the record a new name to create a new one, or destroy it first` });
         }
       }
       const { body, kept } = updateBody(kind, entry.spec, cv.spec, changes);
       const skip = checked.unknown.filter((p) => p[0] === 'spec').map((p) => p.slice(1));
-      problems.push(...checkSchema(kind.update.body, body, ['spec'], skip.map((p) => ['spec', ...p])).problems);
+      const optionsOnly = !Object.keys(body).length && Boolean(kind.options) && changes.includes('options');
+      if (!optionsOnly) problems.push(...checkSchema(kind.update.body, body, ['spec'], skip.map((p) => ['spec', ...p])).problems);
       action = { ...base, type: 'update', changes, kept, cost: kind.update.cost ?? 0, costUnstated: kind.update.cost === null };
     }
   }

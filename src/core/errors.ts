@@ -58,6 +58,16 @@ export class PartialFailureError extends CliError {
   }
 }
 
+/**
+ * Not a failure: a plan found changes. The plan is already printed; main exits with 8 and prints
+ * nothing more, so CI can tell "differences" (8) from "none" (0) and from errors.
+ */
+export class ChangesFound extends CliError {
+  constructor(message = 'the plan has changes') {
+    super(message, EXIT.CHANGES);
+  }
+}
+
 /** An answer from the service that is an error; carries what the service said. */
 export class ApiError extends CliError {
   readonly status: number;
@@ -117,6 +127,7 @@ export const ERROR_CODES = [
   { code: 'not_found', exit_code: EXIT.NOT_FOUND, meaning: 'The record (or route) does not exist (404).' },
   { code: 'rate_limited', exit_code: EXIT.RATE_LIMITED, meaning: 'The service kept answering 429 after every retry.' },
   { code: 'partial', exit_code: EXIT.PARTIAL, meaning: 'A bulk run finished but some rows failed.' },
+  { code: 'changes', exit_code: EXIT.CHANGES, meaning: 'Not a failure: crmctl plan found changes (the plan is on stdout; nothing is printed on stderr).' },
   { code: 'ambiguous_write', exit_code: EXIT.ERROR, meaning: 'A write may or may not have been applied (the connection broke); check before retrying.' },
   { code: 'network', exit_code: EXIT.ERROR, meaning: 'The service could not be reached (connection refused, DNS, timeout); nothing answered.' },
   { code: 'service', exit_code: EXIT.ERROR, meaning: 'The service answered an error (5xx after retries, an unexpected answer). `status` is its HTTP status.' },
@@ -136,6 +147,7 @@ export function errorCode(err: unknown): ErrorCode {
   if (err instanceof NotFoundError) return 'not_found';
   if (err instanceof RateLimitError) return 'rate_limited';
   if (err instanceof PartialFailureError) return 'partial';
+  if (err instanceof ChangesFound) return 'changes';
   if (err instanceof AmbiguousWriteError) return 'ambiguous_write';
   if (err instanceof NetworkError) return 'network';
   if (err instanceof ApiError) return err.exitCode === EXIT.USAGE ? 'rejected' : 'service';

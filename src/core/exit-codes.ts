@@ -11,6 +11,7 @@ export const EXIT = {
   NOT_FOUND: 5,
   RATE_LIMITED: 6,
   PARTIAL: 7,
+  CHANGES: 8,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -28,4 +29,5 @@ export const EXIT_DESCRIPTIONS: ReadonlyArray<{ code: ExitCode; name: string; me
   { code: 5, name: 'not-found', meaning: 'The record (or route) does not exist.' },
   { code: 6, name: 'rate-limited', meaning: 'The service kept answering 429 after every retry.' },
   { code: 7, name: 'partial', meaning: 'A bulk run finished but some rows failed; see the results file.' },
+  { code: 8, name: 'changes', meaning: 'crmctl plan found differences between the files and the account (as terraform plan -detailed-exitcode); 0 means none.' },
 ];

@@ -1,25 +1,34 @@
 import type { AreaModule } from '../../core/command.js';
 import { defineCommand } from '../../core/define-command.js';
+import { UsageError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
 
-/**
- * `crmctl pull`: the account as files. Minimal form on this branch (the sample of records only);
- * the configuration part lives on the branch that owns this file.
- */
+/** `crmctl pull`: the account's configuration → YAML files that `plan` and `apply` take. */
 const pull = defineCommand({
   path: ['pull'],
-  summary: "Write the account's setup as files apply accepts, optionally with a sample of records",
-  description: 'With --sample N, writes <out>/sample/{organizations,persons,deals,activities}.csv: up to N records of each with their links, names, emails and phones replaced by deterministic fakes. `crmctl sandbox start --from <out>` loads them. Guide: docs/sandbox.md ("Your account, locally").',
-  examples: ['crmctl pull --out ./acct --sample 20', 'crmctl sandbox start --from ./acct --seed empty'],
+  summary: 'Write the account\'s configuration (pipelines, stages, custom fields, labels, roles, webhooks, ...) as YAML files',
+  description: [
+    'One file per group (pipelines.yaml, fields.yaml, labels.yaml, activity-types.yaml, roles.yaml, teams.yaml, webhooks.yaml, filters.yaml, projects.yaml), in a stable order so a re-pull diffs cleanly. Records refer to each other by name (${ref:<name>.id}), users by e-mail (${user:<email>}), never by id, so the same files apply to an account where every id differs: crmctl plan -f <dir> shows the differences, crmctl apply -f <dir> makes them.',
+    'Only custom fields are written (not the built-in ones). Webhook passwords are never written. Read-only settings (currencies, users, project templates) go to reference.yaml, which is never applied. Guide: docs/config-as-code.md.',
+  ].join('\n\n'),
+  examples: [
+    'crmctl pull --out config/',
+    'crmctl pull --profile staging --out config/ && crmctl plan --profile prod -f config/',
+    'crmctl pull --out config/ --sample 50',
+  ],
   flags: {
-    out: flag.string({ value: 'dir', required: true, description: 'directory to write' }),
-    sample: flag.int({ min: 1, max: 1000, value: 'n', description: 'also write up to N deals, persons, organizations and activities with their links, personal data replaced' }),
+    out: flag.string({ value: 'dir', description: 'directory to write the files into (created if missing; files of the same names are replaced)' }),
+    sample: flag.int({ min: 1, description: 'also write a sample of this many records per item type as CSV files under <dir>/sample/' }),
   },
   async run(ctx, { flags }) {
-    if (flags.sample === undefined) return;
-    const { writeSample } = await import('./sample.js');
-    const { files, records } = await writeSample(ctx, { dir: flags.out, count: flags.sample });
-    ctx.info(`Wrote ${records} sample records to ${files.length} files under ${flags.out}/sample.`);
+    if (!flags.out) throw new UsageError('--out: is required (the directory to write the configuration into)', 'Example: crmctl pull --out config/');
+    const { runPull } = await import('./run.js');
+    await runPull(ctx, { dir: flags.out });
+    if (flags.sample !== undefined) {
+      const { writeSample } = await import('./sample.js');
+      const r = await writeSample(ctx, { dir: flags.out, count: flags.sample });
+      ctx.info(`Sample: ${r.records} records in ${r.files.length} files under ${flags.out}/sample/.`);
+    }
   },
 });
 

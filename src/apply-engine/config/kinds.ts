@@ -1,0 +1,239 @@
+import type { Operation } from '../../api/operation.js';
+import { activityTypeOps } from '../../api/operations/activity-types.js';
+import { boardOps } from '../../api/operations/boards.js';
+import { dealFieldOps } from '../../api/operations/deal-fields.js';
+import { filterOps } from '../../api/operations/filters.js';
+import { leadLabelOps } from '../../api/operations/lead-labels.js';
+import { legacyTeamOps } from '../../api/operations/legacy-teams.js';
+import { organizationFieldOps } from '../../api/operations/organization-fields.js';
+import { personFieldOps } from '../../api/operations/person-fields.js';
+import { phaseOps } from '../../api/operations/phases.js';
+import { pipelineOps } from '../../api/operations/pipelines.js';
+import { productFieldOps } from '../../api/operations/product-fields.js';
+import { projectFieldOps } from '../../api/operations/project-fields.js';
+import { roleOps } from '../../api/operations/roles.js';
+import { stageOps } from '../../api/operations/stages.js';
+import { webhookOps } from '../../api/operations/webhooks.js';
+
+/** A live record as the service lists it, plus (for child kinds) the id of its parent. */
+export type Live = Record<string, unknown>;
+
+/** How one list is read: the operation and its query (phases are listed per board, settings per role). */
+export interface ListRead {
+  op: Operation;
+  query?: Record<string, unknown>;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * A kind of configuration: what `pull` writes and `plan`/`apply` match with the account by natural
+ * key. The spec keys are the create operation's body members the files hold; `refs` name the keys
+ * that hold the id of another configuration record (written `${ref:<handle>.id}` by pull).
+ */
+export interface ConfigKind {
+  /** The fixture kind (src/apply-engine/kinds.ts) that creates, updates and removes it. */
+  kind: string;
+  /** File it is written to (pipelines.yaml, fields.yaml, ...). */
+  group: string;
+  /** Spec keys pulled and compared, in the order they are written. */
+  keys: string[];
+  /** Spec keys holding the id of another kind's record: stage `pipeline_id` → pipeline. */
+  refs?: Record<string, string>;
+  /** Parent kind for kinds addressed under a parent (role-setting under role: `role:` in the file). */
+  parent?: { key: string; param: string; kind: string };
+  /** Reads: lists of the kind (for child kinds, one per parent record). */
+  reads(parents: Live[]): ListRead[];
+  /** Turns one list answer into live records (settings object → one record per setting). */
+  explode?(answer: unknown, read: ListRead): Live[];
+  /** Records of several reads that make one (a role's visible and hidden pipelines). */
+  combine?(records: Live[]): Live[];
+  /** Spec keys holding a user id or a list of them: written as ${user:<email>} (users differ per account). */
+  userRefs?: string[];
+  /** Lists of ids of another kind inside a spec value: written as references one by one. */
+  listRefs?: Array<{ path: string[]; kind: string }>;
+  /**
+   * The live spec as it is compared with the file's (references resolved): a role's pipeline lists
+   * are sets, and pipelines the file does not name are not its business.
+   */
+  compareAs?(live: Record<string, unknown>, file: Record<string, unknown>): Record<string, unknown>;
+  /** Records that are not configuration (built-in fields). */
+  keep?(rec: Live): boolean;
+  /** Live value of a spec key as the files write it (options without their ids). */
+  value?(rec: Live, key: string): unknown;
+  /** The natural key, from spec values with references resolved to ids (and parent ids). */
+  key(spec: Record<string, unknown>, parentId?: unknown): string;
+  /** Words for the handle and for plan lines, from the record and the names of what it refers to. */
+  words(spec: Record<string, unknown>, nameOf: (kind: string, id: unknown) => string | undefined, parentName?: string): string[];
+}
+
+/** Key on a child record holding its parent's id (a role setting's role). */
+export const PARENT_KEY = '$parent';
+
+const K = (...parts: unknown[]) => parts.map((p) => String(p ?? '')).join('\u0000');
+
+const field = (kind: string, ops: { list: Operation }): ConfigKind => ({
+  kind,
+  group: 'fields',
+  keys: ['field_name', 'field_type', 'options'],
+  reads: () => [{ op: ops.list }],
+  keep: (r) => r.is_custom_field === true,
+  // Option ids differ per account: the files hold the labels, in the account's order.
+  value: (r, k) => (k === 'options' ? (Array.isArray(r.options) && r.options.length ? r.options.map((o) => ({ label: (o as Live).label })) : undefined) : r[k]),
+  key: (s) => K(s.field_name),
+  words: (s) => [String(s.field_name)],
+});
+
+/** Conditions as the create takes them: the service adds flags (json_value_flag) and nulls the files need not hold. */
+function conditionsOf(c: unknown): unknown {
+  if (!c || typeof c !== 'object') return c;
+  const top = c as { glue?: unknown; conditions?: unknown };
+  if (!Array.isArray(top.conditions)) return c;
+  return {
+    glue: top.glue,
+    conditions: top.conditions.map((g) => ({
+      glue: (g as Live).glue,
+      conditions: ((g as Live).conditions as Live[] ?? []).map((x) => {
+        const out: Live = { object: x.object, field_id: x.field_id, operator: x.operator };
+        if (x.value !== null && x.value !== undefined) out.value = x.value;
+        if (x.extra_value !== null && x.extra_value !== undefined) out.extra_value = x.extra_value;
+        return out;
+      }),
+    })),
+  };
+}
+
+/** The configuration kinds, in dependency order (a kind's references point to kinds before it). */
+export const CONFIG_KINDS: ConfigKind[] = [
+  {
+    kind: 'pipeline', group: 'pipelines', keys: ['name', 'is_deal_probability_enabled'],
+    reads: () => [{ op: pipelineOps.list }],
+    key: (s) => K(s.name),
+    words: (s) => [String(s.name)],
+  },
+  {
+    // Stage order is the order of creation (the create takes no order): pull writes them in pipeline order.
+    kind: 'stage', group: 'pipelines', keys: ['pipeline_id', 'name', 'deal_probability', 'is_deal_rot_enabled', 'days_to_rotten'], refs: { pipeline_id: 'pipeline' },
+    reads: () => [{ op: stageOps.list }],
+    key: (s) => K(s.pipeline_id, s.name),
+    words: (s, nameOf) => [nameOf('pipeline', s.pipeline_id) ?? String(s.pipeline_id), String(s.name)],
+  },
+  field('deal-field', dealFieldOps),
+  field('person-field', personFieldOps),
+  field('org-field', organizationFieldOps),
+  field('product-field', productFieldOps),
+  field('project-field', projectFieldOps),
+  {
+    kind: 'lead-label', group: 'labels', keys: ['name', 'color'],
+    reads: () => [{ op: leadLabelOps.list }],
+    key: (s) => K(s.name),
+    words: (s) => [String(s.name)],
+  },
+  {
+    kind: 'activity-type', group: 'activity-types', keys: ['name', 'icon_key', 'color'],
+    reads: () => [{ op: activityTypeOps.list }],
+    // Inactive (deleted) types stay listed by the service; they are not configuration.
+    keep: (r) => r.active_flag !== false,
+    key: (s) => K(s.name),
+    words: (s) => [String(s.name)],
+  },
+  {
+    kind: 'role', group: 'roles', keys: ['name', 'parent_role_id'], refs: { parent_role_id: 'role' },
+    reads: () => [{ op: roleOps.list }],
+    key: (s) => K(s.name),
+    words: (s) => [String(s.name)],
+  },
+  {
+    kind: 'role-setting', group: 'roles', keys: ['setting_key', 'value'], parent: { key: 'role', param: 'id', kind: 'role' },
+    reads: (roles) => roles.map((r) => ({ op: roleOps.settingsList, params: { id: r.id } })),
+    explode: (answer, read) => Object.entries((answer ?? {}) as Live)
+      .filter(([k]) => k.endsWith('_default_visibility'))
+      .map(([k, v]) => ({ setting_key: k, value: v, [PARENT_KEY]: read.params!.id })),
+    key: (s, parent) => K(parent, s.setting_key),
+    words: (s, _nameOf, parentName) => [parentName ?? '?', String(s.setting_key)],
+  },
+  {
+    // Both lists are written, so that apply makes the role see exactly these pipelines.
+    kind: 'role-pipelines', group: 'roles', keys: ['visible_pipeline_ids'], parent: { key: 'role', param: 'id', kind: 'role' },
+    listRefs: [{ path: ['visible_pipeline_ids', 'add'], kind: 'pipeline' }, { path: ['visible_pipeline_ids', 'remove'], kind: 'pipeline' }],
+    reads: (roles) => roles.flatMap((r) => [true, false].map((visible) => ({ op: roleOps.pipelinesList, params: { id: r.id }, query: { visible } }))),
+    explode: (answer, read) => {
+      const ids = ((answer ?? {}) as Live).pipeline_ids;
+      return [{ [PARENT_KEY]: read.params!.id, [read.query!.visible ? 'add' : 'remove']: Array.isArray(ids) ? [...ids].sort((a, b) => Number(a) - Number(b)) : [] }];
+    },
+    combine: (records) => {
+      const byRole = new Map<unknown, Live>();
+      for (const r of records) byRole.set(r[PARENT_KEY], { ...byRole.get(r[PARENT_KEY]), ...r });
+      return [...byRole.values()].map((r) => {
+        const lists = Object.fromEntries((['add', 'remove'] as const).filter((k) => Array.isArray(r[k]) && (r[k] as unknown[]).length).map((k) => [k, r[k]]));
+        return { [PARENT_KEY]: r[PARENT_KEY], ...(Object.keys(lists).length ? { visible_pipeline_ids: lists } : {}) };
+      }).filter((r) => r.visible_pipeline_ids);
+    },
+    compareAs: (live, file) => {
+      const l = (live.visible_pipeline_ids ?? {}) as Record<string, unknown[] | undefined>;
+      const f = (file.visible_pipeline_ids ?? {}) as Record<string, unknown[] | undefined>;
+      const named = [...(f.add ?? []), ...(f.remove ?? [])].map(String);
+      const side = (k: 'add' | 'remove') => {
+        const have = new Set((l[k] ?? []).map(String).filter((id) => named.includes(id)));
+        // In the file's order when the sets are equal, so that only a real difference shows.
+        const wanted = (f[k] ?? []).map(String);
+        return wanted.length === have.size && wanted.every((id) => have.has(id)) ? f[k] : (l[k] ?? []).filter((id) => named.includes(String(id)));
+      };
+      const out = Object.fromEntries((['add', 'remove'] as const).map((k) => [k, side(k)]).filter(([, v]) => (v as unknown[] | undefined)?.length));
+      return { ...live, visible_pipeline_ids: out };
+    },
+    key: (_s, parent) => K(parent),
+    words: (_s, _nameOf, parentName) => [parentName ?? '?', 'pipelines'],
+  },
+  {
+    // The password is never read into a file: the files may give it as ${env:VAR} (docs/config-as-code.md).
+    kind: 'webhook', group: 'webhooks', keys: ['name', 'event_action', 'event_object', 'subscription_url', 'http_auth_user', 'version'],
+    reads: () => [{ op: webhookOps.list }],
+    key: (s) => K(s.event_action, s.event_object, s.subscription_url),
+    words: (s) => [typeof s.name === 'string' ? s.name : `${String(s.event_action)}.${String(s.event_object)}`],
+  },
+  {
+    // Members are a set: compared regardless of order.
+    kind: 'team', group: 'teams', keys: ['name', 'description', 'manager_id', 'users'], userRefs: ['manager_id', 'users'],
+    reads: () => [{ op: legacyTeamOps.list }],
+    keep: (r) => r.deleted_flag !== 1 && r.deleted_flag !== true,
+    compareAs: (live, file) => {
+      const l = Array.isArray(live.users) ? live.users.map(String) : [];
+      const f = Array.isArray(file.users) ? file.users.map(String) : [];
+      return l.length === f.length && f.every((x) => l.includes(x)) ? { ...live, users: file.users } : live;
+    },
+    key: (s) => K(s.name),
+    words: (s) => [String(s.name)],
+  },
+  {
+    kind: 'filter', group: 'filters', keys: ['name', 'type', 'conditions'],
+    reads: () => [{ op: filterOps.list }],
+    keep: (r) => r.temporary_flag !== true && r.active_flag !== false,
+    value: (r, k) => (k === 'conditions' ? conditionsOf(r.conditions) : r[k]),
+    key: (s) => K(s.type, s.name),
+    words: (s) => [String(s.type), String(s.name)],
+  },
+  {
+    kind: 'board', group: 'projects', keys: ['name', 'order_nr'],
+    reads: () => [{ op: boardOps.list }],
+    key: (s) => K(s.name),
+    words: (s) => [String(s.name)],
+  },
+  {
+    kind: 'phase', group: 'projects', keys: ['board_id', 'name', 'order_nr'], refs: { board_id: 'board' },
+    reads: (boards) => boards.map((b) => ({ op: phaseOps.list, query: { board_id: b.id } })),
+    key: (s) => K(s.board_id, s.name),
+    words: (s, nameOf) => [nameOf('board', s.board_id) ?? String(s.board_id), String(s.name)],
+  },
+];
+
+export const CONFIG_KIND_NAMES = CONFIG_KINDS.map((k) => k.kind);
+
+export function configKind(kind: string): ConfigKind | undefined {
+  return CONFIG_KINDS.find((k) => k.kind === kind);
+}
+
+/** Which kind's live records a child kind's reads need (phases need boards, settings need roles). */
+export function readsFrom(k: ConfigKind): string | undefined {
+  if (k.parent) return k.parent.kind;
+  return k.kind === 'phase' ? 'board' : undefined;
+}

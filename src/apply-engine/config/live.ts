@@ -1,0 +1,153 @@
+import { userOps } from '../../api/operations/users.js';
+import { read, readAll, type Reader } from '../../api/prepare.js';
+import { createHash } from 'node:crypto';
+import { kinds } from '../kinds.js';
+import { stableJson } from '../state.js';
+import { checkSchema } from '../validate.js';
+import { CONFIG_KINDS, PARENT_KEY as PARENT, readsFrom, type ConfigKind, type Live } from './kinds.js';
+
+
+/** One configuration record of the account, with the handle pull writes for it. */
+export interface LiveRecord {
+  ck: ConfigKind;
+  rec: Live;
+  id: string | number;
+  /** The spec as the files write it, references still as ids. */
+  spec: Record<string, unknown>;
+  parentId?: unknown;
+  key: string;
+  handle: string;
+  /** Words naming it in plan lines: `Sales/Qualified`. */
+  label: string;
+  /**
+   * Why the create operation would refuse this record as the account holds it (a filter on leads,
+   * whose conditions the interface does not describe): pull lists it in reference.yaml instead.
+   */
+  unwritable?: string;
+}
+
+export interface LiveAccount {
+  records: LiveRecord[];
+  /** What the reads cost (the plan adds it to the cost of the writes). */
+  cost: number;
+  /** Hash of everything read: a saved plan is refused when the account no longer hashes the same. */
+  fingerprint: string;
+  /** The account's users (read when a kind refers to users): ${user:<email>} resolves through them. */
+  users: Array<{ id: number; email: string }>;
+}
+
+/** The account's users by lower-case e-mail. */
+export async function readUsers(reader: Reader): Promise<Array<{ id: number; email: string }>> {
+  const answer = await read(reader, userOps.list);
+  return (Array.isArray(answer) ? answer : []).map((u) => ({ id: Number((u as Live).id), email: String((u as Live).email ?? '').toLowerCase() })).filter((u) => u.email);
+}
+
+export const usersByEmail = (users: Array<{ id: number; email: string }>): Map<string, number> => new Map(users.map((u) => [u.email, u.id]));
+
+/** The spec of a live record: the kind's keys, null and absent values left out (the creates take no nulls). */
+export function liveSpec(ck: ConfigKind, rec: Live): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ck.keys) {
+    const v = ck.value ? ck.value(rec, k) : rec[k];
+    if (v !== null && v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Reads the configuration of the account, kinds in dependency order (settings need the roles,
+ * phases the boards). Each live record gets a natural key and a handle derived from its names.
+ */
+export async function readLive(reader: Reader, wanted: Set<string>): Promise<LiveAccount> {
+  const need = new Set(wanted);
+  for (const ck of CONFIG_KINDS) if (need.has(ck.kind) && readsFrom(ck)) need.add(readsFrom(ck)!);
+  const byKind = new Map<string, Live[]>();
+  let cost = 0;
+  for (const ck of CONFIG_KINDS) {
+    if (!need.has(ck.kind)) continue;
+    const parents = readsFrom(ck) ? (byKind.get(readsFrom(ck)!) ?? []) : [];
+    const out: Live[] = [];
+    for (const r of ck.reads(parents)) {
+      cost += r.op.cost ?? 0;
+      const raw = { ...(r.params ? { params: r.params } : {}), ...(r.query ? { query: r.query } : {}) };
+      if (ck.explode) out.push(...ck.explode(await read(reader, r.op, raw), r));
+      else if (r.op.pagination === 'none') {
+        const answer = await read(reader, r.op, raw);
+        out.push(...(Array.isArray(answer) ? answer : extractList(answer)));
+      } else for await (const x of readAll(reader, r.op, raw)) out.push(x as Live);
+    }
+    const kept = out.filter((x) => !ck.keep || ck.keep(x));
+    byKind.set(ck.kind, ck.combine ? ck.combine(kept) : kept);
+  }
+  const users = CONFIG_KINDS.some((k) => need.has(k.kind) && k.userRefs) ? await readUsers(reader) : [];
+  const records = describe(byKind);
+  const fingerprint = `sha256:${createHash('sha256').update(stableJson(records.map((r) => [r.ck.kind, r.id, r.parentId ?? null, r.spec]))).digest('hex')}`;
+  return { records: records.filter((r) => wanted.has(r.ck.kind)), cost: cost + (users.length ? (userOps.list.cost ?? 0) : 0), fingerprint, users };
+}
+
+/** Lists that answer an object holding the list (goals answer { goals: [...] }). */
+function extractList(answer: unknown): Live[] {
+  if (answer && typeof answer === 'object') for (const v of Object.values(answer)) if (Array.isArray(v)) return v as Live[];
+  return [];
+}
+
+/** Natural keys, labels, handles; records sorted so that a re-pull writes them in the same order. */
+function describe(byKind: Map<string, Live[]>): LiveRecord[] {
+  const all: LiveRecord[] = [];
+  const byId = new Map<string, LiveRecord>();
+  const nameOf = (kind: string, id: unknown) => {
+    const r = byId.get(`${kind}:${String(id)}`);
+    return r ? r.label.split('/').pop() : undefined;
+  };
+  const used = new Set<string>();
+  for (const ck of CONFIG_KINDS) {
+    const def = kinds().get(ck.kind)!;
+    const from = def.idFrom;
+    const items = (byKind.get(ck.kind) ?? []).map((rec) => {
+      const spec = liveSpec(ck, rec);
+      const parentId = ck.parent ? rec[PARENT] : undefined;
+      const parentName = ck.parent ? nameOf(ck.parent.kind, parentId) : undefined;
+      const words = ck.words(spec, nameOf, parentName);
+      const id = ('fixed' in from ? from.fixed : 'spec' in from ? spec[from.spec] : rec[from.record]) as string | number;
+      const refused = checkSchema(def.create.body, { ...spec, ...Object.fromEntries(Object.keys(ck.refs ?? {}).filter((k) => k in spec).map((k) => [k, 1])) }, []).problems;
+      const unwritable = refused.length ? refused.map((p) => `${p.path.join('.')}: ${p.rule}`).join('; ') : undefined;
+      return { ck, rec, id, spec, parentId, key: ck.key(spec, parentId), handle: '', label: words.join('/'), ...(unwritable ? { unwritable } : {}) };
+    });
+    items.sort((a, b) => compare(a, b, all));
+    for (const it of items) {
+      it.handle = uniqueHandle(`${ck.kind}-${slug(it.label)}`, used);
+      all.push(it);
+      byId.set(`${ck.kind}:${String(it.id)}`, it);
+    }
+  }
+  return all;
+}
+
+/** Children in their parent's order, then by position (stages, phases) or by name. */
+function compare(a: LiveRecord, b: LiveRecord, before: LiveRecord[]): number {
+  const parentOf = (r: LiveRecord) => {
+    const refKey = Object.keys(r.ck.refs ?? {}).find((k) => k !== 'parent_role_id');
+    const kind = r.ck.parent?.kind ?? (refKey ? r.ck.refs![refKey] : undefined);
+    const id = r.ck.parent ? r.parentId : refKey ? r.spec[refKey] : undefined;
+    return kind ? before.findIndex((x) => x.ck.kind === kind && String(x.id) === String(id)) : -1;
+  };
+  const pa = parentOf(a);
+  const pb = parentOf(b);
+  if (pa !== pb) return pa - pb;
+  const oa = Number(a.rec.order_nr);
+  const ob = Number(b.rec.order_nr);
+  if (pa >= 0 && Number.isFinite(oa) && Number.isFinite(ob) && oa !== ob) return oa - ob;
+  return a.label < b.label ? -1 : a.label > b.label ? 1 : 0;
+}
+
+export function slug(text: string): string {
+  const s = text.toLowerCase().replace(/[^a-z0-9_]+/g, '-').replace(/^[-_]+|[-_]+$/g, '');
+  return s || 'x';
+}
+
+function uniqueHandle(base: string, used: Set<string>): string {
+  let h = base;
+  for (let n = 2; used.has(h); n++) h = `${base}-${n}`;
+  used.add(h);
+  return h;
+}

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Operation } from '../../api/operation.js';
+import type { Reader } from '../../api/prepare.js';
+import { CliError, UsageError } from '../../core/errors.js';
+import type { FixtureRecord } from '../parse.js';
+import { makePlan, type Action, type Plan } from '../plan.js';
+import { emptyState, type FixtureState } from '../state.js';
+import { CONFIG_KIND_NAMES, CONFIG_KINDS } from './kinds.js';
+import { findTokens } from '../refs.js';
+import { readLive, readUsers, usersByEmail, type LiveAccount } from './live.js';
+import { matchLive } from './match.js';
+
+/** A plan of configuration files against the live account. */
+export interface ConfigPlan {
+  plan: Plan;
+  /** Words naming each record in lines: `Sales/Qualified`. */
+  labels: Map<string, string>;
+  live: LiveAccount;
+  /** The account's users by e-mail, for ${user:<email>}. */
+  users?: Map<string, number>;
+  /** The account as a state (matched records, with their live records): what references read while applying. */
+  state: FixtureState;
+  prune: string[];
+  files: Array<{ path: string; sha256: string }>;
+}
+
+/** --prune values: kind names (comma-separated or repeated), `all` for every configuration kind. */
+export function pruneKinds(values: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const v of values.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean)) {
+    if (v === 'all') for (const k of CONFIG_KIND_NAMES) out.add(k);
+    else if (CONFIG_KIND_NAMES.includes(v)) out.add(v);
+    else throw new UsageError(`--prune: unknown kind "${v}"; give configuration kinds (${CONFIG_KIND_NAMES.join(', ')}) or all`);
+  }
+  return out;
+}
+
+export function fileHashes(files: string[]): Array<{ path: string; sha256: string }> {
+  return files.map((path) => ({ path, sha256: createHash('sha256').update(readFileSync(path)).digest('hex') }));
+}
+
+/**
+ * Checks the files on their own first (references, env, schemas: exit 2 with nothing read or sent),
+ * then reads the account's configuration of the kinds involved, matches by natural key and plans.
+ */
+export async function planConfig(reader: Reader, records: FixtureRecord[], issues: Array<{ field: string; rule: string }>, opts: { env: NodeJS.ProcessEnv; prune: Set<string>; files: string[] }): Promise<ConfigPlan> {
+  makePlan(records, emptyState(), { env: opts.env, prune: false, issues });
+  const wanted = new Set([...records.map((r) => r.kind.kind), ...opts.prune]);
+  const live = await readLive(reader, wanted);
+  const users = await usersFor(reader, records, live);
+  const matched = matchLive(records, live, { env: opts.env, prune: opts.prune, users });
+  const plan = makePlan(records, matched.state, { env: opts.env, prune: opts.prune.size > 0, issues: matched.issues, users });
+  return { plan, labels: matched.labels, live, state: matched.state, users, prune: [...opts.prune], files: fileHashes(opts.files) };
+}
+
+/** The users, read once, when some record refers to one by e-mail (fixtures may too). */
+export async function usersFor(reader: Reader, records: FixtureRecord[], live?: LiveAccount): Promise<Map<string, number> | undefined> {
+  const uses = records.some((r) => findTokens({ spec: r.spec, params: r.parents }).found.some((f) => f.token.type === 'user'));
+  if (!uses) return undefined;
+  return usersByEmail(live?.users.length ? live.users : await readUsers(reader));
+}
+
+export const hasChanges = (plan: Plan): boolean => plan.actions.some((a) => a.type !== 'unchanged' && a.type !== 'keep');
+
+/** The operations an action sends. */
+function opsOf(a: Action): Operation[] {
+  const k = a.kind;
+  const options = a.changes.includes('options') && k.options ? [k.options.add, k.options.remove] : [];
+  switch (a.type) {
+    case 'create':
+      return [k.create];
+    case 'update':
+      return [...(k.update ? [k.update] : []), ...options];
+    case 'replace':
+      return [...(k.remove ? [k.remove.op] : []), k.create];
+    case 'delete':
+      return k.remove ? [k.remove.op] : [];
+    default:
+      return [];
+  }
+}
+
+/** Scopes the plan needs: one alternative set per operation kind, e.g. `admin`, `deals:full or admin`. */
+export function scopesOf(cp: ConfigPlan): string[] {
+  const sets = new Set<string>();
+  for (const a of cp.plan.actions) for (const op of opsOf(a)) if (op.scopes.length) sets.add([...op.scopes].join(' or '));
+  const reads = CONFIG_KINDS.filter((k) => cp.live.records.some((r) => r.ck === k));
+  for (const k of reads) for (const r of k.reads([{}])) if (r.op.scopes.length) sets.add([...r.op.scopes].join(' or '));
+  return [...sets].sort();
+}
+
+const show = (v: unknown) => (v === undefined ? '(none)' : typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v));
+
+/** Field-by-field changes of an update or replace: from the account's value to the files'. */
+export function diffOf(a: Action): Array<{ field: string; from: unknown; to: unknown }> {
+  return a.changes.filter((k) => k !== 'parent').map((k) => ({ field: k, from: a.entry?.spec[k], to: a.after?.[k] }));
+}
+
+const SIGN: Record<Action['type'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', unchanged: '=', keep: '?' };
+
+/** Lines of a plan for people: `~ stage Sales/Qualified: deal_probability 20 -> 30`. */
+export function planLines(cp: ConfigPlan): string[] {
+  const out: string[] = [];
+  for (const a of cp.plan.actions) {
+    if (a.type === 'unchanged' || a.type === 'keep') continue;
+    const head = `${SIGN[a.type]} ${a.kind.kind} ${cp.labels.get(a.name) ?? a.name}`;
+    const diff = diffOf(a);
+    if (!diff.length) out.push(a.type === 'delete' ? `${head} (not in the files: --prune)` : head);
+    for (const d of diff) out.push(`${head}: ${d.field} ${show(d.from)} -> ${show(d.to)}`);
+  }
+  return out;
+}
+
+export function planSummaryLine(cp: ConfigPlan): string {
+  const n = (t: Action['type']) => cp.plan.actions.filter((a) => a.type === t).length;
+  const changed = hasChanges(cp.plan);
+  const head = changed
+    ? `Plan: ${n('create')} to create, ${n('update')} to change, ${n('replace')} to replace, ${n('delete')} to delete, ${n('unchanged')} unchanged.`
+    : `No changes: the account matches the files (${n('unchanged')} records).`;
+  const cost = `Cost: ${cp.plan.cost}${cp.plan.costUnstated ? ' (plus operations whose cost the interface does not state)' : ''} to apply, ${cp.live.cost} to read.`;
+  return `${head} ${cost} Scopes: ${scopesOf(cp).join('; ')}.`;
+}
+
+/** The plan as one document: `plan --json`, `plan --out` (what `apply --plan` carries out). */
+export function planDocument(cp: ConfigPlan): Record<string, unknown> {
+  return {
+    version: 1,
+    changes: hasChanges(cp.plan),
+    account: cp.live.fingerprint,
+    files: cp.files,
+    prune: cp.prune,
+    cost: cp.plan.cost,
+    read_cost: cp.live.cost,
+    scopes: scopesOf(cp),
+    actions: cp.plan.actions.map((a) => ({
+      action: a.type, kind: a.kind.kind, name: a.name, label: cp.labels.get(a.name) ?? a.name, id: a.entry?.id ?? null, changes: diffOf(a), cost: a.cost,
+    })),
+  };
+}
+
+/** A saved plan as `apply --plan` reads it: the files it was made from, what it read and the prune kinds. */
+export interface SavedPlan {
+  files: Array<{ path: string; sha256: string }>;
+  account: string;
+  prune: string[];
+}
+
+export function readSavedPlan(path: string): SavedPlan {
+  let doc: Partial<SavedPlan> & { version?: unknown };
+  try {
+    doc = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--plan ${path}: cannot read a plan (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'Write one with crmctl plan -f <dir> --out plan.json.');
+  }
+  if (doc?.version !== 1 || !Array.isArray(doc.files) || typeof doc.account !== 'string' || !Array.isArray(doc.prune)) {
+    throw new UsageError(`--plan ${path}: not a plan written by crmctl plan --out`);
+  }
+  return doc as SavedPlan;
+}
+
+/** A saved plan is carried out only on what it was made from: the same files and the same account. */
+export function checkSavedPlan(saved: SavedPlan, cp: ConfigPlan, path: string): void {
+  const now = fileHashes(saved.files.map((f) => f.path));
+  const edited = saved.files.filter((f, i) => f.sha256 !== now[i]!.sha256).map((f) => f.path);
+  if (edited.length) throw new UsageError(`--plan ${path}: the files changed since the plan was made (${edited.join(', ')})`, 'Nothing was sent. Run crmctl plan again.');
+  if (cp.live.fingerprint !== saved.account) {
+    throw new CliError(`--plan ${path}: the account changed since the plan was made (its configuration reads differently now)`, undefined, 'Nothing was sent. Run crmctl plan again and review the new plan.');
+  }
+}
