@@ -18,6 +18,10 @@ export interface FromDir {
   files: string[];
   /** sample/<kind>.csv files present, in load order. */
   samples: Array<{ kind: SampleKind; file: string }>;
+  /** The files are configuration (as `crmctl pull` writes: matched with the account by natural key), not fixtures. */
+  config: boolean;
+  /** Records of the files by kind, for the notice (configuration has no state file to count from). */
+  kinds: Record<string, number>;
 }
 
 /** What was loaded, for the notice on stderr and the start-up JSON. */
@@ -47,9 +51,13 @@ export function readFromDir(dir: string, env: NodeJS.ProcessEnv): FromDir {
   const samples = SAMPLE_KINDS.map((kind) => ({ kind, file: join(dir, 'sample', `${kind}.csv`) })).filter((s) => existsSync(s.file));
   if (!files.length && !samples.length) throw new UsageError(`--from ${dir}: holds no configuration files (.yaml, .yml, .json) and no sample/*.csv`);
   const { records, issues } = readFixtures(files);
-  // Planned against nothing only for its checks (a new sandbox holds none of the files' records).
-  makePlan(records, emptyState(), { env, prune: false, issues });
-  return { dir, files, samples };
+  const config = records.some((r) => r.config);
+  // Fixtures are planned against nothing only for their checks (a new sandbox holds none of their records);
+  // configuration is checked by apply itself against the new sandbox (its references name what the seed holds).
+  if (!config) makePlan(records, emptyState(), { env, prune: false, issues });
+  const kinds: Record<string, number> = {};
+  for (const r of records) kinds[r.kind] = (kinds[r.kind] ?? 0) + 1;
+  return { dir, files, samples, config, kinds };
 }
 
 /**
@@ -73,10 +81,11 @@ export async function loadFromDir(ctx: Context, sandbox: { url: string; issueTok
       // file of its own: what it created is counted from there.
       const [{ runApply }, { readState }] = await Promise.all([import('../apply/run.js'), import('../../apply-engine/state.js')]);
       const statePath = join(work, 'state.json');
-      await runApply(child, { files: from.files, state: statePath, dryRun: false, prune: false }).catch((err: unknown) => {
+      await runApply(child, { files: from.files, state: from.config ? undefined : statePath, dryRun: false, prune: false }).catch((err: unknown) => {
         throw asFileError(err);
       });
-      for (const entry of Object.values(readState(statePath).records)) loaded.records[entry.kind] = (loaded.records[entry.kind] ?? 0) + 1;
+      if (from.config) Object.assign(loaded.records, from.kinds);
+      else for (const entry of Object.values(readState(statePath).records)) loaded.records[entry.kind] = (loaded.records[entry.kind] ?? 0) + 1;
     }
     const dealIds = new Map<string, string>();
     for (const { kind, file } of from.samples) {
