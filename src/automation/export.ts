@@ -3,6 +3,7 @@ import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import { prepare } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
+import { budgetNotice } from './budget-notice.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { csvColumns, encoderFor, type ExportFormat } from './encoders.js';
 import { Progress } from './progress.js';
@@ -72,6 +73,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   // A CSV names custom fields as the web app does (one field-metadata read); import maps the names back.
   const named = o.format === 'csv' && op.cli.customFields ? await csvNamer(ctx, op.cli.customFields) : undefined;
 
+  let noticed = false;
   try {
     while (!finished) {
       const query: Record<string, unknown> = { ...o.query };
@@ -98,6 +100,12 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
         writeJsonAtomic(cpFile, checkpoint);
       }
       progress.update(written, { total: totalOf(envelope.additional_data) });
+      if (!noticed) {
+        // The first answer gives both the total and what is left today: the rest of the run, priced.
+        noticed = true;
+        const rest = Math.ceil(Math.max(0, (totalOf(envelope.additional_data) ?? 0) - written) / pageSize);
+        if (after !== undefined) budgetNotice(ctx, http, { tokens: Math.max(1, rest) * (op.cost ?? 1), atLeast: rest === 0 || op.cost == null });
+      }
       if (after === undefined) break;
       next = after;
     }

@@ -42,9 +42,9 @@ function iso(ms: number | undefined): string | null {
 const status: CommandSpec = {
   path: ['auth', 'status'],
   summary: 'Show the profile, user, scopes, token expiry and API address (never a token)',
-  description: 'Reports what the next command would use: the profile and where it is stored, and whether environment credentials (CRMCTL_ACCESS_TOKEN, CRMCTL_API_TOKEN, CRMCTL_REFRESH_TOKEN) override it. Exit code 4 when not logged in.',
+  description: 'Reports what the next command would use: the profile and where it is stored, and whether environment credentials (CRMCTL_ACCESS_TOKEN, CRMCTL_API_TOKEN, CRMCTL_REFRESH_TOKEN) override it. When logged in, also the daily token budget left, from one GET /api/v1/users/me (cost 2; `budget` says why not when the service does not tell). Exit code 4 when not logged in.',
   examples: ['crmctl auth status', 'crmctl auth status --profile sandbox --json'],
-  fields: ['profile', 'loggedIn', 'default', 'user', 'scopes', 'expiresAt', 'expiresInSeconds', 'refreshable', 'apiDomain', 'authUrl', 'clientId', 'callbackPort', 'kind', 'configPath', 'envOverride'],
+  fields: ['profile', 'loggedIn', 'default', 'user', 'scopes', 'expiresAt', 'expiresInSeconds', 'refreshable', 'apiDomain', 'authUrl', 'clientId', 'callbackPort', 'kind', 'configPath', 'envOverride', 'budget', 'budgetRemaining', 'budgetLimit', 'budgetResetsAt'],
   async run(ctx) {
     const [{ getProfile, configPath, readStore, DEFAULT_PROFILE }, { envCredentialKind }] = await Promise.all([
       import('../../config/store.js'),
@@ -72,6 +72,7 @@ const status: CommandSpec = {
       kind: p?.kind ?? null,
       configPath: configPath(ctx.env),
       envOverride,
+      ...(await budgetFields(ctx, Boolean(p?.accessToken) || envOverride !== null)),
     };
     await renderOne(ctx, record);
     if (envOverride) ctx.warn(`${envOverride} is set in the environment and overrides profile ${name}'s stored credentials`);
@@ -195,6 +196,17 @@ const profilesRemove: CommandSpec = {
     ctx.info(`Removed profile ${name}.`);
   },
 };
+
+/** The daily budget left, for the status report (one cheap call; nothing is sent when logged out). */
+async function budgetFields(ctx: Context, loggedIn: boolean): Promise<Record<string, unknown>> {
+  const none = { budgetRemaining: null, budgetLimit: null, budgetResetsAt: null };
+  if (!loggedIn) return { budget: null, ...none };
+  const [{ probeBudget }, { budgetLine }] = await Promise.all([import('../budget/probe.js'), import('../../http/daily-budget.js')]);
+  const r = await probeBudget(ctx);
+  if ('why' in r) return { budget: `unknown: ${r.why}`, ...none };
+  const now = Date.parse(r.view.resetsAt) - r.view.resetsInSeconds * 1000;
+  return { budget: budgetLine(r.view, now), budgetRemaining: r.view.remaining, budgetLimit: r.view.limit, budgetResetsAt: r.view.resetsAt };
+}
 
 async function renderOne(ctx: Context, record: Record<string, unknown>): Promise<void> {
   const [{ renderRecord, checkFields, writeOut }, { tsvCell }, { formatFor }] = await Promise.all([import('../../output/render.js'), import('../../output/cells.js'), import('../../output/format.js')]);
