@@ -99,13 +99,18 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
         };
         writeJsonAtomic(cpFile, checkpoint);
       }
-      progress.update(written, { total: totalOf(envelope.additional_data) });
       if (!noticed) {
         // The first answer gives both the total and what is left today: the rest of the run, priced.
         noticed = true;
-        const rest = Math.ceil(Math.max(0, (totalOf(envelope.additional_data) ?? 0) - written) / pageSize);
-        if (after !== undefined) budgetNotice(ctx, http, { tokens: Math.max(1, rest) * (op.cost ?? 1), atLeast: rest === 0 || op.cost == null });
+        const total = totalOf(envelope.additional_data);
+        const perPage = op.cost ?? 1;
+        if (after !== undefined) {
+          budgetNotice(ctx, http, total !== undefined
+            ? { tokens: Math.ceil(Math.max(0, total - written) / pageSize) * perPage, atLeast: op.cost == null }
+            : { tokens: perPage, per: `a page of ${pageSize} records` });
+        }
       }
+      progress.update(written, { total: totalOf(envelope.additional_data) });
       if (after === undefined) break;
       next = after;
     }

@@ -40,6 +40,7 @@ export class HttpClient {
   private readonly clock: Clock;
   /** The daily token budget as the last answer that carried it reported it (this run only). */
   daily: DailyBudget | undefined;
+  private dailyWaiters: Array<(d: DailyBudget) => void> = [];
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
   clockOffsetMs: number | undefined;
   private readonly transport: Transport;
@@ -95,6 +96,7 @@ export class HttpClient {
       const date = Date.parse(String(first(res.headers.date) ?? ''));
       if (!Number.isNaN(date)) this.clockOffsetMs = date - this.clock.now();
       this.daily = dailyBudgetOf(res.headers, this.clock.now()) ?? this.daily;
+      if (this.daily && this.dailyWaiters.length) for (const fn of this.dailyWaiters.splice(0)) fn(this.daily);
       // The daily budget, not the burst window, refused: it resets at midnight, so no backoff.
       if (res.status === 429 && dailyBudgetOf(res.headers, 0)?.remaining === 0) {
         await req.onErrorResponse?.(res);
@@ -123,6 +125,12 @@ export class HttpClient {
       }
       return res;
     }
+  }
+
+  /** Calls `fn` with the daily budget as soon as it is known (at once when it is). */
+  whenDailyKnown(fn: (d: DailyBudget) => void): void {
+    if (this.daily) fn(this.daily);
+    else this.dailyWaiters.push(fn);
   }
 
   /** Now on the service's clock (its Date header), which decides its midnight. */

@@ -49,6 +49,7 @@ describe('crmctl doctor', () => {
       ['token-expiry', 'pass'],
       ['api-reachable', 'pass'],
       ['clock-skew', 'pass'],
+      ['daily-budget', 'pass'],
       ['auth-reachable', 'pass'],
       ['scopes', 'pass'],
     ]);
@@ -64,7 +65,7 @@ describe('crmctl doctor', () => {
     const r = await runCli(['doctor'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^crmctl doctor — profile work\n/);
-    for (const title of ['Config file', 'Credentials', 'Token expiry', 'API reachable', 'Clock skew', 'Auth server reachable', 'Scopes']) expect(r.stdout).toMatch(new RegExp(`^✓ ${title}\\s`, 'm'));
+    for (const title of ['Config file', 'Credentials', 'Token expiry', 'API reachable', 'Clock skew', 'Daily budget', 'Auth server reachable', 'Scopes']) expect(r.stdout).toMatch(new RegExp(`^✓ ${title}\\s`, 'm'));
     expect(r.stdout).toMatch(/All checks passed\.\n$/);
     expect(r.stdout).not.toContain('\u001b[');
   });
