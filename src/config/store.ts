@@ -239,7 +239,9 @@ export async function listProfiles(env: NodeJS.ProcessEnv): Promise<Array<{ name
   const data = readStore(env);
   const def = data.defaultProfile || DEFAULT_PROFILE;
   const names = Object.keys(data.profiles).sort();
-  return Promise.all(names.map(async (name) => ({ name, profile: await withSecrets(env, name, data.profiles[name]!), isDefault: name === def })));
+  // A listing still lists when the keychain is locked: such a profile then shows without its secrets.
+  const read = (name: string) => withSecrets(env, name, data.profiles[name]!).catch(() => ({ ...data.profiles[name]! }));
+  return Promise.all(names.map(async (name) => ({ name, profile: await read(name), isDefault: name === def })));
 }
 
 /**
