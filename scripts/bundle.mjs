@@ -31,7 +31,9 @@ const options = {
   // one: package.json lists the inlined libraries as devDependencies (needed to build, not to run) and
   // ships `open` inside the tarball (bundleDependencies), so installing crmctl needs no registry.
   // "files" holds dist/cli, not tsc's per-file dist/ (test/ux/pack.test.ts).
-  external: ['open'],
+  // @napi-rs/keyring has native binaries per platform: an optional dependency, imported lazily inside
+  // try/catch (src/config/secret-store.ts), so an install without it falls back to the config file.
+  external: ['open', '@napi-rs/keyring'],
   // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins.
   banner: { js: "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);" },
   logLevel: 'warning',

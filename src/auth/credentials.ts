@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { AuthError } from '../core/errors.js';
 import type { CredentialSource } from '../http/types.js';
 import { withFileLock } from '../fs/lock.js';
-import { configDir, getProfile, resolveProfileName, updateProfile, type Profile } from '../config/store.js';
+import { configDir, getProfile, migrateSecrets, resolveProfileName, updateProfile, type Profile } from '../config/store.js';
 import { normalizeDomain, refreshTokens, type ClientCredentials, type TokenSet } from './oauth.js';
 
 /** Refresh when the access token expires within this window. */
@@ -21,6 +21,8 @@ export interface CredentialOptions {
   env: NodeJS.ProcessEnv;
   profile: string | undefined;
   debug: (line: string) => void;
+  /** Notices the user should see once (a profile's secrets moved to the keychain). */
+  warn?: (line: string) => void;
 }
 
 /** Which credentials the environment supplies, in precedence order (for `auth status` too). */
@@ -50,7 +52,7 @@ export async function createCredentialSource(opts: CredentialOptions): Promise<C
   if (kind === 'access_token' || kind === 'api_token') return envTokenSource(opts, kind);
   if (kind === 'refresh_token') return envRefreshSource(opts);
   const name = await resolveProfileName(env, opts.profile);
-  return profileSource(name, env, debug);
+  return profileSource(name, env, debug, opts.warn);
 }
 
 /** The stored profile if it can be read; env-only setups do not need a config file at all. */
@@ -166,7 +168,9 @@ async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSour
 }
 
 /** Credentials of a stored profile, refreshed near expiry and once after a 401. */
-export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug: (l: string) => void): Promise<CredentialSource> {
+export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug: (l: string) => void, warn: (l: string) => void = debug): Promise<CredentialSource> {
+  // First use of a profile whose secrets sit in the config file while a keychain works: move them.
+  if (await migrateSecrets(name, env)) warn(`moved the secrets of profile ${name} (tokens, client secret) from the config file to the OS keychain`);
   let profile = await getProfile(name, env);
   if (!profile?.accessToken) {
     throw new AuthError(

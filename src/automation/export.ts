@@ -3,6 +3,7 @@ import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import { prepare } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
+import { budgetNotice } from './budget-notice.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { csvColumns, encoderFor, type ExportFormat } from './encoders.js';
 import { Progress } from './progress.js';
@@ -72,6 +73,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   // A CSV names custom fields as the web app does (one field-metadata read); import maps the names back.
   const named = o.format === 'csv' && op.cli.customFields ? await csvNamer(ctx, op.cli.customFields) : undefined;
 
+  let noticed = false;
   try {
     while (!finished) {
       const query: Record<string, unknown> = { ...o.query };
@@ -96,6 +98,17 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
           ...(columns ? { columns } : {}), next: after ?? null, records: written, bytes: sink.bytes, updated_at: new Date().toISOString(),
         };
         writeJsonAtomic(cpFile, checkpoint);
+      }
+      if (!noticed) {
+        // The first answer gives both the total and what is left today: the rest of the run, priced.
+        noticed = true;
+        const total = totalOf(envelope.additional_data);
+        const perPage = op.cost ?? 1;
+        if (after !== undefined) {
+          budgetNotice(ctx, http, total !== undefined
+            ? { tokens: Math.ceil(Math.max(0, total - written) / pageSize) * perPage, atLeast: op.cost == null }
+            : { tokens: perPage, per: `a page of ${pageSize} records` });
+        }
       }
       progress.update(written, { total: totalOf(envelope.additional_data) });
       if (after === undefined) break;

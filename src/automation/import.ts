@@ -4,7 +4,7 @@ import { callOperation, recordsOf } from '../api/call.js';
 import { prepare, type Prepared, type Reader } from '../api/prepare.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
-import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
 import type { HttpResponse } from '../http/types.js';
 import { Journal, removeIfExists } from './durable.js';
@@ -17,6 +17,7 @@ import { readRows, type InputFormat } from './rows.js';
 import type { Issue } from './validate-body.js';
 import { writeResults, type Outcome } from './results.js';
 import { budgetProbe, customFieldsFor } from './lookups.js';
+import { budgetNotice } from './budget-notice.js';
 import type { RowPlan } from './upsert-import.js';
 
 type UpdatePlan = Extract<RowPlan, { action: 'update' }>;
@@ -190,6 +191,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const log = new Journal(o.statePath);
   const progress = new Progress(ctx, `import ${resource.name}`);
   let stopping = false;
+  // A spent daily budget refuses every row until midnight: stop, keep the journal, say when to resume.
+  let spent: DailyBudgetError | undefined;
   const onSigint = () => {
     stopping = true;
     ctx.io.stderr.write('\nStopping after the rows in flight; run the same command with --resume to continue.\n');
@@ -242,6 +245,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
         await record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
+        if (err instanceof DailyBudgetError) { spent ??= err; stopping = true; }
         failed++;
         if (unsettled.has(line)) {
           await record(log, outcomes, { line, error: `outcome unknown: the create may have landed and looking it up failed (${err.message}); --resume looks it up again and sends it only if it is not there` }, { retry: true, at: sentAt });
@@ -251,6 +255,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
     };
 
+    budgetNotice(ctx, http, { tokens: Math.max(0, valid - outcomes.size) * (op.cost ?? 1), atLeast: op.cost == null });
     for await (const { line, body } of mappedRows(o.file, o.format, mapper)) {
       if (stopping) break;
       if (outcomes.has(line)) continue;
@@ -281,6 +286,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     if (upsert) for (const x of outcomes.values()) upsert.tag(x);
     const summary = writeResults(o.resultsPath, outcomes);
     ctx.debug(`pacing: ${pacer.stats.acquired} cost units, ${pacer.stats.waits} waits for the budget window`);
+    if (spent) throw spent;
     if (stopping) throw new CancelledError(`Import stopped: ${summary.created} created, ${summary.failed} failed so far; results in ${o.resultsPath}. Continue with --resume.`);
     if (stopping === false && summary.created + summary.failed + summary.skipped === 0 && sent === 0 && valid === 0) ctx.info('No rows to import.');
     if (upsert) {
@@ -411,6 +417,7 @@ async function printPlan(ctx: Context, http: HttpPort, o: ImportOptions, reconci
     total_cost: cost,
     budget_per_window: budget?.limit ?? null,
     window_sec: budget?.windowSec ?? null,
+    daily_budget_left: http.daily?.remaining ?? null,
     estimated_seconds: windows !== undefined && budget ? Math.max(0, (windows - 1) * budget.windowSec) + (toSend ? 1 : 0) : null,
     concurrency: reconciler.kind === 'none' ? 1 : o.concurrency,
     reconcile: reconciler.describe,
@@ -418,7 +425,7 @@ async function printPlan(ctx: Context, http: HttpPort, o: ImportOptions, reconci
   const lines = [
     `Dry run: nothing was sent.`,
     `  ${plan.operation} for ${toSend} row${toSend === 1 ? '' : 's'} (${n.valid} valid, ${n.invalid} invalid${n.done ? `, ${n.done} done by an earlier run` : ''})`,
-    `  cost ${plan.cost_per_row} per row, ${cost} in all`,
+    `  cost ${plan.cost_per_row} per row, ${cost} in all${http.daily ? ` (${http.daily.remaining.toLocaleString('en-US')} left today)` : ''}`,
     budget ? `  at the current budget of ${budget.limit} per ${budget.windowSec} s window: about ${formatDuration(plan.estimated_seconds ?? 0)}` : '  budget unknown (no read answered with x-ratelimit-limit)',
     `  concurrency ${plan.concurrency}; lost answers: ${plan.reconcile}`,
   ];

@@ -69,7 +69,8 @@ export const AREAS: AreaEntry[] = [
   { name: 'destroy', summary: 'Delete the records crmctl apply created, dependents first', group: 'Automation', load: () => import('./destroy/index.js').then((m) => m.area) },
   { name: 'commands', summary: 'Every command as JSON for scripts and agents: flags, operations, exit codes', group: 'Automation', load: () => import('./commands/index.js').then((m) => m.area) },
   { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },
-  { name: 'doctor', summary: 'Check the setup: config file, token expiry, clock, API and auth server, scopes', group: 'Setup', load: () => import('./doctor/index.js').then((m) => m.area) },
+  { name: 'doctor', summary: 'Check the setup: config file, token expiry, clock, daily budget, API and auth server, scopes', group: 'Setup', load: () => import('./doctor/index.js').then((m) => m.area) },
+  { name: 'budget', aliases: ['quota'], summary: 'The daily token budget left; exit 6 below a threshold (a CI gate)', group: 'Setup', load: () => import('./budget/index.js').then((m) => m.area) },
   { name: 'completion', summary: 'Print shell completion scripts (bash, zsh, fish)', group: 'Setup', load: () => import('./completion/index.js').then((m) => m.area) },
   { name: 'sandbox', summary: 'Run the local emulator of the service', group: 'Setup', load: () => import('./sandbox/index.js').then((m) => m.area) },
 ];

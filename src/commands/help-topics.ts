@@ -32,6 +32,8 @@ export const HELP_TOPICS: Record<string, () => string> = {
       '  CRMCTL_BUDGET_WINDOW_SEC budget window assumed by `import --dry-run` estimates (default 2)',
       '  CRMCTL_FIELDS_TTL_SEC  how long custom-field names are cached per profile (default 300; 0 = read every time)',
       '  CRMCTL_SAMPLE_KEY      key of the fakes in `pull --sample` (default: a fixed one; set a secret so fakes cannot be checked against guesses)',
+      '  CRMCTL_SECRET_STORE    where profile secrets go: keychain or file (default: the OS keychain when one works, else the file)',
+      '  CRMCTL_KEYCHAIN_DOUBLE tests only: a directory that stands in for the OS keychain',
       '  NO_COLOR               no colours (also --no-color)',
       '  COLUMNS                table width when stdout is not a terminal (with --output table)',
       '  CI                     when set, crmctl never prompts and never opens a browser',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { withFileLock } from '../fs/lock.js';
+import { chooseStore, keychainFor, SECRET_FIELDS, type SecretStore } from './secret-store.js';
 
 export interface ProfileUser {
   id: number;
@@ -28,6 +29,8 @@ export interface Profile {
   scopes?: string[];
   user?: ProfileUser;
   kind?: 'oauth' | 'sandbox';
+  /** Where the secrets (tokens, client secret) are: 'keychain', or absent for this file. */
+  secretStore?: 'keychain';
 }
 
 export interface StoreData {
@@ -52,6 +55,7 @@ const PROFILE_FIELDS: Record<string, (v: unknown) => boolean> = {
   scopes: (v) => Array.isArray(v) && v.every(isString),
   user: (v) => isObject(v) && typeof v.id === 'number',
   kind: (v) => v === 'oauth' || v === 'sandbox',
+  secretStore: (v) => v === 'keychain',
 };
 
 function isString(v: unknown): v is string {
@@ -219,17 +223,72 @@ export async function resolveProfileName(env: NodeJS.ProcessEnv, flag: string | 
   return stored || DEFAULT_PROFILE;
 }
 
+/** The stored profile with its secrets, from whichever store holds them. */
+async function withSecrets(env: NodeJS.ProcessEnv, name: string, stored: Profile): Promise<Profile> {
+  if (stored.secretStore !== 'keychain') return { ...stored };
+  const k = await keychainFor(env, name);
+  return { ...stored, ...k.read(name, stored as unknown as Record<string, unknown>) };
+}
+
 export async function getProfile(name: string, env: NodeJS.ProcessEnv): Promise<Profile | undefined> {
   const p = readStore(env).profiles[name];
-  return p ? { ...p } : undefined;
+  return p ? withSecrets(env, name, p) : undefined;
 }
 
 export async function listProfiles(env: NodeJS.ProcessEnv): Promise<Array<{ name: string; profile: Profile; isDefault: boolean }>> {
   const data = readStore(env);
   const def = data.defaultProfile || DEFAULT_PROFILE;
-  return Object.keys(data.profiles)
-    .sort()
-    .map((name) => ({ name, profile: { ...data.profiles[name]! }, isDefault: name === def }));
+  const names = Object.keys(data.profiles).sort();
+  // A listing still lists when the keychain is locked: such a profile then shows without its secrets.
+  const read = (name: string) => withSecrets(env, name, data.profiles[name]!).catch(() => ({ ...data.profiles[name]! }));
+  return Promise.all(names.map(async (name) => ({ name, profile: await read(name), isDefault: name === def })));
+}
+
+/**
+ * Where a profile's secrets go on a write: the keychain that holds them already (unless
+ * CRMCTL_SECRET_STORE=file), else the store chooseStore picks (a file profile moves to a keychain that works).
+ */
+async function targetStore(env: NodeJS.ProcessEnv, name: string, before: Profile | undefined): Promise<SecretStore> {
+  if (before?.secretStore === 'keychain' && env.CRMCTL_SECRET_STORE !== 'file') return keychainFor(env, name);
+  return chooseStore(env);
+}
+
+/**
+ * Writes the full profile `next` (secrets included) as `data.profiles[name]`: its secrets into the
+ * target store, the rest (and the store's marker) into the file. Runs under the config lock.
+ */
+async function place(env: NodeJS.ProcessEnv, data: StoreData, name: string, next: Record<string, unknown>): Promise<void> {
+  const before = data.profiles[name];
+  const target = await targetStore(env, name, before);
+  const rest: Record<string, unknown> = { ...next };
+  for (const f of SECRET_FIELDS) delete rest[f];
+  delete rest.secretStore;
+  target.write(name, rest, Object.fromEntries(SECRET_FIELDS.map((f) => [f, typeof next[f] === 'string' ? (next[f] as string) : undefined])));
+  if (target.kind === 'file' && before?.secretStore === 'keychain') {
+    // Forced back to the file: the keychain's copies go (best effort; the file now holds the secrets).
+    try {
+      (await keychainFor(env, name)).remove(name, {});
+    } catch {
+      // an unreachable keychain keeps stale entries that nothing reads
+    }
+  }
+  data.profiles[name] = rest as unknown as Profile;
+}
+
+/**
+ * Moves a profile's secrets from the config file to the keychain when one works (and
+ * CRMCTL_SECRET_STORE does not say file). True when it moved them: the caller says so, once.
+ */
+export async function migrateSecrets(name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const stored = readStore(env).profiles[name] as unknown as Record<string, unknown> | undefined;
+  if (!stored || stored.secretStore === 'keychain' || !SECRET_FIELDS.some((f) => typeof stored[f] === 'string')) return false;
+  if ((await chooseStore(env)).kind !== 'keychain') return false;
+  return updateStore(env, async (data) => {
+    const cur = data.profiles[name] as unknown as Record<string, unknown> | undefined;
+    if (!cur || cur.secretStore === 'keychain') return false;
+    await place(env, data, name, cur);
+    return true;
+  });
 }
 
 /**
@@ -238,14 +297,15 @@ export async function listProfiles(env: NodeJS.ProcessEnv): Promise<Array<{ name
  */
 export async function saveProfile(name: string, partial: Partial<Profile>, env: NodeJS.ProcessEnv): Promise<Profile> {
   validateProfileName(name);
-  return updateStore(env, (data) => {
-    const next: Record<string, unknown> = { ...(data.profiles[name] ?? {}) };
+  return updateStore(env, async (data) => {
+    const before = data.profiles[name];
+    const next: Record<string, unknown> = { ...(before ? await withSecrets(env, name, before) : {}) };
     for (const [k, v] of Object.entries(partial)) {
       if (v === undefined) delete next[k];
       else next[k] = v;
     }
     if (next.callbackPort === undefined) next.callbackPort = DEFAULT_CALLBACK_PORT;
-    data.profiles[name] = next as unknown as Profile;
+    await place(env, data, name, next);
     return { ...(next as unknown as Profile) };
   });
 }
@@ -256,8 +316,9 @@ export async function updateProfile(
   env: NodeJS.ProcessEnv,
   fn: (current: Profile | undefined) => Partial<Profile> | undefined,
 ): Promise<Profile | undefined> {
-  return updateStore(env, (data) => {
-    const current = data.profiles[name];
+  return updateStore(env, async (data) => {
+    const stored = data.profiles[name];
+    const current = stored ? await withSecrets(env, name, stored) : undefined;
     const change = fn(current ? { ...current } : undefined);
     if (!change) return current ? { ...current } : undefined;
     const next: Record<string, unknown> = { ...(current ?? {}) };
@@ -265,7 +326,7 @@ export async function updateProfile(
       if (v === undefined) delete next[k];
       else next[k] = v;
     }
-    data.profiles[name] = next as unknown as Profile;
+    await place(env, data, name, next);
     return { ...(next as unknown as Profile) };
   });
 }
@@ -279,8 +340,9 @@ export async function setDefaultProfile(name: string, env: NodeJS.ProcessEnv): P
 
 /** Removes the profile; returns false when it did not exist. Clears the default if it pointed there. */
 export async function removeProfile(name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  return updateStore(env, (data) => {
+  return updateStore(env, async (data) => {
     if (!(name in data.profiles)) return false;
+    if (data.profiles[name]!.secretStore === 'keychain') (await keychainFor(env, name)).remove(name, {});
     delete data.profiles[name];
     if (data.defaultProfile === name) delete data.defaultProfile;
     return true;

@@ -52,6 +52,18 @@ export class RateLimitError extends CliError {
   }
 }
 
+/**
+ * The company's daily token budget is spent: the service refuses every request until it resets, so
+ * this is not retried (backing off would retry all day). `resetsAt` is epoch ms of the reset.
+ */
+export class DailyBudgetError extends RateLimitError {
+  readonly resetsAt: number;
+  constructor(message: string, resetsAt: number, hint = 'The service refuses every request until the reset; crmctl does not retry. Run the command again after it (`crmctl budget` shows what is left).') {
+    super(message, hint);
+    this.resetsAt = resetsAt;
+  }
+}
+
 export class PartialFailureError extends CliError {
   constructor(message: string, hint?: string) {
     super(message, EXIT.PARTIAL, hint);
@@ -125,7 +137,7 @@ export const ERROR_CODES = [
   { code: 'cancelled', exit_code: EXIT.CANCELLED, meaning: 'A confirmation was declined or a prompt interrupted.' },
   { code: 'auth', exit_code: EXIT.AUTH, meaning: 'Not logged in, the token was refused, or permission denied (401/403).' },
   { code: 'not_found', exit_code: EXIT.NOT_FOUND, meaning: 'The record (or route) does not exist (404).' },
-  { code: 'rate_limited', exit_code: EXIT.RATE_LIMITED, meaning: 'The service kept answering 429 after every retry.' },
+  { code: 'rate_limited', exit_code: EXIT.RATE_LIMITED, meaning: 'The service kept answering 429 after every retry, the daily token budget is spent (not retried), or `crmctl budget` found less left than asked.' },
   { code: 'partial', exit_code: EXIT.PARTIAL, meaning: 'A bulk run finished but some rows failed.' },
   { code: 'changes', exit_code: EXIT.CHANGES, meaning: 'Not a failure: crmctl plan found changes (the plan is on stdout; nothing is printed on stderr).' },
   { code: 'ambiguous_write', exit_code: EXIT.ERROR, meaning: 'A write may or may not have been applied (the connection broke); check before retrying.' },

@@ -61,9 +61,23 @@ export interface Pacer {
   readonly stats: { acquired: number; waits: number };
 }
 
+/** The company's daily token budget as the last answer that carried it reported it. */
+export interface DailyBudget {
+  limit: number;
+  remaining: number;
+  /** When the answer that carried these figures arrived (our clock, epoch ms). */
+  seenAt: number;
+}
+
 /** The one HTTP client, as commands and automation use it. */
 export interface HttpPort {
   readonly governor: Pacer;
+  /** The daily token budget as the last answer that carried it reported it (this run only). */
+  readonly daily: DailyBudget | undefined;
+  /** Calls `fn` once the daily budget is known (at once when it is). */
+  whenDailyKnown(fn: (d: DailyBudget) => void): void;
+  /** Now on the service's clock (ours plus the offset seen in its Date header). */
+  serviceNow(): number;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
   readonly clockOffsetMs: number | undefined;
   send(req: HttpRequest): Promise<HttpResponse>;

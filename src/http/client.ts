@@ -1,6 +1,7 @@
-import { AmbiguousWriteError, CliError, NetworkError } from '../core/errors.js';
+import { AmbiguousWriteError, CliError, DailyBudgetError, NetworkError } from '../core/errors.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
+import { dailyBudgetOf, describeReset, nextResetAt, tokens, type DailyBudget } from './daily-budget.js';
 import { CostGovernor } from './governor.js';
 import { multipartBody, type StreamBody } from './multipart.js';
 import { toApiError } from './map-error.js';
@@ -38,6 +39,9 @@ const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET'
 export class HttpClient implements HttpPort {
   readonly governor: CostGovernor;
   private readonly clock: Clock;
+  /** The daily token budget as the last answer that carried it reported it (this run only). */
+  daily: DailyBudget | undefined;
+  private dailyWaiters: Array<(d: DailyBudget) => void> = [];
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
   clockOffsetMs: number | undefined;
   private readonly transport: Transport;
@@ -66,6 +70,8 @@ export class HttpClient implements HttpPort {
     let refreshed = false;
     let attempt = 0;
     for (;;) {
+      // A day seen spent stays spent until its reset: every request would only collect another 429.
+      if (this.daily?.remaining === 0 && this.serviceNow() < nextResetAt(this.daily.seenAt + (this.clockOffsetMs ?? 0))) throw this.dailySpent(req);
       const creds = await this.opts.credentials.get();
       const release = await this.governor.acquire(req.cost ?? null);
       let res: HttpResponse;
@@ -90,6 +96,13 @@ export class HttpClient implements HttpPort {
       this.governor.observe(res.headers);
       const date = Date.parse(String(first(res.headers.date) ?? ''));
       if (!Number.isNaN(date)) this.clockOffsetMs = date - this.clock.now();
+      this.daily = dailyBudgetOf(res.headers, this.clock.now()) ?? this.daily;
+      if (this.daily && this.dailyWaiters.length) for (const fn of this.dailyWaiters.splice(0)) fn(this.daily);
+      // The daily budget, not the burst window, refused: it resets at midnight, so no backoff.
+      if (res.status === 429 && dailyBudgetOf(res.headers, 0)?.remaining === 0) {
+        await req.onErrorResponse?.(res);
+        throw this.dailySpent(req);
+      }
 
       if (res.status === 401 && !refreshed) {
         refreshed = true;
@@ -113,6 +126,23 @@ export class HttpClient implements HttpPort {
       }
       return res;
     }
+  }
+
+  /** Calls `fn` with the daily budget as soon as it is known (at once when it is). */
+  whenDailyKnown(fn: (d: DailyBudget) => void): void {
+    if (this.daily) fn(this.daily);
+    else this.dailyWaiters.push(fn);
+  }
+
+  /** Now on the service's clock (its Date header), which decides its midnight. */
+  serviceNow(): number {
+    return this.clock.now() + (this.clockOffsetMs ?? 0);
+  }
+
+  private dailySpent(req: HttpRequest): DailyBudgetError {
+    const now = this.serviceNow();
+    const of = this.daily ? ` (0 of ${tokens(this.daily.limit)} tokens left)` : '';
+    return new DailyBudgetError(`The daily budget is spent${of}; ${req.method} ${req.path} was refused. It resets at ${describeReset(now)}.`, nextResetAt(now));
   }
 
   /** Asks the caller whether an ambiguous write landed; without a way to know, stop rather than duplicate. */

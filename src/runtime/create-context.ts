@@ -36,7 +36,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     credentials() {
       creds ??= (async () => {
         const { createCredentialSource } = await import('../auth/credentials.js');
-        resolvedCreds = await createCredentialSource({ env, profile: globals.profile, debug: (l) => ctx.debug(l) });
+        resolvedCreds = await createCredentialSource({ env, profile: globals.profile, debug: (l) => ctx.debug(l), warn: (l) => ctx.warn(l) });
         return resolvedCreds;
       })();
       return creds;

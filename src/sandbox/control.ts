@@ -62,8 +62,15 @@ export async function handleControl(s: SandboxHost, method: string, url: URL, ra
     case 'PUT /__sandbox/config': {
       const err = applyConfig(s.deps.config, body);
       if (err) return bad(err);
-      s.budget.reset();
+      s.budget.resetWindow();
       return okk(s.deps.config);
+    }
+    case 'GET /__sandbox/budget':
+      return okk(s.budget.daily(s.state.now()));
+    case 'POST /__sandbox/budget': {
+      // The daily token budget: its limit (kept in the config) and what today has spent so far.
+      const err = setDaily(s, body);
+      return err ? bad(err) : okk(s.budget.daily(s.state.now()));
     }
     case 'POST /__sandbox/tokens': {
       const userId = Number(body.user_id ?? s.state.adminUserId());
@@ -131,7 +138,7 @@ function applyConfig(cfg: SandboxConfig, b: Record<string, unknown>): string | n
     const limit = bb?.limit ?? next.budget.limit, windowSec = bb?.windowSec ?? next.budget.windowSec;
     if (typeof limit !== 'number' || limit < 0) return 'budget.limit must be a number >= 0';
     if (typeof windowSec !== 'number' || windowSec <= 0) return 'budget.windowSec must be a number > 0';
-    next.budget = { limit, windowSec };
+    next.budget = { ...next.budget, limit, windowSec };
   }
   for (const k of ['tokenLifetimeSec', 'conversionDelayMs'] as const) {
     if (b[k] !== undefined) {
@@ -140,5 +147,14 @@ function applyConfig(cfg: SandboxConfig, b: Record<string, unknown>): string | n
     }
   }
   Object.assign(cfg, next);
+  return null;
+}
+
+function setDaily(s: SandboxHost, b: Record<string, unknown>): string | null {
+  const { daily_limit: limit, daily_used: used } = b;
+  if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) return 'daily_limit must be an integer >= 0';
+  if (used !== undefined && (typeof used !== 'number' || !Number.isInteger(used) || used < 0)) return 'daily_used must be an integer >= 0';
+  if (limit !== undefined) s.deps.config.budget = { ...s.deps.config.budget, dailyLimit: limit };
+  if (used !== undefined) s.budget.setDailyUsed(used, s.state.now());
   return null;
 }

@@ -1,6 +1,6 @@
 // Run the sandbox as its own process (tests and benchmarks spawn this):
 //   node dist/sandbox/server-main.js --port 0 --data state.json [--seed demo|empty] [--auto-approve]
-//     [--budget-limit N --budget-window SEC] [--token-lifetime SEC] [--conversion-delay MS]
+//     [--budget-limit N --budget-window SEC --daily-limit N] [--token-lifetime SEC] [--conversion-delay MS]
 //     [--faults '{"rate5xx":0.1,"seed":1}'] [--client-id ID --client-secret S] [--redirect-uri URI]...
 // Prints one JSON line {url, client_id, client_secret} on stdout once listening.
 import { startSandbox } from './index.js';
@@ -9,7 +9,7 @@ import type { SandboxOptions } from './types.js';
 function parseArgs(argv: string[]): SandboxOptions {
   const o: SandboxOptions = {};
   const redirects: string[] = [];
-  let budgetLimit: number | undefined, budgetWindow: number | undefined;
+  let budgetLimit: number | undefined, budgetWindow: number | undefined, dailyLimit: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = () => {
@@ -34,6 +34,7 @@ function parseArgs(argv: string[]): SandboxOptions {
       case '--auto-approve': o.autoApprove = true; break;
       case '--budget-limit': budgetLimit = num(); break;
       case '--budget-window': budgetWindow = num(); break;
+      case '--daily-limit': dailyLimit = num(); break;
       case '--token-lifetime': o.tokenLifetimeSec = num(); break;
       case '--conversion-delay': o.conversionDelayMs = num(); break;
       case '--faults': o.faults = JSON.parse(next()) as SandboxOptions['faults']; break;
@@ -45,7 +46,9 @@ function parseArgs(argv: string[]): SandboxOptions {
     }
   }
   if (redirects.length) o.redirectUris = redirects;
-  if (budgetLimit !== undefined || budgetWindow !== undefined) o.budget = { limit: budgetLimit ?? 100_000, windowSec: budgetWindow ?? 2 };
+  if (budgetLimit !== undefined || budgetWindow !== undefined || dailyLimit !== undefined) {
+    o.budget = { limit: budgetLimit ?? 100_000, windowSec: budgetWindow ?? 2, ...(dailyLimit !== undefined ? { dailyLimit } : {}) };
+  }
   return o;
 }
 

@@ -170,7 +170,7 @@ export class SandboxServer implements SandboxHost {
       Object.assign(headers, charge.headers);
       if (!charge.allowed) {
         headers['retry-after'] = String(charge.retryAfterSec);
-        return finish(tooMany());
+        return finish(charge.refusedBy === 'daily' ? dailySpent() : tooMany());
       }
       cost = match.def.cost;
 
@@ -205,6 +205,17 @@ function tooMany(): SandboxResponse {
   return {
     status: 429,
     body: { success: false, error: 'Request over limit', error_info: 'The cost budget of this window is used up; retry after the number of seconds in Retry-After.', data: null, additional_data: null },
+  };
+}
+
+/**
+ * The day's token budget is spent: every request is refused until midnight (api-facts §5). The body's
+ * wording is the sandbox's (the service's is not documented); Retry-After counts the seconds to midnight UTC.
+ */
+function dailySpent(): SandboxResponse {
+  return {
+    status: 429,
+    body: { success: false, error: 'Request over limit', error_info: 'The company\'s daily token budget is used up; every request is refused until it resets at midnight (UTC). Retry-After gives the seconds until then.', data: null, additional_data: null },
   };
 }
 

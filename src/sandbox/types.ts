@@ -20,7 +20,11 @@ export interface FaultConfig {
   seed?: number;
 }
 
-export interface BudgetConfig { limit: number; windowSec: number }
+/**
+ * The burst window (`limit` cost units per `windowSec`) and the daily token budget (`dailyLimit` cost
+ * units per UTC day; default 10,000,000, more than any test spends).
+ */
+export interface BudgetConfig { limit: number; windowSec: number; dailyLimit?: number }
 
 /** Settings that can change while running (PUT /__sandbox/config). */
 export interface SandboxConfig {
@@ -48,7 +52,7 @@ export interface SandboxOptions {
   autoApprove?: boolean;
   /** Access token lifetime in seconds. Default 3600. */
   tokenLifetimeSec?: number;
-  /** Cost units per window. Default { limit: 100000, windowSec: 2 }. */
+  /** Cost units per window and per day. Default { limit: 100000, windowSec: 2 } and a daily limit of 10,000,000. */
   budget?: BudgetConfig;
   faults?: FaultConfig;
   clientId?: string;

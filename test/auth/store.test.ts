@@ -18,7 +18,7 @@ const isRoot = process.getuid?.() === 0;
 
 describe('profile store', () => {
   it('saves, merges, lists, sets the default and removes profiles; file mode 0600 after every write', async () => {
-    const env = { CRMCTL_CONFIG_DIR: tempConfigDir() };
+    const env = { CRMCTL_CONFIG_DIR: tempConfigDir(), CRMCTL_SECRET_STORE: 'file' };
     await saveProfile('work', { ...base, accessToken: 'a1', refreshToken: 'r1' }, env);
     const file = configPath(env);
     expect(file).toBe(join(env.CRMCTL_CONFIG_DIR, 'config.json'));
@@ -44,7 +44,7 @@ describe('profile store', () => {
   });
 
   it('stays valid JSON and loses no update with concurrent writers', async () => {
-    const env = { CRMCTL_CONFIG_DIR: tempConfigDir() };
+    const env = { CRMCTL_CONFIG_DIR: tempConfigDir(), CRMCTL_SECRET_STORE: 'file' };
     await Promise.all(Array.from({ length: 20 }, (_, i) => saveProfile(`p${i}`, { ...base, accessToken: `t${i}` }, env)));
     const data = JSON.parse(readFileSync(configPath(env), 'utf8'));
     expect(Object.keys(data.profiles)).toHaveLength(20);
@@ -57,7 +57,7 @@ describe('profile store', () => {
     );
     // The profiles do not exist: each fails cleanly (exit 5) without corrupting anything.
     for (const r of results) expect(r.code).toBe(5);
-    await Promise.all(Array.from({ length: 6 }, (_, i) => saveProfile(`p${i}`, base, { CRMCTL_CONFIG_DIR: dir })));
+    await Promise.all(Array.from({ length: 6 }, (_, i) => saveProfile(`p${i}`, base, { CRMCTL_CONFIG_DIR: dir, CRMCTL_SECRET_STORE: 'file' })));
     const uses = await Promise.all(
       Array.from({ length: 6 }, (_, i) => spawnCli(['auth', 'profiles', 'use', `p${i}`], { env: { CRMCTL_CONFIG_DIR: dir } })),
     );
@@ -93,7 +93,7 @@ describe('profile store', () => {
       const r = await runCli(['auth', 'profiles', 'use', 'x'], { env: { CRMCTL_CONFIG_DIR: dir } });
       // Reading works (empty), so the missing profile is reported first.
       expect(r.code).toBe(5);
-      await expect(saveProfile('x', base, { CRMCTL_CONFIG_DIR: dir })).rejects.toThrow(/not writable|Cannot write/);
+      await expect(saveProfile('x', base, { CRMCTL_CONFIG_DIR: dir, CRMCTL_SECRET_STORE: 'file' })).rejects.toThrow(/not writable|Cannot write/);
     } finally {
       chmodSync(dir, 0o700);
     }
@@ -141,7 +141,7 @@ describe('profile store', () => {
 
 describe('auth profiles commands', () => {
   it('list, use and remove (remove needs --yes off a terminal)', async () => {
-    const env = { CRMCTL_CONFIG_DIR: tempConfigDir() };
+    const env = { CRMCTL_CONFIG_DIR: tempConfigDir(), CRMCTL_SECRET_STORE: 'file' };
     await saveProfile('alpha', { ...base, accessToken: 'secret-access-alpha', user: { id: 1, name: 'Ada', email: 'ada@example.com' } }, env);
     await saveProfile('beta', base, env);
     const list = await runCli(['auth', 'profiles', 'list', '--json'], { env });

@@ -30,7 +30,9 @@ export function tempConfigDir(): string {
 
 /** Environment without anything from the developer's shell that changes behaviour. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CRMCTL_RETRY_BASE_MS: '5' };
+  // Secrets stay in the test's config file: a developer's real keychain is never written by a test
+  // (keychain tests use CRMCTL_KEYCHAIN_DOUBLE and set CRMCTL_SECRET_STORE themselves; '' = unset).
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CRMCTL_RETRY_BASE_MS: '5', CRMCTL_SECRET_STORE: 'file' };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

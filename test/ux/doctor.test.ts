@@ -49,6 +49,7 @@ describe('crmctl doctor', () => {
       ['token-expiry', 'pass'],
       ['api-reachable', 'pass'],
       ['clock-skew', 'pass'],
+      ['daily-budget', 'pass'],
       ['auth-reachable', 'pass'],
       ['scopes', 'pass'],
     ]);
@@ -59,12 +60,25 @@ describe('crmctl doctor', () => {
     expect(api.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v1/users/me']);
   });
 
+  it('the daily budget: what is left passes; a spent day fails with when it resets (exit 1)', async () => {
+    const { env } = await loggedIn();
+    await fx!.ctl('POST', 'budget', { daily_limit: 30000, daily_used: 1000 });
+    const ok = await doctor(env);
+    expect(ok.by['daily-budget']).toMatchObject({ status: 'pass' });
+    expect(ok.by['daily-budget']!.detail).toMatch(/^28,998 of 30,000 tokens left today \(96\.6%\); resets at 00:00 UTC \(in /);
+    await fx!.ctl('POST', 'budget', { daily_used: 30000 });
+    const spent = await doctor(env);
+    expect(spent.code).toBe(1);
+    expect(spent.by['daily-budget']).toMatchObject({ status: 'fail', fix: expect.stringMatching(/^Wait for the reset \(crmctl budget shows what is left\)/) });
+    expect(spent.by['daily-budget']!.detail).toMatch(/^spent: 0 of 30,000 tokens left; every request is refused until 00:00 UTC \(in /);
+  });
+
   it('the human report has one line per check and says all passed; no colour off a terminal', async () => {
     const { env } = await loggedIn();
     const r = await runCli(['doctor'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^crmctl doctor — profile work\n/);
-    for (const title of ['Config file', 'Credentials', 'Token expiry', 'API reachable', 'Clock skew', 'Auth server reachable', 'Scopes']) expect(r.stdout).toMatch(new RegExp(`^✓ ${title}\\s`, 'm'));
+    for (const title of ['Config file', 'Credentials', 'Token expiry', 'API reachable', 'Clock skew', 'Daily budget', 'Auth server reachable', 'Scopes']) expect(r.stdout).toMatch(new RegExp(`^✓ ${title}\\s`, 'm'));
     expect(r.stdout).toMatch(/All checks passed\.\n$/);
     expect(r.stdout).not.toContain('\u001b[');
   });

@@ -1,5 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { executePlan } from '../../apply-engine/execute.js';
+import { budgetNotice } from '../../automation/budget-notice.js';
 import type { Result } from '../../apply-engine/result.js';
 import { defaultStatePath, expandFixtureArgs } from '../../apply-engine/files.js';
 import { readFixtures } from '../../apply-engine/parse.js';
@@ -70,6 +71,7 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
     const out = reportWriter(ctx, { columns: RESULT_COLUMNS, line });
     const needsService = plan.actions.some((a) => a.type !== 'unchanged' && a.type !== 'keep');
     const http = needsService ? await ctx.http() : (undefined as never);
+    if (needsService) budgetNotice(ctx, http, { tokens: plan.cost, atLeast: plan.costUnstated, continueWith: 'run the same apply again (what was applied is in the state file)' });
     await executePlan(plan, {
       http,
       reader: ctx,

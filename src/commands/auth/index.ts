@@ -8,7 +8,7 @@ const login = defineCommand({
   path: ['auth', 'login'],
   summary: 'Log in with OAuth in the browser and store the tokens in a profile',
   description: [
-    'Starts a one-shot server on 127.0.0.1:PORT, prints the authorize URL on stderr and opens it in the browser; after you allow the app, the redirect to http://127.0.0.1:PORT/callback delivers the code, which is exchanged for tokens stored in the profile (config file, mode 0600).',
+    'Starts a one-shot server on 127.0.0.1:PORT, prints the authorize URL on stderr and opens it in the browser; after you allow the app, the redirect to http://127.0.0.1:PORT/callback delivers the code, which is exchanged for tokens stored in the profile: the secrets in the OS keychain where one works, else in the config file (mode 0600); CRMCTL_SECRET_STORE=file|keychain forces one (docs/auth.md).',
     'The auth URL, client id, client secret and callback port are saved on the first login and reused. The client secret is read from a prompt, from stdin (--client-secret-stdin) or from env CRMCTL_CLIENT_SECRET; it is never accepted as a flag value.',
     'With --no-browser nothing is opened: open the printed URL anywhere and either let it redirect to this machine or paste the URL it was redirected to (or just the code) on stdin.',
   ].join('\n\n'),
@@ -42,9 +42,9 @@ function iso(ms: number | undefined): string | null {
 const status: CommandSpec = {
   path: ['auth', 'status'],
   summary: 'Show the profile, user, scopes, token expiry and API address (never a token)',
-  description: 'Reports what the next command would use: the profile and where it is stored, and whether environment credentials (CRMCTL_ACCESS_TOKEN, CRMCTL_API_TOKEN, CRMCTL_REFRESH_TOKEN) override it. Exit code 4 when not logged in.',
+  description: 'Reports what the next command would use: the profile and where it is stored, and whether environment credentials (CRMCTL_ACCESS_TOKEN, CRMCTL_API_TOKEN, CRMCTL_REFRESH_TOKEN) override it. `secretStore` says where the profile\'s secrets are: the OS keychain, or the config file (mode 0600) where no keychain works (CRMCTL_SECRET_STORE=file|keychain forces one). When logged in, also the daily token budget left, from one GET /api/v1/users/me (cost 2; `budget` says why not when the service does not tell). Exit code 4 when not logged in.',
   examples: ['crmctl auth status', 'crmctl auth status --profile sandbox --json'],
-  fields: ['profile', 'loggedIn', 'default', 'user', 'scopes', 'expiresAt', 'expiresInSeconds', 'refreshable', 'apiDomain', 'authUrl', 'clientId', 'callbackPort', 'kind', 'configPath', 'envOverride'],
+  fields: ['profile', 'loggedIn', 'default', 'user', 'scopes', 'expiresAt', 'expiresInSeconds', 'refreshable', 'apiDomain', 'authUrl', 'clientId', 'callbackPort', 'kind', 'configPath', 'envOverride', 'secretStore', 'budget', 'budgetRemaining', 'budgetLimit', 'budgetResetsAt'],
   async run(ctx) {
     const [{ getProfile, configPath, readStore, DEFAULT_PROFILE }, { envCredentialKind }] = await Promise.all([
       import('../../config/store.js'),
@@ -72,7 +72,12 @@ const status: CommandSpec = {
       kind: p?.kind ?? null,
       configPath: configPath(ctx.env),
       envOverride,
+      secretStore: null as string | null,
+      ...(await budgetFields(ctx, Boolean(p?.accessToken) || envOverride !== null)),
     };
+    // Read after the budget's call: that first use may have moved the secrets to the keychain.
+    const stored = readStore(ctx.env).profiles[name];
+    record.secretStore = envOverride ? 'environment' : !p?.accessToken && !p?.refreshToken && !p?.clientSecret ? null : stored?.secretStore === 'keychain' ? 'keychain' : 'file';
     await renderOne(ctx, record);
     if (envOverride) ctx.warn(`${envOverride} is set in the environment and overrides profile ${name}'s stored credentials`);
     if (!record.loggedIn && !envOverride) {
@@ -195,6 +200,17 @@ const profilesRemove: CommandSpec = {
     ctx.info(`Removed profile ${name}.`);
   },
 };
+
+/** The daily budget left, for the status report (one cheap call; nothing is sent when logged out). */
+async function budgetFields(ctx: Context, loggedIn: boolean): Promise<Record<string, unknown>> {
+  const none = { budgetRemaining: null, budgetLimit: null, budgetResetsAt: null };
+  if (!loggedIn) return { budget: null, ...none };
+  const [{ probeBudget }, { budgetLine }] = await Promise.all([import('../budget/probe.js'), import('../../http/daily-budget.js')]);
+  const r = await probeBudget(ctx);
+  if ('why' in r) return { budget: `unknown: ${r.why}`, ...none };
+  const now = Date.parse(r.view.resetsAt) - r.view.resetsInSeconds * 1000;
+  return { budget: budgetLine(r.view, now), budgetRemaining: r.view.remaining, budgetLimit: r.view.limit, budgetResetsAt: r.view.resetsAt };
+}
 
 async function renderOne(ctx: Context, record: Record<string, unknown>): Promise<void> {
   const [{ renderRecord, checkFields, writeOut }, { tsvCell }, { formatFor }] = await Promise.all([import('../../output/render.js'), import('../../output/cells.js'), import('../../output/format.js')]);

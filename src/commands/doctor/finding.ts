@@ -1,6 +1,6 @@
 /** One line of the doctor's report: what was checked, what was seen, and how to fix it. */
 export interface Finding {
-  id: 'config-file' | 'credentials' | 'token-expiry' | 'api-reachable' | 'clock-skew' | 'auth-reachable' | 'scopes';
+  id: 'config-file' | 'credentials' | 'token-expiry' | 'api-reachable' | 'clock-skew' | 'daily-budget' | 'auth-reachable' | 'scopes';
   title: string;
   /** skip: not applicable to this setup (does not fail the run). */
   status: 'pass' | 'fail' | 'skip';

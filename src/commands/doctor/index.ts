@@ -8,8 +8,8 @@ import type { AreaModule, CommandSpec } from '../../core/command.js';
  */
 const doctor: CommandSpec = {
   path: ['doctor'],
-  summary: 'Check the setup: config file, token expiry, clock, API and auth server, scopes',
-  description: 'Each finding says what was seen and, when something is wrong, the command or step that fixes it. Exit code 0 when every check passes (or does not apply), 1 when one fails. Read-only: sends GET /api/v1/users/me and opens the auth server\'s authorize page, nothing else.',
+  summary: 'Check the setup: config file, token expiry, clock, daily budget, API and auth server, scopes',
+  description: 'Each finding says what was seen and, when something is wrong, the command or step that fixes it; the daily token budget left comes from the headers of the API check. Exit code 0 when every check passes (or does not apply), 1 when one fails. Read-only: sends GET /api/v1/users/me and opens the auth server\'s authorize page, nothing else.',
   examples: ['crmctl doctor', 'crmctl doctor --profile sandbox --json'],
   fields: ['ok', 'profile', 'checks'],
   async run(ctx) {

@@ -2,6 +2,7 @@ import { userOps } from '../../api/operations/users.js';
 import { callbackUri, joinUrl } from '../../auth/oauth.js';
 import type { Context } from '../../core/context.js';
 import { CliError } from '../../core/errors.js';
+import { budgetLine, budgetView, dailyBudgetOf, describeReset, tokens } from '../../http/daily-budget.js';
 import { rawRequest } from '../../http/raw.js';
 import { fail, pass, skip, type Finding } from './finding.js';
 import { human, type Setup } from './local.js';
@@ -18,6 +19,7 @@ interface Probe {
   /** Local time half-way through the request: what the service's Date header is compared with. */
   midpoint: number;
   body: unknown;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 async function probe(url: string, headers: Record<string, string> = {}): Promise<Probe> {
@@ -32,7 +34,7 @@ async function probe(url: string, headers: Record<string, string> = {}): Promise
     // HTML pages (the consent page) stay text.
   }
   const date = res.headers.date;
-  return { status: res.status, date: Array.isArray(date) ? date[0] : date, ms: t1 - t0, midpoint: Math.round((t0 + t1) / 2), body };
+  return { status: res.status, date: Array.isArray(date) ? date[0] : date, ms: t1 - t0, midpoint: Math.round((t0 + t1) / 2), body, headers: res.headers };
 }
 
 function networkReason(err: unknown): string {
@@ -44,6 +46,8 @@ function networkReason(err: unknown): string {
 export interface ApiResult {
   reach: Finding;
   skew: Finding;
+  /** What is left of the daily token budget (from the same answer's headers). */
+  budget: Finding;
   /** Scopes the credentials report (profile or token response), when known. */
   scopes?: string[];
 }
@@ -61,7 +65,7 @@ export async function checkApi(ctx: Context, setup: Setup): Promise<ApiResult> {
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const fix = err instanceof CliError && err.hint ? err.hint : `crmctl auth login --profile ${setup.profileName}`;
-    return { reach: fail('api-reachable', title, `no usable credentials: ${message}`, fix), skew: skip('clock-skew', skewTitle, 'needs an answer from the service') };
+    return { reach: fail('api-reachable', title, `no usable credentials: ${message}`, fix), skew: skip('clock-skew', skewTitle, 'needs an answer from the service'), budget: noBudget };
   }
   const url = joinUrl(creds.baseUrl, userOps.me.path);
   let p: Probe;
@@ -71,19 +75,35 @@ export async function checkApi(ctx: Context, setup: Setup): Promise<ApiResult> {
     return {
       reach: fail('api-reachable', title, `cannot reach ${creds.baseUrl}: ${networkReason(err)}`, `Check the API address (CRMCTL_API_DOMAIN or the profile's apiDomain), your network and proxy; then run crmctl doctor again`),
       skew: skip('clock-skew', skewTitle, 'needs an answer from the service'),
+      budget: noBudget,
       scopes: creds.scopes,
     };
   }
   const skew = skewFinding(p);
+  const budget = budgetFinding(p);
   const said = typeof p.body === 'object' && p.body && typeof (p.body as { error?: unknown }).error === 'string' ? `: ${(p.body as { error: string }).error}` : '';
   if (p.status === 401) {
     const fix = setup.envOverride ? `Replace ${setup.envOverride} with a valid token (or unset it and run crmctl auth login --profile ${setup.profileName})` : `crmctl auth login --profile ${setup.profileName}`;
-    return { reach: fail('api-reachable', title, `${creds.baseUrl} answers, but refuses the token (401${said})`, fix), skew, scopes: creds.scopes };
+    return { reach: fail('api-reachable', title, `${creds.baseUrl} answers, but refuses the token (401${said})`, fix), skew, budget, scopes: creds.scopes };
   }
-  if (p.status >= 500) return { reach: fail('api-reachable', title, `${creds.baseUrl} answers ${p.status}${said}`, 'The service has a problem; try again later'), skew, scopes: creds.scopes };
+  if (p.status >= 500) return { reach: fail('api-reachable', title, `${creds.baseUrl} answers ${p.status}${said}`, 'The service has a problem; try again later'), skew, budget, scopes: creds.scopes };
   const user = (p.body as { data?: { name?: string; email?: string } })?.data;
   const who = p.status < 300 && user ? `; signed in as ${user.name ?? user.email}` : p.status === 403 ? '; the token may not read the user (403)' : '';
-  return { reach: pass('api-reachable', title, `${creds.baseUrl} answered in ${p.ms} ms${who}`), skew, scopes: creds.scopes };
+  return { reach: pass('api-reachable', title, `${creds.baseUrl} answered in ${p.ms} ms${who}`), skew, budget, scopes: creds.scopes };
+}
+
+const noBudget = skip('daily-budget', 'Daily budget', 'needs an answer from the service');
+
+/** The daily token budget from the answer's headers: a spent one fails (every command would get 429 until midnight). */
+function budgetFinding(p: Probe): Finding {
+  const title = 'Daily budget';
+  const d = dailyBudgetOf(p.headers, p.midpoint);
+  if (!d) return skip('daily-budget', title, 'the service sent no daily budget headers');
+  const server = p.date ? Date.parse(p.date) : NaN;
+  const now = Number.isNaN(server) ? p.midpoint : server;
+  const v = budgetView(d, now);
+  if (v.remaining === 0) return fail('daily-budget', title, `spent: 0 of ${tokens(v.limit)} tokens left; every request is refused until ${describeReset(now)}`, 'Wait for the reset (crmctl budget shows what is left), or ask the account owner about a larger plan or a top-up');
+  return pass('daily-budget', title, budgetLine(v, now));
 }
 
 function skewFinding(p: Probe): Finding {

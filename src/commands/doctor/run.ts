@@ -20,6 +20,7 @@ export async function runDoctor(ctx: Context): Promise<void> {
     // Without credentials there is no API address to try; one finding (and one fix) is enough.
     credentials.status === 'fail' ? skip('api-reachable', api.reach.title, 'needs credentials (see above)') : api.reach,
     api.skew,
+    credentials.status === 'fail' ? skip('daily-budget', api.budget.title, 'needs credentials (see above)') : api.budget,
     auth,
     checkScopes(api.scopes ?? (setup.envOverride ? undefined : setup.profile?.scopes), commonCommands(ALL_OPERATIONS), how),
   ];

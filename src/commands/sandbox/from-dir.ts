@@ -56,7 +56,7 @@ export function readFromDir(dir: string, env: NodeJS.ProcessEnv): FromDir {
   // configuration is checked by apply itself against the new sandbox (its references name what the seed holds).
   if (!config) makePlan(records, emptyState(), { env, prune: false, issues });
   const kinds: Record<string, number> = {};
-  for (const r of records) kinds[r.kind] = (kinds[r.kind] ?? 0) + 1;
+  for (const r of records) kinds[r.kind.kind] = (kinds[r.kind.kind] ?? 0) + 1;
   return { dir, files, samples, config, kinds };
 }
 
