@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OperationCli, OperationRow } from '../operation.js';
-import { pathId } from '../schemas.js';
+import { cursorQuery, offsetQuery, pathId } from '../schemas.js';
 
 /** Names of the {placeholders} of a path, as a type: '/a/{id}/b/{b_id}' → 'id' | 'b_id'. */
 type Placeholders<P extends string> = P extends `${string}{${infer N}}${infer R}` ? N | Placeholders<R> : never;
@@ -44,3 +44,8 @@ export function listRow<P extends string, Q extends z.ZodType, E extends Extra =
 export function createRow<P extends string, B extends z.ZodType, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], body: () => B, cli: OperationCli, extra?: E) {
   return { method: 'POST' as const, path, cost, scopes, pagination: 'none' as const, ...paramsOf(path), body, ...(extra as E), cli };
 }
+
+/** The query of a list that takes nothing but its page (cursor form, pages of at most 500). */
+export const cursorPage = () => z.object({ ...cursorQuery(500) });
+/** The query of a list that takes nothing but its page (start/limit form). */
+export const offsetPage = () => z.object({ ...offsetQuery });
