@@ -13,9 +13,16 @@ export function pathIds<P extends string>(path: P): () => z.ZodObject<{ [K in Pl
 /** What a row adds to the defaults of its builder (a query, a body, 201, a page size...). */
 type Extra = Omit<OperationRow, 'method' | 'path' | 'cost' | 'scopes' | 'pagination' | 'cli'> & { pagination?: OperationRow['pagination'] };
 
-/** One record by its path ids: a GET with no paging. */
+type PathParams<P extends string> = [Placeholders<P>] extends [never] ? Record<never, never> : { params: ReturnType<typeof pathIds<P>> };
+
+/** `{ params }` for a path with {placeholders}, nothing for a path without. */
+function paramsOf<P extends string>(path: P): PathParams<P> {
+  return (/\{[^}]+\}/.test(path) ? { params: pathIds(path) } : {}) as PathParams<P>;
+}
+
+/** A GET with no paging: one record by its path ids, or a list the service answers whole. */
 export function getRow<P extends string, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], cli: OperationCli, extra?: E) {
-  return { method: 'GET' as const, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...(extra as E), cli };
+  return { method: 'GET' as const, path, cost, scopes, pagination: 'none' as const, ...paramsOf(path), ...(extra as E), cli };
 }
 
 /** A change of one record by its path ids (PATCH or PUT, with its body in `extra`). */
@@ -26,13 +33,6 @@ export function updateRow<P extends string, E extends Extra>(method: 'PATCH' | '
 /** Deleting one record by its path ids: always confirmed; the answer is the deleted id unless told. */
 export function deleteRow<P extends string, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], cli: Omit<OperationCli, 'confirm'>, extra?: E) {
   return { method: 'DELETE' as const, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...(extra as E), cli: { columns: ['id'], fields: ['id'], ...cli, confirm: true } };
-}
-
-type PathParams<P extends string> = [Placeholders<P>] extends [never] ? Record<never, never> : { params: ReturnType<typeof pathIds<P>> };
-
-/** `{ params }` for a path with {placeholders}, nothing for a path without. */
-function paramsOf<P extends string>(path: P): PathParams<P> {
-  return (/\{[^}]+\}/.test(path) ? { params: pathIds(path) } : {}) as PathParams<P>;
 }
 
 /** A paged list (cursor or offset, pages of at most 500 unless told), of an item's path ids when the path has any. */
