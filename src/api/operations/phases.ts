@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, pathId } from '../schemas.js';
-import { getRow } from './rows.js';
+import { createRow, getRow, updateRow } from './rows.js';
 
 const READ = ['projects:read', 'projects:full'];
 const WRITE = ['projects:full'];
@@ -27,70 +27,33 @@ const HELP = {
 };
 
 export const phaseOps = defineTable('phases', {
-  list: {
-    method: 'GET',
-    path: '/api/v2/phases',
-    cost: 10,
-    scopes: READ,
-    beta: true,
-    pagination: 'none',
-    query: () => z.object({ board_id: id }),
-    cli: {
-      command: ['phases', 'list'],
-      summary: 'List the active phases of a board, in board order',
-      examples: ['crmctl phases list --board-id 1'],
-      columns: COLUMNS,
-      fields: PHASE_FIELDS,
-      help: { board_id: 'board whose phases to list' },
-    },
-  },
-  get: {
-    method: 'GET',
-    path: '/api/v2/phases/{id}',
-    cost: 10,
-    scopes: READ,
-    beta: true,
-    pagination: 'none',
-    params,
-    cli: { command: ['phases', 'get'], summary: 'Show one project phase', examples: ['crmctl phases get 2 --json'], columns: PHASE_FIELDS, fields: PHASE_FIELDS },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v2/phases',
-    cost: 5,
-    scopes: WRITE,
-    beta: true,
-    pagination: 'none',
-    body: () => z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }),
-    cli: {
-      prompts: { board_id: { from: 'boards.list' } },
-      command: ['phases', 'create'],
-      summary: 'Add a phase to a board (at --order-nr, else last)',
-      examples: ['crmctl phases create --name "Quality review" --board-id 1 --order-nr 2'],
-      columns: COLUMNS,
-      fields: PHASE_FIELDS,
-      help: HELP,
-    },
-  },
-  update: {
-    method: 'PATCH',
-    path: '/api/v2/phases/{id}',
-    cost: 5,
-    scopes: WRITE,
-    beta: true,
-    pagination: 'none',
-    params,
-    body: () => z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }),
-    cli: {
-      prompts: { board_id: { from: 'boards.list' } },
-      command: ['phases', 'update'],
-      summary: 'Rename, reorder or move a phase to another board (both boards are renumbered)',
-      examples: ['crmctl phases update 4 --order-nr 1', 'crmctl phases update 4 --board-id 2 --order-nr 3'],
-      columns: COLUMNS,
-      fields: PHASE_FIELDS,
-      help: { ...HELP, board_id: 'move the phase (and its projects) to this board' },
-    },
-  },
+  list: getRow('/api/v2/phases', 10, READ, {
+    command: ['phases', 'list'],
+    summary: 'List the active phases of a board, in board order',
+    examples: ['crmctl phases list --board-id 1'],
+    columns: COLUMNS,
+    fields: PHASE_FIELDS,
+    help: { board_id: 'board whose phases to list' },
+  }, { beta: true, query: () => z.object({ board_id: id }) }),
+  get: getRow('/api/v2/phases/{id}', 10, READ, { command: ['phases', 'get'], summary: 'Show one project phase', examples: ['crmctl phases get 2 --json'], columns: PHASE_FIELDS, fields: PHASE_FIELDS }, { beta: true }),
+  create: createRow('/api/v2/phases', 5, WRITE, () => z.object({ name: z.string().trim().min(1), board_id: id, order_nr: orderNr.optional() }), {
+    prompts: { board_id: { from: 'boards.list' } },
+    command: ['phases', 'create'],
+    summary: 'Add a phase to a board (at --order-nr, else last)',
+    examples: ['crmctl phases create --name "Quality review" --board-id 1 --order-nr 2'],
+    columns: COLUMNS,
+    fields: PHASE_FIELDS,
+    help: HELP,
+  }, { beta: true }),
+  update: updateRow('PATCH', '/api/v2/phases/{id}', 5, WRITE, {
+    prompts: { board_id: { from: 'boards.list' } },
+    command: ['phases', 'update'],
+    summary: 'Rename, reorder or move a phase to another board (both boards are renumbered)',
+    examples: ['crmctl phases update 4 --order-nr 1', 'crmctl phases update 4 --board-id 2 --order-nr 3'],
+    columns: COLUMNS,
+    fields: PHASE_FIELDS,
+    help: { ...HELP, board_id: 'move the phase (and its projects) to this board' },
+  }, { beta: true, body: () => z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }) }),
   delete: {
     method: 'DELETE',
     path: '/api/v2/phases/{id}',
@@ -108,22 +71,14 @@ export const phaseOps = defineTable('phases', {
       columns: ['id'],
     },
   },
-  listV1: {
-    method: 'GET',
-    path: '/api/v1/projects/phases',
-    cost: 20,
-    scopes: ['projects:read', 'projects:full'],
-    pagination: 'none',
-    query: () => z.object({ board_id: id }),
-    cli: {
-      command: ['phases', 'list'],
-      summary: 'List the phases of a board (v1 form)',
-      examples: ['crmctl phases list --board-id 1'],
-      columns: ['id', 'name', 'add_time', 'update_time'],
-      fields: PHASE_FIELDS,
-      switch: '--v1',
-    },
-  },
+  listV1: getRow('/api/v1/projects/phases', 20, READ, {
+    command: ['phases', 'list'],
+    summary: 'List the phases of a board (v1 form)',
+    examples: ['crmctl phases list --board-id 1'],
+    columns: ['id', 'name', 'add_time', 'update_time'],
+    fields: PHASE_FIELDS,
+    switch: '--v1',
+  }, { query: () => z.object({ board_id: id }) }),
   getV1: getRow('/api/v1/projects/phases/{id}', 2, ['projects:read'], {
     command: ['phases', 'get'],
     summary: 'Show one phase (v1 form)',
