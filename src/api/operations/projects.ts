@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, id, isoDate, pathId, searchQuery } from '../schemas.js';
-import { createRow, cursorPage, deleteRow, getRow, listRow, updateRow } from './rows.js';
+import { cursorQuery, id, isoDate, searchQuery } from '../schemas.js';
+import { actionRow, createRow, cursorPage, deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 /** Fields of a project in the v1 form. */
 const V1_PROJECT_FIELDS = [
@@ -41,11 +41,6 @@ export const customFields = z.record(z.string(), z.unknown()).superRefine((cf, c
   }
 });
 
-/**
- * Path id: digits checked as text, then a number. (A z.int() here would report "is required" for
- * `get abc`: the shared issue formatter reads every invalid_type issue as a missing value.)
- */
-const params = z.object({ id: pathId });
 const ids = z.array(id);
 
 const common = {
@@ -169,25 +164,16 @@ export const projectOps = defineTable('projects', {
     fields: PROJECT_FIELDS,
     help: HELP,
   }, { body: () => updateBody }),
-  archive: {
-    method: 'POST',
-    path: '/api/v2/projects/{id}/archive',
-    cost: 3,
-    scopes: WRITE,
-    pagination: 'none',
-    // Archiving twice leaves the project archived once: safe to resend.
-    idempotent: true,
-    params,
-    cli: {
-      prompts: { id: { from: 'projects.list', label: 'title' } },
-      command: ['projects', 'archive'],
-      summary: 'Archive a project (it leaves `projects list` and shows in `projects archived`)',
-      examples: ['crmctl projects archive 3 --yes'],
-      confirm: true,
-      columns: ['id', 'title', 'status', 'archive_time'],
-      fields: PROJECT_FIELDS,
-    },
-  },
+  // Archiving twice leaves the project archived once: safe to resend.
+  archive: actionRow('/api/v2/projects/{id}/archive', 3, WRITE, {
+    prompts: { id: { from: 'projects.list', label: 'title' } },
+    command: ['projects', 'archive'],
+    summary: 'Archive a project (it leaves `projects list` and shows in `projects archived`)',
+    examples: ['crmctl projects archive 3 --yes'],
+    confirm: true,
+    columns: ['id', 'title', 'status', 'archive_time'],
+    fields: PROJECT_FIELDS,
+  }, { idempotent: true }),
   archived: listRow('/api/v2/projects/archived', 10, READ, 'cursor', () => z.object({ filter_id: id.optional(), status: statusFilter, phase_id: id.optional(), ...cursorQuery(500) }), {
     customFields: 'project', command: ['projects', 'archived'],
     summary: 'List archived projects',
@@ -269,15 +255,7 @@ export const projectOps = defineTable('projects', {
     fields: ['success', 'data'],
     switch: '--v1',
   }),
-  archiveV1: {
-    method: 'POST',
-    path: '/api/v1/projects/{id}/archive',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    cli: { command: ['projects', 'archive'], summary: 'Archive a project (v1 form)', examples: ['crmctl projects archive 1'], ...V1_FORM },
-  },
+  archiveV1: actionRow('/api/v1/projects/{id}/archive', 10, WRITE, { command: ['projects', 'archive'], summary: 'Archive a project (v1 form)', examples: ['crmctl projects archive 1'], ...V1_FORM }),
   planActivity: planRow('/api/v1/projects/{id}/plan/activities/{activityId}', 'an activity', 'plan-activity'),
   planTask: planRow('/api/v1/projects/{id}/plan/tasks/{taskId}', 'a task', 'plan-task'),
 } satisfies OperationTable);

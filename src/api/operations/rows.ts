@@ -45,6 +45,11 @@ export function createRow<P extends string, B extends z.ZodType, E extends Extra
   return { method: 'POST' as const, path, cost, scopes, pagination: 'none' as const, ...paramsOf(path), body, ...(extra as E), cli };
 }
 
+/** A POST on one record by its path ids that sends no body schema (archive, duplicate, a file upload). */
+export function actionRow<P extends string, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], cli: OperationCli, extra?: E) {
+  return { method: 'POST' as const, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...(extra as E), cli };
+}
+
 /** The query of a list that takes nothing but its page (cursor form, pages of at most 500). */
 export const cursorPage = () => z.object({ ...cursorQuery(500) });
 /** The query of a list that takes nothing but its page (start/limit form). */
