@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, pathId } from '../schemas.js';
+import { USER_IDS } from './record-fields.js';
 import { createRow, getRow, updateRow } from './rows.js';
 
 // Legacy teams (the former /teams paths): reads need users:read, writes admin (the vendor's documents).
@@ -48,9 +49,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     command: ['legacy-teams', 'users', 'list'],
     summary: 'List the user ids of a team\'s members',
     examples: ['crmctl legacy-teams users list 1'],
-    columns: ['user_id'],
-    fields: ['user_id'],
-    wrapValues: 'user_id',
+    ...USER_IDS,
   }),
   ofUser: getRow('/api/v1/legacyTeams/user/{id}', 20, READ, {
     command: ['legacy-teams', 'of-user'],

@@ -66,13 +66,18 @@ const content = z
 
 const pinFlags = Object.fromEntries(Object.keys(PIN_TARGET).map((k) => [k, flag01.optional()])) as Record<keyof typeof PIN_TARGET, z.ZodOptional<typeof flag01>>;
 
-const noteFields = {
+/** The items a note is attached to: body fields of a write, filters of the list. */
+const targetIds = {
   lead_id: uuid.optional(),
   deal_id: id.optional(),
   person_id: id.optional(),
   org_id: id.optional(),
   project_id: id.optional(),
   task_id: id.optional(),
+};
+
+const noteFields = {
+  ...targetIds,
   user_id: id.optional(),
   add_time: noteTime.optional(),
   ...pinFlags,
@@ -99,12 +104,7 @@ const updateBody = z.object({ content: content.optional(), ...noteFields });
 const listQuery = z
   .object({
     user_id: id.optional(),
-    lead_id: uuid.optional(),
-    deal_id: id.optional(),
-    person_id: id.optional(),
-    org_id: id.optional(),
-    project_id: id.optional(),
-    task_id: id.optional(),
+    ...targetIds,
     sort: sortString(NOTE_SORT).optional(),
     start_date: isoDate.optional(),
     end_date: isoDate.optional(),

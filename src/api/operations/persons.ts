@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, visibleToNumber, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
-import { CHANGELOG_FIELDS, FOLLOWER_CHANGELOG_FIELDS } from './record-fields.js';
+import { CHANGELOG_FIELDS, FOLLOWER_CHANGELOG_FIELDS, USER_IDS } from './record-fields.js';
 import { followerRows } from './follower-rows.js';
 import { createRow, cursorPage, deleteRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
 
@@ -218,7 +218,7 @@ export const personOps = defineTable('persons', {
     columns: ['data.id', 'timestamp', 'data.subject', 'data.from.0.email_address', 'data.mail_thread_id'],
     help: { include_body: '1 adds each message body (default 0)' },
   }),
-  permittedUsers: getRow('/api/v1/persons/{id}/permittedUsers', 10, READ, { command: ['persons', 'permitted-users'], summary: 'Ids of the users who may see a person', examples: ['crmctl persons permitted-users 12'], columns: ['user_id'], fields: ['user_id'], wrapValues: 'user_id' }),
+  permittedUsers: getRow('/api/v1/persons/{id}/permittedUsers', 10, READ, { command: ['persons', 'permitted-users'], summary: 'Ids of the users who may see a person', examples: ['crmctl persons permitted-users 12'], ...USER_IDS }),
   picture: getRow('/api/v2/persons/{id}/picture', 1, READ, {
     command: ['persons', 'picture', 'get'],
     summary: 'URLs of a person\'s picture (128x128 and 512x512)',

@@ -26,6 +26,9 @@ const HELP = {
   order_nr: 'position on the board, 1 to (phases on the board + 1); the others are renumbered (default: last)',
 };
 
+/** The cli hints both v1 forms of a phase row share (reached with `--v1`). */
+const V1_FORM = { columns: ['id', 'name', 'add_time', 'update_time'], fields: PHASE_FIELDS, switch: '--v1' };
+
 export const phaseOps = defineTable('phases', {
   list: getRow('/api/v2/phases', 10, READ, {
     command: ['phases', 'list'],
@@ -75,16 +78,12 @@ export const phaseOps = defineTable('phases', {
     command: ['phases', 'list'],
     summary: 'List the phases of a board (v1 form)',
     examples: ['crmctl phases list --board-id 1'],
-    columns: ['id', 'name', 'add_time', 'update_time'],
-    fields: PHASE_FIELDS,
-    switch: '--v1',
+    ...V1_FORM,
   }, { query: () => z.object({ board_id: id }) }),
   getV1: getRow('/api/v1/projects/phases/{id}', 2, ['projects:read'], {
     command: ['phases', 'get'],
     summary: 'Show one phase (v1 form)',
     examples: ['crmctl phases get 1'],
-    columns: ['id', 'name', 'add_time', 'update_time'],
-    fields: PHASE_FIELDS,
-    switch: '--v1',
+    ...V1_FORM,
   }),
 } satisfies OperationTable);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, searchQuery } from '../schemas.js';
+import { USER_IDS } from './record-fields.js';
 import { actionRow, createRow, cursorPage, deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 /** Fields of a project in the v1 form. */
@@ -216,9 +217,7 @@ export const projectOps = defineTable('projects', {
     command: ['projects', 'permitted-users'],
     summary: 'List the ids of users who may access a project',
     examples: ['crmctl projects permitted-users 3 --output tsv'],
-    columns: ['user_id'],
-    fields: ['user_id'],
-    wrapValues: 'user_id',
+    ...USER_IDS,
   }),
   plan: getRow('/api/v1/projects/{id}/plan', 20, READ, {
     command: ['projects', 'plan'],
