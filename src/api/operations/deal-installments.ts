@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, id, isoDate, pathId } from '../schemas.js';
-import { createRow, listRow, updateRow } from './rows.js';
+import { cursorQuery, id, isoDate } from '../schemas.js';
+import { createRow, deleteRow, listRow, updateRow } from './rows.js';
 
 // The vendor's spec lists deals:read as well as deals:full on every installment operation, writes included
 // (the vendor's OpenAPI); kept as written so a deals:read token is not refused by the CLI when the service accepts it.
@@ -12,9 +12,6 @@ const COLUMNS = ['id', 'deal_id', 'billing_date', 'amount', 'description'];
 
 const PLAN_NOTE = 'Deal installments need the Growth plan or above. A deal takes installments only when it has at least one one-time product and no recurring product; the service refuses others (400).';
 
-// Path ids as checked text: with the shared `id`, a non-numeric argument is reported as "is required"
-// (the builder parses params without the input); this says what is meant.
-const params = z.object({ id: pathId, installment_id: pathId });
 const amount = z.number().gt(0);
 const HELP = { description: 'name of the installment', amount: 'greater than 0', billing_date: 'YYYY-MM-DD, the day it is charged' };
 
@@ -54,21 +51,12 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
     fields: INSTALLMENT_FIELDS,
     help: { ...HELP, id: 'deal id', installment_id: 'installment id (see crmctl deal-installments list)' },
   }, { body: () => z.object({ description: z.string().trim().min(1).optional(), amount: amount.optional(), billing_date: isoDate.optional() }) }),
-  delete: {
-    method: 'DELETE',
-    path: '/api/v2/deals/{id}/installments/{installment_id}',
-    cost: 3,
-    scopes: SCOPES,
-    pagination: 'none',
-    params,
-    cli: {
-      help: { id: 'deal id', installment_id: 'installment id (see crmctl deal-installments list)' },
-      prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },
-      command: ['deal-installments', 'delete'],
-      summary: 'Delete an installment of a deal',
-      examples: ['crmctl deal-installments delete 1 3 --yes'],
-      columns: ['id'],
-      confirm: true,
-    },
-  },
+  delete: deleteRow('/api/v2/deals/{id}/installments/{installment_id}', 3, SCOPES, {
+    help: { id: 'deal id', installment_id: 'installment id (see crmctl deal-installments list)' },
+    prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },
+    command: ['deal-installments', 'delete'],
+    summary: 'Delete an installment of a deal',
+    examples: ['crmctl deal-installments delete 1 3 --yes'],
+    columns: ['id'],
+  }),
 } satisfies OperationTable);

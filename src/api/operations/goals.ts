@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, isoDate } from '../schemas.js';
-import { createRow, getRow, updateRow } from './rows.js';
+import { createRow, deleteRow, getRow, updateRow } from './rows.js';
 
 // Goals (v1). Query filters use the service's dotted names (type.name, assignee.id, period.start...).
 export const GOAL_TYPES = ['deals_won', 'deals_progressed', 'activities_completed', 'activities_added', 'deals_started', 'revenue_forecast'] as const;
@@ -189,15 +189,7 @@ export const goalOps = defineTable('goals', {
     flagNames: FLAGS,
     help: HELP,
   }, { params: goalParams, body: () => updateBody }),
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/goals/{id}',
-    cost: 6,
-    scopes: WRITE,
-    pagination: 'none',
-    params: goalParams,
-    cli: { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], confirm: true, columns: ['id'] },
-  },
+  delete: deleteRow('/api/v1/goals/{id}', 6, WRITE, { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], columns: ['id'] }, { params: goalParams }),
   results: getRow('/api/v1/goals/{id}/results', 20, READ, {
     command: ['goals', 'results'],
     summary: "Show a goal's progress over a period inside its duration",

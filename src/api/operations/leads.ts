@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
-import { createRow, getRow, listRow, updateRow } from './rows.js';
+import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 const READ = ['leads:read', 'leads:full'];
 const WRITE = ['leads:full'];
@@ -110,15 +110,7 @@ export const leadOps = defineTable('leads', {
     columns: COLUMNS,
     fields: LEAD_FIELDS,
   }, { params, body: () => updateBody }),
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/leads/{id}',
-    cost: 6,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    cli: { prompts: { id: { from: 'leads.list', label: 'title' } }, command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], confirm: true, columns: ['id'] },
-  },
+  delete: deleteRow('/api/v1/leads/{id}', 6, WRITE, { prompts: { id: { from: 'leads.list', label: 'title' } }, command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], columns: ['id'] }, { params }),
   archived: listRow('/api/v1/leads/archived', 40, READ, 'offset', () => z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }), {
     customFields: 'lead', command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS,
   }),

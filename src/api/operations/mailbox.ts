@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { flag01, id, offsetQuery, uuid, pathId } from '../schemas.js';
-import { getRow, listRow, updateRow } from './rows.js';
+import { flag01, id, offsetQuery, uuid } from '../schemas.js';
+import { deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 const READ = ['mail:read', 'mail:full'];
 const WRITE = ['mail:full'];
@@ -27,8 +27,6 @@ export const MESSAGE_FIELDS = [
 ];
 export const MESSAGE_COLUMNS = ['id', 'message_time', 'from.0.email_address', 'to.0.email_address', 'subject', 'snippet'];
 
-/** Path id of the delete, which keeps its own row (it answers no known fields, unlike deleteRow's). */
-const threadParams = z.object({ id: pathId });
 
 export const mailboxOps = defineTable('mailbox', {
   // `folder` is required by the service; its default is inbox, so the CLI always sends one.
@@ -62,15 +60,7 @@ export const mailboxOps = defineTable('mailbox', {
     encoding: 'form',
     body: () => z.object({ deal_id: id.nullable().optional(), lead_id: uuid.nullable().optional(), shared_flag: flag01.optional(), read_flag: flag01.optional(), archived_flag: flag01.optional() }),
   }),
-  threadsDelete: {
-    method: 'DELETE',
-    path: '/api/v1/mailbox/mailThreads/{id}',
-    cost: 6,
-    scopes: WRITE,
-    pagination: 'none',
-    params: () => threadParams,
-    cli: { prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], confirm: true, columns: ['id'] },
-  },
+  threadsDelete: deleteRow('/api/v1/mailbox/mailThreads/{id}', 6, WRITE, { prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], columns: ['id'] }),
   messagesGet: getRow('/api/v1/mailbox/mailMessages/{id}', 2, READ, {
     command: ['mailbox', 'messages', 'get'],
     summary: 'Show one mail message; --body includes its full body',

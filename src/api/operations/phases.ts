@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { id, pathId } from '../schemas.js';
-import { createRow, getRow, updateRow } from './rows.js';
+import { id } from '../schemas.js';
+import { createRow, deleteRow, getRow, updateRow } from './rows.js';
 
 const READ = ['projects:read', 'projects:full'];
 const WRITE = ['projects:full'];
@@ -14,11 +14,6 @@ const COLUMNS = ['id', 'name', 'board_id', 'order_nr'];
  * commands check it with a read of the board's phases before sending (commands/phases/checks.ts).
  */
 const orderNr = z.int().min(1);
-/**
- * Path id: digits checked as text, then a number. (A z.int() here would report "is required" for
- * `get abc`: the shared issue formatter reads every invalid_type issue as a missing value.)
- */
-const params = z.object({ id: pathId });
 
 const HELP = {
   name: 'phase name',
@@ -57,23 +52,13 @@ export const phaseOps = defineTable('phases', {
     fields: PHASE_FIELDS,
     help: { ...HELP, board_id: 'move the phase (and its projects) to this board' },
   }, { beta: true, body: () => z.object({ name: z.string().trim().min(1).optional(), board_id: id.optional(), order_nr: orderNr.optional() }) }),
-  delete: {
-    method: 'DELETE',
-    path: '/api/v2/phases/{id}',
-    cost: 3,
-    scopes: WRITE,
-    beta: true,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['phases', 'delete'],
-      summary: 'Delete an empty phase (the remaining phases are renumbered)',
-      description: 'A phase that still holds projects (archived ones included) cannot be deleted: move them first with `crmctl projects update ID --phase-id N`.',
-      examples: ['crmctl phases delete 4 --yes'],
-      confirm: true,
-      columns: ['id'],
-    },
-  },
+  delete: deleteRow('/api/v2/phases/{id}', 3, WRITE, {
+    command: ['phases', 'delete'],
+    summary: 'Delete an empty phase (the remaining phases are renumbered)',
+    description: 'A phase that still holds projects (archived ones included) cannot be deleted: move them first with `crmctl projects update ID --phase-id N`.',
+    examples: ['crmctl phases delete 4 --yes'],
+    columns: ['id'],
+  }, { beta: true }),
   listV1: getRow('/api/v1/projects/phases', 20, READ, {
     command: ['phases', 'list'],
     summary: 'List the phases of a board (v1 form)',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { id, pathId } from '../schemas.js';
-import { createRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
+import { id } from '../schemas.js';
+import { createRow, deleteRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
 
 // Roles are admin-only for reads and writes (the vendor's documents).
 const ADMIN = ['admin'];
@@ -24,8 +24,6 @@ const visibility = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(
   error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of 1, 3, 5, 7'),
 });
 
-/** Path id of the two deletes that keep their own row (they answer no known fields, unlike deleteRow's). */
-const roleParams = z.object({ id: pathId });
 const pipelineIds = z.array(id);
 
 const VISIBILITY_HELP = '1 owner (and followers), 3 owner\'s group (company on Light/Growth), 5 group and sub-groups, 7 entire company';
@@ -72,16 +70,9 @@ export const roleOps = defineTable('roles', {
         }
       }),
   }),
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/roles/{id}',
-    cost: 6,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
-    cli: {
-      help: { id: 'role id' }, prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
-  },
+  delete: deleteRow('/api/v1/roles/{id}', 6, ADMIN, {
+    help: { id: 'role id' }, prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], columns: ['id'],
+  }),
   assignmentsList: listRow('/api/v1/roles/{id}/assignments', 10, ADMIN, 'offset', offsetPage, {
     help: { id: 'role id' },
     command: ['roles', 'assignments', 'list'],
@@ -98,24 +89,14 @@ export const roleOps = defineTable('roles', {
     columns: ['user_id', 'role_id'],
     help: { id: 'role id', user_id: 'an existing user of the company' },
   }),
-  assignmentsRemove: {
-    method: 'DELETE',
-    path: '/api/v1/roles/{id}/assignments',
-    cost: 6,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
-    body: () => z.object({ user_id: id }),
-    cli: {
-      prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
-      command: ['roles', 'assignments', 'remove'],
-      summary: 'Remove a user from a role (the user moves to the default role)',
-      examples: ['crmctl roles assignments remove 3 --user-id 2 --yes'],
-      confirm: true,
-      columns: ['id'],
-      help: { id: 'role id', user_id: 'a user currently assigned to this role' },
-    },
-  },
+  assignmentsRemove: deleteRow('/api/v1/roles/{id}/assignments', 6, ADMIN, {
+    prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
+    command: ['roles', 'assignments', 'remove'],
+    summary: 'Remove a user from a role (the user moves to the default role)',
+    examples: ['crmctl roles assignments remove 3 --user-id 2 --yes'],
+    columns: ['id'],
+    help: { id: 'role id', user_id: 'a user currently assigned to this role' },
+  }, { body: () => z.object({ user_id: id }) }),
   settingsList: getRow('/api/v1/roles/{id}/settings', 20, ADMIN, {
     help: { id: 'role id' },
     command: ['roles', 'settings', 'list'],

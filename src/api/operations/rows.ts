@@ -30,9 +30,13 @@ export function updateRow<P extends string, E extends Extra>(method: 'PATCH' | '
   return { method, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...extra, cli };
 }
 
-/** Deleting one record by its path ids: always confirmed; the answer is the deleted id unless told. */
+/**
+ * Deleting one record by its path ids: always confirmed. The answer is the deleted id (its column and only
+ * known field) unless the row names its own columns; then it knows only the fields it names.
+ */
 export function deleteRow<P extends string, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], cli: Omit<OperationCli, 'confirm'>, extra?: E) {
-  return { method: 'DELETE' as const, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...(extra as E), cli: { columns: ['id'], fields: ['id'], ...cli, confirm: true } };
+  const answer = cli.columns ? {} : { columns: ['id'], fields: ['id'] };
+  return { method: 'DELETE' as const, path, cost, scopes, pagination: 'none' as const, params: pathIds(path), ...(extra as E), cli: { ...answer, ...cli, confirm: true } };
 }
 
 /** A paged list (cursor or offset, pages of at most 500 unless told), of an item's path ids when the path has any. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
-import { createRow, getRow } from './rows.js';
+import { createRow, deleteRow, getRow } from './rows.js';
 
 // Webhooks (v1, scope admin). The list and create answers carry `status: "ok"` beside `success`.
 export const EVENT_ACTIONS = ['create', 'change', 'delete', '*'] as const;
@@ -77,13 +77,5 @@ export const webhookOps = defineTable('webhooks', {
       version: 'payload version (default 2.0)',
     },
   }, { successStatus: 201 }),
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/webhooks/{id}',
-    cost: 6,
-    scopes: SCOPES,
-    pagination: 'none',
-    params: () => z.object({ id: webhookId }),
-    cli: { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['id'] },
-  },
+  delete: deleteRow('/api/v1/webhooks/{id}', 6, SCOPES, { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], columns: ['id'] }, { params: () => z.object({ id: webhookId }) }),
 } satisfies OperationTable);
