@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery } from '../schemas.js';
 import { V1_FIELD_FIELDS } from './field-api.js';
-import { listRow } from './rows.js';
+import { getRow, listRow } from './rows.js';
 
 // v2 activity field metadata is read-only and needs the admin scope (the vendor's OpenAPI).
 const SCOPES = ['admin'];
@@ -20,37 +20,21 @@ export const activityFieldOps = defineTable('activityFields', {
     fields: FIELDS,
     help: HELP,
   }),
-  get: {
-    method: 'GET',
-    path: '/api/v2/activityFields/{field_code}',
-    cost: 1,
-    scopes: SCOPES,
-    pagination: 'none',
-    params: () => z.object({ field_code: z.string().trim().min(1) }),
-    query: () => z.object({ include_fields: includeFields }),
-    cli: {
-      command: ['activity-fields', 'get'],
-      summary: 'Show one activity field by its field code',
-      examples: ['crmctl activity-fields get due_date --include-fields ui_visibility'],
-      columns: [...COLUMNS, 'options', 'ui_visibility'],
-      fields: FIELDS,
-      help: HELP,
-    },
-  },
-  listV1: {
-    method: 'GET',
-    path: '/api/v1/activityFields',
-    cost: 20,
-    scopes: ['activities:read', 'activities:full'],
-    // The vendor documents no paging for the v1 list: it answers every field at once.
-    pagination: 'none',
-    cli: {
-      command: ['activity-fields', 'list'],
-      switch: '--v1',
-      summary: 'List activity fields in the v1 form (activity scopes instead of admin)',
-      examples: ['crmctl activity-fields list --v1'],
-      columns: ['id', 'key', 'name', 'field_type'],
-      fields: V1_FIELD_FIELDS,
-    },
-  },
+  get: getRow('/api/v2/activityFields/{field_code}', 1, SCOPES, {
+    command: ['activity-fields', 'get'],
+    summary: 'Show one activity field by its field code',
+    examples: ['crmctl activity-fields get due_date --include-fields ui_visibility'],
+    columns: [...COLUMNS, 'options', 'ui_visibility'],
+    fields: FIELDS,
+    help: HELP,
+  }, { params: () => z.object({ field_code: z.string().trim().min(1) }), query: () => z.object({ include_fields: includeFields }) }),
+  // The vendor documents no paging for the v1 list: it answers every field at once.
+  listV1: getRow('/api/v1/activityFields', 20, ['activities:read', 'activities:full'], {
+    command: ['activity-fields', 'list'],
+    switch: '--v1',
+    summary: 'List activity fields in the v1 form (activity scopes instead of admin)',
+    examples: ['crmctl activity-fields list --v1'],
+    columns: ['id', 'key', 'name', 'field_type'],
+    fields: V1_FIELD_FIELDS,
+  }),
 } satisfies OperationTable);

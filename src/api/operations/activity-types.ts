@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { createRow, deleteRow, updateRow } from './rows.js';
+import { createRow, deleteRow, getRow, updateRow } from './rows.js';
 
 /** Icons the service offers (interface, Activity type table). */
 export const ACTIVITY_ICON_KEYS = [
@@ -41,20 +41,13 @@ const HELP = {
 };
 
 export const activityTypeOps = defineTable('activityTypes', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/activityTypes',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    cli: {
-      command: ['activity-types', 'list'],
-      summary: 'List the activity types of the account (calls, meetings, custom ones)',
-      examples: ['crmctl activity-types list', 'crmctl activity-types list --output tsv --fields id,key_string'],
-      columns: COLUMNS,
-      fields: FIELDS,
-    },
-  },
+  list: getRow('/api/v1/activityTypes', 20, READ, {
+    command: ['activity-types', 'list'],
+    summary: 'List the activity types of the account (calls, meetings, custom ones)',
+    examples: ['crmctl activity-types list', 'crmctl activity-types list --output tsv --fields id,key_string'],
+    columns: COLUMNS,
+    fields: FIELDS,
+  }),
   create: createRow('/api/v1/activityTypes', 10, WRITE, () => strictBody({ name, icon_key: iconKey, color: color.optional() }), {
     command: ['activity-types', 'create'],
     summary: 'Create an activity type (its key_string is generated from the name)',

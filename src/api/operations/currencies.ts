@@ -1,21 +1,14 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { searchQuery } from '../schemas.js';
+import { getRow } from './rows.js';
 
 export const currencyOps = defineTable('currencies', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/currencies',
-    cost: 20,
-    scopes: ['base'],
-    pagination: 'none',
-    query: () => searchQuery({ term: z.string().optional() }),
-    cli: {
-      command: ['currencies', 'list'],
-      summary: 'List the currencies the company can use',
-      examples: ['crmctl currencies list'],
-      columns: ['id', 'code', 'name', 'symbol', 'is_custom_flag'],
-      fields: ['id', 'code', 'name', 'decimal_points', 'symbol', 'active_flag', 'is_custom_flag'],
-    },
-  },
+  list: getRow('/api/v1/currencies', 20, ['base'], {
+    command: ['currencies', 'list'],
+    summary: 'List the currencies the company can use',
+    examples: ['crmctl currencies list'],
+    columns: ['id', 'code', 'name', 'symbol', 'is_custom_flag'],
+    fields: ['id', 'code', 'name', 'decimal_points', 'symbol', 'active_flag', 'is_custom_flag'],
+  }, { query: () => searchQuery({ term: z.string().optional() }) }),
 } satisfies OperationTable);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, pathId, searchQuery, uuid, visibleToNumber } from '../schemas.js';
+import { currency, cursorQuery, dateTime, flag01, id, isoDate, pathId, searchQuery, uuid, visibleToNumber } from '../schemas.js';
 import { V1_DEAL_FIELDS } from './record-fields.js';
 import { followerRows } from './follower-rows.js';
 import { itemHistoryRows } from './item-history-rows.js';
-import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
+import { actionRow, createRow, cursorPage, deleteRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
 
 /** Fields of a deal record (v2). */
 const DEAL_FIELDS = [
@@ -26,6 +26,13 @@ const PARTICIPANT_FIELDS = [
   'id', 'person_id', 'add_time', 'active_flag', 'related_item_data', 'person', 'added_by_user_id', 'related_item_type',
   'related_item_id',
 ];
+/** Fields of the deals summary (totals per currency and converted). */
+const SUMMARY_FIELDS = [
+  'values_total', 'weighted_values_total', 'total_count', 'total_currency_converted_value', 'total_weighted_currency_converted_value',
+  'total_currency_converted_value_formatted', 'total_weighted_currency_converted_value_formatted',
+];
+/** Fields of one period of the deals timeline. */
+const TIMELINE_FIELDS = ['period_start', 'period_end', 'deals', 'totals'];
 
 export const DEAL_STATUSES = ['open', 'won', 'lost'] as const;
 const READ = ['deals:read', 'deals:full'];
@@ -92,10 +99,39 @@ const DEAL_PROMPTS = {
   owner_id: { from: 'users.list' },
 };
 
+/** Columns and known fields of one deal as a read or a write answers it. */
+const SHOWN = { columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'], fields: DEAL_FIELDS };
+/** Columns and known fields of one product attached to a deal. */
+const PRODUCT_LINE = { columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'], fields: DEAL_PRODUCT_FIELDS };
+/** Columns and known fields of one discount. */
+const DISCOUNT = { columns: ['id', 'type', 'deal_id'], fields: DISCOUNT_FIELDS };
+/** Columns and known fields of one participant. */
+const PARTICIPANT = { columns: ['id', 'person_id', 'add_time'], fields: PARTICIPANT_FIELDS };
+/** A deal and one of its discounts (the discount is named by UUID). */
+const discountParams = () => z.object({ id: pathId, discount_id: uuid });
+
+/** Filters the list of deals and the list of archived deals share. */
+const dealFilters = () => ({
+  filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(),
+  stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(),
+  sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(DEAL_INCLUDE)).optional(),
+  custom_fields: z.array(z.string().min(1)).max(15).optional(),
+});
+
+/** Body fields of a product line after product, price and quantity (required when attaching, optional on update). */
+const lineFields = () => ({
+  tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(),
+  tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(),
+  product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(),
+  billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional(),
+});
+/** A product line as attaching one (or many) sends it. */
+const newLine = () => ({ product_id: id, item_price: z.number(), quantity: z.number(), ...lineFields() });
+
 const HISTORY = itemHistoryRows({ area: 'deals', noun: 'deal', read: READ, flowSummary: 'Everything that happened on a deal (changes, notes, activities, mails...)' });
 
 export const dealOps = defineTable('deals', {
-  list: listRow('/api/v2/deals', 10, READ, 'cursor', () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(DEAL_INCLUDE)).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/deals', 10, READ, 'cursor', () => z.object({ ...dealFilters(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }), {
     customFields: 'deal', command: ['deals', 'list'],
     summary: 'List deals (filters, sort, include extra fields)',
     examples: ['crmctl deals list'],
@@ -106,8 +142,7 @@ export const dealOps = defineTable('deals', {
     customFields: 'deal', command: ['deals', 'get'],
     summary: 'Show one deal',
     examples: ['crmctl deals get 1'],
-    columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
-    fields: DEAL_FIELDS,
+    ...SHOWN,
   }, {
     query: () => z.object({ include_fields: z.array(z.enum(DEAL_INCLUDE)).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
   }),
@@ -118,28 +153,25 @@ export const dealOps = defineTable('deals', {
     prompts: DEAL_PROMPTS,
     summary: 'Create a deal (in a stage; the first stage of the default pipeline when none is given)',
     examples: ['crmctl deals create --title "Acme licence" --value 24000 --currency EUR --org-id 1 --stage-id 3'],
-    columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
-    fields: DEAL_FIELDS,
+    ...SHOWN,
   }),
   update: updateRow('PATCH', '/api/v2/deals/{id}', 5, ['deals:full'], {
     help: DEAL_HELP,
     customFields: 'deal', command: ['deals', 'update'],
     summary: 'Change a deal: only the fields you give change (moving stage, winning, losing)',
     examples: ['crmctl deals update 1 --status won'],
-    columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
-    fields: DEAL_FIELDS,
+    ...SHOWN,
   }, { body: () => z.object({ title: z.string().trim().min(1).optional(), ...dealFields }).superRefine(statusRules) }),
   delete: deleteRow('/api/v2/deals/{id}', 3, ['deals:full'], {
     command: ['deals', 'delete'],
     summary: 'Delete a deal',
     examples: ['crmctl deals delete 1'],
   }),
-  archived: listRow('/api/v2/deals/archived', 20, READ, 'cursor', () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(DEAL_INCLUDE)).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }), {
+  archived: listRow('/api/v2/deals/archived', 20, READ, 'cursor', () => z.object({ ...dealFilters(), ...cursorQuery(500) }), {
     customFields: 'deal', command: ['deals', 'archived'],
     summary: 'List archived deals',
     examples: ['crmctl deals archived'],
-    columns: ['id', 'title', 'status', 'value', 'currency', 'pipeline_id', 'stage_id'],
-    fields: DEAL_FIELDS,
+    ...SHOWN,
   }),
   search: listRow('/api/v2/deals/search', 20, ['deals:read', 'deals:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(), exact_match: z.boolean().optional(), person_id: id.optional(), organization_id: id.optional(), status: z.enum(['open', 'won', 'lost']).optional(), include_fields: z.array(z.enum(['deal.cc_email'])).optional(), ...cursorQuery(500) }), {
     command: ['deals', 'search'],
@@ -153,38 +185,33 @@ export const dealOps = defineTable('deals', {
     command: ['deals', 'products', 'of-deals'],
     summary: 'List the products attached to several deals',
     examples: ['crmctl deals products of-deals --deal-ids 1,2'],
-    columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-    fields: DEAL_PRODUCT_FIELDS,
+    ...PRODUCT_LINE,
   }),
   products: listRow('/api/v2/deals/{id}/products', 10, ['products:read', 'products:full', 'deals:read', 'deals:full'], 'cursor', () => z.object({ sort_by: z.enum(['id', 'add_time', 'update_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }), {
     command: ['deals', 'products', 'list'],
     summary: 'List the products attached to a deal',
     examples: ['crmctl deals products list 1'],
-    columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-    fields: DEAL_PRODUCT_FIELDS,
+    ...PRODUCT_LINE,
   }),
-  addProduct: createRow('/api/v2/deals/{id}/products', 5, ['products:full', 'deals:full'], () => z.object({ product_id: id, item_price: z.number(), quantity: z.number(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() }), {
+  addProduct: createRow('/api/v2/deals/{id}/products', 5, ['products:full', 'deals:full'], () => z.object(newLine()), {
     command: ['deals', 'products', 'add'],
     summary: 'Attach a product to a deal',
     examples: ['crmctl deals products add 1 --product-id 1 --item-price 100 --quantity 2'],
-    columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-    fields: DEAL_PRODUCT_FIELDS,
+    ...PRODUCT_LINE,
   }, { successStatus: 201 }),
-  addProducts: createRow('/api/v2/deals/{id}/products/bulk', 25, ['products:full', 'deals:full'], () => z.object({ data: z.array(z.object({ product_id: id, item_price: z.number(), quantity: z.number(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() })).max(100) }), {
+  addProducts: createRow('/api/v2/deals/{id}/products/bulk', 25, ['products:full', 'deals:full'], () => z.object({ data: z.array(z.object(newLine())).max(100) }), {
     command: ['deals', 'products', 'add-many'],
     summary: 'Attach several products to a deal at once (JSON list)',
     examples: ['crmctl deals products add-many 1 --data @products.json'],
-    columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-    fields: DEAL_PRODUCT_FIELDS,
+    ...PRODUCT_LINE,
   }, { successStatus: 201 }),
   updateProduct: updateRow('PATCH', '/api/v2/deals/{id}/products/{product_attachment_id}', 5, ['products:full', 'deals:full'], {
     command: ['deals', 'products', 'update'],
     summary: 'Change a product attached to a deal (price, quantity, discount...)',
     examples: ['crmctl deals products update 1 1 --quantity 3'],
-    columns: ['id', 'name', 'currency', 'deal_id', 'add_time', 'update_time'],
-    fields: DEAL_PRODUCT_FIELDS,
+    ...PRODUCT_LINE,
   }, {
-    body: () => z.object({ product_id: id.optional(), item_price: z.number().optional(), quantity: z.number().optional(), tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(), tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(), product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional() }),
+    body: () => z.object({ product_id: id.optional(), item_price: z.number().optional(), quantity: z.number().optional(), ...lineFields() }),
   }),
   deleteProduct: deleteRow('/api/v2/deals/{id}/products/{product_attachment_id}', 3, ['deals:full', 'products:full'], {
     command: ['deals', 'products', 'delete'],
@@ -202,130 +229,73 @@ export const dealOps = defineTable('deals', {
     command: ['deals', 'discounts', 'list'],
     summary: 'List the additional discounts of a deal',
     examples: ['crmctl deals discounts list 1'],
-    columns: ['id', 'type', 'deal_id'],
-    fields: DISCOUNT_FIELDS,
+    ...DISCOUNT,
   }),
   addDiscount: createRow('/api/v2/deals/{id}/discounts', 5, READ, () => z.object({ description: z.string(), amount: z.number(), type: z.enum(['percentage', 'amount']) }), {
     command: ['deals', 'discounts', 'add'],
     summary: 'Add a discount to a deal (a percentage or an amount)',
     examples: ['crmctl deals discounts add 1 --description "Loyalty" --amount 10 --type percentage'],
-    columns: ['id', 'type', 'deal_id'],
-    fields: DISCOUNT_FIELDS,
+    ...DISCOUNT,
   }, { successStatus: 201 }),
-  updateDiscount: {
-    method: 'PATCH',
-    path: '/api/v2/deals/{id}/discounts/{discount_id}',
-    cost: 5,
-    scopes: READ,
-    pagination: 'none',
-    params: () => z.object({ id: pathId, discount_id: uuid }),
-    body: () => z.object({ description: z.string().optional(), amount: z.number().optional(), type: z.enum(['percentage', 'amount']).optional() }),
-    cli: {
-      command: ['deals', 'discounts', 'update'],
-      summary: 'Change a discount of a deal',
-      examples: ['crmctl deals discounts update 1 <discount-id> --amount 15'],
-      columns: ['id', 'type', 'deal_id'],
-      fields: DISCOUNT_FIELDS,
-    },
-  },
-  deleteDiscount: {
-    method: 'DELETE',
-    path: '/api/v2/deals/{id}/discounts/{discount_id}',
-    cost: 3,
-    scopes: READ,
-    pagination: 'none',
-    params: () => z.object({ id: pathId, discount_id: uuid }),
-    cli: {
-      command: ['deals', 'discounts', 'delete'],
-      summary: 'Delete a discount of a deal',
-      examples: ['crmctl deals discounts delete 1 <discount_id>'],
-      columns: ['id'],
-      fields: ['id'],
-      confirm: true,
-    },
-  },
-  convertToLead: {
-    method: 'POST',
-    path: '/api/v2/deals/{id}/convert/lead',
-    cost: 40,
-    scopes: ['deals:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['deals', 'convert-to-lead'],
-      summary: 'Turn a deal back into a lead (a conversion job; --wait for its lead id)',
-      examples: ['crmctl deals convert-to-lead 1'],
-      columns: ['conversion_id'],
-      fields: ['conversion_id'],
-    },
-  },
-  conversionStatus: {
-    method: 'GET',
-    path: '/api/v2/deals/{id}/convert/status/{conversion_id}',
-    cost: 1,
-    scopes: ['deals:full', 'deals:read'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId, conversion_id: uuid }),
-    cli: {
-      command: ['deals', 'conversion-status'],
-      summary: 'Show a deal-to-lead conversion job (lead id once completed)',
-      examples: ['crmctl deals conversion-status 1 <conversion-id>'],
-      columns: ['status', 'deal_id'],
-      fields: ['lead_id', 'deal_id', 'conversion_id', 'status'],
-    },
-  },
-  summary: {
-    method: 'GET',
-    path: '/api/v1/deals/summary',
-    cost: 40,
-    scopes: READ,
-    pagination: 'none',
-    query: () => z.object({ status: z.enum(['open', 'won', 'lost']).optional(), filter_id: id.optional(), user_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional() }),
-    cli: {
-      command: ['deals', 'summary'],
-      summary: 'Totals of deals per currency, with weighted values',
-      examples: ['crmctl deals summary'],
-      columns: ['values_total', 'weighted_values_total', 'total_count', 'total_currency_converted_value', 'total_weighted_currency_converted_value', 'total_currency_converted_value_formatted', 'total_weighted_currency_converted_value_formatted'],
-      fields: ['values_total', 'weighted_values_total', 'total_count', 'total_currency_converted_value', 'total_weighted_currency_converted_value', 'total_currency_converted_value_formatted', 'total_weighted_currency_converted_value_formatted'],
-    },
-  },
-  timeline: {
-    method: 'GET',
-    path: '/api/v1/deals/timeline',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    query: () => z.object({ start_date: isoDate, interval: z.enum(['day', 'week', 'month', 'quarter']), amount: z.int(), field_key: z.string(), user_id: id.optional(), pipeline_id: id.optional(), filter_id: id.optional(), exclude_deals: z.union([z.literal(0), z.literal(1)]).optional(), totals_convert_currency: z.string().optional() }),
-    cli: {
-      command: ['deals', 'timeline'],
-      summary: 'Deals grouped by period of a date field (won_time, expected_close_date...)',
-      examples: ['crmctl deals timeline --start-date 2026-01-01 --interval month --amount 3 --field-key won_time'],
-      columns: ['period_start', 'period_end', 'deals', 'totals'],
-      fields: ['period_start', 'period_end', 'deals', 'totals'],
-    },
-  },
+  updateDiscount: updateRow('PATCH', '/api/v2/deals/{id}/discounts/{discount_id}', 5, READ, {
+    command: ['deals', 'discounts', 'update'],
+    summary: 'Change a discount of a deal',
+    examples: ['crmctl deals discounts update 1 <discount-id> --amount 15'],
+    ...DISCOUNT,
+  }, { params: discountParams, body: () => z.object({ description: z.string().optional(), amount: z.number().optional(), type: z.enum(['percentage', 'amount']).optional() }) }),
+  deleteDiscount: deleteRow('/api/v2/deals/{id}/discounts/{discount_id}', 3, READ, {
+    command: ['deals', 'discounts', 'delete'],
+    summary: 'Delete a discount of a deal',
+    examples: ['crmctl deals discounts delete 1 <discount_id>'],
+  }, { params: discountParams }),
+  convertToLead: actionRow('/api/v2/deals/{id}/convert/lead', 40, ['deals:full'], {
+    command: ['deals', 'convert-to-lead'],
+    summary: 'Turn a deal back into a lead (a conversion job; --wait for its lead id)',
+    examples: ['crmctl deals convert-to-lead 1'],
+    columns: ['conversion_id'],
+    fields: ['conversion_id'],
+  }),
+  conversionStatus: getRow('/api/v2/deals/{id}/convert/status/{conversion_id}', 1, ['deals:full', 'deals:read'], {
+    command: ['deals', 'conversion-status'],
+    summary: 'Show a deal-to-lead conversion job (lead id once completed)',
+    examples: ['crmctl deals conversion-status 1 <conversion-id>'],
+    columns: ['status', 'deal_id'],
+    fields: ['lead_id', 'deal_id', 'conversion_id', 'status'],
+  }, { params: () => z.object({ id: pathId, conversion_id: uuid }) }),
+  summary: getRow('/api/v1/deals/summary', 40, READ, {
+    command: ['deals', 'summary'],
+    summary: 'Totals of deals per currency, with weighted values',
+    examples: ['crmctl deals summary'],
+    columns: SUMMARY_FIELDS,
+    fields: SUMMARY_FIELDS,
+  }, { query: () => z.object({ status: z.enum(['open', 'won', 'lost']).optional(), filter_id: id.optional(), user_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional() }) }),
+  timeline: getRow('/api/v1/deals/timeline', 20, READ, {
+    command: ['deals', 'timeline'],
+    summary: 'Deals grouped by period of a date field (won_time, expected_close_date...)',
+    examples: ['crmctl deals timeline --start-date 2026-01-01 --interval month --amount 3 --field-key won_time'],
+    columns: TIMELINE_FIELDS,
+    fields: TIMELINE_FIELDS,
+  }, { query: () => z.object({ start_date: isoDate, interval: z.enum(['day', 'week', 'month', 'quarter']), amount: z.int(), field_key: z.string(), user_id: id.optional(), pipeline_id: id.optional(), filter_id: id.optional(), exclude_deals: flag01.optional(), totals_convert_currency: z.string().optional() }) }),
   changelog: HISTORY.changelog,
   flow: HISTORY.flow,
-  participants: listRow('/api/v1/deals/{id}/participants', 10, READ, 'offset', () => z.object({ ...offsetQuery }), {
+  participants: listRow('/api/v1/deals/{id}/participants', 10, READ, 'offset', offsetPage, {
     command: ['deals', 'participants', 'list'],
     summary: 'List the persons taking part in a deal',
     examples: ['crmctl deals participants list 1'],
-    columns: ['id', 'person_id', 'add_time'],
-    fields: PARTICIPANT_FIELDS,
+    ...PARTICIPANT,
   }),
   addParticipant: createRow('/api/v1/deals/{id}/participants', 10, ['deals:full'], () => z.object({ person_id: id }), {
     command: ['deals', 'participants', 'add'],
     summary: 'Add a person to a deal\'s participants',
     examples: ['crmctl deals participants add 1 --person-id 2'],
-    columns: ['id', 'person_id', 'add_time'],
-    fields: PARTICIPANT_FIELDS,
+    ...PARTICIPANT,
   }),
   deleteParticipant: deleteRow('/api/v1/deals/{id}/participants/{deal_participant_id}', 6, ['deals:full'], {
     command: ['deals', 'participants', 'delete'],
     summary: 'Remove a participant from a deal',
     examples: ['crmctl deals participants delete 1 1'],
   }),
-  participantsChangelog: listRow('/api/v1/deals/{id}/participantsChangelog', 10, READ, 'cursor', () => z.object({ ...cursorQuery(500) }), {
+  participantsChangelog: listRow('/api/v1/deals/{id}/participantsChangelog', 10, READ, 'cursor', cursorPage, {
     command: ['deals', 'participants', 'changelog'],
     summary: 'Who was added to or removed from a deal\'s participants',
     examples: ['crmctl deals participants changelog 1'],
@@ -340,21 +310,13 @@ export const dealOps = defineTable('deals', {
     fields: [...V1_DEAL_FIELDS, 'merge_what_id'],
     confirm: true,
   }, { body: () => z.object({ merge_with_id: id }) }),
-  duplicate: {
-    method: 'POST',
-    path: '/api/v1/deals/{id}/duplicate',
-    cost: 10,
-    scopes: ['deals:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['deals', 'duplicate'],
-      summary: 'Copy a deal',
-      examples: ['crmctl deals duplicate 1'],
-      columns: ['id', 'title', 'label', 'status', 'value', 'currency', 'pipeline_id'],
-      fields: V1_DEAL_FIELDS,
-    },
-  },
+  duplicate: actionRow('/api/v1/deals/{id}/duplicate', 10, ['deals:full'], {
+    command: ['deals', 'duplicate'],
+    summary: 'Copy a deal',
+    examples: ['crmctl deals duplicate 1'],
+    columns: ['id', 'title', 'label', 'status', 'value', 'currency', 'pipeline_id'],
+    fields: V1_DEAL_FIELDS,
+  }),
   permittedUsers: HISTORY.permittedUsers,
   mailMessages: HISTORY.mailMessages,
   files: HISTORY.files,

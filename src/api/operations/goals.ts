@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, isoDate } from '../schemas.js';
+import { createRow, deleteRow, getRow, updateRow } from './rows.js';
 
 // Goals (v1). Query filters use the service's dotted names (type.name, assignee.id, period.start...).
 export const GOAL_TYPES = ['deals_won', 'deals_progressed', 'activities_completed', 'activities_added', 'deals_started', 'revenue_forecast'] as const;
@@ -19,6 +20,7 @@ const COLUMNS = ['id', 'title', 'type.name', 'assignee.type', 'assignee.id', 'ex
 /** Goal ids are hex strings (the vendor's documents). */
 const goalId = z.string().regex(/^[0-9a-f]+$/i, { error: 'must be a goal id (a hex string, see crmctl goals find)' });
 const idList = z.array(id).min(1);
+const goalParams = () => z.object({ id: goalId });
 
 /** Friendly flags for the dotted field paths, shared by find, create, update and results. */
 const FLAGS: Record<string, string> = {
@@ -152,91 +154,49 @@ const resultsQuery = z.object(period(true)).superRefine((q: FindQuery, ctx) => {
 });
 
 export const goalOps = defineTable('goals', {
-  find: {
-    method: 'GET',
-    path: '/api/v1/goals/find',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    query: () => findQuery,
-    cli: {
-      command: ['goals', 'find'],
-      summary: "Find goals (yours by default; everyone's when filtering by type, assignee type, outcome or params)",
-      description: 'Without --assignee-id only your own goals are returned. --type-name, --assignee-type, --target, --metric, --currency-id and the params filters return matching goals of everyone. --start and --end (a period the goal overlaps) go together. --where matches any other goal field.',
-      examples: ['crmctl goals find --type-name deals_won --metric sum', 'crmctl goals find --assignee-id 2 --start 2025-01-01 --end 2025-03-31', 'crmctl goals find --assignee-type company --where interval=quarterly'],
-      unwrap: 'goals',
-      columns: [...COLUMNS, 'is_active'],
-      fields: GOAL_FIELDS,
-      flagNames: FLAGS,
-      help: { ...HELP, is_active: 'active goals (default true)', title: 'goal title contains this text', 'period.start': 'period start YYYY-MM-DD (with --end)', 'period.end': 'period end YYYY-MM-DD (with --start)', 'type.params.pipeline_id': 'goals tracking any of these pipelines (--all-pipelines: goals over all pipelines)', 'type.params.activity_type_id': 'goals tracking any of these activity types; needs an activities_* --type-name' },
-    },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v1/goals',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    body: () => createBody,
-    cli: {
-      prompts: { 'type.params.stage_id': { from: 'stages.list' }, 'type.params.pipeline_id': { from: 'pipelines.list' }, 'type.params.activity_type_id': { from: 'activityTypes.list' }, 'expected_outcome.currency_id': { from: 'currencies.list', label: '{code} {name}' } },
-      command: ['goals', 'create'],
-      summary: 'Create a goal (and its progress report)',
-      examples: [
-        'crmctl goals create --title "Q3 revenue" --assignee-type company --assignee-id 1 --type-name deals_won --metric sum --currency-id 1 --target 50000 --start 2025-07-01 --end 2025-09-30 --interval monthly',
-        'crmctl goals create --assignee-type person --assignee-id 2 --type-name activities_completed --activity-type-ids 1,2 --metric quantity --target 40 --start 2025-01-01 --interval weekly',
-      ],
-      unwrap: 'goal',
-      columns: [...COLUMNS, 'report_ids'],
-      fields: GOAL_FIELDS,
-      flagNames: FLAGS,
-      help: HELP,
-    },
-  },
-  update: {
-    method: 'PUT',
-    path: '/api/v1/goals/{id}',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params: () => z.object({ id: goalId }),
-    body: () => updateBody,
-    cli: {
-      command: ['goals', 'update'],
-      summary: 'Change a goal: only the fields you give change; the result must still be a valid goal',
-      examples: ['crmctl goals update <goal-id> --target 60000 --end 2025-12-31', 'crmctl goals update <goal-id> --open-ended --all-pipelines'],
-      unwrap: 'goal',
-      columns: COLUMNS,
-      fields: GOAL_FIELDS,
-      flagNames: FLAGS,
-      help: HELP,
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/goals/{id}',
-    cost: 6,
-    scopes: WRITE,
-    pagination: 'none',
-    params: () => z.object({ id: goalId }),
-    cli: { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], confirm: true, columns: ['id'] },
-  },
-  results: {
-    method: 'GET',
-    path: '/api/v1/goals/{id}/results',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params: () => z.object({ id: goalId }),
-    query: () => resultsQuery,
-    cli: {
-      command: ['goals', 'results'],
-      summary: "Show a goal's progress over a period inside its duration",
-      examples: ['crmctl goals results <goal-id> --start 2025-01-01 --end 2025-03-31'],
-      columns: ['progress', 'goal.expected_outcome.target', 'goal.expected_outcome.tracking_metric', 'goal.title', 'goal.type.name'],
-      fields: ['progress', 'goal'],
-      flagNames: FLAGS,
-      help: { 'period.start': 'first day YYYY-MM-DD, not before the goal starts', 'period.end': 'last day YYYY-MM-DD, not after the goal ends' },
-    },
-  },
+  find: getRow('/api/v1/goals/find', 20, READ, {
+    command: ['goals', 'find'],
+    summary: "Find goals (yours by default; everyone's when filtering by type, assignee type, outcome or params)",
+    description: 'Without --assignee-id only your own goals are returned. --type-name, --assignee-type, --target, --metric, --currency-id and the params filters return matching goals of everyone. --start and --end (a period the goal overlaps) go together. --where matches any other goal field.',
+    examples: ['crmctl goals find --type-name deals_won --metric sum', 'crmctl goals find --assignee-id 2 --start 2025-01-01 --end 2025-03-31', 'crmctl goals find --assignee-type company --where interval=quarterly'],
+    unwrap: 'goals',
+    columns: [...COLUMNS, 'is_active'],
+    fields: GOAL_FIELDS,
+    flagNames: FLAGS,
+    help: { ...HELP, is_active: 'active goals (default true)', title: 'goal title contains this text', 'period.start': 'period start YYYY-MM-DD (with --end)', 'period.end': 'period end YYYY-MM-DD (with --start)', 'type.params.pipeline_id': 'goals tracking any of these pipelines (--all-pipelines: goals over all pipelines)', 'type.params.activity_type_id': 'goals tracking any of these activity types; needs an activities_* --type-name' },
+  }, { query: () => findQuery }),
+  create: createRow('/api/v1/goals', 10, WRITE, () => createBody, {
+    prompts: { 'type.params.stage_id': { from: 'stages.list' }, 'type.params.pipeline_id': { from: 'pipelines.list' }, 'type.params.activity_type_id': { from: 'activityTypes.list' }, 'expected_outcome.currency_id': { from: 'currencies.list', label: '{code} {name}' } },
+    command: ['goals', 'create'],
+    summary: 'Create a goal (and its progress report)',
+    examples: [
+      'crmctl goals create --title "Q3 revenue" --assignee-type company --assignee-id 1 --type-name deals_won --metric sum --currency-id 1 --target 50000 --start 2025-07-01 --end 2025-09-30 --interval monthly',
+      'crmctl goals create --assignee-type person --assignee-id 2 --type-name activities_completed --activity-type-ids 1,2 --metric quantity --target 40 --start 2025-01-01 --interval weekly',
+    ],
+    unwrap: 'goal',
+    columns: [...COLUMNS, 'report_ids'],
+    fields: GOAL_FIELDS,
+    flagNames: FLAGS,
+    help: HELP,
+  }),
+  update: updateRow('PUT', '/api/v1/goals/{id}', 10, WRITE, {
+    command: ['goals', 'update'],
+    summary: 'Change a goal: only the fields you give change; the result must still be a valid goal',
+    examples: ['crmctl goals update <goal-id> --target 60000 --end 2025-12-31', 'crmctl goals update <goal-id> --open-ended --all-pipelines'],
+    unwrap: 'goal',
+    columns: COLUMNS,
+    fields: GOAL_FIELDS,
+    flagNames: FLAGS,
+    help: HELP,
+  }, { params: goalParams, body: () => updateBody }),
+  delete: deleteRow('/api/v1/goals/{id}', 6, WRITE, { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], columns: ['id'] }, { params: goalParams }),
+  results: getRow('/api/v1/goals/{id}/results', 20, READ, {
+    command: ['goals', 'results'],
+    summary: "Show a goal's progress over a period inside its duration",
+    examples: ['crmctl goals results <goal-id> --start 2025-01-01 --end 2025-03-31'],
+    columns: ['progress', 'goal.expected_outcome.target', 'goal.expected_outcome.tracking_metric', 'goal.title', 'goal.type.name'],
+    fields: ['progress', 'goal'],
+    flagNames: FLAGS,
+    help: { 'period.start': 'first day YYYY-MM-DD, not before the goal starts', 'period.end': 'last day YYYY-MM-DD, not after the goal ends' },
+  }, { params: goalParams, query: () => resultsQuery }),
 } satisfies OperationTable);

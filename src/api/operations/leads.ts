@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
-import { listRow } from './rows.js';
+import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 const READ = ['leads:read', 'leads:full'];
 const WRITE = ['leads:full'];
@@ -16,6 +16,7 @@ const LIST_SORT = ['id', 'title', 'owner_id', 'creator_id', 'label_ids', 'value'
 const ARCHIVED_SORT = ['id', 'title', 'owner_id', 'creator_id', 'was_seen', 'expected_close_date', 'next_activity_id', 'add_time', 'update_time'];
 
 const money = z.object({ amount: z.number(), currency });
+/** Leads are named by UUID, not by the integer ids the row builders assume: each row with {id} says so. */
 const params = z.object({ id: uuid });
 
 const leadFields = {
@@ -71,6 +72,17 @@ const listQuery = {
   ...offsetQuery,
 };
 
+/** The search query of the v2 (cursor) and v1 (offset) forms: the same terms, another page. */
+const searchOf = <P extends z.ZodRawShape>(page: P) => searchQuery({
+  term: z.string(),
+  fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(),
+  exact_match: z.boolean().optional(),
+  person_id: id.optional(),
+  organization_id: id.optional(),
+  include_fields: z.array(z.enum(['lead.was_seen'])).optional(),
+  ...page,
+});
+
 export const leadOps = defineTable('leads', {
   list: listRow('/api/v1/leads', 20, READ, 'offset', () => z.object({ ...listQuery, updated_since: dateTime.optional(), sort: sortString(LIST_SORT, true).optional() }), {
     customFields: 'lead', command: ['leads', 'list'],
@@ -80,145 +92,55 @@ export const leadOps = defineTable('leads', {
     fields: LEAD_FIELDS,
     help: { filter_id: 'saved filter id; wins over owner, person and organization', updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
   }),
-  get: {
-    method: 'GET',
-    path: '/api/v1/leads/{id}',
-    cost: 2,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: { customFields: 'lead', command: ['leads', 'get'], summary: 'Show one lead', examples: ['crmctl leads get 9b2e4c1a-6f0e-4d2b-9a51-1c2d3e4f5a6b --json'], columns: LEAD_FIELDS, fields: LEAD_FIELDS },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v1/leads',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    successStatus: 201,
-    body: () => createBody,
-    cli: {
-      prompts: { person_id: { from: 'persons.list', or: ['organization_id'] }, organization_id: { from: 'organizations.list', or: ['person_id'] }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
-      customFields: 'lead', command: ['leads', 'create'],
-      summary: 'Create a lead (linked to a person or an organization)',
-      examples: ['crmctl leads create --title "Acme expansion" --organization-id 3 --value-amount 5000 --value-currency EUR --label-ids <label-uuid>'],
-      columns: COLUMNS,
-      fields: LEAD_FIELDS,
-      help: { 'value.amount': 'lead value; needs --value-currency', 'value.currency': '3-letter code; needs --value-amount', visible_to: '1 owner (and followers), 3 group/company, 5 group and sub-groups, 7 company', channel: 'a marketing channel configured for the company' },
-    },
-  },
-  update: {
-    method: 'PATCH',
-    path: '/api/v1/leads/{id}',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    body: () => updateBody,
-    cli: {
-      prompts: { id: { from: 'leads.list', label: 'title' }, person_id: { from: 'persons.list' }, organization_id: { from: 'organizations.list' }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
-      customFields: 'lead', command: ['leads', 'update'],
-      summary: 'Change a lead: only the fields you give change; --unset clears value, person, organization',
-      examples: ['crmctl leads update <lead-id> --title "Acme (renewal)" --unset value'],
-      columns: COLUMNS,
-      fields: LEAD_FIELDS,
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/leads/{id}',
-    cost: 6,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    cli: { prompts: { id: { from: 'leads.list', label: 'title' } }, command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], confirm: true, columns: ['id'] },
-  },
-  archived: {
-    method: 'GET',
-    path: '/api/v1/leads/archived',
-    cost: 40,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 500,
-    query: () => z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }),
-    cli: { customFields: 'lead', command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS },
-  },
-  search: {
-    method: 'GET',
-    path: '/api/v2/leads/search',
-    cost: 20,
-    scopes: [...READ, 'search:read'],
-    pagination: 'cursor',
-    // The interface gives 100 in one statement and 500 in another; 100 is safe against both.
-    maxLimit: 100,
-    query: () => searchQuery({
-      term: z.string(),
-      fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(),
-      exact_match: z.boolean().optional(),
-      person_id: id.optional(),
-      organization_id: id.optional(),
-      include_fields: z.array(z.enum(['lead.was_seen'])).optional(),
-      ...cursorQuery(100),
-    }),
-    cli: {
-      command: ['leads', 'search'],
-      summary: 'Search leads by title, notes or custom fields',
-      examples: ['crmctl leads search --term acme --fields title,notes', 'crmctl leads search --term X --exact-match'],
-      unwrap: 'items',
-      columns: ['item.id', 'item.title', 'item.value', 'item.person.name', 'item.organization.name', 'result_score'],
-      help: { term: 'at least 2 characters (1 with --exact-match)', person_id: 'at most 2000 leads are found per person', organization_id: 'at most 2000 leads are found per organization' },
-    },
-  },
-  permittedUsers: {
-    method: 'GET',
-    path: '/api/v1/leads/{id}/permittedUsers',
-    cost: 10,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: { command: ['leads', 'permitted-users'], summary: 'List the users who may see a lead', examples: ['crmctl leads permitted-users <lead-id>'] },
-  },
-  convert: {
-    method: 'POST',
-    path: '/api/v2/leads/{id}/convert/deal',
-    cost: 40,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    body: () => z.object({ stage_id: id.optional(), pipeline_id: id.optional() }),
-    cli: {
-      prompts: { id: { from: 'leads.list', label: 'title' }, stage_id: { from: 'stages.list' }, pipeline_id: { from: 'pipelines.list' } },
-      command: ['leads', 'convert'],
-      summary: 'Convert a lead to a deal (notes, files, emails and activities move to the deal)',
-      examples: ['crmctl leads convert <lead-id> --stage-id 2 --wait'],
-      help: { stage_id: 'target stage; its pipeline follows (default: first stage of the default pipeline)', pipeline_id: 'first stage of this pipeline; ignored with --stage-id' },
-      handWritten: true,
-    },
-  },
-  conversionStatus: {
-    method: 'GET',
-    path: '/api/v2/leads/{id}/convert/status/{conversion_id}',
-    cost: 1,
-    scopes: READ,
-    pagination: 'none',
-    params: () => z.object({ id: uuid, conversion_id: uuid }),
-    cli: { command: ['leads', 'conversion-status'], summary: 'Show a lead conversion job (deal id once completed)', examples: ['crmctl leads conversion-status <lead-id> <conversion-id>'], columns: ['conversion_id', 'status', 'deal_id', 'lead_id'] },
-  },
-  searchV1: {
-    method: 'GET',
-    path: '/api/v1/leads/search',
-    cost: 40,
-    scopes: ['leads:read', 'leads:full', 'search:read'],
-    pagination: 'offset',
-    maxLimit: 500,
-    query: () => searchQuery({ term: z.string(), fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(), exact_match: z.boolean().optional(), person_id: id.optional(), organization_id: id.optional(), include_fields: z.array(z.enum(['lead.was_seen'])).optional(), ...offsetQuery }),
-    cli: {
-      command: ['leads', 'search'],
-      summary: 'Search leads (v1 form)',
-      examples: ['crmctl leads search --term acme'],
-      unwrap: 'items',
-      columns: ['item.id', 'item.name', 'item.type', 'result_score'],
-      switch: '--v1',
-    },
-  },
+  get: getRow('/api/v1/leads/{id}', 2, READ, { customFields: 'lead', command: ['leads', 'get'], summary: 'Show one lead', examples: ['crmctl leads get 9b2e4c1a-6f0e-4d2b-9a51-1c2d3e4f5a6b --json'], columns: LEAD_FIELDS, fields: LEAD_FIELDS }, { params }),
+  create: createRow('/api/v1/leads', 10, WRITE, () => createBody, {
+    prompts: { person_id: { from: 'persons.list', or: ['organization_id'] }, organization_id: { from: 'organizations.list', or: ['person_id'] }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
+    customFields: 'lead', command: ['leads', 'create'],
+    summary: 'Create a lead (linked to a person or an organization)',
+    examples: ['crmctl leads create --title "Acme expansion" --organization-id 3 --value-amount 5000 --value-currency EUR --label-ids <label-uuid>'],
+    columns: COLUMNS,
+    fields: LEAD_FIELDS,
+    help: { 'value.amount': 'lead value; needs --value-currency', 'value.currency': '3-letter code; needs --value-amount', visible_to: '1 owner (and followers), 3 group/company, 5 group and sub-groups, 7 company', channel: 'a marketing channel configured for the company' },
+  }, { successStatus: 201 }),
+  update: updateRow('PATCH', '/api/v1/leads/{id}', 10, WRITE, {
+    prompts: { id: { from: 'leads.list', label: 'title' }, person_id: { from: 'persons.list' }, organization_id: { from: 'organizations.list' }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
+    customFields: 'lead', command: ['leads', 'update'],
+    summary: 'Change a lead: only the fields you give change; --unset clears value, person, organization',
+    examples: ['crmctl leads update <lead-id> --title "Acme (renewal)" --unset value'],
+    columns: COLUMNS,
+    fields: LEAD_FIELDS,
+  }, { params, body: () => updateBody }),
+  delete: deleteRow('/api/v1/leads/{id}', 6, WRITE, { prompts: { id: { from: 'leads.list', label: 'title' } }, command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], columns: ['id'] }, { params }),
+  archived: listRow('/api/v1/leads/archived', 40, READ, 'offset', () => z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }), {
+    customFields: 'lead', command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS,
+  }),
+  // The interface gives 100 in one statement and 500 in another; 100 is safe against both.
+  search: listRow('/api/v2/leads/search', 20, [...READ, 'search:read'], 'cursor', () => searchOf(cursorQuery(100)), {
+    command: ['leads', 'search'],
+    summary: 'Search leads by title, notes or custom fields',
+    examples: ['crmctl leads search --term acme --fields title,notes', 'crmctl leads search --term X --exact-match'],
+    unwrap: 'items',
+    columns: ['item.id', 'item.title', 'item.value', 'item.person.name', 'item.organization.name', 'result_score'],
+    help: { term: 'at least 2 characters (1 with --exact-match)', person_id: 'at most 2000 leads are found per person', organization_id: 'at most 2000 leads are found per organization' },
+  }, { maxLimit: 100 }),
+  permittedUsers: getRow('/api/v1/leads/{id}/permittedUsers', 10, READ, { command: ['leads', 'permitted-users'], summary: 'List the users who may see a lead', examples: ['crmctl leads permitted-users <lead-id>'] }, { params }),
+  convert: createRow('/api/v2/leads/{id}/convert/deal', 40, WRITE, () => z.object({ stage_id: id.optional(), pipeline_id: id.optional() }), {
+    prompts: { id: { from: 'leads.list', label: 'title' }, stage_id: { from: 'stages.list' }, pipeline_id: { from: 'pipelines.list' } },
+    command: ['leads', 'convert'],
+    summary: 'Convert a lead to a deal (notes, files, emails and activities move to the deal)',
+    examples: ['crmctl leads convert <lead-id> --stage-id 2 --wait'],
+    help: { stage_id: 'target stage; its pipeline follows (default: first stage of the default pipeline)', pipeline_id: 'first stage of this pipeline; ignored with --stage-id' },
+    handWritten: true,
+  }, { params }),
+  conversionStatus: getRow('/api/v2/leads/{id}/convert/status/{conversion_id}', 1, READ, {
+    command: ['leads', 'conversion-status'], summary: 'Show a lead conversion job (deal id once completed)', examples: ['crmctl leads conversion-status <lead-id> <conversion-id>'], columns: ['conversion_id', 'status', 'deal_id', 'lead_id'],
+  }, { params: () => z.object({ id: uuid, conversion_id: uuid }) }),
+  searchV1: listRow('/api/v1/leads/search', 40, ['leads:read', 'leads:full', 'search:read'], 'offset', () => searchOf(offsetQuery), {
+    command: ['leads', 'search'],
+    summary: 'Search leads (v1 form)',
+    examples: ['crmctl leads search --term acme'],
+    unwrap: 'items',
+    columns: ['item.id', 'item.name', 'item.type', 'result_score'],
+    switch: '--v1',
+  }),
 } satisfies OperationTable);

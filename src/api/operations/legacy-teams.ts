@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, pathId } from '../schemas.js';
+import { USER_IDS } from './record-fields.js';
+import { createRow, getRow, updateRow } from './rows.js';
 
 // Legacy teams (the former /teams paths): reads need users:read, writes admin (the vendor's documents).
 const READ = ['users:read'];
@@ -22,92 +24,59 @@ const help = {
   deleted_flag: '1 marks the team deleted, 0 restores it',
 };
 
+/** Adding members to a team or removing them: one row but for the method and its words. */
+function membersRow<M extends 'POST' | 'DELETE'>(method: M, verb: 'add' | 'remove', cli: { summary: string; examples: string[]; confirm?: true }, usersHelp: string) {
+  return {
+    method, path: '/api/v1/legacyTeams/{id}/users', cost: 10, scopes: WRITE, pagination: 'none' as const, params, body: () => z.object({ users: userIds.min(1) }),
+    cli: { prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } }, command: ['legacy-teams', 'users', verb], ...cli, columns: ['user_id'], help: { id: 'team id', users: usersHelp }, wrapValues: 'user_id' },
+  };
+}
+
 export const legacyTeamOps = defineTable('legacyTeams', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/legacyTeams',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    query: () => listQuery,
-    cli: {
-      command: ['legacy-teams', 'list'],
-      summary: 'List all teams',
-      examples: ['crmctl legacy-teams list --order-by name', 'crmctl legacy-teams list --skip-users 1 --output tsv'],
-      columns: COLUMNS,
-      fields: TEAM_FIELDS,
-      help,
-    },
-  },
-  get: {
-    method: 'GET',
-    path: '/api/v1/legacyTeams/{id}',
-    cost: 2,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    query: () => z.object({ skip_users: flag01.optional() }),
-    cli: {
-       command: ['legacy-teams', 'get'], summary: 'Show one team', examples: ['crmctl legacy-teams get 1', 'crmctl legacy-teams get 1 --skip-users 1 --json'], columns: TEAM_FIELDS, fields: TEAM_FIELDS, help: { ...help, id: 'team id' } },
-  },
-  users: {
-    method: 'GET',
-    path: '/api/v1/legacyTeams/{id}/users',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      help: { id: 'team id' },
-      command: ['legacy-teams', 'users', 'list'],
-      summary: 'List the user ids of a team\'s members',
-      examples: ['crmctl legacy-teams users list 1'],
-      columns: ['user_id'],
-      fields: ['user_id'],
-      wrapValues: 'user_id',
-    },
-  },
-  ofUser: {
-    method: 'GET',
-    path: '/api/v1/legacyTeams/user/{id}',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    query: () => listQuery,
-    cli: {
-      command: ['legacy-teams', 'of-user'],
-      summary: 'List the teams a user is a member of (the argument is a user id)',
-      examples: ['crmctl legacy-teams of-user 2 --order-by name'],
-      columns: COLUMNS,
-      fields: TEAM_FIELDS,
-      help: { ...help, id: 'user id (a member of the teams listed)' },
-    },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v1/legacyTeams',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    body: () => z.object({ name: z.string().trim().min(1), manager_id: id, description: z.string().optional(), users: userIds.optional() }),
-    cli: {
-      prompts: { manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
-      command: ['legacy-teams', 'create'],
-      summary: 'Create a team with a manager and, optionally, members',
-      examples: ['crmctl legacy-teams create --name Closers --manager-id 1 --users 2,3 --description "Berlin office"'],
-      columns: TEAM_FIELDS,
-      fields: TEAM_FIELDS,
-      help,
-    },
-  },
-  update: {
-    method: 'PUT',
-    path: '/api/v1/legacyTeams/{id}',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
+  list: getRow('/api/v1/legacyTeams', 20, READ, {
+    command: ['legacy-teams', 'list'],
+    summary: 'List all teams',
+    examples: ['crmctl legacy-teams list --order-by name', 'crmctl legacy-teams list --skip-users 1 --output tsv'],
+    columns: COLUMNS,
+    fields: TEAM_FIELDS,
+    help,
+  }, { query: () => listQuery }),
+  get: getRow('/api/v1/legacyTeams/{id}', 2, READ, {
+    command: ['legacy-teams', 'get'], summary: 'Show one team', examples: ['crmctl legacy-teams get 1', 'crmctl legacy-teams get 1 --skip-users 1 --json'], columns: TEAM_FIELDS, fields: TEAM_FIELDS, help: { ...help, id: 'team id' },
+  }, { query: () => z.object({ skip_users: flag01.optional() }) }),
+  users: getRow('/api/v1/legacyTeams/{id}/users', 20, READ, {
+    help: { id: 'team id' },
+    command: ['legacy-teams', 'users', 'list'],
+    summary: 'List the user ids of a team\'s members',
+    examples: ['crmctl legacy-teams users list 1'],
+    ...USER_IDS,
+  }),
+  ofUser: getRow('/api/v1/legacyTeams/user/{id}', 20, READ, {
+    command: ['legacy-teams', 'of-user'],
+    summary: 'List the teams a user is a member of (the argument is a user id)',
+    examples: ['crmctl legacy-teams of-user 2 --order-by name'],
+    columns: COLUMNS,
+    fields: TEAM_FIELDS,
+    help: { ...help, id: 'user id (a member of the teams listed)' },
+  }, { query: () => listQuery }),
+  create: createRow('/api/v1/legacyTeams', 10, WRITE, () => z.object({ name: z.string().trim().min(1), manager_id: id, description: z.string().optional(), users: userIds.optional() }), {
+    prompts: { manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
+    command: ['legacy-teams', 'create'],
+    summary: 'Create a team with a manager and, optionally, members',
+    examples: ['crmctl legacy-teams create --name Closers --manager-id 1 --users 2,3 --description "Berlin office"'],
+    columns: TEAM_FIELDS,
+    fields: TEAM_FIELDS,
+    help,
+  }),
+  update: updateRow('PUT', '/api/v1/legacyTeams/{id}', 10, WRITE, {
+    prompts: { id: { from: 'legacyTeams.list' }, manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
+    command: ['legacy-teams', 'update'],
+    summary: 'Change a team: only the fields you give change (--users replaces the member list)',
+    examples: ['crmctl legacy-teams update 1 --manager-id 3', 'crmctl legacy-teams update 1 --active-flag 0', 'crmctl legacy-teams update 1 --deleted-flag 1'],
+    columns: TEAM_FIELDS,
+    fields: TEAM_FIELDS,
+    help: { ...help, id: 'team id' },
+  }, {
     body: () => z.object({
       name: z.string().trim().min(1).optional(),
       description: z.string().optional(),
@@ -116,51 +85,7 @@ export const legacyTeamOps = defineTable('legacyTeams', {
       active_flag: flag01.optional(),
       deleted_flag: flag01.optional(),
     }),
-    cli: {
-      prompts: { id: { from: 'legacyTeams.list' }, manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
-      command: ['legacy-teams', 'update'],
-      summary: 'Change a team: only the fields you give change (--users replaces the member list)',
-      examples: ['crmctl legacy-teams update 1 --manager-id 3', 'crmctl legacy-teams update 1 --active-flag 0', 'crmctl legacy-teams update 1 --deleted-flag 1'],
-      columns: TEAM_FIELDS,
-      fields: TEAM_FIELDS,
-      help: { ...help, id: 'team id' },
-    },
-  },
-  addUsers: {
-    method: 'POST',
-    path: '/api/v1/legacyTeams/{id}/users',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    body: () => z.object({ users: userIds.min(1) }),
-    cli: {
-      prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } },
-      command: ['legacy-teams', 'users', 'add'],
-      summary: 'Add users to a team',
-      examples: ['crmctl legacy-teams users add 1 --users 2,3'],
-      columns: ['user_id'],
-      help: { id: 'team id', users: 'user ids to add (existing users)' },
-      wrapValues: 'user_id',
-    },
-  },
-  removeUsers: {
-    method: 'DELETE',
-    path: '/api/v1/legacyTeams/{id}/users',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    body: () => z.object({ users: userIds.min(1) }),
-    cli: {
-      prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } },
-      command: ['legacy-teams', 'users', 'remove'],
-      summary: 'Remove users from a team',
-      examples: ['crmctl legacy-teams users remove 1 --users 3 --yes'],
-      confirm: true,
-      columns: ['user_id'],
-      help: { id: 'team id', users: 'user ids to remove (members of the team)' },
-      wrapValues: 'user_id',
-    },
-  },
+  }),
+  addUsers: membersRow('POST', 'add', { summary: 'Add users to a team', examples: ['crmctl legacy-teams users add 1 --users 2,3'] }, 'user ids to add (existing users)'),
+  removeUsers: membersRow('DELETE', 'remove', { summary: 'Remove users from a team', examples: ['crmctl legacy-teams users remove 1 --users 3 --yes'], confirm: true }, 'user ids to remove (members of the team)'),
 } satisfies OperationTable);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { flag01, id, offsetQuery, uuid, pathId } from '../schemas.js';
+import { flag01, id, offsetQuery, uuid } from '../schemas.js';
+import { deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 const READ = ['mail:read', 'mail:full'];
 const WRITE = ['mail:full'];
@@ -26,102 +27,46 @@ export const MESSAGE_FIELDS = [
 ];
 export const MESSAGE_COLUMNS = ['id', 'message_time', 'from.0.email_address', 'to.0.email_address', 'subject', 'snippet'];
 
-const threadParams = z.object({ id: pathId });
 
 export const mailboxOps = defineTable('mailbox', {
-  threadsList: {
-    method: 'GET',
-    path: '/api/v1/mailbox/mailThreads',
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 500,
-    // `folder` is required by the service; its default is inbox, so the CLI always sends one.
-    query: () => z.object({ folder: z.enum(MAIL_FOLDERS).default('inbox'), ...offsetQuery }),
-    cli: {
-      command: ['mailbox', 'threads', 'list'],
-      summary: 'List your mail threads of one folder, most recent message first',
-      examples: ['crmctl mailbox threads list --folder inbox', 'crmctl mailbox threads list --folder archive --all --output ndjson'],
-      columns: THREAD_COLUMNS,
-      fields: THREAD_FIELDS,
-      help: { folder: 'inbox (default), drafts, sent or archive' },
+  // `folder` is required by the service; its default is inbox, so the CLI always sends one.
+  threadsList: listRow('/api/v1/mailbox/mailThreads', 20, READ, 'offset', () => z.object({ folder: z.enum(MAIL_FOLDERS).default('inbox'), ...offsetQuery }), {
+    command: ['mailbox', 'threads', 'list'],
+    summary: 'List your mail threads of one folder, most recent message first',
+    examples: ['crmctl mailbox threads list --folder inbox', 'crmctl mailbox threads list --folder archive --all --output ndjson'],
+    columns: THREAD_COLUMNS,
+    fields: THREAD_FIELDS,
+    help: { folder: 'inbox (default), drafts, sent or archive' },
+  }),
+  threadsGet: getRow('/api/v1/mailbox/mailThreads/{id}', 20, READ, { command: ['mailbox', 'threads', 'get'], summary: 'Show one mail thread', examples: ['crmctl mailbox threads get 1 --json'], columns: ['id', 'subject', 'folders', 'parties.from.0.email_address', 'parties.to.0.email_address', 'message_count', 'read_flag', 'shared_flag', 'archived_flag', 'deal_id', 'lead_id', 'last_message_timestamp'], fields: THREAD_FIELDS }),
+  threadsMessages: getRow('/api/v1/mailbox/mailThreads/{id}/mailMessages', 20, READ, { command: ['mailbox', 'threads', 'messages'], summary: 'List the messages of a mail thread (bodies not included)', examples: ['crmctl mailbox threads messages 1'], columns: MESSAGE_COLUMNS, fields: MESSAGE_FIELDS }),
+  // The vendor spec lists only application/x-www-form-urlencoded for this one.
+  threadsUpdate: updateRow('PUT', '/api/v1/mailbox/mailThreads/{id}', 10, WRITE, {
+    prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } }, deal_id: { from: 'deals.list', label: 'title' }, lead_id: { from: 'leads.list', label: 'title' } },
+    command: ['mailbox', 'threads', 'update'],
+    summary: 'Link a thread to a deal or lead, mark it read or shared, archive it (only the fields you give change)',
+    examples: ['crmctl mailbox threads update 1 --deal-id 1 --read 1', 'crmctl mailbox threads update 1 --archived 1', 'crmctl mailbox threads update 1 --unset deal_id'],
+    columns: ['id', 'subject', 'folders', 'read_flag', 'shared_flag', 'archived_flag', 'deal_id', 'lead_id'],
+    fields: THREAD_FIELDS,
+    flagNames: { shared_flag: 'shared', read_flag: 'read', archived_flag: 'archived' },
+    help: {
+      deal_id: 'link to this deal (must exist)',
+      lead_id: 'link to this lead (UUID, must exist)',
+      shared_flag: '1 shares the thread with the rest of the company, 0 makes it private',
+      read_flag: '1 read, 0 unread',
+      archived_flag: '1 archives an inbox thread (moves it to archive), 0 brings it back to the inbox',
     },
-  },
-  threadsGet: {
-    method: 'GET',
-    path: '/api/v1/mailbox/mailThreads/{id}',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params: () => threadParams,
-    cli: { command: ['mailbox', 'threads', 'get'], summary: 'Show one mail thread', examples: ['crmctl mailbox threads get 1 --json'], columns: ['id', 'subject', 'folders', 'parties.from.0.email_address', 'parties.to.0.email_address', 'message_count', 'read_flag', 'shared_flag', 'archived_flag', 'deal_id', 'lead_id', 'last_message_timestamp'], fields: THREAD_FIELDS },
-  },
-  threadsMessages: {
-    method: 'GET',
-    path: '/api/v1/mailbox/mailThreads/{id}/mailMessages',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params: () => threadParams,
-    cli: { command: ['mailbox', 'threads', 'messages'], summary: 'List the messages of a mail thread (bodies not included)', examples: ['crmctl mailbox threads messages 1'], columns: MESSAGE_COLUMNS, fields: MESSAGE_FIELDS },
-  },
-  threadsUpdate: {
-    method: 'PUT',
-    path: '/api/v1/mailbox/mailThreads/{id}',
-    cost: 10,
-    scopes: WRITE,
-    pagination: 'none',
-    // The vendor spec lists only application/x-www-form-urlencoded for this one.
+  }, {
     encoding: 'form',
-    params: () => threadParams,
-    body: () => z.object({
-      deal_id: id.nullable().optional(),
-      lead_id: uuid.nullable().optional(),
-      shared_flag: flag01.optional(),
-      read_flag: flag01.optional(),
-      archived_flag: flag01.optional(),
-    }),
-    cli: {
-      prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } }, deal_id: { from: 'deals.list', label: 'title' }, lead_id: { from: 'leads.list', label: 'title' } },
-      command: ['mailbox', 'threads', 'update'],
-      summary: 'Link a thread to a deal or lead, mark it read or shared, archive it (only the fields you give change)',
-      examples: ['crmctl mailbox threads update 1 --deal-id 1 --read 1', 'crmctl mailbox threads update 1 --archived 1', 'crmctl mailbox threads update 1 --unset deal_id'],
-      columns: ['id', 'subject', 'folders', 'read_flag', 'shared_flag', 'archived_flag', 'deal_id', 'lead_id'],
-      fields: THREAD_FIELDS,
-      flagNames: { shared_flag: 'shared', read_flag: 'read', archived_flag: 'archived' },
-      help: {
-        deal_id: 'link to this deal (must exist)',
-        lead_id: 'link to this lead (UUID, must exist)',
-        shared_flag: '1 shares the thread with the rest of the company, 0 makes it private',
-        read_flag: '1 read, 0 unread',
-        archived_flag: '1 archives an inbox thread (moves it to archive), 0 brings it back to the inbox',
-      },
-    },
-  },
-  threadsDelete: {
-    method: 'DELETE',
-    path: '/api/v1/mailbox/mailThreads/{id}',
-    cost: 6,
-    scopes: WRITE,
-    pagination: 'none',
-    params: () => threadParams,
-    cli: { prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], confirm: true, columns: ['id'] },
-  },
-  messagesGet: {
-    method: 'GET',
-    path: '/api/v1/mailbox/mailMessages/{id}',
-    cost: 2,
-    scopes: READ,
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    query: () => z.object({ include_body: flag01.optional() }),
-    cli: {
-      command: ['mailbox', 'messages', 'get'],
-      summary: 'Show one mail message; --body includes its full body',
-      examples: ['crmctl mailbox messages get 3 --body', 'crmctl mailbox messages get 3 --json'],
-      columns: ['id', 'mail_thread_id', 'subject', 'from.0.email_address', 'to.0.email_address', 'message_time', 'read_flag', 'snippet'],
-      fields: MESSAGE_FIELDS,
-      handWritten: true,
-    },
-  },
+    body: () => z.object({ deal_id: id.nullable().optional(), lead_id: uuid.nullable().optional(), shared_flag: flag01.optional(), read_flag: flag01.optional(), archived_flag: flag01.optional() }),
+  }),
+  threadsDelete: deleteRow('/api/v1/mailbox/mailThreads/{id}', 6, WRITE, { prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], columns: ['id'] }),
+  messagesGet: getRow('/api/v1/mailbox/mailMessages/{id}', 2, READ, {
+    command: ['mailbox', 'messages', 'get'],
+    summary: 'Show one mail message; --body includes its full body',
+    examples: ['crmctl mailbox messages get 3 --body', 'crmctl mailbox messages get 3 --json'],
+    columns: ['id', 'mail_thread_id', 'subject', 'from.0.email_address', 'to.0.email_address', 'message_time', 'read_flag', 'snippet'],
+    fields: MESSAGE_FIELDS,
+    handWritten: true,
+  }, { query: () => z.object({ include_body: flag01.optional() }) }),
 } satisfies OperationTable);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, uuid } from '../schemas.js';
-import { createRow } from './rows.js';
+import { createRow, deleteRow } from './rows.js';
 
 export const meetingOps = defineTable('meetings', {
   link: createRow('/api/v1/meetings/userProviderLinks', 10, ['video-calls'], () => z.object({ user_provider_id: uuid, user_id: id, company_id: id, marketplace_client_id: z.string() }), {
@@ -11,20 +11,11 @@ export const meetingOps = defineTable('meetings', {
     columns: ['message'],
     fields: ['message'],
   }),
-  unlink: {
-    method: 'DELETE',
-    path: '/api/v1/meetings/userProviderLinks/{id}',
-    cost: 6,
-    scopes: ['video-calls'],
-    pagination: 'none',
-    params: () => z.object({ id: uuid }),
-    cli: {
-      command: ['meetings', 'unlink-provider'],
-      summary: 'Remove a user\'s link to a video call provider',
-      examples: ['crmctl meetings unlink-provider <id>'],
-      columns: ['message'],
-      fields: ['message'],
-      confirm: true,
-    },
-  },
+  unlink: deleteRow('/api/v1/meetings/userProviderLinks/{id}', 6, ['video-calls'], {
+    command: ['meetings', 'unlink-provider'],
+    summary: 'Remove a user\'s link to a video call provider',
+    examples: ['crmctl meetings unlink-provider <id>'],
+    columns: ['message'],
+    fields: ['message'],
+  }, { params: () => z.object({ id: uuid }) }),
 } satisfies OperationTable);

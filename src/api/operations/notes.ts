@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, isoDate, offsetQuery, sortString, uuid } from '../schemas.js';
-import { createRow, getRow, listRow, updateRow } from './rows.js';
+import { createRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
 
 // Notes live on v1 only (the vendor's documents); reads accept deal or contact scopes, writes need a :full one.
 const READ = ['deals:read', 'deals:full', 'contacts:read', 'contacts:full'];
@@ -66,13 +66,18 @@ const content = z
 
 const pinFlags = Object.fromEntries(Object.keys(PIN_TARGET).map((k) => [k, flag01.optional()])) as Record<keyof typeof PIN_TARGET, z.ZodOptional<typeof flag01>>;
 
-const noteFields = {
+/** The items a note is attached to: body fields of a write, filters of the list. */
+const targetIds = {
   lead_id: uuid.optional(),
   deal_id: id.optional(),
   person_id: id.optional(),
   org_id: id.optional(),
   project_id: id.optional(),
   task_id: id.optional(),
+};
+
+const noteFields = {
+  ...targetIds,
   user_id: id.optional(),
   add_time: noteTime.optional(),
   ...pinFlags,
@@ -99,12 +104,7 @@ const updateBody = z.object({ content: content.optional(), ...noteFields });
 const listQuery = z
   .object({
     user_id: id.optional(),
-    lead_id: uuid.optional(),
-    deal_id: id.optional(),
-    person_id: id.optional(),
-    org_id: id.optional(),
-    project_id: id.optional(),
-    task_id: id.optional(),
+    ...targetIds,
     sort: sortString(NOTE_SORT).optional(),
     start_date: isoDate.optional(),
     end_date: isoDate.optional(),
@@ -139,32 +139,23 @@ const NOTE_WRITE_CLI = { columns: NOTE_COLUMNS, fields: NOTE_FIELDS, flagNames: 
 const COMMENT_WRITE_CLI = { columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS, help: { content: 'HTML, sanitized by the service (or use --content-file)' } };
 
 export const noteOps = defineTable('notes', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/notes',
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 500,
-    query: () => listQuery,
-    cli: {
-      command: ['notes', 'list'],
-      summary: 'List notes; filters narrow by author, attached item, dates and pinning',
-      examples: ['crmctl notes list --deal-id 1 --sort "add_time DESC"', 'crmctl notes list --start-date 2025-01-01 --end-date 2025-01-31 --pin-deal 1 --all --output ndjson'],
-      columns: NOTE_COLUMNS,
-      fields: NOTE_FIELDS,
-      flagNames: PIN_FLAGS,
-      help: {
-        ...Object.fromEntries(NOTE_TARGETS.map((t) => [t, `only notes attached to this ${t.replace(/_id$/, '').replace('org', 'organization')}`])),
-        ...Object.fromEntries(Object.keys(PIN_TARGET).map((f) => [f, '0 or 1: only notes (not) pinned there'])),
-        user_id: 'only notes written by this user',
-        sort: `"field ASC|DESC", comma separated; fields: ${NOTE_SORT.join(', ')}`,
-        start_date: 'notes added on or after this date (YYYY-MM-DD)',
-        end_date: 'notes added on or before this date (YYYY-MM-DD)',
-        updated_since: 'RFC 3339, e.g. 2025-01-01T10:20:00Z; update_time at or after it',
-      },
+  list: listRow('/api/v1/notes', 20, READ, 'offset', () => listQuery, {
+    command: ['notes', 'list'],
+    summary: 'List notes; filters narrow by author, attached item, dates and pinning',
+    examples: ['crmctl notes list --deal-id 1 --sort "add_time DESC"', 'crmctl notes list --start-date 2025-01-01 --end-date 2025-01-31 --pin-deal 1 --all --output ndjson'],
+    columns: NOTE_COLUMNS,
+    fields: NOTE_FIELDS,
+    flagNames: PIN_FLAGS,
+    help: {
+      ...Object.fromEntries(NOTE_TARGETS.map((t) => [t, `only notes attached to this ${t.replace(/_id$/, '').replace('org', 'organization')}`])),
+      ...Object.fromEntries(Object.keys(PIN_TARGET).map((f) => [f, '0 or 1: only notes (not) pinned there'])),
+      user_id: 'only notes written by this user',
+      sort: `"field ASC|DESC", comma separated; fields: ${NOTE_SORT.join(', ')}`,
+      start_date: 'notes added on or after this date (YYYY-MM-DD)',
+      end_date: 'notes added on or before this date (YYYY-MM-DD)',
+      updated_since: 'RFC 3339, e.g. 2025-01-01T10:20:00Z; update_time at or after it',
     },
-  },
+  }),
   get: getRow('/api/v1/notes/{id}', 2, READ, { command: ['notes', 'get'], summary: 'Show one note', examples: ['crmctl notes get 3 --json'], columns: NOTE_FIELDS.filter((f) => !['deal', 'organization', 'person', 'project', 'task'].includes(f)), fields: NOTE_FIELDS }, { params: () => noteParams }),
   create: createRow('/api/v1/notes', 10, WRITE, () => createBody, {
     prompts: { deal_id: { from: 'deals.list', label: 'title', or: ['person_id', 'org_id', 'lead_id', 'project_id'] }, person_id: { from: 'persons.list' }, org_id: { from: 'organizations.list' }, lead_id: { from: 'leads.list', label: 'title' }, project_id: { from: 'projects.list', label: 'title' }, user_id: { from: 'users.list' } },
@@ -188,7 +179,7 @@ export const noteOps = defineTable('notes', {
     params: () => noteParams,
     cli: { command: ['notes', 'delete'], summary: 'Delete a note (and its comments)', examples: ['crmctl notes delete 3 --yes'], confirm: true },
   },
-  commentsList: listRow('/api/v1/notes/{id}/comments', 20, READ, 'offset', () => z.object({ ...offsetQuery }), { command: ['notes', 'comments', 'list'], summary: 'List the comments of a note, oldest first', examples: ['crmctl notes comments list 3'], columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS }, { params: () => noteParams }),
+  commentsList: listRow('/api/v1/notes/{id}/comments', 20, READ, 'offset', offsetPage, { command: ['notes', 'comments', 'list'], summary: 'List the comments of a note, oldest first', examples: ['crmctl notes comments list 3'], columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS }, { params: () => noteParams }),
   commentsGet: getRow('/api/v1/notes/{id}/comments/{commentId}', 2, READ, { command: ['notes', 'comments', 'get'], summary: 'Show one comment of a note', examples: ['crmctl notes comments get 3 <comment-uuid>'], columns: COMMENT_FIELDS, fields: COMMENT_FIELDS }, { params: () => commentParams }),
   commentsAdd: createRow('/api/v1/notes/{id}/comments', 10, WRITE, () => commentBody, {
     command: ['notes', 'comments', 'add'],

@@ -78,21 +78,13 @@ export const organizationOps = defineTable('organizations', {
   permittedUsers: HISTORY.permittedUsers,
   mailMessages: HISTORY.mailMessages,
   files: HISTORY.files,
-  relationships: {
-    method: 'GET',
-    path: '/api/v1/organizationRelationships',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    query: () => z.object({ org_id: id }),
-    cli: {
-      command: ['organizations', 'relationships', 'list'],
-      summary: 'List the relationships of an organization (parent and related, both directions)',
-      examples: ['crmctl organizations relationships list --org-id 1'],
-      columns: ['id', 'type', 'rel_owner_org_id.name', 'rel_linked_org_id.name', 'calculated_type'],
-      fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag', 'calculated_type', 'calculated_related_org_id', 'related_organization_name'],
-    },
-  },
+  relationships: getRow('/api/v1/organizationRelationships', 20, READ, {
+    command: ['organizations', 'relationships', 'list'],
+    summary: 'List the relationships of an organization (parent and related, both directions)',
+    examples: ['crmctl organizations relationships list --org-id 1'],
+    columns: ['id', 'type', 'rel_owner_org_id.name', 'rel_linked_org_id.name', 'calculated_type'],
+    fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag', 'calculated_type', 'calculated_related_org_id', 'related_organization_name'],
+  }, { query: () => z.object({ org_id: id }) }),
   relationship: getRow('/api/v1/organizationRelationships/{id}', 2, READ, {
     command: ['organizations', 'relationships', 'get'],
     summary: 'Show one organization relationship',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { offsetQuery, uuid } from '../schemas.js';
+import { uuid } from '../schemas.js';
+import { getRow, listRow, offsetPage } from './rows.js';
 
 // Permission sets are read-only and admin-only (the vendor's documents).
 const ADMIN = ['admin'];
@@ -13,56 +14,30 @@ const COLUMNS = ['id', 'name', 'app', 'type', 'assignment_count'];
 const params = z.object({ id: uuid });
 
 export const permissionSetOps = defineTable('permissionSets', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/permissionSets',
-    cost: 20,
-    scopes: ADMIN,
-    pagination: 'none',
-    query: () => z.object({ app: z.enum(PERMISSION_SET_APPS).optional() }),
-    cli: {
-      command: ['permission-sets', 'list'],
-      summary: 'List permission sets, optionally of one app',
-      examples: ['crmctl permission-sets list', 'crmctl permission-sets list --app sales --output tsv'],
-      columns: COLUMNS,
-      fields: PERMISSION_SET_FIELDS,
-      help: { app: 'only the sets of this app' },
-    },
-  },
-  get: {
-    method: 'GET',
-    path: '/api/v1/permissionSets/{id}',
-    cost: 2,
-    scopes: ADMIN,
-    pagination: 'none',
-    params,
-    cli: {
-      help: { id: 'permission set id (UUID)' },
-      command: ['permission-sets', 'get'],
-      summary: 'Show one permission set with the permissions it grants',
-      examples: ['crmctl permission-sets get f07d229d-088a-4144-a40f-1fe64295d180'],
-      columns: [...COLUMNS, 'description', 'contents'],
-      fields: [...PERMISSION_SET_FIELDS, 'contents'],
-    },
-  },
-  assignments: {
-    method: 'GET',
-    path: '/api/v1/permissionSets/{id}/assignments',
-    cost: 20,
-    scopes: ADMIN,
-    pagination: 'offset',
-    maxLimit: 500,
-    params,
-    query: () => z.object({ ...offsetQuery }),
-    cli: {
-      help: { id: 'permission set id (UUID)' },
-      command: ['permission-sets', 'assignments'],
-      summary: 'List the users a permission set is assigned to',
-      examples: ['crmctl permission-sets assignments f07d229d-088a-4144-a40f-1fe64295d180 --all'],
-      columns: ['user_id', 'permission_set_id', 'name'],
-      fields: ['user_id', 'permission_set_id', 'name'],
-      // The service answers 404 for a set without assignments; the hand-written command shows an empty list then.
-      handWritten: true,
-    },
-  },
+  list: getRow('/api/v1/permissionSets', 20, ADMIN, {
+    command: ['permission-sets', 'list'],
+    summary: 'List permission sets, optionally of one app',
+    examples: ['crmctl permission-sets list', 'crmctl permission-sets list --app sales --output tsv'],
+    columns: COLUMNS,
+    fields: PERMISSION_SET_FIELDS,
+    help: { app: 'only the sets of this app' },
+  }, { query: () => z.object({ app: z.enum(PERMISSION_SET_APPS).optional() }) }),
+  get: getRow('/api/v1/permissionSets/{id}', 2, ADMIN, {
+    help: { id: 'permission set id (UUID)' },
+    command: ['permission-sets', 'get'],
+    summary: 'Show one permission set with the permissions it grants',
+    examples: ['crmctl permission-sets get f07d229d-088a-4144-a40f-1fe64295d180'],
+    columns: [...COLUMNS, 'description', 'contents'],
+    fields: [...PERMISSION_SET_FIELDS, 'contents'],
+  }, { params }),
+  assignments: listRow('/api/v1/permissionSets/{id}/assignments', 20, ADMIN, 'offset', offsetPage, {
+    help: { id: 'permission set id (UUID)' },
+    command: ['permission-sets', 'assignments'],
+    summary: 'List the users a permission set is assigned to',
+    examples: ['crmctl permission-sets assignments f07d229d-088a-4144-a40f-1fe64295d180 --all'],
+    columns: ['user_id', 'permission_set_id', 'name'],
+    fields: ['user_id', 'permission_set_id', 'name'],
+    // The service answers 404 for a set without assignments; the hand-written command shows an empty list then.
+    handWritten: true,
+  }, { params }),
 } satisfies OperationTable);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, pathId, visibleToNumber, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
-import { CHANGELOG_FIELDS, FOLLOWER_CHANGELOG_FIELDS } from './record-fields.js';
+import { cursorQuery, visibleToNumber, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
+import { CHANGELOG_FIELDS, FOLLOWER_CHANGELOG_FIELDS, USER_IDS } from './record-fields.js';
 import { followerRows } from './follower-rows.js';
-import { createRow, deleteRow, listRow, updateRow } from './rows.js';
+import { createRow, cursorPage, deleteRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
 
 /** Fields of the person a create or an update answers. */
 const PERSON_WRITE_FIELDS = [
@@ -69,7 +69,6 @@ const rfc3339 = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\
   error: 'must be an RFC 3339 date-time with a zone, e.g. 2026-01-31T12:00:00Z',
 });
 const firstChar = z.string().refine((s) => [...s].length === 1, { error: 'must be exactly one character (the first letter of the name)' });
-const params = z.object({ id: pathId });
 /** An e-mail address or phone number of a person, with its label. */
 const contact = z.object({ value: z.string().trim().min(1), primary: z.boolean().optional(), label: z.string().optional() });
 
@@ -125,271 +124,149 @@ const v1ListQuery = z
 /** The add and remove rows are the shared ones; a person's follower list and changelog differ (below). */
 const FOLLOWING = followerRows({ area: 'persons', noun: 'person', read: READ, write: ['contacts:full'], v1Columns: ['id', 'person_id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'person_id', 'add_time'] });
 
+/** A person's files, v2 and v1 form alike but for the fields they sort on (pages of at most 100). */
+const filesQuery = (sort: readonly string[]) => () => z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(sort).optional() });
+
+/** Body fields a create and an update share, after name, owner and organization (the create adds add_time before them). */
+const personBody = () => ({
+  emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(),
+  postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(),
+  notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(),
+  marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const personOps = defineTable('persons', {
-  list: {
-    method: 'GET',
-    path: '/api/v2/persons',
-    cost: 10,
-    scopes: READ,
-    pagination: 'cursor',
-    maxLimit: 500,
-    query: () => listQuery,
-    cli: {
-      customFields: 'person', command: ['persons', 'list'],
-      summary: 'List persons (cursor-paged); --v1 for the offset-paged v1 list',
-      examples: [
-        'crmctl persons list --owner-id 1 --sort-by update_time --sort-direction desc --limit 50',
-        'crmctl persons list --ids 1,2,3 --include-fields open_deals_count,notes_count --json',
-        'crmctl persons list --updated-since 2026-01-01T00:00:00Z --all --output ndjson',
-      ],
-      columns: COLUMNS,
-      fields: PERSON_FIELDS,
-      help: {
-        filter_id: 'saved filter id; --ids, --owner-id, --org-id and --deal-id cannot be combined with it (the service ignores them)',
-        ids: 'up to 100 person ids; ids that do not exist or are not visible are left out',
-        owner_id: 'persons owned by this user',
-        org_id: 'persons of this organization',
-        deal_id: 'persons linked to this deal',
-        updated_since: 'RFC 3339, inclusive',
-        updated_until: 'RFC 3339, exclusive',
-        sort_by: 'default id',
-        sort_direction: 'default asc',
-        ...DETAIL_HELP,
-      },
+  list: listRow('/api/v2/persons', 10, READ, 'cursor', () => listQuery, {
+    customFields: 'person', command: ['persons', 'list'],
+    summary: 'List persons (cursor-paged); --v1 for the offset-paged v1 list',
+    examples: [
+      'crmctl persons list --owner-id 1 --sort-by update_time --sort-direction desc --limit 50',
+      'crmctl persons list --ids 1,2,3 --include-fields open_deals_count,notes_count --json',
+      'crmctl persons list --updated-since 2026-01-01T00:00:00Z --all --output ndjson',
+    ],
+    columns: COLUMNS,
+    fields: PERSON_FIELDS,
+    help: {
+      filter_id: 'saved filter id; --ids, --owner-id, --org-id and --deal-id cannot be combined with it (the service ignores them)',
+      ids: 'up to 100 person ids; ids that do not exist or are not visible are left out',
+      owner_id: 'persons owned by this user',
+      org_id: 'persons of this organization',
+      deal_id: 'persons linked to this deal',
+      updated_since: 'RFC 3339, inclusive',
+      updated_until: 'RFC 3339, exclusive',
+      sort_by: 'default id',
+      sort_direction: 'default asc',
+      ...DETAIL_HELP,
     },
-  },
-  get: {
-    method: 'GET',
-    path: '/api/v2/persons/{id}',
-    cost: 1,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    query: () => z.object(detailQuery),
-    cli: {
-      customFields: 'person', command: ['persons', 'get'],
-      summary: 'Show one person; --v1 for the v1 form with every count and related objects',
-      examples: ['crmctl persons get 12 --include-fields open_deals_count,followers_count --include-labels', 'crmctl persons get 12 --v1 --json'],
-      columns: PERSON_FIELDS.filter((f) => !(PERSON_INCLUDE_FIELDS as readonly string[]).includes(f)),
-      fields: PERSON_FIELDS,
-      help: DETAIL_HELP,
+  }),
+  get: getRow('/api/v2/persons/{id}', 1, READ, {
+    customFields: 'person', command: ['persons', 'get'],
+    summary: 'Show one person; --v1 for the v1 form with every count and related objects',
+    examples: ['crmctl persons get 12 --include-fields open_deals_count,followers_count --include-labels', 'crmctl persons get 12 --v1 --json'],
+    columns: PERSON_FIELDS.filter((f) => !(PERSON_INCLUDE_FIELDS as readonly string[]).includes(f)),
+    fields: PERSON_FIELDS,
+    help: DETAIL_HELP,
+  }, { query: () => z.object(detailQuery) }),
+  changelog: listRow('/api/v1/persons/{id}/changelog', 20, RECENTS, 'cursor', cursorPage, {
+    command: ['persons', 'changelog'],
+    summary: 'Field changes of a person, newest first',
+    examples: ['crmctl persons changelog 12 --limit 20'],
+    columns: ['time', 'field_key', 'old_value', 'new_value', 'actor_user_id', 'change_source'],
+    fields: CHANGELOG_FIELDS,
+  }),
+  files: listRow('/api/v1/persons/{id}/files', 20, READ, 'offset', filesQuery(FILE_SORT_API), {
+    command: ['persons', 'files'],
+    summary: 'Files attached to a person (pages of at most 100); --v1 sorts on more fields',
+    examples: ['crmctl persons files 12 --sort "update_time DESC"', 'crmctl persons files 12 --v1 --sort "file_size DESC"'],
+    columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
+    help: { sort: '"field ASC|DESC"; fields: id, update_time (with --v1: id, user_id, deal_id, person_id, org_id, product_id, add_time, update_time, file_name, file_type, file_size, comment)' },
+  }, { maxLimit: 100 }),
+  // Cost "not stated" in the interface; the vendor charges 20 for the person files operation.
+  // The Limits table caps person files at 100 a page; it names no form, so both get it.
+  filesV1: listRow('/v1/persons/{id}/files', 20, READ, 'offset', filesQuery(FILE_SORT_V1), {
+    command: ['persons', 'files'],
+    summary: 'Files attached to a person, v1 form (reached with `crmctl persons files ID --v1`)',
+    examples: ['crmctl persons files 12 --v1 --sort "file_size DESC"'],
+    columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
+    switch: '--v1',
+  }, { maxLimit: 100 }),
+  flow: listRow('/api/v1/persons/{id}/flow', 40, RECENTS, 'offset', () => z.object({ ...offsetQuery, all_changes: flag01.optional(), items: z.array(z.enum(FLOW_ITEMS)).optional() }), {
+    command: ['persons', 'flow'],
+    summary: 'Updates about a person (notes, activities, changes, deals, files, mail), newest first',
+    examples: ['crmctl persons flow 12 --items note,activity,personChange --all-changes 1'],
+    columns: ['timestamp', 'object', 'data.id'],
+    help: { all_changes: '1 includes custom field changes', items: `only these kinds: ${FLOW_ITEMS.join(', ')}` },
+  }),
+  followers: listRow('/api/v2/persons/{id}/followers', 10, READ, 'cursor', cursorPage, {
+    command: ['persons', 'followers', 'list'],
+    summary: 'Users following a person; --v1 for the v1 form',
+    examples: ['crmctl persons followers list 12', 'crmctl persons followers list 12 --v1 --json'],
+    columns: ['user_id', 'add_time'],
+    fields: ['user_id', 'add_time', 'id', 'person_id'],
+  }),
+  followersChangelog: listRow('/api/v2/persons/{id}/followers/changelog', 10, READ, 'cursor', cursorPage, {
+    command: ['persons', 'followers', 'changelog'],
+    summary: 'Who started or stopped following a person, and when',
+    examples: ['crmctl persons followers changelog 12'],
+    columns: ['time', 'action', 'follower_user_id', 'actor_user_id'],
+    fields: FOLLOWER_CHANGELOG_FIELDS,
+  }),
+  mailMessages: listRow('/api/v1/persons/{id}/mailMessages', 20, MAIL, 'offset', () => z.object({ ...offsetQuery, include_body: flag01.optional() }), {
+    command: ['persons', 'mail-messages'],
+    summary: 'Mail messages with a person, newest first',
+    examples: ['crmctl persons mail-messages 12 --include-body 1 --json'],
+    columns: ['data.id', 'timestamp', 'data.subject', 'data.from.0.email_address', 'data.mail_thread_id'],
+    help: { include_body: '1 adds each message body (default 0)' },
+  }),
+  permittedUsers: getRow('/api/v1/persons/{id}/permittedUsers', 10, READ, { command: ['persons', 'permitted-users'], summary: 'Ids of the users who may see a person', examples: ['crmctl persons permitted-users 12'], ...USER_IDS }),
+  picture: getRow('/api/v2/persons/{id}/picture', 1, READ, {
+    command: ['persons', 'picture', 'get'],
+    summary: 'URLs of a person\'s picture (128x128 and 512x512)',
+    examples: ['crmctl persons picture get 12 --fields pictures.128,pictures.512'],
+    columns: ['id', 'item_id', 'pictures.128', 'pictures.512', 'file_size', 'added_by_user_id'],
+    fields: ['id', 'item_type', 'item_id', 'added_by_user_id', 'active_flag', 'file_size', 'pictures'],
+  }),
+  products: listRow('/api/v1/persons/{id}/products', 20, READ, 'offset', offsetPage, {
+    command: ['persons', 'products'],
+    summary: 'Products on the deals of a person (one row per deal product)',
+    examples: ['crmctl persons products 12 --all'],
+    columns: ['deal_id', 'deal.title', 'deal.status', 'product.id', 'product.name', 'product.code'],
+    fields: ['deal_id', 'deal', 'product'],
+  }),
+  // Cost "not shown" in the interface; the vendor charges 20.
+  search: listRow('/api/v2/persons/search', 20, [...READ, 'search:read'], 'cursor', () => searchQuery({
+    term: z.string(),
+    fields: z.array(z.enum(['custom_fields', 'email', 'notes', 'phone', 'name'])).optional(),
+    exact_match: z.boolean().optional(),
+    organization_id: id.optional(),
+    include_fields: z.array(z.enum(['person.picture'])).optional(),
+    ...cursorQuery(500),
+  }), {
+    command: ['persons', 'search'],
+    summary: 'Search persons by name, email, phone, notes or custom fields',
+    examples: ['crmctl persons search --term alice --search-fields name,email', 'crmctl persons search --term "+372 5550" --search-fields phone --exact-match'],
+    unwrap: 'items',
+    columns: ['item.id', 'item.name', 'item.emails.0', 'item.phones.0', 'item.organization.name', 'result_score'],
+    help: {
+      term: 'at least 2 characters (1 with --exact-match)',
+      fields: 'where to search (default all); custom fields of types address, varchar, text, varchar_auto, double, monetary, phone',
+      exact_match: 'only full matches (case-insensitive)',
+      organization_id: 'at most 2000 persons are found per organization',
     },
-  },
-  changelog: {
-    method: 'GET',
-    path: '/api/v1/persons/{id}/changelog',
-    cost: 20,
-    scopes: RECENTS,
-    pagination: 'cursor',
-    maxLimit: 500,
-    params,
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['persons', 'changelog'],
-      summary: 'Field changes of a person, newest first',
-      examples: ['crmctl persons changelog 12 --limit 20'],
-      columns: ['time', 'field_key', 'old_value', 'new_value', 'actor_user_id', 'change_source'],
-      fields: CHANGELOG_FIELDS,
+  }, { beta: true }),
+  listV1: listRow('/v1/persons', null, READ, 'offset', () => v1ListQuery, {
+    command: ['persons', 'list'],
+    summary: 'List persons, v1 form (reached with `crmctl persons list --v1`)',
+    examples: ['crmctl persons list --v1 --first-char a --sort "name ASC"', 'crmctl persons list --v1 --user-id 2 --all'],
+    columns: V1_COLUMNS,
+    fields: V1_PERSON_FIELDS,
+    help: {
+      user_id: 'owner; cannot be combined with --filter-id (the filter wins)',
+      first_char: 'first letter of the name (case-insensitive)',
+      sort: '"field ASC|DESC", comma separated; first-level keys only',
     },
-  },
-  files: {
-    method: 'GET',
-    path: '/api/v1/persons/{id}/files',
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 100,
-    params,
-    query: () => z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_API).optional() }),
-    cli: {
-      command: ['persons', 'files'],
-      summary: 'Files attached to a person (pages of at most 100); --v1 sorts on more fields',
-      examples: ['crmctl persons files 12 --sort "update_time DESC"', 'crmctl persons files 12 --v1 --sort "file_size DESC"'],
-      columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
-      help: { sort: '"field ASC|DESC"; fields: id, update_time (with --v1: id, user_id, deal_id, person_id, org_id, product_id, add_time, update_time, file_name, file_type, file_size, comment)' },
-    },
-  },
-  filesV1: {
-    method: 'GET',
-    path: '/v1/persons/{id}/files',
-    // "not stated" in the interface; the vendor charges 20 for the person files operation.
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    // The Limits table caps person files at 100 a page; it names no form, so both get it.
-    maxLimit: 100,
-    params,
-    query: () => z.object({ ...offsetQuery, limit: z.int().min(1).max(100).optional(), sort: sortString(FILE_SORT_V1).optional() }),
-    cli: {
-      command: ['persons', 'files'],
-      summary: 'Files attached to a person, v1 form (reached with `crmctl persons files ID --v1`)',
-      examples: ['crmctl persons files 12 --v1 --sort "file_size DESC"'],
-      columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  flow: {
-    method: 'GET',
-    path: '/api/v1/persons/{id}/flow',
-    cost: 40,
-    scopes: RECENTS,
-    pagination: 'offset',
-    maxLimit: 500,
-    params,
-    query: () => z.object({ ...offsetQuery, all_changes: flag01.optional(), items: z.array(z.enum(FLOW_ITEMS)).optional() }),
-    cli: {
-      command: ['persons', 'flow'],
-      summary: 'Updates about a person (notes, activities, changes, deals, files, mail), newest first',
-      examples: ['crmctl persons flow 12 --items note,activity,personChange --all-changes 1'],
-      columns: ['timestamp', 'object', 'data.id'],
-      help: { all_changes: '1 includes custom field changes', items: `only these kinds: ${FLOW_ITEMS.join(', ')}` },
-    },
-  },
-  followers: {
-    method: 'GET',
-    path: '/api/v2/persons/{id}/followers',
-    cost: 10,
-    scopes: READ,
-    pagination: 'cursor',
-    maxLimit: 500,
-    params,
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['persons', 'followers', 'list'],
-      summary: 'Users following a person; --v1 for the v1 form',
-      examples: ['crmctl persons followers list 12', 'crmctl persons followers list 12 --v1 --json'],
-      columns: ['user_id', 'add_time'],
-      fields: ['user_id', 'add_time', 'id', 'person_id'],
-    },
-  },
-  followersChangelog: {
-    method: 'GET',
-    path: '/api/v2/persons/{id}/followers/changelog',
-    cost: 10,
-    scopes: READ,
-    pagination: 'cursor',
-    maxLimit: 500,
-    params,
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['persons', 'followers', 'changelog'],
-      summary: 'Who started or stopped following a person, and when',
-      examples: ['crmctl persons followers changelog 12'],
-      columns: ['time', 'action', 'follower_user_id', 'actor_user_id'],
-      fields: FOLLOWER_CHANGELOG_FIELDS,
-    },
-  },
-  mailMessages: {
-    method: 'GET',
-    path: '/api/v1/persons/{id}/mailMessages',
-    cost: 20,
-    scopes: MAIL,
-    pagination: 'offset',
-    maxLimit: 500,
-    params,
-    query: () => z.object({ ...offsetQuery, include_body: flag01.optional() }),
-    cli: {
-      command: ['persons', 'mail-messages'],
-      summary: 'Mail messages with a person, newest first',
-      examples: ['crmctl persons mail-messages 12 --include-body 1 --json'],
-      columns: ['data.id', 'timestamp', 'data.subject', 'data.from.0.email_address', 'data.mail_thread_id'],
-      help: { include_body: '1 adds each message body (default 0)' },
-    },
-  },
-  permittedUsers: {
-    method: 'GET',
-    path: '/api/v1/persons/{id}/permittedUsers',
-    cost: 10,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: { command: ['persons', 'permitted-users'], summary: 'Ids of the users who may see a person', examples: ['crmctl persons permitted-users 12'], columns: ['user_id'], fields: ['user_id'], wrapValues: 'user_id' },
-  },
-  picture: {
-    method: 'GET',
-    path: '/api/v2/persons/{id}/picture',
-    cost: 1,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['persons', 'picture', 'get'],
-      summary: 'URLs of a person\'s picture (128x128 and 512x512)',
-      examples: ['crmctl persons picture get 12 --fields pictures.128,pictures.512'],
-      columns: ['id', 'item_id', 'pictures.128', 'pictures.512', 'file_size', 'added_by_user_id'],
-      fields: ['id', 'item_type', 'item_id', 'added_by_user_id', 'active_flag', 'file_size', 'pictures'],
-    },
-  },
-  products: {
-    method: 'GET',
-    path: '/api/v1/persons/{id}/products',
-    cost: 20,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 500,
-    params,
-    query: () => z.object({ ...offsetQuery }),
-    cli: {
-      command: ['persons', 'products'],
-      summary: 'Products on the deals of a person (one row per deal product)',
-      examples: ['crmctl persons products 12 --all'],
-      columns: ['deal_id', 'deal.title', 'deal.status', 'product.id', 'product.name', 'product.code'],
-      fields: ['deal_id', 'deal', 'product'],
-    },
-  },
-  search: {
-    method: 'GET',
-    path: '/api/v2/persons/search',
-    // "not shown" in the interface; the vendor charges 20.
-    cost: 20,
-    scopes: [...READ, 'search:read'],
-    beta: true,
-    pagination: 'cursor',
-    maxLimit: 500,
-    query: () => searchQuery({
-      term: z.string(),
-      fields: z.array(z.enum(['custom_fields', 'email', 'notes', 'phone', 'name'])).optional(),
-      exact_match: z.boolean().optional(),
-      organization_id: id.optional(),
-      include_fields: z.array(z.enum(['person.picture'])).optional(),
-      ...cursorQuery(500),
-    }),
-    cli: {
-      command: ['persons', 'search'],
-      summary: 'Search persons by name, email, phone, notes or custom fields',
-      examples: ['crmctl persons search --term alice --search-fields name,email', 'crmctl persons search --term "+372 5550" --search-fields phone --exact-match'],
-      unwrap: 'items',
-      columns: ['item.id', 'item.name', 'item.emails.0', 'item.phones.0', 'item.organization.name', 'result_score'],
-      help: {
-        term: 'at least 2 characters (1 with --exact-match)',
-        fields: 'where to search (default all); custom fields of types address, varchar, text, varchar_auto, double, monetary, phone',
-        exact_match: 'only full matches (case-insensitive)',
-        organization_id: 'at most 2000 persons are found per organization',
-      },
-    },
-  },
-  listV1: {
-    method: 'GET',
-    path: '/v1/persons',
-    cost: null,
-    scopes: READ,
-    pagination: 'offset',
-    maxLimit: 500,
-    query: () => v1ListQuery,
-    cli: {
-      command: ['persons', 'list'],
-      summary: 'List persons, v1 form (reached with `crmctl persons list --v1`)',
-      examples: ['crmctl persons list --v1 --first-char a --sort "name ASC"', 'crmctl persons list --v1 --user-id 2 --all'],
-      columns: V1_COLUMNS,
-      fields: V1_PERSON_FIELDS,
-      help: {
-        user_id: 'owner; cannot be combined with --filter-id (the filter wins)',
-        first_char: 'first letter of the name (case-insensitive)',
-        sort: '"field ASC|DESC", comma separated; first-level keys only',
-      },
-      switch: '--v1',
-    },
-  },
+    switch: '--v1',
+  }),
   collection: listRow('/v1/persons/collection', null, READ, 'cursor', () => z.object({ since: dateTime.optional(), until: dateTime.optional(), owner_id: id.optional(), first_char: firstChar.optional(), ...cursorQuery(500) }), {
     command: ['persons', 'collection'],
     summary: 'Every person in one cursor-paged stream, for exports (global admins only)',
@@ -398,22 +275,14 @@ export const personOps = defineTable('persons', {
     fields: ['id', 'active_flag', 'owner_id', 'org_id', 'name', 'email', 'phone', 'update_time', 'delete_time', 'add_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'cc_email'],
     help: { since: 'update_time from (date-time)', until: 'update_time up to (date-time)', first_char: 'first letter of the name (case-insensitive)' },
   }, { beta: true }),
-  getV1: {
-    method: 'GET',
-    path: '/v1/persons/{id}',
-    cost: null,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['persons', 'get'],
-      summary: 'Show one person, v1 form (reached with `crmctl persons get ID --v1`)',
-      examples: ['crmctl persons get 12 --v1'],
-      columns: V1_COLUMNS,
-      fields: V1_PERSON_FIELDS,
-      switch: '--v1',
-    },
-  },
+  getV1: getRow('/v1/persons/{id}', null, READ, {
+    command: ['persons', 'get'],
+    summary: 'Show one person, v1 form (reached with `crmctl persons get ID --v1`)',
+    examples: ['crmctl persons get 12 --v1'],
+    columns: V1_COLUMNS,
+    fields: V1_PERSON_FIELDS,
+    switch: '--v1',
+  }),
   activities: listRow('/v1/persons/{id}/activities', null, READ, 'offset', () => z.object({ ...offsetQuery, done: flag01.optional(), exclude: z.array(id).optional() }), {
     command: ['persons', 'activities'],
     summary: 'Activities of a person',
@@ -428,23 +297,15 @@ export const personOps = defineTable('persons', {
     columns: ['id', 'title', 'status', 'value', 'currency', 'stage_id', 'user_id'],
     help: { status: 'default all_not_deleted; deleted lists deals deleted in the last 30 days', sort: '"field ASC|DESC", comma separated' },
   }),
-  followersV1: {
-    method: 'GET',
-    path: '/v1/persons/{id}/followers',
-    // "not stated" in the interface; the vendor charges 20.
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['persons', 'followers', 'list'],
-      summary: 'Users following a person, v1 form (reached with `crmctl persons followers list ID --v1`)',
-      examples: ['crmctl persons followers list 12 --v1'],
-      columns: ['id', 'user_id', 'add_time'],
-      switch: '--v1',
-    },
-  },
-  create: createRow('/api/v2/persons', 5, ['contacts:full'], () => z.object({ name: z.string().trim().min(1), owner_id: id.optional(), org_id: id.nullable().optional(), add_time: dateTime.optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }), {
+  // Cost "not stated" in the interface; the vendor charges 20.
+  followersV1: getRow('/v1/persons/{id}/followers', 20, READ, {
+    command: ['persons', 'followers', 'list'],
+    summary: 'Users following a person, v1 form (reached with `crmctl persons followers list ID --v1`)',
+    examples: ['crmctl persons followers list 12 --v1'],
+    columns: ['id', 'user_id', 'add_time'],
+    switch: '--v1',
+  }),
+  create: createRow('/api/v2/persons', 5, ['contacts:full'], () => z.object({ name: z.string().trim().min(1), owner_id: id.optional(), org_id: id.nullable().optional(), add_time: dateTime.optional(), ...personBody() }), {
     customFields: 'person', command: ['persons', 'create'],
     summary: 'Create a person',
     examples: ['crmctl persons create --name "Alice Andersson" --org-id 1'],
@@ -457,9 +318,7 @@ export const personOps = defineTable('persons', {
     examples: ['crmctl persons update 1 --name "Alice A. Andersson"'],
     columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
     fields: PERSON_WRITE_FIELDS,
-  }, {
-    body: () => z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), org_id: id.nullable().optional(), emails: z.array(contact).optional(), phones: z.array(contact).optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).optional(), postal_address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), notes: z.string().optional(), im: z.array(contact).optional(), birthday: z.string().optional(), job_title: z.string().optional(), marketing_status: z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived']).optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
-  }),
+  }, { body: () => z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), org_id: id.nullable().optional(), ...personBody() }) }),
   delete: deleteRow('/api/v2/persons/{id}', 3, ['contacts:full'], {
     command: ['persons', 'delete'],
     summary: 'Delete a person',

@@ -6,6 +6,11 @@ import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
 /** Fields of a pipeline record. */
 const PIPELINE_FIELDS = ['id', 'name', 'order_nr', 'is_deleted', 'is_deal_probability_enabled', 'add_time', 'update_time'];
 
+/** Columns and known fields of one pipeline as a read or a write answers it. */
+const SHOWN = { columns: ['id', 'name', 'add_time', 'update_time'], fields: PIPELINE_FIELDS };
+/** The period (and, optionally, the user) both pipeline statistics are read for. */
+const periodQuery = () => z.object({ start_date: isoDate, end_date: isoDate, user_id: id.optional() });
+
 export const pipelineOps = defineTable('pipelines', {
   list: listRow('/api/v2/pipelines', 5, ['deals:read', 'deals:full', 'admin'], 'cursor', () => z.object({ sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }), {
     command: ['pipelines', 'list'],
@@ -18,22 +23,19 @@ export const pipelineOps = defineTable('pipelines', {
     command: ['pipelines', 'get'],
     summary: 'Show one pipeline',
     examples: ['crmctl pipelines get 1'],
-    columns: ['id', 'name', 'add_time', 'update_time'],
-    fields: PIPELINE_FIELDS,
+    ...SHOWN,
   }),
   create: createRow('/api/v2/pipelines', 5, ['admin'], () => z.object({ name: z.string().trim().min(1), is_deal_probability_enabled: z.boolean().optional() }), {
     command: ['pipelines', 'create'],
     summary: 'Create a pipeline',
     examples: ['crmctl pipelines create --name "Renewals"'],
-    columns: ['id', 'name', 'add_time', 'update_time'],
-    fields: PIPELINE_FIELDS,
+    ...SHOWN,
   }),
   update: updateRow('PATCH', '/api/v2/pipelines/{id}', 5, ['admin'], {
     command: ['pipelines', 'update'],
     summary: 'Change a pipeline: only the fields you give change',
     examples: ['crmctl pipelines update 2 --is-deal-probability-enabled true'],
-    columns: ['id', 'name', 'add_time', 'update_time'],
-    fields: PIPELINE_FIELDS,
+    ...SHOWN,
   }, { body: () => z.object({ name: z.string().trim().min(1).optional(), is_deal_probability_enabled: z.boolean().optional() }) }),
   delete: deleteRow('/api/v2/pipelines/{id}', 3, ['admin'], {
     command: ['pipelines', 'delete'],
@@ -46,12 +48,12 @@ export const pipelineOps = defineTable('pipelines', {
     examples: ['crmctl pipelines conversion-stats 1 --start-date 2025-01-01 --end-date 2025-12-31'],
     columns: ['stage_conversions', 'won_conversion', 'lost_conversion'],
     fields: ['stage_conversions', 'won_conversion', 'lost_conversion'],
-  }, { query: () => z.object({ start_date: isoDate, end_date: isoDate, user_id: id.optional() }) }),
+  }, { query: periodQuery }),
   movementStatistics: getRow('/api/v1/pipelines/{id}/movement_statistics', 40, ['deals:read', 'deals:full'], {
     command: ['pipelines', 'movement-stats'],
     summary: 'Deals that entered, moved within or left a pipeline over a period',
     examples: ['crmctl pipelines movement-stats 1 --start-date 2025-01-01 --end-date 2025-12-31'],
     columns: ['movements_between_stages', 'new_deals', 'deals_left_open', 'won_deals', 'lost_deals', 'average_age_in_days'],
     fields: ['movements_between_stages', 'new_deals', 'deals_left_open', 'won_deals', 'lost_deals', 'average_age_in_days'],
-  }, { query: () => z.object({ start_date: isoDate, end_date: isoDate, user_id: id.optional() }) }),
+  }, { query: periodQuery }),
 } satisfies OperationTable);

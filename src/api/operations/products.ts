@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { currency, cursorQuery, visibleToNumber, dateTime, id, offsetQuery, pathId, searchQuery } from '../schemas.js';
+import { currency, cursorQuery, visibleToNumber, dateTime, id, offsetQuery, searchQuery } from '../schemas.js';
 import { V1_DEAL_FIELDS } from './record-fields.js';
 import { followerRows } from './follower-rows.js';
-import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
+import { actionRow, createRow, cursorPage, deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 /** Fields of a product record. */
 const PRODUCT_FIELDS = [
@@ -32,6 +32,20 @@ const PRODUCT_HELP = {
   custom_fields: 'custom field values as JSON {"<field key>": value}',
 };
 
+/** Columns and known fields of one product as a read or a write answers it. */
+const SHOWN = { columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'], fields: PRODUCT_FIELDS };
+/** Columns and known fields of one variation. */
+const VARIATION = { columns: ['id', 'name'], fields: VARIATION_FIELDS };
+/** Uploading or replacing the image: the file goes in the `data` form field; the answer is the image record. */
+const IMAGE_FILE = { columns: ['id', 'add_time'], fields: IMAGE_FIELDS, upload: { field: 'data' } };
+
+/** Body fields of a create and an update after the name (required on create, optional on update). */
+const productBody = () => ({
+  code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(),
+  owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(),
+  billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(),
+});
+
 export const productOps = defineTable('products', {
   list: listRow('/api/v2/products', 10, ['products:read', 'products:full'], 'cursor', () => z.object({ owner_id: id.optional(), ids: z.array(id).max(100).optional(), filter_id: id.optional(), sort_by: z.enum(['id', 'name', 'add_time', 'update_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), updated_since: dateTime.optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }), {
     customFields: 'product', command: ['products', 'list'],
@@ -44,26 +58,23 @@ export const productOps = defineTable('products', {
     customFields: 'product', command: ['products', 'get'],
     summary: 'Show one product with its prices',
     examples: ['crmctl products get 1'],
-    columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
-    fields: PRODUCT_FIELDS,
+    ...SHOWN,
   }),
-  create: createRow('/api/v2/products', 5, ['products:full'], () => z.object({ name: z.string().trim().min(1), code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(), owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional() }), {
+  create: createRow('/api/v2/products', 5, ['products:full'], () => z.object({ name: z.string().trim().min(1), ...productBody() }), {
     help: PRODUCT_HELP,
     customFields: 'product', command: ['products', 'create'],
     summary: 'Create a product (prices per currency in --prices)',
     examples: ['crmctl products create --name "Licence" --code LIC-1 --prices \'[{"price":100,"currency":"EUR"}]\''],
-    columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
-    fields: PRODUCT_FIELDS,
+    ...SHOWN,
   }, { successStatus: 201 }),
   update: updateRow('PATCH', '/api/v2/products/{id}', 5, ['products:full'], {
     help: PRODUCT_HELP,
     customFields: 'product', command: ['products', 'update'],
     summary: 'Change a product: only the fields you give change',
     examples: ['crmctl products update 1 --unit seat'],
-    columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
-    fields: PRODUCT_FIELDS,
+    ...SHOWN,
   }, {
-    body: () => z.object({ name: z.string().trim().min(1).optional(), code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(), owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional() }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), ...productBody() }),
   }),
   delete: deleteRow('/api/v2/products/{id}', 3, ['products:full'], {
     command: ['products', 'delete'],
@@ -77,42 +88,29 @@ export const productOps = defineTable('products', {
     unwrap: 'items',
     columns: ['item.id', 'item.name', 'item.code', 'result_score'],
   }),
-  duplicate: {
-    method: 'POST',
-    path: '/api/v2/products/{id}/duplicate',
-    cost: 5,
-    scopes: ['products:full'],
-    pagination: 'none',
-    successStatus: 201,
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['products', 'duplicate'],
-      summary: 'Copy a product',
-      examples: ['crmctl products duplicate 1'],
-      columns: ['id', 'name', 'code', 'owner_id', 'add_time', 'update_time'],
-      fields: PRODUCT_FIELDS,
-    },
-  },
-  variations: listRow('/api/v2/products/{id}/variations', 10, ['products:read', 'products:full'], 'cursor', () => z.object({ ...cursorQuery(500) }), {
+  duplicate: actionRow('/api/v2/products/{id}/duplicate', 5, ['products:full'], {
+    command: ['products', 'duplicate'],
+    summary: 'Copy a product',
+    examples: ['crmctl products duplicate 1'],
+    ...SHOWN,
+  }, { successStatus: 201 }),
+  variations: listRow('/api/v2/products/{id}/variations', 10, ['products:read', 'products:full'], 'cursor', cursorPage, {
     command: ['products', 'variations', 'list'],
     summary: 'List the variations of a product',
     examples: ['crmctl products variations list 1'],
-    columns: ['id', 'name'],
-    fields: VARIATION_FIELDS,
+    ...VARIATION,
   }),
   addVariation: createRow('/api/v2/products/{id}/variations', 5, ['products:full'], () => z.object({ name: z.string().trim().min(1), prices: prices.optional() }), {
     command: ['products', 'variations', 'add'],
     summary: 'Add a variation to a product',
     examples: ['crmctl products variations add 1 --name "Large"'],
-    columns: ['id', 'name'],
-    fields: VARIATION_FIELDS,
+    ...VARIATION,
   }, { successStatus: 201 }),
   updateVariation: updateRow('PATCH', '/api/v2/products/{id}/variations/{product_variation_id}', 5, ['products:full'], {
     command: ['products', 'variations', 'update'],
     summary: 'Change a variation of a product',
     examples: ['crmctl products variations update 1 1 --name "XL"'],
-    columns: ['id', 'name'],
-    fields: VARIATION_FIELDS,
+    ...VARIATION,
   }, { body: () => z.object({ name: z.string().optional(), prices: prices.optional() }) }),
   deleteVariation: deleteRow('/api/v2/products/{id}/variations/{product_variation_id}', 3, ['products:full'], {
     command: ['products', 'variations', 'delete'],
@@ -126,41 +124,18 @@ export const productOps = defineTable('products', {
     columns: ['id', 'name', 'add_time'],
     fields: ['id', 'product_id', 'company_id', 'public_url', 'add_time', 'mime_type', 'name'],
   }),
-  uploadImage: {
-    method: 'POST',
-    path: '/api/v2/products/{id}/images',
-    cost: 20,
-    scopes: ['products:full'],
-    pagination: 'none',
-    successStatus: 201,
-    params: () => z.object({ id: pathId }),
-    encoding: 'multipart',
-    cli: {
-      command: ['products', 'image', 'upload'],
-      summary: 'Upload an image for a product from a file',
-      examples: ['crmctl products image upload 1 --file ./licence.png'],
-      columns: ['id', 'add_time'],
-      fields: IMAGE_FIELDS,
-      upload: { field: 'data' },
-    },
-  },
-  replaceImage: {
-    method: 'PUT',
-    path: '/api/v2/products/{id}/images',
-    cost: 20,
-    scopes: ['products:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    encoding: 'multipart',
-    cli: {
-      command: ['products', 'image', 'replace'],
-      summary: 'Replace the image of a product with a file',
-      examples: ['crmctl products image replace 1 --file ./licence-v2.png'],
-      columns: ['id', 'add_time'],
-      fields: IMAGE_FIELDS,
-      upload: { field: 'data' },
-    },
-  },
+  uploadImage: actionRow('/api/v2/products/{id}/images', 20, ['products:full'], {
+    command: ['products', 'image', 'upload'],
+    summary: 'Upload an image for a product from a file',
+    examples: ['crmctl products image upload 1 --file ./licence.png'],
+    ...IMAGE_FILE,
+  }, { successStatus: 201, encoding: 'multipart' }),
+  replaceImage: updateRow('PUT', '/api/v2/products/{id}/images', 20, ['products:full'], {
+    command: ['products', 'image', 'replace'],
+    summary: 'Replace the image of a product with a file',
+    examples: ['crmctl products image replace 1 --file ./licence-v2.png'],
+    ...IMAGE_FILE,
+  }, { encoding: 'multipart' }),
   deleteImage: deleteRow('/api/v2/products/{id}/images', 6, ['products:full'], {
     command: ['products', 'image', 'delete'],
     summary: 'Delete the image of a product',

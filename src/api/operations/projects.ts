@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, id, isoDate, pathId, searchQuery } from '../schemas.js';
-import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
+import { cursorQuery, id, isoDate, searchQuery } from '../schemas.js';
+import { USER_IDS } from './record-fields.js';
+import { actionRow, createRow, cursorPage, deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 /** Fields of a project in the v1 form. */
 const V1_PROJECT_FIELDS = [
@@ -41,11 +42,6 @@ export const customFields = z.record(z.string(), z.unknown()).superRefine((cf, c
   }
 });
 
-/**
- * Path id: digits checked as text, then a number. (A z.int() here would report "is required" for
- * `get abc`: the shared issue formatter reads every invalid_type issue as a missing value.)
- */
-const params = z.object({ id: pathId });
 const ids = z.array(id);
 
 const common = {
@@ -109,99 +105,76 @@ const HELP = {
   health_status: 'health indicator (integer)',
 };
 
+/** The cli hints every v1 form of a project row shares (reached with `--v1`). */
+const V1_FORM = { columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'], fields: V1_PROJECT_FIELDS, switch: '--v1' };
+
+/** Body fields of a v1 create and update (the create adds template_id; the title is required there). */
+const v1Body = <T extends z.ZodType>(title: T) => ({
+  title, board_id: z.number().optional(), phase_id: z.number().optional(), description: z.string().optional(), status: z.string().optional(), owner_id: z.number().optional(),
+  start_date: isoDate.optional(), end_date: isoDate.optional(), deal_ids: z.array(id).optional(), org_id: z.number().optional(), person_id: z.number().optional(),
+  labels: z.array(z.int()).optional(), health_status: z.int().nullable().optional(),
+});
+
+/** Placing one item of a project in its plan: the same row for activities and tasks. */
+function planRow<P extends string>(path: P, item: 'an activity' | 'a task', command: string) {
+  return updateRow('PUT', path, 10, WRITE, {
+    command: ['projects', command],
+    summary: `Place ${item} of a project in its plan (phase and group)`,
+    examples: [`crmctl projects ${command} 1 2 --phase-id 1`],
+    columns: PLAN_ITEM_FIELDS,
+    fields: PLAN_ITEM_FIELDS,
+  }, { body: () => z.object({ phase_id: z.number().optional(), group_id: z.number().optional() }) });
+}
+
 export const projectOps = defineTable('projects', {
-  list: {
-    method: 'GET',
-    path: '/api/v2/projects',
-    cost: 10,
-    scopes: READ,
-    pagination: 'cursor',
-    maxLimit: 500,
-    query: () => z.object({
-      filter_id: id.optional(),
-      status: statusFilter,
-      phase_id: id.optional(),
-      deal_id: id.optional(),
-      person_id: id.optional(),
-      org_id: id.optional(),
-      ...cursorQuery(500),
-    }),
-    cli: {
-      customFields: 'project', command: ['projects', 'list'],
-      summary: 'List projects that are not archived (deleted ones only with --status deleted)',
-      examples: ['crmctl projects list --status open,completed --phase-id 2', 'crmctl projects list --all --output ndjson > projects.ndjson'],
-      columns: COLUMNS,
-      fields: PROJECT_FIELDS,
-      help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted (deleted hidden by default)', phase_id: 'projects in this phase', deal_id: 'projects linked to this deal', person_id: 'projects linked to this person', org_id: 'projects linked to this organization' },
-    },
-  },
-  get: {
-    method: 'GET',
-    path: '/api/v2/projects/{id}',
-    cost: 1,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: { customFields: 'project', command: ['projects', 'get'], summary: 'Show one project (custom fields inside custom_fields)', examples: ['crmctl projects get 3 --json'], columns: PROJECT_FIELDS, fields: PROJECT_FIELDS },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v2/projects',
-    cost: 5,
-    scopes: WRITE,
-    pagination: 'none',
-    successStatus: 201,
-    body: () => createBody,
-    cli: {
-      prompts: { board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
-      customFields: 'project', command: ['projects', 'create'],
-      summary: 'Create a project on a board, optionally from a template',
-      examples: [
-        'crmctl projects create --title "Acme rollout" --board-id 1 --phase-id 2 --deal-ids 1 --template-id 1',
-        'crmctl projects create --title "Globex rollout" --custom-field 21063e5924b1743bcdc93c0cdb53d1c727db42b6=GLX-7 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=[11,13]',
-      ],
-      columns: COLUMNS,
-      fields: PROJECT_FIELDS,
-      help: { ...HELP, template_id: 'project template to copy groups, tasks and activities from (create only)' },
-    },
-  },
-  update: {
-    method: 'PATCH',
-    path: '/api/v2/projects/{id}',
-    cost: 5,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    body: () => updateBody,
-    cli: {
-      prompts: { id: { from: 'projects.list', label: 'title' }, board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' } },
-      customFields: 'project', command: ['projects', 'update'],
-      summary: 'Change a project: only the fields you give change; --unset clears description, dates, health',
-      examples: ['crmctl projects update 3 --phase-id 3 --status completed', 'crmctl projects update 3 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=null --unset end_date'],
-      columns: COLUMNS,
-      fields: PROJECT_FIELDS,
-      help: HELP,
-    },
-  },
-  archive: {
-    method: 'POST',
-    path: '/api/v2/projects/{id}/archive',
-    cost: 3,
-    scopes: WRITE,
-    pagination: 'none',
-    // Archiving twice leaves the project archived once: safe to resend.
-    idempotent: true,
-    params,
-    cli: {
-      prompts: { id: { from: 'projects.list', label: 'title' } },
-      command: ['projects', 'archive'],
-      summary: 'Archive a project (it leaves `projects list` and shows in `projects archived`)',
-      examples: ['crmctl projects archive 3 --yes'],
-      confirm: true,
-      columns: ['id', 'title', 'status', 'archive_time'],
-      fields: PROJECT_FIELDS,
-    },
-  },
+  list: listRow('/api/v2/projects', 10, READ, 'cursor', () => z.object({
+    filter_id: id.optional(),
+    status: statusFilter,
+    phase_id: id.optional(),
+    deal_id: id.optional(),
+    person_id: id.optional(),
+    org_id: id.optional(),
+    ...cursorQuery(500),
+  }), {
+    customFields: 'project', command: ['projects', 'list'],
+    summary: 'List projects that are not archived (deleted ones only with --status deleted)',
+    examples: ['crmctl projects list --status open,completed --phase-id 2', 'crmctl projects list --all --output ndjson > projects.ndjson'],
+    columns: COLUMNS,
+    fields: PROJECT_FIELDS,
+    help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted (deleted hidden by default)', phase_id: 'projects in this phase', deal_id: 'projects linked to this deal', person_id: 'projects linked to this person', org_id: 'projects linked to this organization' },
+  }),
+  get: getRow('/api/v2/projects/{id}', 1, READ, { customFields: 'project', command: ['projects', 'get'], summary: 'Show one project (custom fields inside custom_fields)', examples: ['crmctl projects get 3 --json'], columns: PROJECT_FIELDS, fields: PROJECT_FIELDS }),
+  create: createRow('/api/v2/projects', 5, WRITE, () => createBody, {
+    prompts: { board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
+    customFields: 'project', command: ['projects', 'create'],
+    summary: 'Create a project on a board, optionally from a template',
+    examples: [
+      'crmctl projects create --title "Acme rollout" --board-id 1 --phase-id 2 --deal-ids 1 --template-id 1',
+      'crmctl projects create --title "Globex rollout" --custom-field 21063e5924b1743bcdc93c0cdb53d1c727db42b6=GLX-7 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=[11,13]',
+    ],
+    columns: COLUMNS,
+    fields: PROJECT_FIELDS,
+    help: { ...HELP, template_id: 'project template to copy groups, tasks and activities from (create only)' },
+  }, { successStatus: 201 }),
+  update: updateRow('PATCH', '/api/v2/projects/{id}', 5, WRITE, {
+    prompts: { id: { from: 'projects.list', label: 'title' }, board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' } },
+    customFields: 'project', command: ['projects', 'update'],
+    summary: 'Change a project: only the fields you give change; --unset clears description, dates, health',
+    examples: ['crmctl projects update 3 --phase-id 3 --status completed', 'crmctl projects update 3 --custom-field cbfe577c29db28188e2c4779eec302a32ec52ea6=null --unset end_date'],
+    columns: COLUMNS,
+    fields: PROJECT_FIELDS,
+    help: HELP,
+  }, { body: () => updateBody }),
+  // Archiving twice leaves the project archived once: safe to resend.
+  archive: actionRow('/api/v2/projects/{id}/archive', 3, WRITE, {
+    prompts: { id: { from: 'projects.list', label: 'title' } },
+    command: ['projects', 'archive'],
+    summary: 'Archive a project (it leaves `projects list` and shows in `projects archived`)',
+    examples: ['crmctl projects archive 3 --yes'],
+    confirm: true,
+    columns: ['id', 'title', 'status', 'archive_time'],
+    fields: PROJECT_FIELDS,
+  }, { idempotent: true }),
   archived: listRow('/api/v2/projects/archived', 10, READ, 'cursor', () => z.object({ filter_id: id.optional(), status: statusFilter, phase_id: id.optional(), ...cursorQuery(500) }), {
     customFields: 'project', command: ['projects', 'archived'],
     summary: 'List archived projects',
@@ -210,156 +183,70 @@ export const projectOps = defineTable('projects', {
     fields: PROJECT_FIELDS,
     help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted', phase_id: 'archived projects in this phase' },
   }),
-  search: {
-    method: 'GET',
-    path: '/api/v2/projects/search',
-    cost: 20,
-    scopes: [...READ, 'search:read'],
-    beta: true,
-    pagination: 'cursor',
-    maxLimit: 100,
-    query: () => searchQuery({
-      term: z.string(),
-      fields: z.array(z.enum(['custom_fields', 'notes', 'title', 'description'])).optional(),
-      exact_match: z.boolean().optional(),
-      person_id: id.optional(),
-      organization_id: id.optional(),
-      ...cursorQuery(100),
-    }),
-    cli: {
-      command: ['projects', 'search'],
-      summary: 'Search projects by title, description, notes or custom fields',
-      examples: ['crmctl projects search --term rollout --search-fields title,description', 'crmctl projects search --term X --exact-match --json'],
-      unwrap: 'items',
-      columns: ['item.id', 'item.title', 'item.status', 'item.phase.name', 'item.organization.name', 'result_score'],
-      // --fields is the global output-field selector.
-      flagNames: { fields: 'search-fields' },
-      help: { term: 'at least 2 characters (1 with --exact-match)', fields: 'where to search: custom_fields, notes, title, description (default all)', exact_match: 'whole-value matches only (case-insensitive)', person_id: 'projects linked to this person', organization_id: 'projects linked to this organization' },
-    },
-  },
-  activities: {
-    method: 'GET',
-    path: '/api/v1/projects/{id}/activities',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['projects', 'activities'],
-      summary: 'List the activities of a project',
-      examples: ['crmctl projects activities 3'],
-      columns: ['id', 'subject', 'type', 'user_id', 'due_date', 'due_time', 'done'],
-    },
-  },
-  changelog: {
-    method: 'GET',
-    path: '/api/v2/projects/{id}/changelog',
-    cost: 10,
-    scopes: READ,
-    pagination: 'cursor',
-    maxLimit: 500,
-    params,
-    query: () => z.object({ ...cursorQuery(500) }),
-    cli: {
-      command: ['projects', 'changelog'],
-      summary: 'Show the change history of a project, newest first',
-      examples: ['crmctl projects changelog 3 --limit 20 --json'],
-      columns: ['time', 'actor_user_id', 'change_source', 'old_values', 'new_values'],
-    },
-  },
-  groups: {
-    method: 'GET',
-    path: '/api/v1/projects/{id}/groups',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: { command: ['projects', 'groups'], summary: 'List the active groups of a project', examples: ['crmctl projects groups 3'], columns: ['id', 'name', 'order_nr'] },
-  },
-  permittedUsers: {
-    method: 'GET',
-    path: '/api/v2/projects/{id}/permittedUsers',
-    cost: 5,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['projects', 'permitted-users'],
-      summary: 'List the ids of users who may access a project',
-      examples: ['crmctl projects permitted-users 3 --output tsv'],
-      columns: ['user_id'],
-      fields: ['user_id'],
-      wrapValues: 'user_id',
-    },
-  },
-  plan: {
-    method: 'GET',
-    path: '/api/v1/projects/{id}/plan',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['projects', 'plan'],
-      summary: 'Show the plan of a project: its tasks and activities with their phase and group',
-      examples: ['crmctl projects plan 3 --output tsv'],
-      columns: ['item_type', 'item_id', 'phase_id', 'group_id'],
-    },
-  },
-  tasks: {
-    method: 'GET',
-    path: '/api/v1/projects/{id}/tasks',
-    cost: 20,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['projects', 'tasks'],
-      summary: 'List the tasks of a project',
-      examples: ['crmctl projects tasks 3'],
-      columns: ['id', 'title', 'assignee_id', 'due_date', 'done', 'parent_task_id'],
-    },
-  },
-  listV1: listRow('/api/v1/projects', 20, ['projects:read', 'projects:full'], 'cursor', () => z.object({ filter_id: id.optional(), status: z.string().optional(), phase_id: id.optional(), include_archived: z.boolean().optional(), ...cursorQuery(500) }), {
-    command: ['projects', 'list'],
-    summary: 'List projects (v1 form)',
-    examples: ['crmctl projects list'],
-    columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-    fields: V1_PROJECT_FIELDS,
-    switch: '--v1',
+  search: listRow('/api/v2/projects/search', 20, [...READ, 'search:read'], 'cursor', () => searchQuery({
+    term: z.string(),
+    fields: z.array(z.enum(['custom_fields', 'notes', 'title', 'description'])).optional(),
+    exact_match: z.boolean().optional(),
+    person_id: id.optional(),
+    organization_id: id.optional(),
+    ...cursorQuery(100),
+  }), {
+    command: ['projects', 'search'],
+    summary: 'Search projects by title, description, notes or custom fields',
+    examples: ['crmctl projects search --term rollout --search-fields title,description', 'crmctl projects search --term X --exact-match --json'],
+    unwrap: 'items',
+    columns: ['item.id', 'item.title', 'item.status', 'item.phase.name', 'item.organization.name', 'result_score'],
+    // --fields is the global output-field selector.
+    flagNames: { fields: 'search-fields' },
+    help: { term: 'at least 2 characters (1 with --exact-match)', fields: 'where to search: custom_fields, notes, title, description (default all)', exact_match: 'whole-value matches only (case-insensitive)', person_id: 'projects linked to this person', organization_id: 'projects linked to this organization' },
+  }, { beta: true, maxLimit: 100 }),
+  activities: getRow('/api/v1/projects/{id}/activities', 20, READ, {
+    command: ['projects', 'activities'],
+    summary: 'List the activities of a project',
+    examples: ['crmctl projects activities 3'],
+    columns: ['id', 'subject', 'type', 'user_id', 'due_date', 'due_time', 'done'],
   }),
-  getV1: getRow('/api/v1/projects/{id}', 2, ['projects:read', 'projects:full'], {
-    command: ['projects', 'get'],
-    summary: 'Show one project (v1 form)',
-    examples: ['crmctl projects get 1'],
-    columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-    fields: V1_PROJECT_FIELDS,
-    switch: '--v1',
+  changelog: listRow('/api/v2/projects/{id}/changelog', 10, READ, 'cursor', cursorPage, {
+    command: ['projects', 'changelog'],
+    summary: 'Show the change history of a project, newest first',
+    examples: ['crmctl projects changelog 3 --limit 20 --json'],
+    columns: ['time', 'actor_user_id', 'change_source', 'old_values', 'new_values'],
   }),
-  createV1: createRow('/api/v1/projects', 10, ['projects:full'], () => z.object({ title: z.string(), board_id: z.number().optional(), phase_id: z.number().optional(), description: z.string().optional(), status: z.string().optional(), owner_id: z.number().optional(), start_date: isoDate.optional(), end_date: isoDate.optional(), deal_ids: z.array(id).optional(), org_id: z.number().optional(), person_id: z.number().optional(), labels: z.array(z.int()).optional(), health_status: z.int().nullable().optional(), template_id: z.number().optional() }), {
-    command: ['projects', 'create'],
-    summary: 'Create a project (v1 form)',
-    examples: ['crmctl projects create'],
-    columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-    fields: V1_PROJECT_FIELDS,
-    switch: '--v1',
+  groups: getRow('/api/v1/projects/{id}/groups', 20, READ, { command: ['projects', 'groups'], summary: 'List the active groups of a project', examples: ['crmctl projects groups 3'], columns: ['id', 'name', 'order_nr'] }),
+  permittedUsers: getRow('/api/v2/projects/{id}/permittedUsers', 5, READ, {
+    command: ['projects', 'permitted-users'],
+    summary: 'List the ids of users who may access a project',
+    examples: ['crmctl projects permitted-users 3 --output tsv'],
+    ...USER_IDS,
+  }),
+  plan: getRow('/api/v1/projects/{id}/plan', 20, READ, {
+    command: ['projects', 'plan'],
+    summary: 'Show the plan of a project: its tasks and activities with their phase and group',
+    examples: ['crmctl projects plan 3 --output tsv'],
+    columns: ['item_type', 'item_id', 'phase_id', 'group_id'],
+  }),
+  tasks: getRow('/api/v1/projects/{id}/tasks', 20, READ, {
+    command: ['projects', 'tasks'],
+    summary: 'List the tasks of a project',
+    examples: ['crmctl projects tasks 3'],
+    columns: ['id', 'title', 'assignee_id', 'due_date', 'done', 'parent_task_id'],
+  }),
+  listV1: listRow('/api/v1/projects', 20, READ, 'cursor', () => z.object({ filter_id: id.optional(), status: z.string().optional(), phase_id: id.optional(), include_archived: z.boolean().optional(), ...cursorQuery(500) }), {
+    command: ['projects', 'list'], summary: 'List projects (v1 form)', examples: ['crmctl projects list'], ...V1_FORM,
+  }),
+  getV1: getRow('/api/v1/projects/{id}', 2, READ, { command: ['projects', 'get'], summary: 'Show one project (v1 form)', examples: ['crmctl projects get 1'], ...V1_FORM }),
+  createV1: createRow('/api/v1/projects', 10, WRITE, () => z.object({ ...v1Body(z.string()), template_id: z.number().optional() }), {
+    command: ['projects', 'create'], summary: 'Create a project (v1 form)', examples: ['crmctl projects create'], ...V1_FORM,
   }, { successStatus: 201 }),
-  updateV1: updateRow('PUT', '/api/v1/projects/{id}', 10, ['projects:full'], {
-    command: ['projects', 'update'],
-    summary: 'Change a project (v1 form)',
-    examples: ['crmctl projects update 1'],
-    columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-    fields: V1_PROJECT_FIELDS,
-    switch: '--v1',
-  }, {
-    body: () => z.object({ title: z.string().optional(), board_id: z.number().optional(), phase_id: z.number().optional(), description: z.string().optional(), status: z.string().optional(), owner_id: z.number().optional(), start_date: isoDate.optional(), end_date: isoDate.optional(), deal_ids: z.array(id).optional(), org_id: z.number().optional(), person_id: z.number().optional(), labels: z.array(z.int()).optional(), health_status: z.int().nullable().optional() }),
-  }),
-  delete: deleteRow('/api/v2/projects/{id}', 3, ['projects:full'], {
+  updateV1: updateRow('PUT', '/api/v1/projects/{id}', 10, WRITE, {
+    command: ['projects', 'update'], summary: 'Change a project (v1 form)', examples: ['crmctl projects update 1'], ...V1_FORM,
+  }, { body: () => z.object(v1Body(z.string().optional())) }),
+  delete: deleteRow('/api/v2/projects/{id}', 3, WRITE, {
     command: ['projects', 'delete'],
     summary: 'Delete a project',
     examples: ['crmctl projects delete 1'],
   }),
-  deleteV1: deleteRow('/api/v1/projects/{id}', 6, ['projects:full'], {
+  deleteV1: deleteRow('/api/v1/projects/{id}', 6, WRITE, {
     command: ['projects', 'delete'],
     summary: 'Delete a project (v1 form)',
     examples: ['crmctl projects delete 1'],
@@ -367,34 +254,7 @@ export const projectOps = defineTable('projects', {
     fields: ['success', 'data'],
     switch: '--v1',
   }),
-  archiveV1: {
-    method: 'POST',
-    path: '/api/v1/projects/{id}/archive',
-    cost: 10,
-    scopes: ['projects:full'],
-    pagination: 'none',
-    params: () => z.object({ id: pathId }),
-    cli: {
-      command: ['projects', 'archive'],
-      summary: 'Archive a project (v1 form)',
-      examples: ['crmctl projects archive 1'],
-      columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'],
-      fields: V1_PROJECT_FIELDS,
-      switch: '--v1',
-    },
-  },
-  planActivity: updateRow('PUT', '/api/v1/projects/{id}/plan/activities/{activityId}', 10, ['projects:full'], {
-    command: ['projects', 'plan-activity'],
-    summary: 'Place an activity of a project in its plan (phase and group)',
-    examples: ['crmctl projects plan-activity 1 2 --phase-id 1'],
-    columns: ['item_id', 'item_type', 'phase_id', 'group_id'],
-    fields: PLAN_ITEM_FIELDS,
-  }, { body: () => z.object({ phase_id: z.number().optional(), group_id: z.number().optional() }) }),
-  planTask: updateRow('PUT', '/api/v1/projects/{id}/plan/tasks/{taskId}', 10, ['projects:full'], {
-    command: ['projects', 'plan-task'],
-    summary: 'Place a task of a project in its plan (phase and group)',
-    examples: ['crmctl projects plan-task 1 2 --phase-id 1'],
-    columns: ['item_id', 'item_type', 'phase_id', 'group_id'],
-    fields: PLAN_ITEM_FIELDS,
-  }, { body: () => z.object({ phase_id: z.number().optional(), group_id: z.number().optional() }) }),
+  archiveV1: actionRow('/api/v1/projects/{id}/archive', 10, WRITE, { command: ['projects', 'archive'], summary: 'Archive a project (v1 form)', examples: ['crmctl projects archive 1'], ...V1_FORM }),
+  planActivity: planRow('/api/v1/projects/{id}/plan/activities/{activityId}', 'an activity', 'plan-activity'),
+  planTask: planRow('/api/v1/projects/{id}/plan/tasks/{taskId}', 'a task', 'plan-task'),
 } satisfies OperationTable);

@@ -5,6 +5,8 @@ export const CHANGELOG_FIELDS = [
   'field_key', 'old_value', 'new_value', 'actor_user_id', 'time', 'change_source', 'change_source_user_agent',
   'is_bulk_update_flag',
 ];
+/** A read that answers bare user ids: each is shown as a record `{ user_id }`. */
+export const USER_IDS = { columns: ['user_id'], fields: ['user_id'], wrapValues: 'user_id' };
 /** Entries of an updates flow, and of a mail-messages list. */
 export const FLOW_FIELDS = ['object', 'timestamp', 'data'];
 /** Entries of a followers changelog. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { id, offsetQuery, pathId } from '../schemas.js';
-import { createRow, listRow } from './rows.js';
+import { id } from '../schemas.js';
+import { createRow, deleteRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
 
 // Roles are admin-only for reads and writes (the vendor's documents).
 const ADMIN = ['admin'];
@@ -19,46 +19,33 @@ export const VISIBILITY_SETTING_KEYS = [
 /** Settings as GET /roles/{id}/settings answers them; the access levels appear only for the default role. */
 export const SETTING_FIELDS = [...VISIBILITY_SETTING_KEYS, 'deal_access_level', 'org_access_level', 'person_access_level', 'product_access_level'];
 
-/**
- * Integer path ids. The shared `id` schema reports a non-number argument as "is required" (zod 4 issues carry
- * no input), so path ids are checked as digits first and then turned into numbers.
- */
 /** 1, 3, 5, 7 with a message that says which (a bare literal union reports only "Invalid input"). */
 const visibility = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)], {
   error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of 1, 3, 5, 7'),
 });
 
-const roleParams = z.object({ id: pathId });
 const pipelineIds = z.array(id);
 
 const VISIBILITY_HELP = '1 owner (and followers), 3 owner\'s group (company on Light/Growth), 5 group and sub-groups, 7 entire company';
 
 export const roleOps = defineTable('roles', {
-  list: listRow('/api/v1/roles', 20, ADMIN, 'offset', () => z.object({ ...offsetQuery }), {
+  list: listRow('/api/v1/roles', 20, ADMIN, 'offset', offsetPage, {
     command: ['roles', 'list'],
     summary: 'List the roles of the company with their place in the hierarchy',
     examples: ['crmctl roles list', 'crmctl roles list --all --output tsv'],
     columns: ROLE_COLUMNS,
     fields: ROLE_FIELDS,
   }),
-  get: {
-    method: 'GET',
-    path: '/api/v1/roles/{id}',
-    cost: 2,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
-    cli: {
-      help: { id: 'role id' },
-      command: ['roles', 'get'],
-      summary: 'Show one role and its default-visibility settings',
-      examples: ['crmctl roles get 2', 'crmctl roles get 2 --json'],
-      columns: [...ROLE_COLUMNS.filter((c) => c !== 'level'), 'settings'],
-      fields: [...ROLE_FIELDS.filter((c) => c !== 'level'), 'settings'],
-      // The settings come in additional_data; the hand-written command shows them with the role.
-      handWritten: true,
-    },
-  },
+  get: getRow('/api/v1/roles/{id}', 2, ADMIN, {
+    help: { id: 'role id' },
+    command: ['roles', 'get'],
+    summary: 'Show one role and its default-visibility settings',
+    examples: ['crmctl roles get 2', 'crmctl roles get 2 --json'],
+    columns: [...ROLE_COLUMNS.filter((c) => c !== 'level'), 'settings'],
+    fields: [...ROLE_FIELDS.filter((c) => c !== 'level'), 'settings'],
+    // The settings come in additional_data; the hand-written command shows them with the role.
+    handWritten: true,
+  }),
   create: createRow('/api/v1/roles', 10, ADMIN, () => z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }), {
     prompts: { parent_role_id: { from: 'roles.list' } },
     command: ['roles', 'create'],
@@ -67,13 +54,14 @@ export const roleOps = defineTable('roles', {
     columns: ['id'],
     help: { name: 'role name', parent_role_id: 'an existing role; omit for a top-level role' },
   }),
-  update: {
-    method: 'PUT',
-    path: '/api/v1/roles/{id}',
-    cost: 10,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
+  update: updateRow('PUT', '/api/v1/roles/{id}', 10, ADMIN, {
+    prompts: { id: { from: 'roles.list' }, parent_role_id: { from: 'roles.list' } },
+    command: ['roles', 'update'],
+    summary: 'Rename a role or move it under another parent (--unset parent_role_id makes it top-level)',
+    examples: ['crmctl roles update 4 --name "EMEA & APAC sales"', 'crmctl roles update 4 --parent-role-id 1'],
+    columns: ['id'],
+    help: { id: 'role id', parent_role_id: 'an existing role other than this one and its sub-roles' },
+  }, {
     body: () => z
       .object({ name: z.string().trim().min(1).optional(), parent_role_id: id.nullable().optional() })
       .superRefine((b, ctx) => {
@@ -81,43 +69,18 @@ export const roleOps = defineTable('roles', {
           ctx.addIssue({ code: 'custom', path: ['name'], message: 'give --name or --parent-role-id (or --unset parent_role_id)' });
         }
       }),
-    cli: {
-      prompts: { id: { from: 'roles.list' }, parent_role_id: { from: 'roles.list' } },
-      command: ['roles', 'update'],
-      summary: 'Rename a role or move it under another parent (--unset parent_role_id makes it top-level)',
-      examples: ['crmctl roles update 4 --name "EMEA & APAC sales"', 'crmctl roles update 4 --parent-role-id 1'],
-      columns: ['id'],
-      help: { id: 'role id', parent_role_id: 'an existing role other than this one and its sub-roles' },
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/roles/{id}',
-    cost: 6,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
-    cli: {
-      help: { id: 'role id' }, prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], confirm: true, columns: ['id'] },
-  },
-  assignmentsList: {
-    method: 'GET',
-    path: '/api/v1/roles/{id}/assignments',
-    cost: 10,
-    scopes: ADMIN,
-    pagination: 'offset',
-    maxLimit: 500,
-    params: () => roleParams,
-    query: () => z.object({ ...offsetQuery }),
-    cli: {
-      help: { id: 'role id' },
-      command: ['roles', 'assignments', 'list'],
-      summary: 'List the users assigned to a role',
-      examples: ['crmctl roles assignments list 2', 'crmctl roles assignments list 2 --all --output tsv'],
-      columns: ['user_id', 'role_id', 'name', 'parent_role_id', 'active_flag', 'type'],
-      fields: ASSIGNMENT_FIELDS,
-    },
-  },
+  }),
+  delete: deleteRow('/api/v1/roles/{id}', 6, ADMIN, {
+    help: { id: 'role id' }, prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], columns: ['id'],
+  }),
+  assignmentsList: listRow('/api/v1/roles/{id}/assignments', 10, ADMIN, 'offset', offsetPage, {
+    help: { id: 'role id' },
+    command: ['roles', 'assignments', 'list'],
+    summary: 'List the users assigned to a role',
+    examples: ['crmctl roles assignments list 2', 'crmctl roles assignments list 2 --all --output tsv'],
+    columns: ['user_id', 'role_id', 'name', 'parent_role_id', 'active_flag', 'type'],
+    fields: ASSIGNMENT_FIELDS,
+  }),
   assignmentsAdd: createRow('/api/v1/roles/{id}/assignments', 10, ADMIN, () => z.object({ user_id: id }), {
     prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
     command: ['roles', 'assignments', 'add'],
@@ -125,81 +88,47 @@ export const roleOps = defineTable('roles', {
     examples: ['crmctl roles assignments add 3 --user-id 2'],
     columns: ['user_id', 'role_id'],
     help: { id: 'role id', user_id: 'an existing user of the company' },
-  }, { params: () => roleParams }),
-  assignmentsRemove: {
-    method: 'DELETE',
-    path: '/api/v1/roles/{id}/assignments',
-    cost: 6,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
-    body: () => z.object({ user_id: id }),
-    cli: {
-      prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
-      command: ['roles', 'assignments', 'remove'],
-      summary: 'Remove a user from a role (the user moves to the default role)',
-      examples: ['crmctl roles assignments remove 3 --user-id 2 --yes'],
-      confirm: true,
-      columns: ['id'],
-      help: { id: 'role id', user_id: 'a user currently assigned to this role' },
-    },
-  },
-  settingsList: {
-    method: 'GET',
-    path: '/api/v1/roles/{id}/settings',
-    cost: 20,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
-    cli: {
-      help: { id: 'role id' },
-      command: ['roles', 'settings', 'list'],
-      summary: 'Show a role\'s default visibility per item type (access levels only for the default role)',
-      examples: ['crmctl roles settings list 2', 'crmctl roles settings list 1 --json'],
-      fields: SETTING_FIELDS,
-    },
-  },
-  settingsSet: {
-    method: 'POST',
-    path: '/api/v1/roles/{id}/settings',
-    cost: 10,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
-    body: () => z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }),
-    cli: {
-      prompts: { id: { from: 'roles.list' } },
-      command: ['roles', 'settings', 'set'],
-      summary: 'Set (add or update) one default-visibility setting of a role',
-      examples: ['crmctl roles settings set 2 --key deal_default_visibility --value 7'],
-      flagNames: { setting_key: 'key' },
-      help: { id: 'role id', setting_key: 'which item type\'s default visibility', value: VISIBILITY_HELP },
-    },
-  },
-  pipelinesList: {
-    method: 'GET',
-    path: '/api/v1/roles/{id}/pipelines',
-    cost: 20,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
-    query: () => z.object({ visible: z.boolean().optional() }),
-    cli: {
-      command: ['roles', 'pipelines', 'list'],
-      summary: 'List the pipelines a role can see (or, with --hidden, cannot see)',
-      examples: ['crmctl roles pipelines list 2', 'crmctl roles pipelines list 2 --hidden'],
-      columns: ['visible', 'pipeline_ids'],
-      fields: ['pipeline_ids', 'visible'],
-      help: { id: 'role id', visible: 'true (default): visible pipelines; false: hidden ones' },
-    },
-  },
-  pipelinesUpdate: {
-    method: 'PUT',
-    path: '/api/v1/roles/{id}/pipelines',
-    cost: 10,
-    scopes: ADMIN,
-    pagination: 'none',
-    params: () => roleParams,
+  }),
+  assignmentsRemove: deleteRow('/api/v1/roles/{id}/assignments', 6, ADMIN, {
+    prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
+    command: ['roles', 'assignments', 'remove'],
+    summary: 'Remove a user from a role (the user moves to the default role)',
+    examples: ['crmctl roles assignments remove 3 --user-id 2 --yes'],
+    columns: ['id'],
+    help: { id: 'role id', user_id: 'a user currently assigned to this role' },
+  }, { body: () => z.object({ user_id: id }) }),
+  settingsList: getRow('/api/v1/roles/{id}/settings', 20, ADMIN, {
+    help: { id: 'role id' },
+    command: ['roles', 'settings', 'list'],
+    summary: 'Show a role\'s default visibility per item type (access levels only for the default role)',
+    examples: ['crmctl roles settings list 2', 'crmctl roles settings list 1 --json'],
+    fields: SETTING_FIELDS,
+  }),
+  settingsSet: createRow('/api/v1/roles/{id}/settings', 10, ADMIN, () => z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }), {
+    prompts: { id: { from: 'roles.list' } },
+    command: ['roles', 'settings', 'set'],
+    summary: 'Set (add or update) one default-visibility setting of a role',
+    examples: ['crmctl roles settings set 2 --key deal_default_visibility --value 7'],
+    flagNames: { setting_key: 'key' },
+    help: { id: 'role id', setting_key: 'which item type\'s default visibility', value: VISIBILITY_HELP },
+  }),
+  pipelinesList: getRow('/api/v1/roles/{id}/pipelines', 20, ADMIN, {
+    command: ['roles', 'pipelines', 'list'],
+    summary: 'List the pipelines a role can see (or, with --hidden, cannot see)',
+    examples: ['crmctl roles pipelines list 2', 'crmctl roles pipelines list 2 --hidden'],
+    columns: ['visible', 'pipeline_ids'],
+    fields: ['pipeline_ids', 'visible'],
+    help: { id: 'role id', visible: 'true (default): visible pipelines; false: hidden ones' },
+  }, { query: () => z.object({ visible: z.boolean().optional() }) }),
+  pipelinesUpdate: updateRow('PUT', '/api/v1/roles/{id}/pipelines', 10, ADMIN, {
+    prompts: { id: { from: 'roles.list' } },
+    command: ['roles', 'pipelines', 'update'],
+    summary: 'Make pipelines visible (--add) or hidden (--remove) for a role',
+    examples: ['crmctl roles pipelines update 2 --add 1,2 --remove 3'],
+    columns: ['visible', 'pipeline_ids'],
+    flagNames: { 'visible_pipeline_ids.add': 'add', 'visible_pipeline_ids.remove': 'remove' },
+    help: { id: 'role id', 'visible_pipeline_ids.add': 'pipeline ids to make visible', 'visible_pipeline_ids.remove': 'pipeline ids to hide' },
+  }, {
     body: () => z
       .object({ visible_pipeline_ids: z.object({ add: pipelineIds.optional(), remove: pipelineIds.optional() }) })
       .superRefine((b, ctx) => {
@@ -213,14 +142,5 @@ export const roleOps = defineTable('roles', {
           ctx.addIssue({ code: 'custom', path: ['visible_pipeline_ids', 'remove'], message: `a pipeline cannot be both added and removed: ${both.join(', ')}` });
         }
       }),
-    cli: {
-      prompts: { id: { from: 'roles.list' } },
-      command: ['roles', 'pipelines', 'update'],
-      summary: 'Make pipelines visible (--add) or hidden (--remove) for a role',
-      examples: ['crmctl roles pipelines update 2 --add 1,2 --remove 3'],
-      columns: ['visible', 'pipeline_ids'],
-      flagNames: { 'visible_pipeline_ids.add': 'add', 'visible_pipeline_ids.remove': 'remove' },
-      help: { id: 'role id', 'visible_pipeline_ids.add': 'pipeline ids to make visible', 'visible_pipeline_ids.remove': 'pipeline ids to hide' },
-    },
-  },
+  }),
 } satisfies OperationTable);

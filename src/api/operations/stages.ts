@@ -9,6 +9,11 @@ const STAGE_FIELDS = [
   'update_time',
 ];
 
+/** Columns and known fields of one stage as a read or a write answers it. */
+const SHOWN = { columns: ['id', 'name', 'pipeline_id', 'add_time', 'update_time'], fields: STAGE_FIELDS };
+/** Body fields of a create and an update after the name and pipeline (required on create, optional on update). */
+const stageBody = () => ({ deal_probability: z.int().min(0).max(100).optional(), is_deal_rot_enabled: z.boolean().optional(), days_to_rotten: z.int().min(1).nullable().optional() });
+
 export const stageOps = defineTable('stages', {
   list: listRow('/api/v2/stages', 5, ['deals:read', 'deals:full', 'admin'], 'cursor', () => z.object({ pipeline_id: id.optional(), sort_by: z.enum(['id', 'update_time', 'add_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }), {
     command: ['stages', 'list'],
@@ -21,24 +26,21 @@ export const stageOps = defineTable('stages', {
     command: ['stages', 'get'],
     summary: 'Show one stage',
     examples: ['crmctl stages get 1'],
-    columns: ['id', 'name', 'pipeline_id', 'add_time', 'update_time'],
-    fields: STAGE_FIELDS,
+    ...SHOWN,
   }),
-  create: createRow('/api/v2/stages', 5, ['admin'], () => z.object({ name: z.string().trim().min(1), pipeline_id: id, deal_probability: z.int().min(0).max(100).optional(), is_deal_rot_enabled: z.boolean().optional(), days_to_rotten: z.int().min(1).nullable().optional() }), {
+  create: createRow('/api/v2/stages', 5, ['admin'], () => z.object({ name: z.string().trim().min(1), pipeline_id: id, ...stageBody() }), {
     command: ['stages', 'create'],
     summary: 'Add a stage to a pipeline',
     examples: ['crmctl stages create --name "Legal review" --pipeline-id 1'],
-    columns: ['id', 'name', 'pipeline_id', 'add_time', 'update_time'],
-    fields: STAGE_FIELDS,
+    ...SHOWN,
   }),
   update: updateRow('PATCH', '/api/v2/stages/{id}', 5, ['admin'], {
     command: ['stages', 'update'],
     summary: 'Change a stage: only the fields you give change',
     examples: ['crmctl stages update 3 --deal-probability 60'],
-    columns: ['id', 'name', 'pipeline_id', 'add_time', 'update_time'],
-    fields: STAGE_FIELDS,
+    ...SHOWN,
   }, {
-    body: () => z.object({ name: z.string().trim().min(1).optional(), pipeline_id: id.optional(), deal_probability: z.int().min(0).max(100).optional(), is_deal_rot_enabled: z.boolean().optional(), days_to_rotten: z.int().min(1).nullable().optional() }),
+    body: () => z.object({ name: z.string().trim().min(1).optional(), pipeline_id: id.optional(), ...stageBody() }),
   }),
   delete: deleteRow('/api/v2/stages/{id}', 3, ['admin'], {
     command: ['stages', 'delete'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { currency, id, isoDate, pathId } from '../schemas.js';
-import { createRow, getRow } from './rows.js';
+import { currency, id, isoDate } from '../schemas.js';
+import { createRow, deleteRow, getRow, updateRow } from './rows.js';
 
 // The vendor removed subscriptions from its live API (SDK 29.0.0, 2025-09); the service interface keeps
 // them and wins, so crmctl serves them exactly as the interface writes the paths (/v1/subscriptions/...).
@@ -42,10 +42,6 @@ export type PaymentInput = z.infer<typeof payment>;
 const requiredPayments = z
   .array(payment, { error: (iss) => (iss.input === undefined ? 'is required: give --payment AMOUNT:DUE_AT[:DESCRIPTION] (repeatable) or --payments-file FILE' : undefined) })
   .min(1);
-
-// Path ids as checked text: with the shared `id`, a non-numeric argument is reported as "is required"
-// (the builder parses params without the input); this says what is meant.
-const params = z.object({ id: pathId });
 
 const PAYMENT_HELP = 'repeatable AMOUNT:DUE_AT[:DESCRIPTION], e.g. 500:2026-03-01:"Setup fee"; or --payments-file';
 const COMMON_HELP = {
@@ -94,64 +90,47 @@ const updateRecurringBody = z
     });
   });
 
+/** What the four writes that take payments answer and how they name the repeatable --payment flag. */
+const WITH_PAYMENTS = { columns: COLUMNS, fields: SUBSCRIPTION_FIELDS, flagNames: { payments: 'payment' } };
+
 export const subscriptionOps = defineTable('subscriptions', {
-  createRecurring: {
-    method: 'POST',
-    path: '/v1/subscriptions/recurring',
-    cost: COST.write,
-    scopes: WRITE,
-    pagination: 'none',
-    body: () => createRecurringBody,
-    cli: {
-      prompts: { deal_id: { from: 'deals.list', label: 'title' }, cycles_count: { or: ['infinite'] } },
-      command: ['subscriptions', 'create-recurring'],
-      summary: 'Add a recurring subscription to a deal (equal payments at a fixed cadence)',
-      description: RETIRED_NOTE,
-      examples: [
-        'crmctl subscriptions create-recurring --deal-id 4 --currency EUR --cadence-type monthly --cycle-amount 450 --start-date 2026-01-01 --cycles-count 12 --update-deal-value',
-        'crmctl subscriptions create-recurring --deal-id 4 --currency EUR --cadence-type yearly --cycle-amount 9000 --start-date 2026-01-01 --infinite --payment 1500:2026-01-15:"Onboarding"',
-      ],
-      columns: COLUMNS,
-      fields: SUBSCRIPTION_FIELDS,
-      flagNames: { payments: 'payment' },
-      help: {
-        ...COMMON_HELP,
-        cadence_type: 'interval between payments',
-        cycle_amount: 'amount of each payment (integer)',
-        cycles_count: 'number of payments; or --infinite',
-        infinite: 'lasts until canceled or deleted; or --cycles-count',
-        start_date: 'YYYY-MM-DD, due date of the first payment',
-        payments: `additional payments: ${PAYMENT_HELP}`,
-      },
+  createRecurring: createRow('/v1/subscriptions/recurring', COST.write, WRITE, () => createRecurringBody, {
+    prompts: { deal_id: { from: 'deals.list', label: 'title' }, cycles_count: { or: ['infinite'] } },
+    command: ['subscriptions', 'create-recurring'],
+    summary: 'Add a recurring subscription to a deal (equal payments at a fixed cadence)',
+    description: RETIRED_NOTE,
+    examples: [
+      'crmctl subscriptions create-recurring --deal-id 4 --currency EUR --cadence-type monthly --cycle-amount 450 --start-date 2026-01-01 --cycles-count 12 --update-deal-value',
+      'crmctl subscriptions create-recurring --deal-id 4 --currency EUR --cadence-type yearly --cycle-amount 9000 --start-date 2026-01-01 --infinite --payment 1500:2026-01-15:"Onboarding"',
+    ],
+    ...WITH_PAYMENTS,
+    help: {
+      ...COMMON_HELP,
+      cadence_type: 'interval between payments',
+      cycle_amount: 'amount of each payment (integer)',
+      cycles_count: 'number of payments; or --infinite',
+      infinite: 'lasts until canceled or deleted; or --cycles-count',
+      start_date: 'YYYY-MM-DD, due date of the first payment',
+      payments: `additional payments: ${PAYMENT_HELP}`,
     },
-  },
+  }),
   createInstallment: createRow('/v1/subscriptions/installment', COST.write, WRITE, () => z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.boolean().optional() }), {
     prompts: { deal_id: { from: 'deals.list', label: 'title' } },
     command: ['subscriptions', 'create-installment'],
     summary: 'Add an installment subscription to a deal (payments of varying amounts and dates)',
     description: RETIRED_NOTE,
     examples: ['crmctl subscriptions create-installment --deal-id 3 --currency USD --payment 5000:2026-02-01:"First half" --payment 7500:2026-08-01:"Second half"'],
-    columns: COLUMNS,
-    fields: SUBSCRIPTION_FIELDS,
-    flagNames: { payments: 'payment' },
+    ...WITH_PAYMENTS,
     help: COMMON_HELP,
   }),
-  get: {
-    method: 'GET',
-    path: '/v1/subscriptions/{id}',
-    cost: COST.get,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['subscriptions', 'get'],
-      summary: 'Show one subscription',
-      description: RETIRED_NOTE,
-      examples: ['crmctl subscriptions get 1 --json'],
-      columns: SUBSCRIPTION_FIELDS,
-      fields: SUBSCRIPTION_FIELDS,
-    },
-  },
+  get: getRow('/v1/subscriptions/{id}', COST.get, READ, {
+    command: ['subscriptions', 'get'],
+    summary: 'Show one subscription',
+    description: RETIRED_NOTE,
+    examples: ['crmctl subscriptions get 1 --json'],
+    columns: SUBSCRIPTION_FIELDS,
+    fields: SUBSCRIPTION_FIELDS,
+  }),
   findByDeal: getRow('/v1/subscriptions/find/{dealId}', COST.read, READ, {
     command: ['subscriptions', 'find'],
     summary: 'Show the subscription of a deal',
@@ -161,100 +140,52 @@ export const subscriptionOps = defineTable('subscriptions', {
     fields: SUBSCRIPTION_FIELDS,
     handWritten: true,
   }),
-  payments: {
-    method: 'GET',
-    path: '/v1/subscriptions/{id}/payments',
-    cost: COST.read,
-    scopes: READ,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['subscriptions', 'payments'],
-      summary: 'List the payments of a subscription, by due date (not paginated)',
-      description: RETIRED_NOTE,
-      examples: ['crmctl subscriptions payments 1', 'crmctl subscriptions payments 1 --output csv > schedule.csv'],
-      columns: ['id', 'due_at', 'amount', 'currency', 'payment_type', 'revenue_movement_type', 'description'],
-      fields: PAYMENT_FIELDS,
+  payments: getRow('/v1/subscriptions/{id}/payments', COST.read, READ, {
+    command: ['subscriptions', 'payments'],
+    summary: 'List the payments of a subscription, by due date (not paginated)',
+    description: RETIRED_NOTE,
+    examples: ['crmctl subscriptions payments 1', 'crmctl subscriptions payments 1 --output csv > schedule.csv'],
+    columns: ['id', 'due_at', 'amount', 'currency', 'payment_type', 'revenue_movement_type', 'description'],
+    fields: PAYMENT_FIELDS,
+  }),
+  updateRecurring: updateRow('PUT', '/v1/subscriptions/recurring/{id}', COST.write, WRITE, {
+    command: ['subscriptions', 'update-recurring'],
+    summary: 'Change a recurring subscription from a date on (only payments due after --effective-date change)',
+    description: RETIRED_NOTE,
+    examples: ['crmctl subscriptions update-recurring 1 --effective-date 2026-06-30 --cycle-amount 500 --update-deal-value'],
+    ...WITH_PAYMENTS,
+    help: {
+      ...COMMON_HELP,
+      effective_date: 'YYYY-MM-DD; payments due after it are changed',
+      cycle_amount: 'new amount of each payment (integer)',
+      payments: `additional payments due after --effective-date, replacing those: ${PAYMENT_HELP}`,
     },
-  },
-  updateRecurring: {
-    method: 'PUT',
-    path: '/v1/subscriptions/recurring/{id}',
-    cost: COST.write,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    body: () => updateRecurringBody,
-    cli: {
-      command: ['subscriptions', 'update-recurring'],
-      summary: 'Change a recurring subscription from a date on (only payments due after --effective-date change)',
-      description: RETIRED_NOTE,
-      examples: ['crmctl subscriptions update-recurring 1 --effective-date 2026-06-30 --cycle-amount 500 --update-deal-value'],
-      columns: COLUMNS,
-      fields: SUBSCRIPTION_FIELDS,
-      flagNames: { payments: 'payment' },
-      help: {
-        ...COMMON_HELP,
-        effective_date: 'YYYY-MM-DD; payments due after it are changed',
-        cycle_amount: 'new amount of each payment (integer)',
-        payments: `additional payments due after --effective-date, replacing those: ${PAYMENT_HELP}`,
-      },
-    },
-  },
-  updateInstallment: {
-    method: 'PUT',
-    path: '/v1/subscriptions/installment/{id}',
-    cost: COST.write,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    body: () => z.object({ payments: requiredPayments, update_deal_value: z.boolean().optional() }),
-    cli: {
-      command: ['subscriptions', 'update-installment'],
-      summary: 'Replace the payments of an installment subscription',
-      description: RETIRED_NOTE,
-      examples: ['crmctl subscriptions update-installment 2 --payment 4000:2026-02-01 --payment 8500:2026-09-01 --update-deal-value'],
-      columns: COLUMNS,
-      fields: SUBSCRIPTION_FIELDS,
-      flagNames: { payments: 'payment' },
-      help: { ...COMMON_HELP, payments: `the new full list of payments: ${PAYMENT_HELP}` },
-    },
-  },
-  cancelRecurring: {
-    method: 'PUT',
-    path: '/v1/subscriptions/recurring/{id}/cancel',
-    cost: COST.write,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    body: () => z.object({ end_date: isoDate.optional() }),
-    cli: {
-      command: ['subscriptions', 'cancel'],
-      summary: 'Cancel a recurring subscription: payments after --end-date (default today) are deleted',
-      description: RETIRED_NOTE,
-      examples: ['crmctl subscriptions cancel 1 --end-date 2026-06-30 --yes'],
-      columns: COLUMNS,
-      fields: SUBSCRIPTION_FIELDS,
-      confirm: true,
-      help: { end_date: 'YYYY-MM-DD, default today; the subscription then ends on the due date of the next payment after it' },
-      optionalBody: true,
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/v1/subscriptions/{id}',
-    cost: COST.delete,
-    scopes: WRITE,
-    pagination: 'none',
-    params,
-    cli: {
-      command: ['subscriptions', 'delete'],
-      summary: 'Delete a subscription (recurring or installment) and its payments',
-      description: RETIRED_NOTE,
-      examples: ['crmctl subscriptions delete 1 --yes'],
-      columns: ['id', 'deal_id', 'is_active', 'final_status'],
-      fields: SUBSCRIPTION_FIELDS,
-      confirm: true,
-    },
-  },
+  }, { body: () => updateRecurringBody }),
+  updateInstallment: updateRow('PUT', '/v1/subscriptions/installment/{id}', COST.write, WRITE, {
+    command: ['subscriptions', 'update-installment'],
+    summary: 'Replace the payments of an installment subscription',
+    description: RETIRED_NOTE,
+    examples: ['crmctl subscriptions update-installment 2 --payment 4000:2026-02-01 --payment 8500:2026-09-01 --update-deal-value'],
+    ...WITH_PAYMENTS,
+    help: { ...COMMON_HELP, payments: `the new full list of payments: ${PAYMENT_HELP}` },
+  }, { body: () => z.object({ payments: requiredPayments, update_deal_value: z.boolean().optional() }) }),
+  cancelRecurring: updateRow('PUT', '/v1/subscriptions/recurring/{id}/cancel', COST.write, WRITE, {
+    command: ['subscriptions', 'cancel'],
+    summary: 'Cancel a recurring subscription: payments after --end-date (default today) are deleted',
+    description: RETIRED_NOTE,
+    examples: ['crmctl subscriptions cancel 1 --end-date 2026-06-30 --yes'],
+    columns: COLUMNS,
+    fields: SUBSCRIPTION_FIELDS,
+    confirm: true,
+    help: { end_date: 'YYYY-MM-DD, default today; the subscription then ends on the due date of the next payment after it' },
+    optionalBody: true,
+  }, { body: () => z.object({ end_date: isoDate.optional() }) }),
+  delete: deleteRow('/v1/subscriptions/{id}', COST.delete, WRITE, {
+    command: ['subscriptions', 'delete'],
+    summary: 'Delete a subscription (recurring or installment) and its payments',
+    description: RETIRED_NOTE,
+    examples: ['crmctl subscriptions delete 1 --yes'],
+    columns: ['id', 'deal_id', 'is_active', 'final_status'],
+    fields: SUBSCRIPTION_FIELDS,
+  }),
 } satisfies OperationTable);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, id, isoDate } from '../schemas.js';
+import { cursorQuery, flag01, id, isoDate } from '../schemas.js';
 import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 /** Fields of a task (v2). */
@@ -14,6 +14,23 @@ const V1_TASK_FIELDS = [
   'add_time', 'update_time', 'marked_as_done_time',
 ];
 
+/** Columns and known fields of one task as a read or a write answers it. */
+const SHOWN = { columns: ['id', 'title', 'due_date', 'add_time', 'update_time'], fields: TASK_FIELDS };
+/** The cli hints every v1 form of a task row shares (reached with `--v1`). */
+const V1_FORM = { columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'], fields: V1_TASK_FIELDS, switch: '--v1' };
+
+/** Body fields of a v2 create and update after the title and project (required on create, optional on update). */
+const taskBody = () => ({
+  parent_task_id: id.nullable().optional(), description: z.string().nullable().optional(), done: flag01.optional(), milestone: flag01.optional(),
+  due_date: isoDate.nullable().optional(), start_date: isoDate.nullable().optional(), assignee_id: id.nullable().optional(),
+  assignee_ids: z.array(id).max(10).optional(), priority: z.int().min(0).nullable().optional(),
+});
+/** Body fields of a v1 create and update after the title and project. */
+const v1TaskBody = () => ({
+  description: z.string().optional(), parent_task_id: z.number().optional(), assignee_id: z.number().optional(),
+  assignee_ids: z.array(z.number()).max(10).optional(), done: flag01.optional(), due_date: isoDate.optional(),
+});
+
 export const taskOps = defineTable('tasks', {
   list: listRow('/api/v2/tasks', 10, ['projects:read', 'projects:full'], 'cursor', () => z.object({ is_done: z.boolean().optional(), is_milestone: z.boolean().optional(), assignee_id: id.optional(), project_id: id.optional(), parent_task_id: z.string().optional(), ...cursorQuery(500) }), {
     command: ['tasks', 'list'],
@@ -22,63 +39,52 @@ export const taskOps = defineTable('tasks', {
     columns: ['id', 'title', 'project_id', 'assignee_id', 'is_done', 'due_date'],
     fields: TASK_FIELDS,
   }, { beta: true }),
-  listV1: listRow('/api/v1/tasks', 20, ['projects:read', 'projects:full'], 'cursor', () => z.object({ assignee_id: id.optional(), project_id: id.optional(), parent_task_id: id.optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), ...cursorQuery(500) }), {
+  listV1: listRow('/api/v1/tasks', 20, ['projects:read', 'projects:full'], 'cursor', () => z.object({ assignee_id: id.optional(), project_id: id.optional(), parent_task_id: id.optional(), done: flag01.optional(), ...cursorQuery(500) }), {
     command: ['tasks', 'list'],
     summary: 'List tasks (v1 form)',
     examples: ['crmctl tasks list'],
-    columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'],
-    fields: V1_TASK_FIELDS,
-    switch: '--v1',
+    ...V1_FORM,
   }),
   get: getRow('/api/v2/tasks/{id}', 1, ['projects:read', 'projects:full'], {
     command: ['tasks', 'get'],
     summary: 'Show one task',
     examples: ['crmctl tasks get 1'],
-    columns: ['id', 'title', 'due_date', 'add_time', 'update_time'],
-    fields: TASK_FIELDS,
+    ...SHOWN,
   }, { beta: true }),
   getV1: getRow('/api/v1/tasks/{id}', 2, ['projects:read', 'projects:full'], {
     command: ['tasks', 'get'],
     summary: 'Show one task (v1 form)',
     examples: ['crmctl tasks get 1'],
-    columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'],
-    fields: V1_TASK_FIELDS,
-    switch: '--v1',
+    ...V1_FORM,
   }),
-  create: createRow('/api/v2/tasks', 5, ['projects:full'], () => z.object({ title: z.string().max(255), project_id: id, parent_task_id: id.nullable().optional(), description: z.string().nullable().optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), milestone: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.nullable().optional(), start_date: isoDate.nullable().optional(), assignee_id: id.nullable().optional(), assignee_ids: z.array(id).max(10).optional(), priority: z.int().min(0).nullable().optional() }), {
+  create: createRow('/api/v2/tasks', 5, ['projects:full'], () => z.object({ title: z.string().max(255), project_id: id, ...taskBody() }), {
     command: ['tasks', 'create'],
     summary: 'Create a task in a project (optionally under a parent task)',
     examples: ['crmctl tasks create --title "Kick-off" --project-id 1'],
-    columns: ['id', 'title', 'due_date', 'add_time', 'update_time'],
-    fields: TASK_FIELDS,
+    ...SHOWN,
   }, { beta: true, successStatus: 201 }),
-  createV1: createRow('/api/v1/tasks', 10, ['projects:full'], () => z.object({ title: z.string(), project_id: z.number(), description: z.string().optional(), parent_task_id: z.number().optional(), assignee_id: z.number().optional(), assignee_ids: z.array(z.number()).max(10).optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.optional() }), {
+  createV1: createRow('/api/v1/tasks', 10, ['projects:full'], () => z.object({ title: z.string(), project_id: z.number(), ...v1TaskBody() }), {
     command: ['tasks', 'create'],
     summary: 'Create a task (v1 form)',
     examples: ['crmctl tasks create'],
-    columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'],
-    fields: V1_TASK_FIELDS,
-    switch: '--v1',
+    ...V1_FORM,
   }, { successStatus: 201 }),
   update: updateRow('PATCH', '/api/v2/tasks/{id}', 5, ['projects:full'], {
     command: ['tasks', 'update'],
     summary: 'Change a task: only the fields you give change',
     examples: ['crmctl tasks update 1 --is-done true'],
-    columns: ['id', 'title', 'due_date', 'add_time', 'update_time'],
-    fields: TASK_FIELDS,
+    ...SHOWN,
   }, {
     beta: true,
-    body: () => z.object({ title: z.string().max(255).optional(), project_id: id.optional(), parent_task_id: id.nullable().optional(), description: z.string().nullable().optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), milestone: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.nullable().optional(), start_date: isoDate.nullable().optional(), assignee_id: id.nullable().optional(), assignee_ids: z.array(id).max(10).optional(), priority: z.int().min(0).nullable().optional() }),
+    body: () => z.object({ title: z.string().max(255).optional(), project_id: id.optional(), ...taskBody() }),
   }),
   updateV1: updateRow('PUT', '/api/v1/tasks/{id}', 10, ['projects:full'], {
     command: ['tasks', 'update'],
     summary: 'Change a task (v1 form)',
     examples: ['crmctl tasks update 1'],
-    columns: ['id', 'title', 'due_date', 'done', 'add_time', 'update_time'],
-    fields: V1_TASK_FIELDS,
-    switch: '--v1',
+    ...V1_FORM,
   }, {
-    body: () => z.object({ title: z.string().optional(), project_id: z.number().optional(), description: z.string().optional(), parent_task_id: z.number().optional(), assignee_id: z.number().optional(), assignee_ids: z.array(z.number()).max(10).optional(), done: z.union([z.literal(0), z.literal(1)]).optional(), due_date: isoDate.optional() }),
+    body: () => z.object({ title: z.string().optional(), project_id: z.number().optional(), ...v1TaskBody() }),
   }),
   delete: deleteRow('/api/v2/tasks/{id}', 3, ['projects:full'], {
     command: ['tasks', 'delete'],

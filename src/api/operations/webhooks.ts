@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
+import { createRow, deleteRow, getRow } from './rows.js';
 
 // Webhooks (v1, scope admin). The list and create answers carry `status: "ok"` beside `success`.
 export const EVENT_ACTIONS = ['create', 'change', 'delete', '*'] as const;
@@ -47,58 +48,34 @@ const createBody = z
   });
 
 export const webhookOps = defineTable('webhooks', {
-  list: {
-    method: 'GET',
-    path: '/api/v1/webhooks',
-    cost: 10,
-    scopes: SCOPES,
-    pagination: 'none',
-    cli: {
-      command: ['webhooks', 'list'],
-      summary: "List the company's webhooks (passwords masked)",
-      examples: ['crmctl webhooks list', 'crmctl webhooks list --json --fields id,name,last_http_status,last_delivery_time'],
-      columns: COLUMNS,
-      fields: WEBHOOK_FIELDS,
+  list: getRow('/api/v1/webhooks', 10, SCOPES, {
+    command: ['webhooks', 'list'],
+    summary: "List the company's webhooks (passwords masked)",
+    examples: ['crmctl webhooks list', 'crmctl webhooks list --json --fields id,name,last_http_status,last_delivery_time'],
+    columns: COLUMNS,
+    fields: WEBHOOK_FIELDS,
+  }),
+  create: createRow('/api/v1/webhooks', 10, SCOPES, () => createBody, {
+    prompts: { user_id: { from: 'users.list' } },
+    command: ['webhooks', 'create'],
+    summary: 'Create a webhook: POST events <action>.<object> to a URL',
+    description: `The URL must be a full, publicly reachable http(s) URL that does not redirect and is not an address of the service. A user can have at most ${MAX_WEBHOOKS_PER_USER} webhooks. Each event is sent only if the webhook's user (default: you) may see the object. The local sandbox also accepts loopback URLs (e.g. one of "crmctl webhooks listen"); the real service does not.`,
+    examples: [
+      'crmctl webhooks create --name "ERP sync" --url https://erp.example.com/hooks/crm --action "*" --object deal',
+      'crmctl webhooks create --name "New leads" --url https://hooks.example.com/leads --action create --object lead --payload-version 1.0 --auth-user crm --auth-password-stdin < secret.txt',
+    ],
+    columns: COLUMNS,
+    fields: WEBHOOK_FIELDS,
+    flagNames: { subscription_url: 'url', event_action: 'action', event_object: 'object', http_auth_user: 'auth-user', http_auth_password: 'auth-password', version: 'payload-version' },
+    help: {
+      subscription_url: 'full http(s) URL that receives the POSTs; not an address of the service',
+      event_action: 'create, change, delete or * (all)',
+      event_object: 'object type, or * (all)',
+      user_id: 'events are checked against this user\'s permissions (default: you)',
+      http_auth_user: 'basic-auth user the service sends',
+      http_auth_password: 'basic-auth password (prefer --auth-password-stdin)',
+      version: 'payload version (default 2.0)',
     },
-  },
-  create: {
-    method: 'POST',
-    path: '/api/v1/webhooks',
-    cost: 10,
-    scopes: SCOPES,
-    pagination: 'none',
-    successStatus: 201,
-    body: () => createBody,
-    cli: {
-      prompts: { user_id: { from: 'users.list' } },
-      command: ['webhooks', 'create'],
-      summary: 'Create a webhook: POST events <action>.<object> to a URL',
-      description: `The URL must be a full, publicly reachable http(s) URL that does not redirect and is not an address of the service. A user can have at most ${MAX_WEBHOOKS_PER_USER} webhooks. Each event is sent only if the webhook's user (default: you) may see the object. The local sandbox also accepts loopback URLs (e.g. one of "crmctl webhooks listen"); the real service does not.`,
-      examples: [
-        'crmctl webhooks create --name "ERP sync" --url https://erp.example.com/hooks/crm --action "*" --object deal',
-        'crmctl webhooks create --name "New leads" --url https://hooks.example.com/leads --action create --object lead --payload-version 1.0 --auth-user crm --auth-password-stdin < secret.txt',
-      ],
-      columns: COLUMNS,
-      fields: WEBHOOK_FIELDS,
-      flagNames: { subscription_url: 'url', event_action: 'action', event_object: 'object', http_auth_user: 'auth-user', http_auth_password: 'auth-password', version: 'payload-version' },
-      help: {
-        subscription_url: 'full http(s) URL that receives the POSTs; not an address of the service',
-        event_action: 'create, change, delete or * (all)',
-        event_object: 'object type, or * (all)',
-        user_id: 'events are checked against this user\'s permissions (default: you)',
-        http_auth_user: 'basic-auth user the service sends',
-        http_auth_password: 'basic-auth password (prefer --auth-password-stdin)',
-        version: 'payload version (default 2.0)',
-      },
-    },
-  },
-  delete: {
-    method: 'DELETE',
-    path: '/api/v1/webhooks/{id}',
-    cost: 6,
-    scopes: SCOPES,
-    pagination: 'none',
-    params: () => z.object({ id: webhookId }),
-    cli: { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], confirm: true, columns: ['id'] },
-  },
+  }, { successStatus: 201 }),
+  delete: deleteRow('/api/v1/webhooks/{id}', 6, SCOPES, { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], columns: ['id'] }, { params: () => z.object({ id: webhookId }) }),
 } satisfies OperationTable);
