@@ -14,11 +14,11 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy commands auth doctor budget quota completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply mcp destroy commands auth doctor budget quota completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
     "leads")
       case "$prev" in
       esac
-      words="list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
+      words="list get create update delete archived search permitted-users conversion-status bulk-update convert archive unarchive channels";;
     "leads list")
       case "$prev" in
       esac
@@ -57,6 +57,10 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "leads bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --person-id --organization-id --updated-since --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "leads convert")
       case "$prev" in
       esac
@@ -98,7 +102,7 @@ _crmctl() {
     "deals")
       case "$prev" in
       esac
-      words="list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files";;
+      words="list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files upsert bulk-update";;
     "deals list")
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open won lost deleted" -- "$cur")); return;;
@@ -290,10 +294,21 @@ _crmctl() {
       case "$prev" in
       esac
       words="--sort --limit --all --start";;
+    "deals upsert")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost" -- "$cur")); return;;
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+      esac
+      words="--title --owner-id --person-id --org-id --pipeline-id --stage-id --value --currency --is-archived --archive-time --status --probability --lost-reason --visible-to --close-time --won-time --lost-time --expected-close-date --label-ids --custom-fields --data --field --by";;
+    "deals bulk-update")
+      case "$prev" in
+        --status) COMPREPLY=($(compgen -W "open won lost deleted" -- "$cur")); return;;
+      esac
+      words="--owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "organizations")
       case "$prev" in
       esac
-      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships";;
+      words="list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships upsert bulk-update";;
     "organizations list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -393,10 +408,19 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "organizations upsert")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+      esac
+      words="--name --owner-id --add-time --visible-to --label-ids --address-value --address-country --address-admin-area-level-1 --address-admin-area-level-2 --address-locality --address-sublocality --address-route --address-street-number --address-subpremise --address-postal-code --website --linkedin --industry --annual-revenue --employee-count --custom-fields --data --field --by";;
+    "organizations bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --updated-since --updated-until --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "activities")
       case "$prev" in
       esac
-      words="list get create update delete";;
+      words="list get create update delete bulk-update";;
     "activities list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time due_date" -- "$cur")); return;;
@@ -419,10 +443,14 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "activities bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --deal-id --lead-id --person-id --org-id --done --updated-since --updated-until --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "products")
       case "$prev" in
       esac
-      words="list get create update delete search duplicate variations image followers deals files permitted-users";;
+      words="list get create update delete search duplicate variations image followers deals files permitted-users upsert bulk-update";;
     "products list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id name add_time update_time" -- "$cur")); return;;
@@ -530,10 +558,20 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "products upsert")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+        --billing-frequency) COMPREPLY=($(compgen -W "one-time annually semi-annually quarterly monthly weekly" -- "$cur")); return;;
+      esac
+      words="--name --code --description --unit --tax --category --owner-id --is-linkable --visible-to --prices --custom-fields --billing-frequency --billing-frequency-cycles --data --field --by";;
+    "products bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --updated-since --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "persons")
       case "$prev" in
       esac
-      words="list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge";;
+      words="list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge upsert bulk-update";;
     "persons list")
       case "$prev" in
         --sort-by) COMPREPLY=($(compgen -W "id update_time add_time" -- "$cur")); return;;
@@ -644,6 +682,16 @@ _crmctl() {
       case "$prev" in
       esac
       words="--merge-with-id --data";;
+    "persons upsert")
+      case "$prev" in
+        --visible-to) COMPREPLY=($(compgen -W "1 3 5 7" -- "$cur")); return;;
+        --marketing-status) COMPREPLY=($(compgen -W "no_consent unsubscribed subscribed archived" -- "$cur")); return;;
+      esac
+      words="--name --owner-id --org-id --add-time --emails --phones --visible-to --label-ids --postal-address-value --postal-address-country --postal-address-admin-area-level-1 --postal-address-admin-area-level-2 --postal-address-locality --postal-address-sublocality --postal-address-route --postal-address-street-number --postal-address-subpremise --postal-address-postal-code --notes --im --birthday --job-title --marketing-status --custom-fields --data --field --by";;
+    "persons bulk-update")
+      case "$prev" in
+      esac
+      words="--owner-id --org-id --deal-id --updated-since --updated-until --ids --filter-id --field --data --dry-run --concurrency --state --results --resume";;
     "notes")
       case "$prev" in
       esac
@@ -1706,20 +1754,32 @@ _crmctl() {
       case "$prev" in
       esac
       words="GET POST PUT PATCH DELETE /api/v1/activityFields /api/v1/activityTypes /api/v1/activityTypes/{id} /api/v1/billing/subscriptions/addons /api/v1/callLogs /api/v1/callLogs/{id} /api/v1/callLogs/{id}/recordings /api/v1/currencies /api/v1/dealFields /api/v1/dealFields/{id} /api/v1/deals/summary /api/v1/deals/timeline /api/v1/deals/{id}/changelog /api/v1/deals/{id}/duplicate /api/v1/deals/{id}/files /api/v1/deals/{id}/flow /api/v1/deals/{id}/followers /api/v1/deals/{id}/followers/{follower_id} /api/v1/deals/{id}/mailMessages /api/v1/deals/{id}/merge /api/v1/deals/{id}/participants /api/v1/deals/{id}/participants/{deal_participant_id} /api/v1/deals/{id}/participantsChangelog /api/v1/deals/{id}/permittedUsers /api/v1/files /api/v1/files/remote /api/v1/files/remoteLink /api/v1/files/{id} /api/v1/files/{id}/download /api/v1/filters /api/v1/filters/helpers /api/v1/filters/{id} /api/v1/goals /api/v1/goals/find /api/v1/goals/{id} /api/v1/goals/{id}/results /api/v1/leadFields /api/v1/leadLabels /api/v1/leadLabels/{id} /api/v1/leadSources /api/v1/leads /api/v1/leads/archived /api/v1/leads/search /api/v1/leads/{id} /api/v1/leads/{id}/permittedUsers /api/v1/legacyTeams /api/v1/legacyTeams/user/{id} /api/v1/legacyTeams/{id} /api/v1/legacyTeams/{id}/users /api/v1/mailbox/mailMessages/{id} /api/v1/mailbox/mailThreads /api/v1/mailbox/mailThreads/{id} /api/v1/mailbox/mailThreads/{id}/mailMessages /api/v1/meetings/userProviderLinks /api/v1/meetings/userProviderLinks/{id} /api/v1/noteFields /api/v1/notes /api/v1/notes/{id} /api/v1/notes/{id}/comments /api/v1/notes/{id}/comments/{commentId} /api/v1/organizationFields /api/v1/organizationFields/{id} /api/v1/organizationRelationships /api/v1/organizationRelationships/{id} /api/v1/organizations/{id}/changelog /api/v1/organizations/{id}/files /api/v1/organizations/{id}/flow /api/v1/organizations/{id}/followers /api/v1/organizations/{id}/followers/{follower_id} /api/v1/organizations/{id}/mailMessages /api/v1/organizations/{id}/merge /api/v1/organizations/{id}/permittedUsers /api/v1/permissionSets /api/v1/permissionSets/{id} /api/v1/permissionSets/{id}/assignments /api/v1/personFields /api/v1/personFields/{id} /api/v1/persons /api/v1/persons/collection /api/v1/persons/{id} /api/v1/persons/{id}/activities /api/v1/persons/{id}/changelog /api/v1/persons/{id}/deals /api/v1/persons/{id}/files /api/v1/persons/{id}/flow /api/v1/persons/{id}/followers /api/v1/persons/{id}/followers/{follower_id} /api/v1/persons/{id}/mailMessages /api/v1/persons/{id}/merge /api/v1/persons/{id}/permittedUsers /api/v1/persons/{id}/picture /api/v1/persons/{id}/products /api/v1/pipelines/{id}/conversion_statistics /api/v1/pipelines/{id}/movement_statistics /api/v1/productFields /api/v1/productFields/{id} /api/v1/products/{id}/deals /api/v1/products/{id}/files /api/v1/products/{id}/followers /api/v1/products/{id}/followers/{follower_id} /api/v1/products/{id}/permittedUsers /api/v1/projectTemplates /api/v1/projectTemplates/{id} /api/v1/projects /api/v1/projects/boards /api/v1/projects/boards/{id} /api/v1/projects/phases /api/v1/projects/phases/{id} /api/v1/projects/{id} /api/v1/projects/{id}/activities /api/v1/projects/{id}/archive /api/v1/projects/{id}/groups /api/v1/projects/{id}/plan /api/v1/projects/{id}/plan/activities/{activityId} /api/v1/projects/{id}/plan/tasks/{taskId} /api/v1/projects/{id}/tasks /api/v1/recents /api/v1/roles /api/v1/roles/{id} /api/v1/roles/{id}/assignments /api/v1/roles/{id}/pipelines /api/v1/roles/{id}/settings /api/v1/subscriptions/find/{dealId} /api/v1/subscriptions/installment /api/v1/subscriptions/installment/{id} /api/v1/subscriptions/recurring /api/v1/subscriptions/recurring/{id} /api/v1/subscriptions/recurring/{id}/cancel /api/v1/subscriptions/{id} /api/v1/subscriptions/{id}/payments /api/v1/tasks /api/v1/tasks/{id} /api/v1/userConnections /api/v1/userSettings /api/v1/users /api/v1/users/find /api/v1/users/me /api/v1/users/{id} /api/v1/users/{id}/followers /api/v1/users/{id}/permissions /api/v1/users/{id}/roleAssignments /api/v1/users/{id}/roleSettings /api/v1/webhooks /api/v1/webhooks/{id} /api/v2/activities /api/v2/activities/{id} /api/v2/activityFields /api/v2/activityFields/{field_code} /api/v2/boards /api/v2/boards/{id} /api/v2/dealFields /api/v2/dealFields/{field_code} /api/v2/dealFields/{field_code}/options /api/v2/deals /api/v2/deals/archived /api/v2/deals/installments /api/v2/deals/products /api/v2/deals/search /api/v2/deals/{id} /api/v2/deals/{id}/convert/lead /api/v2/deals/{id}/convert/status/{conversion_id} /api/v2/deals/{id}/discounts /api/v2/deals/{id}/discounts/{discount_id} /api/v2/deals/{id}/followers /api/v2/deals/{id}/followers/changelog /api/v2/deals/{id}/followers/{follower_id} /api/v2/deals/{id}/installments /api/v2/deals/{id}/installments/{installment_id} /api/v2/deals/{id}/products /api/v2/deals/{id}/products/bulk /api/v2/deals/{id}/products/{product_attachment_id} /api/v2/itemSearch /api/v2/itemSearch/field /api/v2/leads/search /api/v2/leads/{id}/convert/deal /api/v2/leads/{id}/convert/status/{conversion_id} /api/v2/organizationFields /api/v2/organizationFields/{field_code} /api/v2/organizationFields/{field_code}/options /api/v2/organizations /api/v2/organizations/search /api/v2/organizations/{id} /api/v2/organizations/{id}/followers /api/v2/organizations/{id}/followers/changelog /api/v2/organizations/{id}/followers/{follower_id} /api/v2/personFields /api/v2/personFields/{field_code} /api/v2/personFields/{field_code}/options /api/v2/persons /api/v2/persons/search /api/v2/persons/{id} /api/v2/persons/{id}/followers /api/v2/persons/{id}/followers/changelog /api/v2/persons/{id}/followers/{follower_id} /api/v2/persons/{id}/picture /api/v2/phases /api/v2/phases/{id} /api/v2/pipelines /api/v2/pipelines/{id} /api/v2/productFields /api/v2/productFields/{field_code} /api/v2/productFields/{field_code}/options /api/v2/products /api/v2/products/search /api/v2/products/{id} /api/v2/products/{id}/duplicate /api/v2/products/{id}/followers /api/v2/products/{id}/followers/changelog /api/v2/products/{id}/followers/{follower_id} /api/v2/products/{id}/images /api/v2/products/{id}/variations /api/v2/products/{id}/variations/{product_variation_id} /api/v2/projectFields /api/v2/projectFields/{field_code} /api/v2/projectFields/{field_code}/options /api/v2/projectTemplates /api/v2/projectTemplates/{id} /api/v2/projects /api/v2/projects/archived /api/v2/projects/search /api/v2/projects/{id} /api/v2/projects/{id}/archive /api/v2/projects/{id}/changelog /api/v2/projects/{id}/permittedUsers /api/v2/stages /api/v2/stages/{id} /api/v2/tasks /api/v2/tasks/{id} /api/v2/users/{id}/followers --method -X --field -F --raw-field -f --header -H --input --include -i --paginate --raw";;
+    "changes")
+      case "$prev" in
+      esac
+      words="--since --types --peek --reset --out --page-size";;
     "export")
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
       esac
-      words="--out --format --param --resume --columns --page-size --list";;
+      words="--out --format --param --resume --columns --page-size --list --since --incremental";;
     "import")
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
       esac
-      words="--file --format --skip-invalid --concurrency --state --results --resume --dry-run --list";;
+      words="--file --format --skip-invalid --concurrency --state --results --resume --dry-run --list --upsert --match-on";;
+    "pull")
+      case "$prev" in
+      esac
+      words="--out --sample";;
+    "plan")
+      case "$prev" in
+      esac
+      words="--file -f --prune --out";;
     "apply")
       case "$prev" in
       esac
-      words="--file -f --state --dry-run --prune";;
+      words="--file -f --state --dry-run --prune --plan";;
     "mcp")
       case "$prev" in
       esac
@@ -1792,7 +1852,7 @@ _crmctl() {
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
       esac
-      words="--port --data --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
+      words="--port --data --from --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
     "sandbox reset")
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
@@ -1812,8 +1872,8 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api export import apply mcp destroy commands auth doctor budget quota completion sandbox";;
-    "leads") echo "list get create update delete archived search permitted-users conversion-status convert archive unarchive channels";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply mcp destroy commands auth doctor budget quota completion sandbox";;
+    "leads") echo "list get create update delete archived search permitted-users conversion-status bulk-update convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
     "leads create") echo "";;
@@ -1823,6 +1883,7 @@ _crmctl_subs() {
     "leads search") echo "";;
     "leads permitted-users") echo "";;
     "leads conversion-status") echo "";;
+    "leads bulk-update") echo "";;
     "leads convert") echo "";;
     "leads archive") echo "";;
     "leads unarchive") echo "";;
@@ -1832,7 +1893,7 @@ _crmctl_subs() {
     "lead-labels create") echo "";;
     "lead-labels update") echo "";;
     "lead-labels delete") echo "";;
-    "deals") echo "list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files";;
+    "deals") echo "list get create update delete archived search followers products discounts convert-to-lead conversion-status summary timeline changelog flow participants merge duplicate permitted-users mail-messages files upsert bulk-update";;
     "deals list") echo "";;
     "deals get") echo "";;
     "deals create") echo "";;
@@ -1874,7 +1935,9 @@ _crmctl_subs() {
     "deals permitted-users") echo "";;
     "deals mail-messages") echo "";;
     "deals files") echo "";;
-    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships";;
+    "deals upsert") echo "";;
+    "deals bulk-update") echo "";;
+    "organizations") echo "list get create update delete search followers changelog flow merge permitted-users mail-messages files relationships upsert bulk-update";;
     "organizations list") echo "";;
     "organizations get") echo "";;
     "organizations create") echo "";;
@@ -1898,13 +1961,16 @@ _crmctl_subs() {
     "organizations relationships create") echo "";;
     "organizations relationships update") echo "";;
     "organizations relationships delete") echo "";;
-    "activities") echo "list get create update delete";;
+    "organizations upsert") echo "";;
+    "organizations bulk-update") echo "";;
+    "activities") echo "list get create update delete bulk-update";;
     "activities list") echo "";;
     "activities get") echo "";;
     "activities create") echo "";;
     "activities update") echo "";;
     "activities delete") echo "";;
-    "products") echo "list get create update delete search duplicate variations image followers deals files permitted-users";;
+    "activities bulk-update") echo "";;
+    "products") echo "list get create update delete search duplicate variations image followers deals files permitted-users upsert bulk-update";;
     "products list") echo "";;
     "products get") echo "";;
     "products create") echo "";;
@@ -1930,7 +1996,9 @@ _crmctl_subs() {
     "products deals") echo "";;
     "products files") echo "";;
     "products permitted-users") echo "";;
-    "persons") echo "list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge";;
+    "products upsert") echo "";;
+    "products bulk-update") echo "";;
+    "persons") echo "list get changelog files flow followers mail-messages permitted-users picture products search collection activities deals create update delete merge upsert bulk-update";;
     "persons list") echo "";;
     "persons get") echo "";;
     "persons changelog") echo "";;
@@ -1956,6 +2024,8 @@ _crmctl_subs() {
     "persons update") echo "";;
     "persons delete") echo "";;
     "persons merge") echo "";;
+    "persons upsert") echo "";;
+    "persons bulk-update") echo "";;
     "notes") echo "list get create update delete comments";;
     "notes list") echo "";;
     "notes get") echo "";;
@@ -2202,8 +2272,11 @@ _crmctl_subs() {
     "webhooks delete") echo "";;
     "webhooks listen") echo "";;
     "api") echo "";;
+    "changes") echo "";;
     "export") echo "";;
     "import") echo "";;
+    "pull") echo "";;
+    "plan") echo "";;
     "apply") echo "";;
     "mcp") echo "";;
     "destroy") echo "";;
