@@ -206,8 +206,13 @@ describe('crmctl pull --sample N, then sandbox start --from', () => {
     try {
       expect(await (await fetch(`${sb.info.url}/__sandbox/faults`)).json()).toMatchObject({ data: { rate5xx: 1 } });
       const counts = Object.fromEntries(KINDS.map((k) => [k, files[k].length]));
-      expect(sb.info.loaded).toEqual({ records: {}, sample: counts });
-      expect(sb.stderr()).toBe(`Loaded ${dir}: 0 configuration records from 0 files\n  sample: ${KINDS.map((k) => `${counts[k]} ${k}`).join(', ')}\n`);
+      // pull writes the configuration beside the sample: applied to the new sandbox first (matched by name).
+      const configured = sb.info.loaded?.records ?? {};
+      expect(Object.keys(configured)).toEqual(expect.arrayContaining(['pipeline', 'stage', 'lead-label']));
+      expect(sb.info.loaded?.sample).toEqual(counts);
+      const total = Object.values(configured).reduce((a, b) => a + b, 0);
+      expect(sb.stderr()).toContain(`Loaded ${dir}: ${total} configuration records from `);
+      expect(sb.stderr()).toContain(`\n  sample: ${KINDS.map((k) => `${counts[k]} ${k}`).join(', ')}\n`);
       const [orgs, persons, deals, activities] = await Promise.all(['organizations', 'persons', 'deals', 'activities'].map((n) => state<Record<string, unknown>>(sb.info.url, n)));
       const one = (list: Array<Record<string, unknown>>, key: string, value: unknown) => {
         const hits = list.filter((x) => x[key] === value);

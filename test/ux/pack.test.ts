@@ -45,8 +45,9 @@ describe('npm pack', () => {
     // Bundled node_modules are `open` and its own dependencies, nothing the bundle already inlines.
     expect(packed.bundled).toContain('open');
     for (const name of ['zod', 'commander', 'undici', 'yaml']) expect(packed.bundled).not.toContain(name);
-    // 891 files when written (1,593 with tsc's output); the bound catches per-file output coming back.
-    expect(packed.entryCount).toBeLessThan(1000);
+    // 1,073 files at this writing (552 of the bundle, 427 command pages); tsc's per-file output would add
+    // about 1,200 more: the bound catches it coming back, with room for new commands.
+    expect(packed.entryCount).toBeLessThan(1500);
   });
 
   it('installs into an empty prefix without network; the installed crmctl answers --version, starts a sandbox and lists from it', async () => {
