@@ -26,13 +26,21 @@ export function budgetNotice(ctx: Context, http: HttpPort, estimate: CostEstimat
 }
 
 function show(ctx: Context, http: HttpPort, e: CostEstimate, daily: DailyBudget): void {
+  const text = costText(e, daily, http.serviceNow());
+  if (e.tokens <= daily.remaining) ctx.info(text);
+  else ctx.warn(text);
+}
+
+/**
+ * The estimate against the figures, as one line: `cost: about 35 tokens of 99,960 left today`, or, when
+ * the run will not fit, what is left, that it will stop with its state saved, and when to continue.
+ * Bulk update prints it inside its plan (always shown); the others through budgetNotice.
+ */
+export function costText(e: CostEstimate, daily: Pick<DailyBudget, 'limit' | 'remaining'>, serviceNow: number): string {
   const cost = e.per ? `${tokens(e.tokens)} tokens ${e.per}` : `${e.atLeast ? 'at least' : 'about'} ${tokens(e.tokens)} tokens`;
-  if (e.tokens <= daily.remaining) {
-    ctx.info(`cost: ${cost}${e.per ? ',' : ' of'} ${tokens(daily.remaining)} left today`);
-    return;
-  }
-  ctx.warn(
+  if (e.tokens <= daily.remaining) return `cost: ${cost}${e.per ? ',' : ' of'} ${tokens(daily.remaining)} left today`;
+  return (
     `cost: ${cost}, but only ${tokens(daily.remaining)} of ${tokens(daily.limit)} are left today: the run will stop when the budget is spent ` +
-      `(its state is saved; ${e.continueWith ?? 'run the same command with --resume'} after the reset at ${describeReset(http.serviceNow())})`,
+    `(its state is saved; ${e.continueWith ?? 'run the same command with --resume'} after the reset at ${describeReset(serviceNow)})`
   );
 }

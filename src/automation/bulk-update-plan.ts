@@ -1,5 +1,7 @@
 import type { Operation } from '../api/operation.js';
+import type { DailyBudget } from '../core/http-port.js';
 import type { FieldChange } from './bulk-update-changes.js';
+import { costText } from './budget-notice.js';
 
 /** What a bulk update will do, before it does it: printed on stderr, and as the document of --dry-run. */
 export interface BulkPlan {
@@ -14,6 +16,12 @@ export interface BulkPlan {
   update: Operation;
   /** Cost units the reads before the plan took (field names, the selection): already spent when it is shown. */
   read_cost: number;
+  /** The daily budget as the reads before the plan left it (undefined when no answer carried it). */
+  daily: Pick<DailyBudget, 'limit' | 'remaining'> | undefined;
+  /** Now on the service's clock: when the budget resets, for a run that will not fit. */
+  service_now: number;
+  /** How a temporary filter was used to select (--where): created and deleted before the plan. */
+  temporary_filter?: string;
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -33,8 +41,13 @@ export function planText(p: BulkPlan): string {
   if (p.not_found) parts.push(`${n(p.not_found)} not found`);
   if (p.done_earlier) parts.push(`${n(p.done_earlier)} settled by an earlier run`);
   lines.push(`  ${parts.join(', ')}`);
+  if (p.temporary_filter) lines.push(`  ${p.temporary_filter}`);
   const per = p.update.cost ?? 1;
-  lines.push(`  cost: ${n(p.to_update)} × ${per} (${p.update.method} ${p.update.path}) = ${n(planCost(p))} units, plus ${n(p.read_cost)} already spent on reads`);
+  const cost = planCost(p);
+  // The cost against what is left today when the reads' answers said; the figure alone when none did.
+  const head = p.daily ? costText({ tokens: cost, atLeast: p.update.cost == null }, p.daily, p.service_now) : `cost: about ${n(cost)} tokens`;
+  lines.push(`  ${head}`);
+  lines.push(`    ${n(p.to_update)} × ${per} (${p.update.method} ${p.update.path}), plus ${n(p.read_cost)} already spent on reads`);
   return lines.join('\n');
 }
 
@@ -52,5 +65,8 @@ export function planJson(p: BulkPlan): Record<string, unknown> {
     cost_per_update: p.update.cost,
     update_cost: planCost(p),
     read_cost: p.read_cost,
+    daily_budget_left: p.daily?.remaining ?? null,
+    daily_budget_limit: p.daily?.limit ?? null,
+    fits_daily_budget: p.daily ? planCost(p) <= p.daily.remaining : null,
   };
 }

@@ -4,7 +4,7 @@ import { callOperation } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { checkReader, keyName, prepare, read, readerOf, type Prepared, type Reader } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
-import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpResponse } from '../http/types.js';
 import type { FieldSpec } from '../input/fields.js';
 import { operationFields } from '../input/operation-input.js';
@@ -167,6 +167,8 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
     fields: body ? tally(body, [...toWrite.map((w) => current.get(String(w.id))!), ...unchangedRecords], names) : [],
     update,
     read_cost: readCost,
+    daily: http.daily,
+    service_now: http.serviceNow(),
   };
   ctx.io.stderr.write(`${planText(plan)}\n`);
   if (flags.dryRun) {
@@ -179,6 +181,8 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   const progress = new Progress(ctx, `bulk-update ${area}`);
   let stopping = false;
   let complete = false;
+  // A spent daily budget refuses every update until the reset: stop, keep the journal, say when to resume.
+  let spent: DailyBudgetError | undefined;
   const onSigint = () => {
     stopping = true;
     ctx.io.stderr.write('\nStopping after the updates in flight; run the same command with --resume to continue.\n');
@@ -209,6 +213,10 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
         await record(log, outcomes, { id, status: 'updated' });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
+        if (err instanceof DailyBudgetError) {
+          spent ??= err;
+          stopping = true;
+        }
         failed++;
         const error = unsettled ? `outcome unknown: the update may have landed and reading the record back failed (${err.message}); --resume reads it again` : err.message;
         await record(log, outcomes, { id, status: 'failed', error }, unsettled || isPassing(err) ? { retry: true } : {});
@@ -232,6 +240,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
     const count = (s: Outcome['status']) => rows.filter((r) => r.status === s).length;
     const summary = { updated: count('updated'), unchanged: count('unchanged'), failed: count('failed') };
     ctx.debug(`pacing: ${http.governor.stats.acquired} cost units, ${http.governor.stats.waits} waits for the budget window`);
+    if (spent) throw spent;
     if (stopping) throw new CancelledError(`Bulk update stopped: ${summary.updated} updated, ${summary.failed} failed so far; results in ${resultsPath}. Continue with --resume.`);
     await renderDocument(ctx, {
       json: { area, ...summary, selected: ids.length, results: resultsPath },

@@ -151,7 +151,7 @@ describe('bulk-update: plan, confirmation and selection', () => {
     expect(r.stderr).toContain(`  owner_id → 2: ${open.length - at2} change (from `);
     expect(r.stderr).toContain(`, ${at2} already at the value\n`);
     expect(r.stderr).toContain(`  ${open.length - at2} to update, ${at2} unchanged (not written)\n`);
-    expect(r.stderr).toContain(`  cost: ${open.length - at2} × 5 (PATCH /api/v2/deals/{id}) = ${(open.length - at2) * 5} units, plus 10 already spent on reads\n`);
+    expect(r.stderr).toMatch(new RegExp(`^  cost: about ${(open.length - at2) * 5} tokens of [\\d,]+ left today\n    ${open.length - at2} × 5 \\(PATCH /api/v2/deals/\\{id\\}\\), plus 10 already spent on reads\n`, 'm'));
     const plan = JSON.parse(r.stdout);
     expect(plan).toMatchObject({ dry_run: true, area: 'deals', selected: open.length, to_update: open.length - at2, unchanged: at2, update_cost: (open.length - at2) * 5 });
     expect(await patches()).toEqual([]);
