@@ -47,7 +47,7 @@ export function planText(p: BulkPlan): string {
   // The cost against what is left today when the reads' answers said; the figure alone when none did.
   const head = p.daily ? costText({ tokens: cost, atLeast: p.update.cost == null }, p.daily, p.service_now) : `cost: about ${n(cost)} tokens`;
   lines.push(`  ${head}`);
-  lines.push(`    ${n(p.to_update)} × ${per} (${p.update.method} ${p.update.path}), plus ${n(p.read_cost)} already spent on reads`);
+  lines.push(`    ${n(p.to_update)} × ${per} (${p.update.method} ${p.update.path}), plus ${n(p.read_cost)} already spent on reads${p.temporary_filter ? ' and the temporary filter' : ''}`);
   return lines.join('\n');
 }
 
@@ -65,6 +65,7 @@ export function planJson(p: BulkPlan): Record<string, unknown> {
     cost_per_update: p.update.cost,
     update_cost: planCost(p),
     read_cost: p.read_cost,
+    temporary_filter: p.temporary_filter ?? null,
     daily_budget_left: p.daily?.remaining ?? null,
     daily_budget_limit: p.daily?.limit ?? null,
     fits_daily_budget: p.daily ? planCost(p) <= p.daily.remaining : null,

@@ -10,8 +10,14 @@ import { readInputText } from '../input/sources.js';
 export type RecordId = string | number;
 type Rec = Record<string, unknown>;
 
-/** How the records were chosen: ids given, a saved filter, or the list's own filters. */
-export type Selection = { kind: 'ids'; ids: RecordId[] } | { kind: 'filter'; query: Rec; describe: string };
+/** How the records were chosen: ids given, a saved filter, the list's own filters, or conditions by name. */
+export type Selection =
+  | { kind: 'ids'; ids: RecordId[] }
+  | { kind: 'filter'; query: Rec; describe: string }
+  | { kind: 'where'; type: string; where: string[]; describe: string };
+
+/** The service's filter type of each area a saved filter can select (its filters do not cover leads). */
+const FILTER_TYPES: Readonly<Record<string, string>> = { deals: 'deals', persons: 'people', organizations: 'org', products: 'products', activities: 'activity' };
 
 const camel = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
@@ -20,15 +26,18 @@ const camel = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c
  * required: two would leave unclear whether they narrow or add, and none would update the whole account.
  */
 export async function selectionOf(
-  ctx: Context, o: { noun: string; update: Operation; filters: FieldSpec[]; ids?: string; filterId?: number; tableOpts: Record<string, unknown> },
+  ctx: Context, o: { area: string; noun: string; update: Operation; filters: FieldSpec[]; ids?: string; filterId?: number; where: string[]; tableOpts: Record<string, unknown> },
 ): Promise<Selection> {
   const filters = o.filters.filter((f) => o.tableOpts[camel(f.flag)] !== undefined);
-  const given = [o.ids !== undefined ? '--ids' : undefined, o.filterId !== undefined ? '--filter-id' : undefined, filters.length ? filters.map((f) => `--${f.flag}`).join(' ') : undefined].filter((x): x is string => x !== undefined);
-  const names = ['--ids', '--filter-id', ...o.filters.map((f) => `--${f.flag}`)].join(', ');
+  const type = FILTER_TYPES[o.area];
+  if (o.where.length && !type) throw new ValidationError([{ field: '--where', rule: `is not available for ${o.area}: the service's saved filters do not cover them; select by --ids or the list's filters` }]);
+  const given = [o.ids !== undefined ? '--ids' : undefined, o.filterId !== undefined ? '--filter-id' : undefined, o.where.length ? '--where' : undefined, filters.length ? filters.map((f) => `--${f.flag}`).join(' ') : undefined].filter((x): x is string => x !== undefined);
+  const names = ['--ids', '--filter-id', ...(type ? ['--where'] : []), ...o.filters.map((f) => `--${f.flag}`)].join(', ');
   if (given.length === 0) throw new UsageError(`select the ${o.noun}s to update with exactly one of: ${names}`, 'Example: --ids 1,2,3, --ids - (ids on stdin) or --filter-id 12.');
-  if (given.length > 1) throw new UsageError(`select the ${o.noun}s with exactly one of ${names}; got ${given.join(' and ')}`, 'List filters may be combined with each other, not with --ids or --filter-id.');
+  if (given.length > 1) throw new UsageError(`select the ${o.noun}s with exactly one of ${names}; got ${given.join(' and ')}`, 'List filters may be combined with each other, --where clauses with each other; not one kind with another (the service ignores list filters beside a saved filter).');
   if (o.ids !== undefined) return { kind: 'ids', ids: await idsOf(ctx, o.update, o.ids) };
   if (o.filterId !== undefined) return { kind: 'filter', query: { filter_id: o.filterId }, describe: `--filter-id ${o.filterId}` };
+  if (o.where.length && type) return { kind: 'where', type, where: o.where, describe: o.where.map((w) => `--where ${JSON.stringify(w)}`).join(' ') };
   const query: Rec = {};
   for (const f of filters) query[f.key] = coerceField(f, o.tableOpts[camel(f.flag)]);
   return { kind: 'filter', query, describe: filters.map((f) => `--${f.flag} ${String(o.tableOpts[camel(f.flag)])}`).join(' ') };

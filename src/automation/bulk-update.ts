@@ -24,7 +24,7 @@ export interface BulkUpdateOptions {
   get: Operation;
   update: Operation;
   filters: FieldSpec[];
-  flags: { ids?: string; filterId?: number; field: string[]; data?: string; dryRun: boolean; concurrency?: number; state?: string; results?: string; resume: boolean };
+  flags: { ids?: string; filterId?: number; where: string[]; field: string[]; data?: string; dryRun: boolean; concurrency?: number; state?: string; results?: string; resume: boolean };
   tableOpts: Record<string, unknown>;
 }
 
@@ -75,7 +75,8 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   const http = await ctx.http();
   const before = http.governor.stats.acquired;
   // The command line's selection is checked first (a bad id or filter value names its flag), read later.
-  const sel = header ? undefined : await selectionOf(ctx, { noun: o.noun, update, filters: o.filters, ids: flags.ids, filterId: flags.filterId, tableOpts: o.tableOpts });
+  const sel = header ? undefined : await selectionOf(ctx, { area, noun: o.noun, update, filters: o.filters, ids: flags.ids, filterId: flags.filterId, where: flags.where, tableOpts: o.tableOpts });
+  const runId = header?.run_id ?? randomBytes(6).toString('hex');
   const given = flags.field.length > 0 || flags.data !== undefined;
   const changes = given || !header ? await changesOf(ctx, update, { data: flags.data, field: flags.field }) : header.changes;
   if (header && given && canonical(changes) !== canonical(header.changes)) {
@@ -90,6 +91,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   let ids: RecordId[];
   let selection: string;
   let current: Map<string, Rec>;
+  let temporaryFilter: string | undefined;
   const outcomes = new Map<string, Outcome>();
   const pending = new Set<string>(); // "sending" (or failed on a passing error): may have landed
   if (header) {
@@ -106,7 +108,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
         outcomes.set(id, { id: e.id as RecordId, status: e.status, ...(e.error !== undefined ? { error: String(e.error) } : {}) });
       }
     }
-    if (o.filters.some((f) => o.tableOpts[f.flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())] !== undefined) || flags.ids !== undefined || flags.filterId !== undefined) {
+    if (o.filters.some((f) => o.tableOpts[f.flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())] !== undefined) || flags.ids !== undefined || flags.filterId !== undefined || flags.where.length > 0) {
       ctx.warn(`--resume: continuing the ${ids.length} ${area} the journal selected (${selection}); the selection flags are not read again`);
     }
     current = await recordsByIds(reader, o, ids.filter((id) => !outcomes.has(String(id))), hasIdsFilter);
@@ -116,6 +118,13 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
       ids = sel.ids;
       selection = flags.ids === '-' ? `${ids.length} ids on stdin` : '--ids';
       current = await recordsByIds(reader, o, ids, hasIdsFilter);
+    } else if (sel.kind === 'where') {
+      const { recordsOfWhere } = await import('./bulk-update-where.js');
+      const found = await recordsOfWhere(ctx, reader, http, { list: o.list, type: sel.type, where: sel.where, runId });
+      ids = found.records.map((r) => r.id as RecordId);
+      selection = sel.describe;
+      temporaryFilter = found.note;
+      current = new Map(found.records.map((r) => [String(r.id), r]));
     } else {
       const recs = await recordsOfFilter(reader, o.list, sel.query);
       ids = recs.map((r) => r.id as RecordId);
@@ -168,11 +177,13 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
     update,
     read_cost: readCost,
     daily: http.daily,
+    ...(temporaryFilter ? { temporary_filter: temporaryFilter } : {}),
     service_now: http.serviceNow(),
   };
   ctx.io.stderr.write(`${planText(plan)}\n`);
   if (flags.dryRun) {
-    await renderDocument(ctx, { json: { dry_run: true, ...planJson(plan) }, text: 'Dry run: nothing was written.' });
+    const text = temporaryFilter ? 'Dry run: no record was changed (the temporary filter of --where was created and deleted).' : 'Dry run: nothing was written.';
+    await renderDocument(ctx, { json: { dry_run: true, ...planJson(plan) }, text });
     return;
   }
   if (toWrite.length) await ctx.confirm(`Update ${toWrite.length} ${area}?`);
@@ -189,7 +200,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   };
   process.once('SIGINT', onSigint);
   try {
-    if (!header) await log.append({ type: 'run', run_id: randomBytes(6).toString('hex'), area, selection, ids, changes, started_at: new Date().toISOString() } satisfies RunHeader);
+    if (!header) await log.append({ type: 'run', run_id: runId, area, selection, ids, changes, started_at: new Date().toISOString() } satisfies RunHeader);
     // Queued together: the journal writes them with one disk sync, not one each.
     await Promise.all(settledNow.map((x) => record(log, outcomes, x)));
 

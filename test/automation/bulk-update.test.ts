@@ -212,7 +212,7 @@ describe('bulk-update: plan, confirmation and selection', () => {
   it('needs exactly one selection, naming the flags (exit 2, nothing sent)', async () => {
     const none = await bin(['deals', 'bulk-update', '--field', 'owner_id=2', '--yes'], { cwd: workDir() });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('error: select the deals to update with exactly one of: --ids, --filter-id, --owner-id,');
+    expect(none.stderr).toContain('error: select the deals to update with exactly one of: --ids, --filter-id, --where, --owner-id,');
     const two = await bin(['deals', 'bulk-update', '--ids', '1', '--owner-id', '1', '--field', 'owner_id=2', '--yes'], { cwd: workDir() });
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('got --ids and --owner-id');

@@ -40,13 +40,14 @@ export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable, sa
   const custom = update.cli.customFields ? '"Segment=Enterprise"' : 'owner_id=7';
   const spec = defineCommand({
     path: [area, 'bulk-update'],
-    summary: `Change many ${area} at once: select by ids, a saved filter or list filters; plan, confirm, paced, resumable`,
+    summary: `Change many ${area} at once: select by ids, a saved filter, conditions by name or list filters; plan, confirm, paced, resumable`,
     description: [
-      `Selects ${area} by --ids (a list, or - for ids on stdin), --filter-id (a saved filter) or the list's filters`,
-      `(exactly one of these), sets the fields given by --field NAME=VALUE (a field key such as owner_id, or a custom`,
+      `Selects ${area} by --ids (a list, or - for ids on stdin), --filter-id (a saved filter), --where conditions`,
+      `by field name (through a temporary saved filter, deleted before the plan) or the list's filters (exactly one of these),`,
+      `and sets the fields given by --field NAME=VALUE (a field key such as owner_id, or a custom`,
       `field by name) and --data, and prints the plan on stderr first: how many records, which fields change from`,
       `what to what, records already at the value (left alone), and the cost. A terminal asks; elsewhere --yes is`,
-      `needed. --dry-run prints the plan and writes nothing. Each record is one ${update.method} ${update.path} (the`,
+      `needed. --dry-run prints the plan and changes no record (--where still creates and deletes its filter). Each record is one ${update.method} ${update.path} (the`,
       `service has no bulk update for ${area}), paced to the cost budget and journaled, so --resume after Ctrl-C or`,
       `kill -9 changes no record twice: an answer lost after sending is settled by reading the record back.`,
       `Results per record (id, status updated/unchanged/failed, error) go to the results file; exit 7 when some failed.`,
@@ -55,6 +56,7 @@ export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable, sa
     examples: [
       `crmctl ${area} bulk-update --ids ${sampleIds} --field owner_id=7 --dry-run`,
       `crmctl ${area} bulk-update --filter-id 12 --field ${custom} --yes`,
+      ...(['deals', 'persons', 'organizations', 'products'].includes(area) ? [`crmctl ${area} bulk-update --where "Owner = Ada Admin" --field owner_id=7 --dry-run`] : []),
       `crmctl ${area} list --owner-id 5 --all --output ndjson | crmctl ${area} bulk-update --ids - --field owner_id=7 --yes`,
       `crmctl ${area} bulk-update --ids ${sampleIds} --field owner_id=7 --yes --resume`,
     ],
@@ -62,9 +64,10 @@ export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable, sa
     flags: {
       ids: flag.string({ value: 'ids', description: `${noun} ids, comma-separated, or - to read them from stdin (one a line, a JSON array, or NDJSON records with id)` }),
       filterId: flag.int({ min: 1, description: 'select the records of this saved filter (crmctl filters list)' }),
+      where: flag.list({ value: 'condition', description: 'select by a condition NAME OP VALUE, all of which must hold (repeatable), as filters create --where takes it ("Budget > 1000", "Stage = Qualified"); evaluated by the service through a temporary saved filter, created and deleted before the plan (not for leads)' }),
       field: flag.list({ value: 'NAME=VALUE', description: `a field to set: a key of ${update.method} ${update.path} (owner_id=7) or a custom field by name ("Segment=Enterprise"); an empty value clears it; repeat for more` }),
       data: flag.string({ value: 'json', description: 'fields to set as JSON, @file; --field values override its keys' }),
-      dryRun: flag.bool({ description: 'print the plan (records, changes, cost) and write nothing' }),
+      dryRun: flag.bool({ description: 'print the plan (records, changes, cost) and change no record' }),
       concurrency: flag.int({ min: 1, max: 16, description: 'updates in flight (default 4)' }),
       state: flag.string({ value: 'file', description: `journal for --resume (default ./${area}.bulk-update-state.ndjson)` }),
       results: flag.string({ value: 'file', description: `results per record, ndjson {id, status, error} (default beside the journal: ${area}.bulk-update.results.ndjson)` }),
