@@ -76,6 +76,10 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   const before = http.governor.stats.acquired;
   // The command line's selection is checked first (a bad id or filter value names its flag), read later.
   const sel = header ? undefined : await selectionOf(ctx, { area, noun: o.noun, update, filters: o.filters, ids: flags.ids, filterId: flags.filterId, where: flags.where, tableOpts: o.tableOpts });
+  // --dry-run sends nothing, and --where selects through a filter it creates: the two cannot go together.
+  if (sel?.kind === 'where' && flags.dryRun) {
+    throw new UsageError('--dry-run cannot be combined with --where: --where selects through a temporary saved filter (a write), and a dry run writes nothing', `Save the conditions once (crmctl filters create --where …) and dry-run with --filter-id, or run without --dry-run: the plan is printed before anything changes and a terminal asks (off one, without --yes, nothing is changed).`);
+  }
   const runId = header?.run_id ?? randomBytes(6).toString('hex');
   const given = flags.field.length > 0 || flags.data !== undefined;
   const changes = given || !header ? await changesOf(ctx, update, { data: flags.data, field: flags.field }) : header.changes;
@@ -182,7 +186,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   };
   ctx.io.stderr.write(`${planText(plan)}\n`);
   if (flags.dryRun) {
-    const text = temporaryFilter ? 'Dry run: no record was changed (the temporary filter of --where was created and deleted).' : 'Dry run: nothing was written.';
+    const text = 'Dry run: nothing was written.';
     await renderDocument(ctx, { json: { dry_run: true, ...planJson(plan) }, text });
     return;
   }

@@ -46,13 +46,12 @@ describe('bulk-update --where', () => {
     expect(await filters()).toEqual(before);
     expect(r.stdout).toBe(`Updated ${selected.length} deals; 0 unchanged, 0 failed. Results: ${results}\n`);
 
-    // Run again: the same conditions now match nothing of Ada's; nothing is written, and no filter stays.
+    // A dry run writes nothing, and --where would write its filter: refused before any request.
     await fx.clearRequests();
-    const again = await run(['deals', 'bulk-update', '--where', 'Owner = Ada Admin', '--where', 'Status = open', '--field', 'owner_id=2', '--state', join(dir, 'state2.ndjson'), '--dry-run']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('Bulk update of deals selected by --where "Owner = Ada Admin" --where "Status = open": 0 records\n');
-    expect(again.stdout).toBe('Dry run: no record was changed (the temporary filter of --where was created and deleted).\n');
-    expect((await fx.requests()).some((q) => q.method === 'PATCH')).toBe(false);
+    const dry = await run(['deals', 'bulk-update', '--where', 'Owner = Ada Admin', '--field', 'owner_id=2', '--state', join(dir, 'state2.ndjson'), '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr.split('\n')[0]).toBe('error: --dry-run cannot be combined with --where: --where selects through a temporary saved filter (a write), and a dry run writes nothing');
+    expect(await fx.requests()).toEqual([]);
     expect(await filters()).toEqual(before);
   });
 
