@@ -1,6 +1,6 @@
 /** One run of `crmctl changes`: read the feed, write every line, and only then move the watermark. */
 import type { Context } from '../core/context.js';
-import { CliError, UsageError, ValidationError } from '../core/errors.js';
+import { ApiError, CliError, RateLimitError, UsageError, ValidationError } from '../core/errors.js';
 import { ChangeFeed, CHANGE_TYPES, type Boundary, type Change, type ChangeType } from './changes-feed.js';
 import { parseSince, toServiceTime } from './changes-time.js';
 import { Watermark } from './changes-watermark.js';
@@ -74,6 +74,8 @@ async function writeNdjson(ctx: Context, feed: ChangeFeed, out: string | undefin
     }
     sink.sync();
   } catch (err) {
+    // The service's errors keep their type and advice (a spent daily budget says when it resets); the watermark stays either way.
+    if (err instanceof ApiError || err instanceof RateLimitError) throw err;
     // The sink's own advice is an export's (--resume); here nothing was marked read.
     if (err instanceof CliError && !(err instanceof UsageError)) {
       throw new CliError(err.message, err.exitCode, `The watermark did not move: fix the cause${out ? ' (or choose another --out)' : ', or write to a file with --out FILE,'} and run the same command again.`);

@@ -81,6 +81,18 @@ describe('a spent daily budget', () => {
     expect((await fx.collection('leads')).length).toBe(before + 12);
   });
 
+  it('stops the changes feed with the service\'s own words (exit 6, when it resets); the watermark stays', async () => {
+    await setDaily({ daily_used: 100_000 });
+    const r = await run(['changes', '--since', '24h', '--types', 'deals']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/^error: The daily budget is spent \(0 of 100,000 tokens left\); GET \/api\/v1\/recents was refused\. It resets at 00:00 UTC/m);
+    expect(r.stderr).not.toContain('--out FILE');
+    expect(r.stdout).toBe('');
+    // No watermark was written: after the reset a run without --since is still a first run.
+    await setDaily({ daily_used: 0 });
+    expect((await run(['changes', '--types', 'deals'])).code).toBe(2);
+  });
+
   it('warns before a run that will not fit (off a terminal), with the cost and what is left', async () => {
     const file = join(workDir(), 'leads.ndjson');
     writeFileSync(file, Array.from({ length: 12 }, (_, i) => JSON.stringify({ title: `Fit lead ${i + 1}`, person_id: 1 })).join('\n'));
