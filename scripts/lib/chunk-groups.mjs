@@ -14,7 +14,7 @@
 import { resolve } from 'node:path';
 
 /** What every command that calls the service loads lazily (after its area): one group. */
-const SERVICE_ENTRIES = ['dist/api/call.js', 'dist/http/client.js', 'dist/http/create-transport.js', 'dist/http/transport-node.js', 'dist/auth/credentials.js'];
+const SERVICE_ENTRIES = ['dist/runtime/service-stack.js', 'dist/api/call.js', 'dist/http/client.js', 'dist/http/create-transport.js', 'dist/http/transport-node.js', 'dist/auth/credentials.js'];
 
 /** Entry → modules (dist/ sources) to import at its end, from a first build's metafile. */
 export function groupImports(metafile) {
@@ -56,7 +56,11 @@ export function groupImports(metafile) {
 
   const core = mods.filter((m) => reachedBy(m).has(main) && m !== main);
   const taken = new Set(core);
-  const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && reachedBy(m).size >= zodEntries.size / 2);
+  // An area's generated commands (define-area, operation-command) are reached by most table areas but by
+  // fewer than half the zod entries (those count lazily imported modules too): the areas decide as well.
+  const zodAreas = areas.filter((a) => zodEntries.has(a));
+  const common = (m) => reachedBy(m).size >= zodEntries.size / 2 || zodAreas.filter((a) => reachedBy(m).has(a)).length >= zodAreas.length / 2;
+  const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && common(m));
   for (const m of tables) taken.add(m);
   // Output and input helpers most areas import (render, cells, sources...), without zod.
   const areaCommon = mods.filter((m) => !taken.has(m) && !loadsZod(m) && areas.filter((a) => reachedBy(m).has(a)).length >= areas.length / 2);

@@ -8,7 +8,7 @@ import { nullableKeys, type FieldSpec } from '../input/fields.js';
 import { jsonSchemaOf } from '../input/json-schema.js';
 import { operationFields, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { readJsonInput } from '../input/sources.js';
-import { executeOperation, pagingFlags, pagingOptions, type RunHooks } from './run-operation.js';
+import { pagingFlags, pagingOptions, type RunHooks } from './run-operation.js';
 
 /**
  * What an area adds to a generated command: flags the table cannot express (flags that send null,
@@ -196,11 +196,12 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     validateParams(op, raw.params);
     if (ext.adjust) raw = await ext.adjust(ctx, raw, opts);
     await promptForGaps(ctx, op, raw);
-    const input = await (await import('../api/prepare.js')).prepare(ctx, op, raw);
+    const { prepare, namedView, executeOperation } = await import('./execute-operation.js');
+    const input = await prepare(ctx, op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
       const own = ext.view?.(ctx, op);
-      const view = op.cli.customFields ? await (await import('./named-view.js')).namedView(ctx, op, opts, own) : own;
+      const view = op.cli.customFields ? await namedView(ctx, op, opts, own) : own;
       await executeOperation(ctx, op, input, { present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
       if (ext.after) await ext.after.run(ctx, input);
     } finally {

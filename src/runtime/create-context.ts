@@ -35,7 +35,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
     credentials() {
       creds ??= (async () => {
-        const { createCredentialSource } = await import('../auth/credentials.js');
+        const { createCredentialSource } = await import('./service-stack.js');
         resolvedCreds = await createCredentialSource({ env, profile: globals.profile, debug: (l) => ctx.debug(l), warn: (l) => ctx.warn(l) });
         return resolvedCreds;
       })();
@@ -43,7 +43,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
     http() {
       http ??= (async () => {
-        const [{ HttpClient }, { createTransport }, credentials] = await Promise.all([import('../http/client.js'), import('../http/create-transport.js'), ctx.credentials()]);
+        const [{ HttpClient, createTransport }, credentials] = await Promise.all([import('./service-stack.js'), ctx.credentials()]);
         return new HttpClient({
           credentials,
           transport: await createTransport(env.CRMCTL_HTTP_TRANSPORT),
