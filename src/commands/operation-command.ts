@@ -4,9 +4,9 @@ import type { Context } from '../core/context.js';
 import { flag, flagOptions, parseFlags, type FlagSet, type FlagValues } from '../core/flags.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { coerceField, setPath } from '../input/coerce.js';
-import { nullableKeys, type FieldSpec } from '../input/fields.js';
+import type { FieldSpec } from '../input/fields.js';
 import { jsonSchemaOf } from '../input/json-schema.js';
-import { operationFields, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
+import { clearableKeys, operationFields, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { readJsonInput } from '../input/sources.js';
 import { pagingFlags, pagingOptions, type RunHooks } from './run-operation.js';
 
@@ -86,7 +86,7 @@ export function isUpdate(op: Operation): boolean {
 /** The flags of one operation: its inputs, then --data/--unset and the paging flags. */
 export function operationOptions(op: Operation): OptionSpec[] {
   const { fields } = operationFields(op);
-  const nullable = nullableKeys(op.body);
+  const nullable = clearableKeys(op);
   const options: OptionSpec[] = fields.map(optionFor);
   if (op.cli.upload) options.unshift({ flags: '--file <path>', description: 'the file to send (- reads stdin); required' });
   const { data, unset } = bodyFlags(nullable);
@@ -223,7 +223,7 @@ function isUnknownFieldRefusal(err: unknown): boolean {
 export async function collectFlags(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): Promise<RawInput> {
   const { fields } = operationFields(op);
   const params = await collectParams(ctx, op, argv);
-  const nullable = nullableKeys(op.body);
+  const nullable = clearableKeys(op);
   const { data, unset } = parseFlags(bodyFlags(nullable), opts);
   let body: unknown;
   if (data !== undefined) {
