@@ -60,7 +60,11 @@ export function groupImports(metafile) {
   // fewer than half the zod entries (those count lazily imported modules too): the areas decide as well.
   const zodAreas = areas.filter((a) => zodEntries.has(a));
   const common = (m) => reachedBy(m).size >= zodEntries.size / 2 || zodAreas.filter((a) => reachedBy(m).has(a)).length >= zodAreas.length / 2;
-  const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && common(m));
+  // Small modules a few table areas share (table views, record field lists, follower rows, bulk-update):
+  // a file each costs a command more (~0.5 ms) than parsing a few kB it does not run.
+  const bytes = moduleBytes(metafile);
+  const sharedSmall = (m) => (bytes.get(m) ?? Infinity) <= 4096 && zodAreas.filter((a) => reachedBy(m).has(a)).length >= 4;
+  const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && (common(m) || sharedSmall(m)));
   for (const m of tables) taken.add(m);
   // Output and input helpers most areas import (render, cells, sources...), without zod.
   const areaCommon = mods.filter((m) => !taken.has(m) && !loadsZod(m) && areas.filter((a) => reachedBy(m).has(a)).length >= areas.length / 2);
@@ -83,6 +87,16 @@ export function groupImports(metafile) {
     if (add.length) plan.set(resolve(entry), add.map((m) => resolve(m)));
   }
   return plan;
+}
+
+/** module → bytes it adds to the output (over every chunk it lands in). */
+function moduleBytes(metafile) {
+  const out = new Map();
+  for (const [k, o] of Object.entries(metafile.outputs)) {
+    if (k.endsWith('.map')) continue;
+    for (const [m, v] of Object.entries(o.inputs)) out.set(m, (out.get(m) ?? 0) + v.bytesInOutput);
+  }
+  return out;
 }
 
 /** esbuild plugin: appends the planned imports to each entry's source (after its code, so lines keep their source-map positions). */
