@@ -54,7 +54,14 @@ export function groupImports(metafile) {
   const reachedBy = (m) => reach.get(m) ?? new Set();
   const mods = [...reach.keys()].filter(ours);
 
-  const core = mods.filter((m) => reachedBy(m).has(main) && m !== main);
+  const bytes = moduleBytes(metafile);
+  const mainCode = closure(main);
+  // Small modules a third of the areas import (define-command, the output format decision): main
+  // imports them too, so they join the core chunk instead of each being a file most commands load.
+  const smallEverywhere = mods.filter(
+    (m) => !mainCode.has(m) && !loadsZod(m) && [...closure(m)].filter((x) => !mainCode.has(x)).reduce((n, x) => n + (bytes.get(x) ?? Infinity), 0) <= 4096 && areas.filter((a) => reachedBy(m).has(a)).length >= areas.length / 3,
+  );
+  const core = [...mods.filter((m) => reachedBy(m).has(main) && m !== main), ...smallEverywhere];
   const taken = new Set(core);
   // An area's generated commands (define-area, operation-command) are reached by most table areas but by
   // fewer than half the zod entries (those count lazily imported modules too): the areas decide as well.
@@ -62,7 +69,6 @@ export function groupImports(metafile) {
   const common = (m) => reachedBy(m).size >= zodEntries.size / 2 || zodAreas.filter((a) => reachedBy(m).has(a)).length >= zodAreas.length / 2;
   // Small modules a few table areas share (table views, record field lists, follower rows, bulk-update):
   // a file each costs a command more (~0.5 ms) than parsing a few kB it does not run.
-  const bytes = moduleBytes(metafile);
   const sharedSmall = (m) => (bytes.get(m) ?? Infinity) <= 4096 && zodAreas.filter((a) => reachedBy(m).has(a)).length >= 4;
   const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && (common(m) || sharedSmall(m)));
   for (const m of tables) taken.add(m);
@@ -81,10 +87,11 @@ export function groupImports(metafile) {
     { members: service, to: (e) => service.some((m) => reachedBy(m).has(e)) },
   ];
   const plan = new Map();
+  if (smallEverywhere.length) plan.set(resolve(main), smallEverywhere.map((m) => resolve(m)));
   for (const { entry } of entries) {
     // Never an import circle: a module that reaches the entry is not imported by it.
     const add = groups.flatMap((g) => (g.to(entry) ? g.members : [])).filter((m) => !closure(m).has(entry));
-    if (add.length) plan.set(resolve(entry), add.map((m) => resolve(m)));
+    if (add.length) plan.set(resolve(entry), [...(plan.get(resolve(entry)) ?? []), ...add.map((m) => resolve(m))]);
   }
   return plan;
 }
