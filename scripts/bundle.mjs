@@ -26,7 +26,8 @@ const options = {
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // package.json is the one place the version is written.
-  define: { __CRMCTL_VERSION__: JSON.stringify(pkg.version) },
+  // __CRMCTL_BUNDLED__: the bundle ships dist/cli/op-fields (below), read by src/input/precomputed-fields.ts.
+  define: { __CRMCTL_VERSION__: JSON.stringify(pkg.version), __CRMCTL_BUNDLED__: 'true' },
   // `open` finds its xdg-open helper next to its own file; keep it a normal dependency. It is the only
   // one: package.json lists the inlined libraries as devDependencies (needed to build, not to run) and
   // ships `open` inside the tarball (bundleDependencies), so installing crmctl needs no registry.
@@ -87,6 +88,10 @@ function lazyChildProcessForCommander() {
 
 // BUNDLE_METAFILE=path writes esbuild's metafile (which source went into which chunk) for start-up work.
 if (process.env.BUNDLE_METAFILE) writeFileSync(process.env.BUNDLE_METAFILE, JSON.stringify(result.metafile));
+
+// The fields of every operation row, worked out once here instead of at each start-up (scripts/lib/op-fields.mjs).
+// Written before the root help below, which runs the bundle.
+execFileSync(process.execPath, ['scripts/lib/op-fields.mjs'], { stdio: 'inherit' });
 
 // `crmctl --help` with its output piped (bin/crmctl.js's fast path) prints this file instead of loading
 // the CLI: the page commander prints for that command line, rendered by the bundle just built (a child

@@ -14,7 +14,7 @@
 import { resolve } from 'node:path';
 
 /** What every command that calls the service loads lazily (after its area): one group. */
-const SERVICE_ENTRIES = ['dist/api/call.js', 'dist/http/client.js', 'dist/http/create-transport.js', 'dist/http/transport-node.js', 'dist/auth/credentials.js'];
+const SERVICE_ENTRIES = ['dist/runtime/service-stack.js', 'dist/api/call.js', 'dist/http/client.js', 'dist/http/create-transport.js', 'dist/http/transport-node.js', 'dist/auth/credentials.js'];
 
 /** Entry → modules (dist/ sources) to import at its end, from a first build's metafile. */
 export function groupImports(metafile) {
@@ -54,9 +54,23 @@ export function groupImports(metafile) {
   const reachedBy = (m) => reach.get(m) ?? new Set();
   const mods = [...reach.keys()].filter(ours);
 
-  const core = mods.filter((m) => reachedBy(m).has(main) && m !== main);
+  const bytes = moduleBytes(metafile);
+  const mainCode = closure(main);
+  // Small modules a third of the areas import (define-command, the output format decision): main
+  // imports them too, so they join the core chunk instead of each being a file most commands load.
+  const smallEverywhere = mods.filter(
+    (m) => !mainCode.has(m) && !loadsZod(m) && [...closure(m)].filter((x) => !mainCode.has(x)).reduce((n, x) => n + (bytes.get(x) ?? Infinity), 0) <= 4096 && areas.filter((a) => reachedBy(m).has(a)).length >= areas.length / 3,
+  );
+  const core = [...mods.filter((m) => reachedBy(m).has(main) && m !== main), ...smallEverywhere];
   const taken = new Set(core);
-  const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && reachedBy(m).size >= zodEntries.size / 2);
+  // An area's generated commands (define-area, operation-command) are reached by most table areas but by
+  // fewer than half the zod entries (those count lazily imported modules too): the areas decide as well.
+  const zodAreas = areas.filter((a) => zodEntries.has(a));
+  const common = (m) => reachedBy(m).size >= zodEntries.size / 2 || zodAreas.filter((a) => reachedBy(m).has(a)).length >= zodAreas.length / 2;
+  // Small modules a few table areas share (table views, record field lists, follower rows, bulk-update):
+  // a file each costs a command more (~0.5 ms) than parsing a few kB it does not run.
+  const sharedSmall = (m) => (bytes.get(m) ?? Infinity) <= 4096 && zodAreas.filter((a) => reachedBy(m).has(a)).length >= 4;
+  const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && (common(m) || sharedSmall(m)));
   for (const m of tables) taken.add(m);
   // Output and input helpers most areas import (render, cells, sources...), without zod.
   const areaCommon = mods.filter((m) => !taken.has(m) && !loadsZod(m) && areas.filter((a) => reachedBy(m).has(a)).length >= areas.length / 2);
@@ -73,12 +87,23 @@ export function groupImports(metafile) {
     { members: service, to: (e) => service.some((m) => reachedBy(m).has(e)) },
   ];
   const plan = new Map();
+  if (smallEverywhere.length) plan.set(resolve(main), smallEverywhere.map((m) => resolve(m)));
   for (const { entry } of entries) {
     // Never an import circle: a module that reaches the entry is not imported by it.
     const add = groups.flatMap((g) => (g.to(entry) ? g.members : [])).filter((m) => !closure(m).has(entry));
-    if (add.length) plan.set(resolve(entry), add.map((m) => resolve(m)));
+    if (add.length) plan.set(resolve(entry), [...(plan.get(resolve(entry)) ?? []), ...add.map((m) => resolve(m))]);
   }
   return plan;
+}
+
+/** module → bytes it adds to the output (over every chunk it lands in). */
+function moduleBytes(metafile) {
+  const out = new Map();
+  for (const [k, o] of Object.entries(metafile.outputs)) {
+    if (k.endsWith('.map')) continue;
+    for (const [m, v] of Object.entries(o.inputs)) out.set(m, (out.get(m) ?? 0) + v.bytesInOutput);
+  }
+  return out;
 }
 
 /** esbuild plugin: appends the planned imports to each entry's source (after its code, so lines keep their source-map positions). */

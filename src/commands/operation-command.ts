@@ -4,11 +4,11 @@ import type { Context } from '../core/context.js';
 import { flag, flagOptions, parseFlags, type FlagSet, type FlagValues } from '../core/flags.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import { coerceField, setPath } from '../input/coerce.js';
-import { nullableKeys, type FieldSpec } from '../input/fields.js';
+import type { FieldSpec } from '../input/fields.js';
 import { jsonSchemaOf } from '../input/json-schema.js';
-import { operationFields, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
+import { clearableKeys, operationFields, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { readJsonInput } from '../input/sources.js';
-import { executeOperation, pagingFlags, pagingOptions, type RunHooks } from './run-operation.js';
+import { pagingFlags, pagingOptions, type RunHooks } from './run-operation.js';
 
 /**
  * What an area adds to a generated command: flags the table cannot express (flags that send null,
@@ -86,7 +86,7 @@ export function isUpdate(op: Operation): boolean {
 /** The flags of one operation: its inputs, then --data/--unset and the paging flags. */
 export function operationOptions(op: Operation): OptionSpec[] {
   const { fields } = operationFields(op);
-  const nullable = nullableKeys(op.body);
+  const nullable = clearableKeys(op);
   const options: OptionSpec[] = fields.map(optionFor);
   if (op.cli.upload) options.unshift({ flags: '--file <path>', description: 'the file to send (- reads stdin); required' });
   const { data, unset } = bodyFlags(nullable);
@@ -196,11 +196,12 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     validateParams(op, raw.params);
     if (ext.adjust) raw = await ext.adjust(ctx, raw, opts);
     await promptForGaps(ctx, op, raw);
-    const input = await (await import('../api/prepare.js')).prepare(ctx, op, raw);
+    const { prepare, namedView, executeOperation } = await import('./execute-operation.js');
+    const input = await prepare(ctx, op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
       const own = ext.view?.(ctx, op);
-      const view = op.cli.customFields ? await (await import('./named-view.js')).namedView(ctx, op, opts, own) : own;
+      const view = op.cli.customFields ? await namedView(ctx, op, opts, own) : own;
       await executeOperation(ctx, op, input, { present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
       if (ext.after) await ext.after.run(ctx, input);
     } finally {
@@ -222,7 +223,7 @@ function isUnknownFieldRefusal(err: unknown): boolean {
 export async function collectFlags(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): Promise<RawInput> {
   const { fields } = operationFields(op);
   const params = await collectParams(ctx, op, argv);
-  const nullable = nullableKeys(op.body);
+  const nullable = clearableKeys(op);
   const { data, unset } = parseFlags(bodyFlags(nullable), opts);
   let body: unknown;
   if (data !== undefined) {

@@ -2,8 +2,9 @@ import type { z } from 'zod';
 import { pathParamNames, type Operation, type OperationSpec } from '../api/operation.js';
 import { pathParamProblem } from '../api/path-param.js';
 import { ValidationError } from '../core/errors.js';
-import { fieldsOf, type FieldSpec } from './fields.js';
+import { fieldsOf, nullableKeys, type FieldSpec } from './fields.js';
 import { issuesToError } from './issues.js';
+import { precomputedFields } from './precomputed-fields.js';
 
 /** Query fields the paginator owns; generated commands show them as --limit/--all/--start/--cursor. */
 export const PAGING_KEYS: ReadonlySet<string> = new Set(['start', 'limit', 'cursor']);
@@ -30,14 +31,24 @@ export function operationFields(op: OperationSpec): { args: string[]; fields: Fi
   if (!f) {
     f = {
       args: op.cli.args ?? pathParamNames(op.path),
-      fields: [
-        ...fieldsOf(op.query, 'query', op.cli.flagNames, op.cli.help).filter((x) => !(op.pagination !== 'none' && PAGING_KEYS.has(x.key))),
-        ...fieldsOf(op.body, 'body', op.cli.flagNames, op.cli.help),
-      ],
+      fields: precomputedFields(op)?.fields ?? liveFields(op),
     };
     cache.set(op, f);
   }
   return f;
+}
+
+/** Top-level body keys that accept null (what --unset may clear): the build's when it worked them out. */
+export function clearableKeys(op: OperationSpec): string[] {
+  return precomputedFields(op)?.nullable ?? nullableKeys(op.body);
+}
+
+/** The fields derived from the zod schemas (JSON Schema of the query and the body); scripts/lib/op-fields.mjs stores them per row. */
+export function liveFields(op: OperationSpec): FieldSpec[] {
+  return [
+    ...fieldsOf(op.query, 'query', op.cli.flagNames, op.cli.help).filter((x) => !(op.pagination !== 'none' && PAGING_KEYS.has(x.key))),
+    ...fieldsOf(op.body, 'body', op.cli.flagNames, op.cli.help),
+  ];
 }
 
 /**

@@ -17,7 +17,15 @@ export interface UnknownKey {
  * any key; `allow` admits more (an import's custom-field columns).
  */
 export function unknownKeys(schema: z.ZodType | undefined, value: unknown, allow: (key: string) => boolean = () => false): UnknownKey[] {
+  // Nothing given (a plain list's query): no key to refuse, and no schema to convert at start-up.
+  if (isEmptyObject(value)) return [];
   return schema ? unknownIn(jsonSchemaOf(schema), value, [], allow) : [];
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const _ in value) return false;
+  return true;
 }
 
 function unknownIn(raw: JsonSchema | undefined, value: unknown, path: Array<string | number>, allow: (key: string) => boolean): UnknownKey[] {

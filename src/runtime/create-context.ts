@@ -4,7 +4,9 @@ import type { Context } from '../core/context.js';
 import { CancelledError, UsageError } from '../core/errors.js';
 import type { GlobalOptions } from '../core/globals.js';
 import { endStatusLine, isCI, type IO } from '../core/io.js';
-import { nonInteractivePrompter, type Prompter } from '../core/prompter.js';
+// Imported where used (below), not here: a static import would keep this module out of the chunk it
+// shares with the rest of the core (scripts/lib/chunk-groups.mjs), one more file for every command.
+import type { Prompter } from '../core/prompter.js';
 import { VERSION } from '../core/version.js';
 
 /**
@@ -35,7 +37,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
     credentials() {
       creds ??= (async () => {
-        const { createCredentialSource } = await import('../auth/credentials.js');
+        const { createCredentialSource } = await import('./service-stack.js');
         resolvedCreds = await createCredentialSource({ env, profile: globals.profile, debug: (l) => ctx.debug(l), warn: (l) => ctx.warn(l) });
         return resolvedCreds;
       })();
@@ -43,7 +45,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
     http() {
       http ??= (async () => {
-        const [{ HttpClient }, { createTransport }, credentials] = await Promise.all([import('../http/client.js'), import('../http/create-transport.js'), ctx.credentials()]);
+        const [{ HttpClient, createTransport }, credentials] = await Promise.all([import('./service-stack.js'), ctx.credentials()]);
         return new HttpClient({
           credentials,
           transport: await createTransport(env.CRMCTL_HTTP_TRANSPORT),
@@ -56,9 +58,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
       return http;
     },
     prompter() {
-      prompter ??= canPrompt
-        ? import('../core/prompter.js').then((m) => m.inquirerPrompter({ stdin: io.stdin, stderr: io.stderr }))
-        : Promise.resolve(nonInteractivePrompter);
+      prompter ??= import('../core/prompter.js').then((m) => (canPrompt ? m.inquirerPrompter({ stdin: io.stdin, stderr: io.stderr }) : m.nonInteractivePrompter));
       return prompter;
     },
     debug(line) {
