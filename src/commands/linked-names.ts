@@ -4,12 +4,21 @@ import type { CallView } from './operation-command.js';
 import { derivedView } from './table-view.js';
 
 /** A record kind another record links to by id, and the one list that names it. */
-export type LinkedKind = 'user' | 'organization' | 'person' | 'deal' | 'stage' | 'pipeline';
+export type LinkedKind = 'user' | 'organization' | 'person' | 'deal' | 'stage' | 'pipeline' | 'board' | 'phase';
 
 /** Kinds whose whole list is read once (few records, no `ids=` filter); the others are read by the ids shown. */
-const WHOLE_LIST: ReadonlySet<LinkedKind> = new Set(['user', 'stage', 'pipeline']);
+const WHOLE_LIST: ReadonlySet<LinkedKind> = new Set(['user', 'stage', 'pipeline', 'board']);
 
-/** A table column that shows a linked record by name in place of the id field the service sends. */
+/**
+ * Kinds listed only under a parent (the phases of one board): their list is read once per parent id
+ * the records carry in the named field, sent as the list's query parameter of the same name.
+ */
+const LISTED_UNDER: Partial<Record<LinkedKind, string>> = { phase: 'board_id' };
+
+/**
+ * A table column that shows a linked record by name in place of the id field the service sends; a
+ * field holding several ids (a project's deal_ids) shows their names joined with ", ".
+ */
 export interface Link {
   column: string;
   idField: string;
@@ -42,7 +51,8 @@ export interface LinkedViewOptions {
  * each id column of the operation's default columns is replaced by its name column, and --fields may
  * name those columns in table, TSV and CSV; json and ndjson keep the service's records.
  * Names cost one read per linked kind for each 100 records, only for kinds with an id on them: users,
- * stages and pipelines (the whole list, read once), organizations, persons and deals (`ids=` the ids shown, 10 units).
+ * stages, pipelines and boards (the whole list, read once), phases (the list of each board shown, read once),
+ * organizations, persons and deals (`ids=` the ids shown, 10 units).
  */
 export function linkedNamesView(links: Link[], opts: LinkedViewOptions = {}): (ctx: Context, op: Operation) => CallView | undefined {
   return (ctx, op) => {
@@ -89,42 +99,54 @@ export function moneyText(v: unknown, currency?: unknown): string {
 
 class Names {
   private readonly known = new Map<LinkedKind, Map<number, string>>();
-  private readonly wholeRead = new Set<LinkedKind>();
+  /** Lists read whole: a kind, or a kind under one parent ("phase:1"). */
+  private readonly wholeRead = new Set<string>();
 
   constructor(private readonly ctx: Context) {}
 
   async apply(records: unknown[], links: Link[]): Promise<unknown[]> {
-    const wanted = new Map<LinkedKind, Set<number>>();
+    // What to read: per kind (and parent, for kinds listed under one), the ids not named yet.
+    const wanted = new Map<string, { kind: LinkedKind; parent?: number; ids: Set<number> }>();
     for (const r of records) {
       for (const l of links) {
-        const id = idOf(field(r, l.idField));
-        if (id === undefined || this.known.get(l.kind)?.has(id)) continue;
-        if (!wanted.has(l.kind)) wanted.set(l.kind, new Set());
-        wanted.get(l.kind)?.add(id);
+        const under = LISTED_UNDER[l.kind];
+        const parent = under === undefined ? undefined : idsOf(field(r, under))[0];
+        if (under !== undefined && parent === undefined) continue;
+        for (const id of idsOf(field(r, l.idField))) {
+          if (this.known.get(l.kind)?.has(id)) continue;
+          const key = parent === undefined ? l.kind : `${l.kind}:${parent}`;
+          const entry = wanted.get(key) ?? { kind: l.kind, parent, ids: new Set<number>() };
+          wanted.set(key, entry);
+          entry.ids.add(id);
+        }
       }
     }
-    await Promise.all([...wanted].map(([kind, ids]) => this.load(kind, [...ids])));
+    await Promise.all([...wanted.values()].map((w) => this.load(w.kind, [...w.ids], w.parent)));
     return records.map((r) => {
       if (!r || typeof r !== 'object') return r;
       const out: Record<string, unknown> = { ...(r as Record<string, unknown>) };
       for (const l of links) {
-        const raw = out[l.idField];
-        const id = idOf(raw);
-        out[l.column] = id === undefined ? '' : (this.known.get(l.kind)?.get(id) ?? id);
+        out[l.column] = idsOf(out[l.idField]).map((id) => this.known.get(l.kind)?.get(id) ?? id).join(', ');
       }
       return out;
     });
   }
 
   /** A list the token may not read (scope) leaves ids in place, said under --debug. */
-  private async load(kind: LinkedKind, ids: number[]): Promise<void> {
-    const whole = WHOLE_LIST.has(kind);
-    if (whole && this.wholeRead.has(kind)) return;
+  private async load(kind: LinkedKind, ids: number[], parent?: number): Promise<void> {
+    const under = LISTED_UNDER[kind];
+    const whole = WHOLE_LIST.has(kind) || under !== undefined;
+    const readKey = parent === undefined ? kind : `${kind}:${parent}`;
+    if (whole && this.wholeRead.has(readKey)) return;
     const map = this.known.get(kind) ?? new Map<number, string>();
     this.known.set(kind, map);
     const [{ readAll }, op] = await Promise.all([import('../api/prepare.js'), listOf(kind)]);
-    const query: Record<string, unknown> = kind === 'user' ? {} : kind === 'stage' || kind === 'pipeline' ? { limit: 500 } : { ids, limit: ids.length };
-    if (whole) this.wholeRead.add(kind);
+    const query: Record<string, unknown> =
+      under !== undefined ? { [under]: parent }
+      : kind === 'user' || kind === 'board' ? {}
+      : kind === 'stage' || kind === 'pipeline' ? { limit: 500 }
+      : { ids, limit: ids.length };
+    if (whole) this.wholeRead.add(readKey);
     try {
       for await (const rec of readAll(this.ctx, op, { query }, { all: whole })) {
         const x = rec as { id?: unknown; name?: unknown; title?: unknown };
@@ -151,6 +173,10 @@ async function listOf(kind: LinkedKind): Promise<Operation> {
       return (await import('../api/operations/stages.js')).stageOps.list;
     case 'pipeline':
       return (await import('../api/operations/pipelines.js')).pipelineOps.list;
+    case 'board':
+      return (await import('../api/operations/boards.js')).boardOps.list;
+    case 'phase':
+      return (await import('../api/operations/phases.js')).phaseOps.list;
   }
 }
 
@@ -158,10 +184,11 @@ function field(r: unknown, key: string): unknown {
   return r && typeof r === 'object' ? (r as Record<string, unknown>)[key] : undefined;
 }
 
-/** A link as records give it: the id, or an object holding it ({value}, {id}) as v1 records do. */
-function idOf(v: unknown): number | undefined {
-  if (v === null || v === undefined || v === '') return undefined;
-  if (typeof v === 'object') return idOf((v as Record<string, unknown>).value ?? (v as Record<string, unknown>).id);
+/** A link as records give it: the id, an object holding it ({value}, {id}) as v1 records do, or a list of them (deal_ids). */
+function idsOf(v: unknown): number[] {
+  if (v === null || v === undefined || v === '') return [];
+  if (Array.isArray(v)) return v.flatMap(idsOf);
+  if (typeof v === 'object') return idsOf((v as Record<string, unknown>).value ?? (v as Record<string, unknown>).id);
   const n = Number(v);
-  return Number.isInteger(n) ? n : undefined;
+  return Number.isInteger(n) ? [n] : [];
 }
