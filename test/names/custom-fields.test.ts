@@ -59,8 +59,9 @@ describe('writing custom fields by name', () => {
   it('reads them back by name: table columns via --fields, CSV, and --names JSON', async () => {
     await ok(['deals', 'update', '1', ...EVERY_TYPE]);
     const tsv = await ok(['deals', 'list', '--limit', '1', '--fields', ['id', ...NAMES].join(','), '--output', 'tsv']);
-    // TSV has no header (docs/output.md): the cells in the order --fields named them.
-    expect(tsv).toBe('1\tCall after the audit\t40\t5000 EUR\tEnterprise\tLicences, Training\t2026-05-01\t2\t2\t1\n');
+    // TSV has no header (docs/output.md): the cells in the order --fields named them; user, organization
+    // and person fields name the record they link to.
+    expect(tsv).toBe('1\tCall after the audit\t40\t5000 EUR\tEnterprise\tLicences, Training\t2026-05-01\tReggie Regular\tGlobex Industries\tAlice Andersson\n');
     const csv = await ok(['deals', 'list', '--limit', '1', '--fields', 'title,Budget,Interests', '--output', 'csv']);
     expect(csv).toBe('title,Budget,Interests\r\nAcme annual licence,5000 EUR,"Licences, Training"\r\n');
     const named = JSON.parse(await ok(['deals', 'get', '1', '--names', '--json']));
