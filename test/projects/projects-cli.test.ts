@@ -129,6 +129,28 @@ describe('projects by name (tables, TSV, CSV)', () => {
     expect(globex.stdout).toBe('Globex onboarding\tBob Berzins, Ines Ilves\tEMEA\n');
   });
 
+  it('create and update take custom fields by name, checked by type; --names json reads them back by name', async () => {
+    const out = await json(['projects', 'create', '--title', 'Named', '--field', 'Budget code=NM-1', '--field', 'Estimated hours=12.5', '--field', 'Go-live date=2026-06-01',
+      '--field', 'Delivery region=apac', '--field', 'Deliverables=Training,Data migration', '--field', 'Contract value=900 USD']);
+    const post = (await fx.requests()).find((q) => q.method === 'POST')!;
+    expect(post.body).toEqual({ title: 'Named', custom_fields: { [K.budgetCode]: 'NM-1', [K.estimatedHours]: 12.5, [K.goLive]: '2026-06-01', [K.region]: 3,
+      [K.deliverables]: [11, 13], [K.contractValue]: 900, [`${K.contractValue}_currency`]: 'USD' } });
+    const named = await json(['projects', 'get', String(out.id), '--names']);
+    expect([named['Budget code'], named['Estimated hours'], named['Go-live date'], named['Delivery region'], named.Deliverables, named['Contract value']])
+      .toEqual(['NM-1', 12.5, '2026-06-01', 'APAC', ['Training', 'Data migration'], { value: 900, currency: 'USD' }]);
+    await fx.clearRequests();
+    for (const [flag, message] of [
+      ['Delivery regoin=EMEA', '--field Delivery regoin: unknown project custom field "Delivery regoin" (did you mean "Delivery region"?)'],
+      ['Delivery region=Mars', '--field Delivery region: Delivery region (enum) unknown option "Mars"; allowed: EMEA, Americas, APAC'],
+      ['Contract value=900', '--field Contract value: Contract value (monetary) needs a currency'],
+    ]) {
+      const r = await run(['projects', 'update', String(out.id), '--field', flag!]);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    expect((await fx.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
   it('list --fields takes the named columns and custom field names; json refuses a table column and keeps the service record', async () => {
     const r = await run(['projects', 'list', '--fields', 'title,phase,Contract value', '-o', 'csv']);
     expect(r.stdout.split('\r\n').slice(0, 2)).toEqual(['title,phase,Contract value', 'Acme licence rollout,Implementation,24000 EUR']);
