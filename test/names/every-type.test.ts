@@ -190,6 +190,17 @@ describe('every type through the MCP tools', () => {
     expect(got.custom_fields).toBeUndefined();
   }, 30_000);
 
+  it('a field renamed by another command (deal-fields update) is picked up by the running session', async () => {
+    await tool('deals_update', { id: 1, custom_fields: { Segment: 'SMB' } });
+    expect((await tool('deals_get', { id: 1, names: true })).value.Segment).toBe('SMB');
+    await ok(['deal-fields', 'update', K.segment, '--field-name', 'Tier']);
+    await fx.clearRequests();
+    const got = (await tool('deals_get', { id: 1, names: true })).value;
+    expect([got.Tier, got.Segment]).toEqual(['SMB', undefined]);
+    // The rename dropped the kept fields: the session reads them once more.
+    expect((await sent()).filter((s) => s.includes('Fields'))).toEqual(['GET /api/v2/dealFields']);
+  }, 30_000);
+
   it.each([
     ['a misspelt name', { Budgte: '5000 EUR' }, 'unknown deal custom field "Budgte" (did you mean "Budget"?)'],
     ['a bad option', { Segment: 'Huge' }, 'Segment (enum) unknown option "Huge"; allowed: SMB, Mid-market, Enterprise'],
