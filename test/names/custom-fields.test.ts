@@ -105,7 +105,8 @@ describe('refusals (exit 2, nothing written)', () => {
     [['--field', 'Budget=5000'], '--field Budget: Budget (monetary) needs a currency: give the amount and a 3-letter currency code, e.g. "5000 EUR"'],
     [['--field', 'Renewal date=2026-02-30'], '--field Renewal date: Renewal date (date) must be a date YYYY-MM-DD (got "2026-02-30")'],
     [['--field', 'Lead score=forty'], '--field Lead score: Lead score (double) must be a number (got "forty")'],
-    [['--field', 'Account manager=Ada'], '--field Account manager: Account manager (user) must be the id of a user (a positive integer; got "Ada")'],
+    [['--field', 'Account manager=Ada'], '--field Account manager: Account manager (user) no user "Ada"; give a name, an email or an id (crmctl users list)'],
+    [['--field', 'Partner=Globex'], '--field Partner: Partner (org) must be the id of an organization (a positive integer; got "Globex")'],
     [['--field', 'no equals sign'], '--field: must be NAME=VALUE, e.g. --field "Lead score=40" (got "no equals sign")'],
   ])('%j', async (flags, message) => {
     const r = await run(['deals', 'update', '1', ...flags]);

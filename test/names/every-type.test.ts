@@ -31,7 +31,7 @@ const TYPES: Cell[] = [
   { name: 'Segment', type: 'option', write: 'Enterprise', stored: { [K.segment]: 103 }, cell: 'Enterprise', named: 'Enterprise' },
   { name: 'Interests', type: 'set', write: 'Licences,Training', stored: { [K.interests]: [111, 113] }, cell: 'Licences, Training', named: ['Licences', 'Training'] },
   { name: 'Renewal date', type: 'date', write: '2026-05-01', stored: { [K.renewal]: '2026-05-01' }, cell: '2026-05-01', named: '2026-05-01' },
-  { name: 'Account manager', type: 'user', write: '2', stored: { [K.accountManager]: 2 }, cell: 'Reggie Regular', named: 2 },
+  { name: 'Account manager', type: 'user', write: 'Reggie Regular', stored: { [K.accountManager]: 2 }, cell: 'Reggie Regular', named: 2 },
   { name: 'Partner', type: 'org', write: '2', stored: { [K.partner]: 2 }, cell: 'Globex Industries', named: 2 },
   { name: 'Technical contact', type: 'person', write: '1', stored: { [K.technicalContact]: 1 }, cell: 'Alice Andersson', named: 1 },
 ];
