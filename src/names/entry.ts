@@ -7,16 +7,21 @@ import { customValuesByKey, type Issue, placementOf } from './write.js';
 
 const HASH = /^[0-9a-f]{40}(_currency|_until)?$/;
 
+const userLookups = new WeakMap<object, InstanceType<typeof import('./where-resolve.js').Lookups>>();
+
 /**
  * A user field's value given as a user's name or email ("Account manager=Reggie Regular") → the user's
  * id, in place in `named`; the users list is read once, and only when such a value is given. Organization
  * and person fields take ids (their lists are too long to read whole).
  */
-async function usersByName(reader: CheckReader, cat: FieldCatalog, named: Body, label: (name: string) => string): Promise<Issue[]> {
+async function usersByName(reader: CheckReader, cat: FieldCatalog, named: Body, label: (name: string) => string, owner: unknown): Promise<Issue[]> {
   const wanted = Object.entries(named).filter(([k, v]) => cat.customField(k)?.type === 'user' && typeof v === 'string' && !/^\s*\d+\s*$/.test(v));
   if (!wanted.length) return [];
   const { Lookups } = await import('./where-resolve.js');
-  const lookups = new Lookups(reader);
+  // One users read per command, however many records (an import's rows) name users.
+  const key = typeof owner === 'object' && owner !== null ? owner : reader;
+  const lookups = userLookups.get(key) ?? new Lookups(reader);
+  userLookups.set(key, lookups);
   const issues: Issue[] = [];
   for (const [k, v] of wanted) {
     const f = cat.customField(k)!;
@@ -82,7 +87,7 @@ export async function translateNamedFields(reader: CheckReader, op: Operation, r
   }
   const cat = await fieldCatalog(reader, itemType, owner);
   const label = (n: string) => labels.get(n) ?? n;
-  const userIssues = await usersByName(reader, cat, named, label);
+  const userIssues = await usersByName(reader, cat, named, label, owner);
   const { values, issues } = customValuesByKey(cat, named, label);
   if (userIssues.length || issues.length) throw new ValidationError([...userIssues, ...issues]);
   const topKeys = new Set<string>();

@@ -105,6 +105,22 @@ describe('every type through the CLI: written by name, read back by name', () =>
     }
   });
 
+  it('fixtures take a user field by name on every record, reading the users once per pass', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = tempConfigDir();
+    const file = join(dir, 'deals.yaml');
+    const spec = (n: number, user: string) => `- kind: deal\n  name: named-${n}\n  spec:\n    title: Named ${n}\n    fields:\n      Account manager: ${user}\n`;
+    writeFileSync(file, [spec(1, 'Ada Admin'), spec(2, 'reggie.regular@example.com'), spec(3, 'Sam Seller')].join(''));
+    await fx.clearRequests();
+    const r = await run(['apply', '-f', file, '--state', join(dir, 'state.json')]);
+    expect(r.code, r.stderr).toBe(0);
+    const reqs = await fx.requests();
+    expect(reqs.filter((q) => q.method === 'POST').map((q) => (q.body as { custom_fields: Record<string, unknown> }).custom_fields[K.accountManager])).toEqual([1, 2, 3]);
+    // Once when the plan checks the specs and once when they are sent, not once per record.
+    expect(reqs.filter((q) => q.path === '/api/v1/users')).toHaveLength(2);
+  });
+
   it('a list table heads every field by name (--names) and names the linked records', async () => {
     const [head, first] = (await ok(['deals', 'list', '--limit', '1', '--names', '-o', 'csv'])).split('\r\n');
     const cols = head!.split(',');
