@@ -1,6 +1,7 @@
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { formatFor } from '../output/format.js';
+import type { LinkedKind } from './link-namer.js';
 
 /** A call's presentation (operation-command.ts CallView, restated here so the two files import one way). */
 interface CallView {
@@ -50,12 +51,22 @@ export async function namedView(ctx: Context, op: Operation, opts: Record<string
   const cells = cat.custom.map((f) => ({ ...f, name: wanted.find((w) => cat.customField(w) === f) ?? f.name }));
   // The names stand in for the raw custom_fields object of a record's default columns.
   const withNames = opts.names || oneRecord ? [...new Set([...columns.filter((c) => c !== 'custom_fields'), ...names])] : columns;
+  // User, organization and person fields shown name the record they link to, as owner and organization do.
+  const shown = new Set(ctx.globals.fields ?? withNames);
+  const links = cells.filter((c) => c.type in LINKED && shown.has(c.name)).map((c) => ({ column: c.name, idField: c.name, kind: LINKED[c.type]! }));
+  const namer = links.length ? (await import('./link-namer.js')).withNames : undefined;
   return {
-    present: (records) => mapRecords(before(records), (r) => withCustomCells(cat, r, cells)),
+    present: (records) => {
+      const named = mapRecords(before(records), (r) => withCustomCells(cat, r, cells));
+      return namer ? namer(ctx, named, links) : named;
+    },
     columns: withNames,
     derived: [...(base?.derived ?? []), ...cells.map((c) => c.name), ...names],
   };
 }
+
+/** Custom field types whose value is the id of a linked record, and the kind of record. */
+const LINKED: Record<string, LinkedKind> = { user: 'user', org: 'organization', people: 'person' };
 
 async function* mapRecords(records: AsyncIterable<unknown>, f: (r: unknown) => unknown): AsyncGenerator<unknown> {
   for await (const r of records) yield f(r);

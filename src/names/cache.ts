@@ -60,8 +60,11 @@ export function loadCached(where: CacheLocation, schema: string, now: number): F
   return now - hit.at < where.ttlMs && hit.at <= now ? hit.fields : undefined;
 }
 
-/** Keeps (or, with `fields` undefined, forgets) a schema's fields; `schema` undefined forgets them all. A cache that cannot be written is skipped. */
-export function storeCached(where: CacheLocation, schema: string | undefined, fields: FieldInfo[] | undefined, now: number): void {
+/**
+ * Keeps (or, with `fields` undefined, forgets) a schema's fields; `schema` undefined forgets them all.
+ * A cache that cannot be written is skipped: false says so.
+ */
+export function storeCached(where: CacheLocation, schema: string | undefined, fields: FieldInfo[] | undefined, now: number): boolean {
   const data = schema ? readFile(where.file) : {};
   if (schema && fields) data[schema] = { at: now, fields };
   else if (schema) delete data[schema];
@@ -70,7 +73,9 @@ export function storeCached(where: CacheLocation, schema: string | undefined, fi
     const tmp = `${where.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
     renameSync(tmp, where.file);
+    return true;
   } catch {
     // A read-only config directory only costs the next command one more read.
+    return false;
   }
 }

@@ -90,7 +90,12 @@ export class FieldCatalog {
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
 
-/** Fields read in this process, so a command (or an MCP session) reads each schema at most once per TTL. */
+/**
+ * Fields read in this process that the disk cache could not keep (a read-only config directory), so a
+ * command (or an MCP session) still reads each schema at most once per TTL. Kept fields the disk holds
+ * are read from the disk each time: a field command of another process (`deal-fields update` beside a
+ * running `crmctl mcp`) drops them there, and the next call reads the new names.
+ */
 const inProcess = new Map<string, { at: number; fields: FieldInfo[] }>();
 
 /**
@@ -105,15 +110,14 @@ export async function fieldCatalog(reader: CheckReader, itemType: ItemType, owne
   const memoKey = `${where?.file ?? ''}\u0000${schema}`;
   const now = Date.now();
   const ttl = where?.ttlMs ?? 0;
-  const kept = inProcess.get(memoKey);
-  if (kept && now - kept.at < Math.max(ttl, 0) && ttl > 0) return new FieldCatalog(itemType, kept.fields);
   if (where && ttl > 0) {
     const cached = loadCached(where, schema, now);
     if (cached) {
-      inProcess.set(memoKey, { at: now, fields: cached });
       reader.debug(`field names of ${schema}: from the cache ${where.file}`);
       return new FieldCatalog(itemType, cached);
     }
+    const kept = inProcess.get(memoKey);
+    if (kept && now - kept.at < ttl) return new FieldCatalog(itemType, kept.fields);
   }
   const fields: FieldInfo[] = [];
   for await (const r of reader.readAll(await listOperation(schema), {}, { all: true })) {
@@ -123,8 +127,7 @@ export async function fieldCatalog(reader: CheckReader, itemType: ItemType, owne
     fields.push({ key: rec.field_code, name: String(rec.field_name ?? rec.field_code), type: String(rec.field_type ?? 'varchar'), custom: rec.is_custom_field === true, options });
   }
   reader.debug(`field names of ${schema}: read ${fields.length} fields`);
-  inProcess.set(memoKey, { at: now, fields });
-  if (where && ttl > 0) storeCached(where, schema, fields, now);
+  if (where && ttl > 0 && !storeCached(where, schema, fields, now)) inProcess.set(memoKey, { at: now, fields });
   return new FieldCatalog(itemType, fields);
 }
 

@@ -2,10 +2,45 @@ import type { CheckReader } from '../api/entry-types.js';
 import type { Operation } from '../api/operation.js';
 import { ValidationError } from '../core/errors.js';
 import type { RawInput } from '../input/operation-input.js';
-import { fieldCatalog } from './catalog.js';
-import { customValuesByKey, placementOf } from './write.js';
+import { type FieldCatalog, fieldCatalog } from './catalog.js';
+import { customValuesByKey, type Issue, placementOf } from './write.js';
 
 const HASH = /^[0-9a-f]{40}(_currency|_until)?$/;
+
+const userLookups = new WeakMap<object, InstanceType<typeof import('./where-resolve.js').Lookups>>();
+
+/**
+ * A user field's value given as a user's name or email ("Account manager=Reggie Regular") → the user's
+ * id, in place in `named`; the users list is read once, and only when such a value is given. Organization
+ * and person fields take ids (their lists are too long to read whole).
+ */
+async function usersByName(reader: CheckReader, cat: FieldCatalog, named: Body, label: (name: string) => string, owner: unknown): Promise<Issue[]> {
+  const wanted = Object.entries(named).filter(([k, v]) => cat.customField(k)?.type === 'user' && typeof v === 'string' && !/^\s*\d+\s*$/.test(v));
+  if (!wanted.length) return [];
+  const { Lookups } = await import('./where-resolve.js');
+  // One users read per command, however many records (an import's rows) name users.
+  const key = typeof owner === 'object' && owner !== null ? owner : reader;
+  const lookups = userLookups.get(key) ?? new Lookups(reader);
+  userLookups.set(key, lookups);
+  const issues: Issue[] = [];
+  for (const [k, v] of wanted) {
+    const f = cat.customField(k)!;
+    // A name that matches no user is an issue of the input; a failed read stays the error it is.
+    const refused = new Set<Error>();
+    try {
+      named[k] = await lookups.user(String(v).trim(), (rule) => {
+        const e = new Error(rule);
+        refused.add(e);
+        return e;
+      });
+    } catch (err) {
+      if (!(err instanceof Error) || !refused.has(err)) throw err;
+      issues.push({ field: label(k), rule: `${f.name} (user) ${err.message}` });
+      delete named[k];
+    }
+  }
+  return issues;
+}
 
 type Body = Record<string, unknown>;
 
@@ -51,8 +86,10 @@ export async function translateNamedFields(reader: CheckReader, op: Operation, r
     }
   }
   const cat = await fieldCatalog(reader, itemType, owner);
-  const { values, issues } = customValuesByKey(cat, named, (n) => labels.get(n) ?? n);
-  if (issues.length) throw new ValidationError(issues);
+  const label = (n: string) => labels.get(n) ?? n;
+  const userIssues = await usersByName(reader, cat, named, label, owner);
+  const { values, issues } = customValuesByKey(cat, named, label);
+  if (userIssues.length || issues.length) throw new ValidationError([...userIssues, ...issues]);
   const topKeys = new Set<string>();
   if (placementOf(itemType) === 'top') {
     if (cf) body.custom_fields = cf;

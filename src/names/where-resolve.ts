@@ -118,8 +118,8 @@ function kindOf(f: V1Field): 'text' | 'ordered' | 'choice' | 'any' {
 
 const isCustom = (f: V1Field) => /^[0-9a-f]{40}$/.test(f.key);
 
-/** Stages and users by name, read once per command and only when a clause names one. */
-class Lookups {
+/** Stages and users by name, read once per command and only when a clause (or a user field's value, write.ts) names one. */
+export class Lookups {
   private stages?: Promise<Array<{ id: number; name: string; pipeline: string }>>;
   private users?: Promise<Array<{ id: number; name: string; email?: string }>>;
   constructor(private readonly reader: CheckReader) {}

@@ -59,8 +59,9 @@ describe('writing custom fields by name', () => {
   it('reads them back by name: table columns via --fields, CSV, and --names JSON', async () => {
     await ok(['deals', 'update', '1', ...EVERY_TYPE]);
     const tsv = await ok(['deals', 'list', '--limit', '1', '--fields', ['id', ...NAMES].join(','), '--output', 'tsv']);
-    // TSV has no header (docs/output.md): the cells in the order --fields named them.
-    expect(tsv).toBe('1\tCall after the audit\t40\t5000 EUR\tEnterprise\tLicences, Training\t2026-05-01\t2\t2\t1\n');
+    // TSV has no header (docs/output.md): the cells in the order --fields named them; user, organization
+    // and person fields name the record they link to.
+    expect(tsv).toBe('1\tCall after the audit\t40\t5000 EUR\tEnterprise\tLicences, Training\t2026-05-01\tReggie Regular\tGlobex Industries\tAlice Andersson\n');
     const csv = await ok(['deals', 'list', '--limit', '1', '--fields', 'title,Budget,Interests', '--output', 'csv']);
     expect(csv).toBe('title,Budget,Interests\r\nAcme annual licence,5000 EUR,"Licences, Training"\r\n');
     const named = JSON.parse(await ok(['deals', 'get', '1', '--names', '--json']));
@@ -104,7 +105,8 @@ describe('refusals (exit 2, nothing written)', () => {
     [['--field', 'Budget=5000'], '--field Budget: Budget (monetary) needs a currency: give the amount and a 3-letter currency code, e.g. "5000 EUR"'],
     [['--field', 'Renewal date=2026-02-30'], '--field Renewal date: Renewal date (date) must be a date YYYY-MM-DD (got "2026-02-30")'],
     [['--field', 'Lead score=forty'], '--field Lead score: Lead score (double) must be a number (got "forty")'],
-    [['--field', 'Account manager=Ada'], '--field Account manager: Account manager (user) must be the id of a user (a positive integer; got "Ada")'],
+    [['--field', 'Account manager=Ada'], '--field Account manager: Account manager (user) no user "Ada"; give a name, an email or an id (crmctl users list)'],
+    [['--field', 'Partner=Globex'], '--field Partner: Partner (org) must be the id of an organization (a positive integer; got "Globex")'],
     [['--field', 'no equals sign'], '--field: must be NAME=VALUE, e.g. --field "Lead score=40" (got "no equals sign")'],
   ])('%j', async (flags, message) => {
     const r = await run(['deals', 'update', '1', ...flags]);

@@ -18,7 +18,12 @@ const json = async (args: string[]) => {
   return JSON.parse(r.stdout);
 };
 const stored = async () => fx.collection<Project>('projects');
-const tsvOf = (rows: Project[]) => `${rows.map((p) => [p.id, p.title, p.status, p.board_id, p.phase_id, p.owner_id, p.end_date ?? '', p.health_status ?? ''].join('\t')).join('\n')}\n`;
+/** Board, phase and owner as the table names them (the demo seed's boards, phases and users). */
+const BOARDS: Record<number, string> = { 1: 'Delivery', 2: 'Customer success' };
+const PHASES: Record<number, string> = { 1: 'Kick-off', 2: 'Planning', 3: 'Implementation', 4: 'Go-live', 5: 'Onboarding', 6: 'Adoption' };
+const USERS: Record<number, string> = { 1: 'Ada Admin', 2: 'Reggie Regular', 3: 'Sam Seller' };
+const tsvOf = (rows: Project[]) =>
+  `${rows.map((p) => [p.id, p.title, p.status, BOARDS[p.board_id], PHASES[p.phase_id], USERS[p.owner_id], p.end_date ?? '', p.health_status ?? ''].join('\t')).join('\n')}\n`;
 
 beforeAll(async () => {
   fx = await startFixture();
@@ -30,15 +35,19 @@ beforeEach(async () => {
 });
 
 describe('projects list, archived, get', () => {
-  it('list shows non-archived projects without deleted ones, as TSV columns', async () => {
+  it('list shows non-archived projects without deleted ones, as TSV columns with board, phase and owner by name', async () => {
     const all = await stored();
     const expected = all.filter((p) => p.archive_time === null && p.status !== 'deleted').sort((a, b) => a.id - b.id);
     expect(expected.length).toBeGreaterThan(2);
     const r = await run(['projects', 'list', '--output', 'tsv']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(tsvOf(expected));
-    const [req] = await fx.requests();
+    const [req, ...names] = await fx.requests();
     expect(req).toMatchObject({ method: 'GET', path: '/api/v2/projects', status: 200, cost: 10 });
+    // The names: the boards, the phases of each board shown, the users; each read once.
+    expect(names.map((q) => `${q.method} ${q.path}${q.query?.board_id ? `?board_id=${q.query.board_id}` : ''}`).sort()).toEqual(
+      ['GET /api/v1/users', 'GET /api/v2/boards', 'GET /api/v2/phases?board_id=1', 'GET /api/v2/phases?board_id=2'],
+    );
   });
 
   it('--status is a comma list sent as one parameter; deleted ones only when asked', async () => {
@@ -98,7 +107,61 @@ describe('projects list, archived, get', () => {
     const bad = await run(['projects', 'get', 'abc']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('<id>: must be a positive integer id');
-    expect(await fx.requests()).toHaveLength(2);
+    // The json get, then the missing one: a table of one project names its custom fields, so the field
+    // list is read first (kept per profile); the bad id sends nothing.
+    expect((await fx.requests()).map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v2/projects/1', 'GET /api/v2/projectFields', 'GET /api/v2/projects/999']);
+  });
+});
+
+describe('projects by name (tables, TSV, CSV)', () => {
+  it('get -o csv: board, phase, owner, deals, persons and organizations by name, custom fields under their names with labels and currency', async () => {
+    const r = await run(['projects', 'get', '1', '-o', 'csv']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      'id,title,description,status,board,phase,owner,start_date,end_date,deals,persons,organizations,label_ids,health_status,add_time,update_time,status_change_time,archive_time,' +
+        'Budget code,Estimated hours,Go-live date,Delivery region,Deliverables,Contract value\r\n' +
+        '1,Acme licence rollout,Roll out the annual licence to 120 seats across two sites,open,Delivery,Implementation,Ada Admin,2025-02-10,2025-04-30,' +
+        'Acme annual licence,Alice Andersson,Acme Corporation,1,1,2025-02-04T10:00:00.000Z,2025-02-05T10:00:00.000Z,2025-02-04T10:00:00.000Z,,' +
+        'ACME-2025-01,120,,EMEA,"Training, Integration",24000 EUR\r\n',
+    );
+    // Several linked records of one kind are joined.
+    const globex = await run(['projects', 'get', '2', '--fields', 'title,persons,Delivery region']);
+    expect(globex.stdout).toBe('Globex onboarding\tBob Berzins, Ines Ilves\tEMEA\n');
+  });
+
+  it('create and update take custom fields by name, checked by type; --names json reads them back by name', async () => {
+    const out = await json(['projects', 'create', '--title', 'Named', '--field', 'Budget code=NM-1', '--field', 'Estimated hours=12.5', '--field', 'Go-live date=2026-06-01',
+      '--field', 'Delivery region=apac', '--field', 'Deliverables=Training,Data migration', '--field', 'Contract value=900 USD']);
+    const post = (await fx.requests()).find((q) => q.method === 'POST')!;
+    expect(post.body).toEqual({ title: 'Named', custom_fields: { [K.budgetCode]: 'NM-1', [K.estimatedHours]: 12.5, [K.goLive]: '2026-06-01', [K.region]: 3,
+      [K.deliverables]: [11, 13], [K.contractValue]: 900, [`${K.contractValue}_currency`]: 'USD' } });
+    const named = await json(['projects', 'get', String(out.id), '--names']);
+    expect([named['Budget code'], named['Estimated hours'], named['Go-live date'], named['Delivery region'], named.Deliverables, named['Contract value']])
+      .toEqual(['NM-1', 12.5, '2026-06-01', 'APAC', ['Training', 'Data migration'], { value: 900, currency: 'USD' }]);
+    await fx.clearRequests();
+    for (const [flag, message] of [
+      ['Delivery regoin=EMEA', '--field Delivery regoin: unknown project custom field "Delivery regoin" (did you mean "Delivery region"?)'],
+      ['Delivery region=Mars', '--field Delivery region: Delivery region (enum) unknown option "Mars"; allowed: EMEA, Americas, APAC'],
+      ['Contract value=900', '--field Contract value: Contract value (monetary) needs a currency'],
+    ]) {
+      const r = await run(['projects', 'update', String(out.id), '--field', flag!]);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    expect((await fx.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
+  it('list --fields takes the named columns and custom field names; json refuses a table column and keeps the service record', async () => {
+    const r = await run(['projects', 'list', '--fields', 'title,phase,Contract value', '-o', 'csv']);
+    expect(r.stdout.split('\r\n').slice(0, 2)).toEqual(['title,phase,Contract value', 'Acme licence rollout,Implementation,24000 EUR']);
+    const bad = await run(['projects', 'list', '--fields', 'title,phase', '--json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--fields: phase is a table column (--output table, tsv or csv)');
+    await fx.clearRequests();
+    const rows = await json(['projects', 'list']);
+    expect(rows[0]).toMatchObject({ board_id: 1, phase_id: 3, owner_id: 1 });
+    expect(rows[0]).not.toHaveProperty('phase');
+    expect((await fx.requests()).map((q) => q.path)).toEqual(['/api/v2/projects']);
   });
 });
 
