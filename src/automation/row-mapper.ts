@@ -190,7 +190,10 @@ export class RowMapper {
     }
     else if (t.kind === 'currency') this.setCustom(raw, t.key, typeof v === 'string' ? v.trim().toUpperCase() : v);
     else if (t.kind === 'until') this.setCustom(raw, t.key, typeof v === 'string' ? v.trim() : v);
-    else {
+    else if (t.field.field_type === 'user' && typeof v === 'string' && !/^\s*\d*\s*$/.test(v)) {
+      // A user by name or email: the entry's one translation resolves it (src/names/entry.ts), as for --field.
+      raw.fields = { ...((raw.fields && typeof raw.fields === 'object' ? raw.fields : {}) as object), [t.field.name]: v.trim() };
+    } else {
       const r = customValue(t.field, v);
       if ('rule' in r) issues.push({ field: t.field.name, rule: r.rule });
       else this.setCustom(raw, t.field.key, r.value);

@@ -105,6 +105,29 @@ describe('every type through the CLI: written by name, read back by name', () =>
     }
   });
 
+  it('import takes a user field by name or email through the entry (one users read for the file); an unknown user is refused by line, nothing sent', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const file = join(tempConfigDir(), 'named-users.csv');
+    writeFileSync(file, 'title,Account manager\r\nNamed A,Reggie Regular\r\nNamed B,2\r\n');
+    await fx.clearRequests();
+    const imp = await run(['import', 'deals', '--file', file]);
+    expect(imp.code, imp.stderr).toBe(0);
+    const sent = await fx.requests();
+    const posts = sent.filter((r) => r.method === 'POST' && r.path === '/api/v2/deals');
+    expect(posts.map((p) => (p.body as { custom_fields: Record<string, unknown> }).custom_fields[K.accountManager])).toEqual([2, 2]);
+    expect(sent.filter((r) => r.method === 'GET' && r.path === '/api/v1/users')).toHaveLength(1);
+
+    const bad = join(tempConfigDir(), 'unknown-user.csv');
+    writeFileSync(bad, 'title,Account manager\r\nNamed C,Nobody Known\r\n');
+    await fx.clearRequests();
+    const refused = await run(['import', 'deals', '--file', bad]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('line 2');
+    expect(refused.stderr).toContain('Nobody Known');
+    expect((await fx.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('fixtures take a user field by name on every record, reading the users once per pass', async () => {
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
