@@ -10,6 +10,7 @@ import { CONFIG_KIND_NAMES, CONFIG_KINDS } from './kinds.js';
 import { findTokens } from '../refs.js';
 import { readLive, readUsers, usersByEmail, type LiveAccount } from './live.js';
 import { matchLive } from './match.js';
+import { memoReader, translateFileFilters } from './filter-names.js';
 
 /** A plan of configuration files against the live account. */
 export interface ConfigPlan {
@@ -49,7 +50,10 @@ export async function planConfig(reader: Reader, records: FixtureRecord[], issue
   const wanted = new Set([...records.map((r) => r.kind.kind), ...opts.prune]);
   const live = await readLive(reader, wanted);
   const users = await usersFor(reader, records, live);
-  const matched = matchLive(records, live, { env: opts.env, prune: opts.prune, users });
+  const unnamed: Array<{ field: string; rule: string }> = [];
+  const translated = await translateFileFilters(memoReader(reader), records, unnamed);
+  const matched = matchLive(records, live, { env: opts.env, prune: opts.prune, users, translated });
+  matched.issues.push(...unnamed);
   const plan = makePlan(records, matched.state, { env: opts.env, prune: opts.prune.size > 0, issues: matched.issues, users });
   return { plan, labels: matched.labels, live, state: matched.state, users, prune: [...opts.prune], files: fileHashes(opts.files) };
 }
