@@ -89,6 +89,10 @@ describe('pull from A, apply to B, pull from B', () => {
     expect(stagesB).toEqual([['Notice', 1, 30, null], ['Signed', 2, 90, 14]]);
     const hook = (await b.collection<any>('webhooks')).find((w) => w.name === 'Deals to ERP');
     expect(hook.http_auth_user).toBe('crm');
+    // The demo seed's webhooks are ones the create accepts: pulled from A, they apply to B.
+    expect((await b.collection<any>('webhooks')).map((w) => [w.name, w.subscription_url]).sort()).toEqual([
+      ['Deals to ERP', 'http://127.0.0.1:9/crm'], ['ERP sync: deals', 'http://127.0.0.1:9/erp/hooks/crm'], ['Slack: new leads', 'http://127.0.0.1:9/slack/services/T000/B000/XXXX'],
+    ]);
 
     const pulledB = tempDir();
     const again = await spawnCli(['pull', '--out', pulledB], { env: b.env });
