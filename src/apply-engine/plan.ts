@@ -4,6 +4,7 @@ import { kinds, standInId, type KindDef } from './kinds.js';
 import { topoOrder } from './order.js';
 import { foreignTouch } from './prior.js';
 import { removalPlan } from './remove.js';
+import { namedDependencies } from './name-deps.js';
 import { where, type FixtureRecord } from './parse.js';
 import { envText, fieldOf, findTokens, resolveTokens, UNKNOWN, type Token } from './refs.js';
 import { redactSecrets, specHash, stableJson, type FixtureState, type StateEntry } from './state.js';
@@ -63,9 +64,9 @@ export function problemsError(rec: FixtureRecord, problems: Problem[]): Array<{ 
 }
 
 /** The names a record references (its dependencies). */
-export function dependencies(rec: FixtureRecord): string[] {
+export function dependencies(rec: FixtureRecord, records: Iterable<FixtureRecord> = []): string[] {
   const { found } = findTokens({ spec: rec.spec, params: rec.parents });
-  return [...new Set(found.filter((f) => f.token.type === 'ref').map((f) => (f.token as Extract<Token, { type: 'ref' }>).name))];
+  return [...new Set([...found.filter((f) => f.token.type === 'ref').map((f) => (f.token as Extract<Token, { type: 'ref' }>).name), ...namedDependencies(rec, records)])];
 }
 
 /** Is `field` the field the kind's id is read from (a reference to it is known as soon as the record exists)? */
@@ -97,7 +98,7 @@ export function makePlan(records: FixtureRecord[], state: FixtureState, opts: Pl
       }
     }
   }
-  const { order, cycle } = topoOrder(records.map((r) => r.name), (n) => dependencies(byName.get(n)!));
+  const { order, cycle } = topoOrder(records.map((r) => r.name), (n) => dependencies(byName.get(n)!, records));
   if (cycle) {
     issues.push({ field: cycle.slice(0, -1).map((n) => `${where(byName.get(n)!)} ${n}`).join(', '), rule: `references form a cycle: ${cycle.join(' → ')} (a record can only refer to records created before it)` });
     throw new ValidationError(issues, HINT);
@@ -137,13 +138,13 @@ function planRecord(
   rec: FixtureRecord,
   entry: StateEntry | undefined,
   planned: Map<string, Action>,
-  _byName: Map<string, FixtureRecord>,
+  byName: Map<string, FixtureRecord>,
   state: FixtureState,
   opts: PlanOptions,
   issues: Array<{ field: string; rule: string }>,
 ): Action | undefined {
   const kind = rec.kind;
-  const deps = dependencies(rec);
+  const deps = dependencies(rec, byName.values());
   const problems: Problem[] = [];
   if (entry && entry.kind !== kind.kind) {
     issues.push({ field: fieldLabel(rec, ['kind']), rule: `was created as a ${entry.kind} (id ${entry.id}); a record keeps its kind: rename it, or run crmctl destroy first` });

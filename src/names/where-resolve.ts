@@ -20,7 +20,7 @@ interface V1Field {
 }
 
 /** The filter types whose conditions --where can write, the object of their conditions and the v1 field list that names the ids. */
-const TYPES: Record<string, { object: string; fields: () => Promise<Operation> }> = {
+export const TYPES: Record<string, { object: string; fields: () => Promise<Operation> }> = {
   deals: { object: 'deal', fields: async () => (await import('../api/operations/deal-fields.js')).dealFieldOps.listV1 },
   people: { object: 'person', fields: async () => (await import('../api/operations/person-fields.js')).personFieldOps.listV1 },
   org: { object: 'organization', fields: async () => (await import('../api/operations/organization-fields.js')).organizationFieldOps.listV1 },

@@ -61,6 +61,19 @@ describe('pull from A, apply to B, pull from B', () => {
     expect(files['teams.yaml']).toContain('      name: Closers\n      description: Tallinn office sales team\n      manager_id: ${user:ada.admin@example.com}\n      users:\n        - ${user:reggie.regular@example.com}\n');
     expect(files['webhooks.yaml']).toContain('http_auth_user: crm');
     expect(files['reference.yaml']).toMatch(/^# Read-only settings of the account, written by crmctl pull FOR REFERENCE ONLY\./);
+    // Goals are listed for reference (not applied), the ids they hold named.
+    expect(files['reference.yaml']).toContain('  goals:\n    not_written: goals are not configuration files yet (');
+    expect(files['reference.yaml']).toContain([
+      '      - title: "Sam: demos scheduled"',
+      '        type: deals_progressed',
+      '        params:',
+      '          pipelines:',
+      '            - Sales',
+      '          stage: Sales/Demo Scheduled',
+      '        assignee:',
+      '          type: person',
+      '          who: sam.seller@example.com',
+    ].join('\n'));
     for (const [name, text] of Object.entries(files)) {
       expect(text.includes(WEBHOOK_PASSWORD), name).toBe(false);
       expect(text.includes('http_auth_password'), name).toBe(false);
@@ -89,6 +102,10 @@ describe('pull from A, apply to B, pull from B', () => {
     expect(stagesB).toEqual([['Notice', 1, 30, null], ['Signed', 2, 90, 14]]);
     const hook = (await b.collection<any>('webhooks')).find((w) => w.name === 'Deals to ERP');
     expect(hook.http_auth_user).toBe('crm');
+    // The demo seed's webhooks are ones the create accepts: pulled from A, they apply to B.
+    expect((await b.collection<any>('webhooks')).map((w) => [w.name, w.subscription_url]).sort()).toEqual([
+      ['Deals to ERP', 'http://127.0.0.1:9/crm'], ['ERP sync: deals', 'http://127.0.0.1:9/erp/hooks/crm'], ['Slack: new leads', 'http://127.0.0.1:9/slack/services/T000/B000/XXXX'],
+    ]);
 
     const pulledB = tempDir();
     const again = await spawnCli(['pull', '--out', pulledB], { env: b.env });

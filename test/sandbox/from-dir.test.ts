@@ -79,6 +79,52 @@ describe('crmctl sandbox start --from <dir>', () => {
     expect(await sb.closed).toBe(0);
   });
 
+  it('users a real account has and the sandbox has not: their records get the sandbox\'s admin, said in one warning line; apply to an account still refuses them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crmctl-from-users-'));
+    writeFileSync(join(dir, 'teams.yaml'), [
+      'config: teams',
+      'records:',
+      '  - kind: team',
+      '    name: team-imports',
+      '    spec:',
+      '      name: Imports',
+      '      manager_id: ${user:bob@real.example}',
+      '      users:',
+      '        - ${user:ada.admin@example.com}',
+      '        - ${user:carol@real.example}',
+      '        - ${user:bob@real.example}',
+      '',
+    ].join('\n'));
+    const sb = await startSandboxFrom(['--from', dir]);
+    try {
+      expect(sb.stderr()).toBe(`warning: 2 users of the files are not in the sandbox; their records use its admin ada.admin@example.com: bob@real.example, carol@real.example\nLoaded ${dir}: 1 configuration record from 1 file (1 team)\n`);
+      const admin = (await state<{ id: number; email: string }>(sb.info.url, 'users')).find((u) => u.email === 'ada.admin@example.com')!;
+      const team = (await state<{ name: string; manager_id: number; users?: number[] }>(sb.info.url, 'legacyTeams')).find((t) => t.name === 'Imports');
+      expect(team?.manager_id).toBe(admin.id);
+    } finally {
+      sb.child.kill('SIGTERM');
+    }
+    expect(await sb.closed).toBe(0);
+
+    // Against an account (here a sandbox started on its own), an unknown user stays exit 2, nothing sent.
+    const fx: SandboxFixture = await startFixture({ seed: 'demo' });
+    try {
+      const r = await spawnCli(['apply', '-f', dir], { env: fx.env });
+      expect(r.code).toBe(2);
+      const f = join(dir, 'teams.yaml');
+      expect(r.stderr).toBe([
+        `error: ${f}:7 team-imports.spec.manager_id: \${user:bob@real.example}: the account has no user with that e-mail`,
+        `${f}:10 team-imports.spec.users.1: \${user:carol@real.example}: the account has no user with that e-mail`,
+        `${f}:11 team-imports.spec.users.2: \${user:bob@real.example}: the account has no user with that e-mail`,
+        'hint: Nothing was sent. See docs/fixtures.md for the file format.',
+        '',
+      ].join('\n'));
+      expect((await fx.requests()).filter((x) => x.method !== 'GET')).toEqual([]);
+    } finally {
+      await fx.close();
+    }
+  });
+
   it('a bad configuration file: exit 2 naming file and line, before any sandbox starts (reference.yaml is never read)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crmctl-from-bad-'));
     writeFileSync(join(dir, 'labels.yaml'), '- kind: lead-label\n  name: ok-label\n  spec:\n    name: OK\n    color: green\n\n- kind: lead\n  name: bad-lead\n  spec:\n    title: Bad\n    label_ids: ["${ref:missing-label.id}"]\n');

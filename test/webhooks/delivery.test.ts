@@ -228,3 +228,21 @@ describe('listen output and options', () => {
     expect(r.stderr).toContain('timed out after 1s with 0 of 1 events');
   });
 });
+
+describe('targets off the machine', () => {
+  it('a webhook on a public address is created (as the service would) but never delivered to: the delivery fails at once', async () => {
+    const stats = async () => ((await (await fetch(`${fx.sandbox.url}/__sandbox/deliveries`)).json()) as { data: { failed: number; delivered: number } }).data;
+    // 192.0.2.1 (TEST-NET-1) is public to the create's check and routes nowhere: were it delivered to, the
+    // delivery would wait out its 10 s timeout and retries instead of failing at once.
+    const wh = await ok(['webhooks', 'create', '--name', 'remote', '--url', 'http://192.0.2.1/hook', '--action', 'create', '--object', 'lead']);
+    const before = await stats();
+    await createLead('Stays here');
+    await settled();
+    const after = await stats();
+    expect(after.failed - before.failed).toBe(1);
+    expect(after.delivered).toBe(before.delivered);
+    const h = await hook(wh.id);
+    expect(h.last_http_status).toBeNull();
+    expect(h.last_delivery_time).not.toBeNull();
+  });
+});

@@ -75,7 +75,8 @@ export const filterOps = defineTable('filters', {
     z
       .object({ name: z.string().trim().min(1), conditions: conditions.optional(), type: z.enum(FILTER_TYPES), ...byName })
       .superRefine((b, ctx) => {
-        if (b.conditions === undefined) ctx.addIssue({ code: 'custom', path: ['conditions'], message: 'is required (or give the conditions by name with where)' });
+        // Conditions by name stand for them until the entry translates them (a file checked before anything is read).
+        if (b.conditions === undefined && b.where === undefined && b.or_where === undefined) ctx.addIssue({ code: 'custom', path: ['conditions'], message: 'is required (or give the conditions by name with where)' });
       }), {
     help: FILTER_HELP,
     command: ['filters', 'create'],

@@ -14,6 +14,7 @@ import { projectFieldOps } from '../../api/operations/project-fields.js';
 import { roleOps } from '../../api/operations/roles.js';
 import { stageOps } from '../../api/operations/stages.js';
 import { webhookOps } from '../../api/operations/webhooks.js';
+import { compareFilter, NAMES, type WhereNames } from './filter-names.js';
 
 /** A live record as the service lists it, plus (for child kinds) the id of its parent. */
 export type Live = Record<string, unknown>;
@@ -55,7 +56,9 @@ export interface ConfigKind {
    * The live spec as it is compared with the file's (references resolved): a role's pipeline lists
    * are sets, and pipelines the file does not name are not its business.
    */
-  compareAs?(live: Record<string, unknown>, file: Record<string, unknown>): Record<string, unknown>;
+  compareAs?(live: Record<string, unknown>, file: Record<string, unknown>, rec: Live, translated?: unknown): Record<string, unknown>;
+  /** Spec keys compared even when the file leaves them out (a filter's OR group: its absence is a difference). */
+  alwaysCompared?: string[];
   /** Records that are not configuration (built-in fields). */
   keep?(rec: Live): boolean;
   /** Live value of a spec key as the files write it (options without their ids). */
@@ -205,10 +208,19 @@ export const CONFIG_KINDS: ConfigKind[] = [
     words: (s) => [String(s.name)],
   },
   {
-    kind: 'filter', group: 'filters', keys: ['name', 'type', 'conditions'],
+    // Conditions by name (field ids differ per account); `conditions` only in reference.yaml, for what names cannot write.
+    kind: 'filter', group: 'filters', keys: ['name', 'type', 'where', 'or_where', 'conditions'],
     reads: () => [{ op: filterOps.list }],
     keep: (r) => r.temporary_flag !== true && r.active_flag !== false,
-    value: (r, k) => (k === 'conditions' ? conditionsOf(r.conditions) : r[k]),
+    value: (r, k) => {
+      const names = r[NAMES] as WhereNames | undefined;
+      if (k === 'where') return names?.where;
+      if (k === 'or_where') return names?.or_where.length ? names.or_where : undefined;
+      if (k === 'conditions') return names ? undefined : conditionsOf(r.conditions);
+      return r[k];
+    },
+    compareAs: (live, file, rec, translated) => compareFilter(live, file, rec, translated),
+    alwaysCompared: ['or_where'],
     key: (s) => K(s.type, s.name),
     words: (s) => [String(s.type), String(s.name)],
   },

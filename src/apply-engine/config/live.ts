@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { kinds } from '../kinds.js';
 import { stableJson } from '../state.js';
 import { checkSchema } from '../validate.js';
+import { memoCost, memoReader, nameFilters, UNNAMED } from './filter-names.js';
 import { CONFIG_KINDS, PARENT_KEY as PARENT, readsFrom, type ConfigKind, type Live } from './kinds.js';
 
 
@@ -77,6 +78,11 @@ export async function readLive(reader: Reader, wanted: Set<string>): Promise<Liv
       } else for await (const x of readAll(reader, r.op, raw)) out.push(x as Live);
     }
     const kept = out.filter((x) => !ck.keep || ck.keep(x));
+    if (ck.kind === 'filter') {
+      const names = memoReader(reader);
+      await nameFilters(names, kept);
+      cost += memoCost(names);
+    }
     byKind.set(ck.kind, ck.combine ? ck.combine(kept) : kept);
   }
   const users = CONFIG_KINDS.some((k) => need.has(k.kind) && k.userRefs) ? await readUsers(reader) : [];
@@ -110,7 +116,7 @@ function describe(byKind: Map<string, Live[]>): LiveRecord[] {
       const words = ck.words(spec, nameOf, parentName);
       const id = ('fixed' in from ? from.fixed : 'spec' in from ? spec[from.spec] : rec[from.record]) as string | number;
       const refused = checkSchema(def.create.body, { ...spec, ...Object.fromEntries(Object.keys(ck.refs ?? {}).filter((k) => k in spec).map((k) => [k, 1])) }, []).problems;
-      const unwritable = refused.length ? refused.map((p) => `${p.path.join('.')}: ${p.rule}`).join('; ') : undefined;
+      const unwritable = refused.length ? refused.map((p) => `${p.path.join('.')}: ${p.rule}`).join('; ') : typeof rec[UNNAMED] === 'string' ? rec[UNNAMED] : undefined;
       return { ck, rec, id, spec, parentId, key: ck.key(spec, parentId), handle: '', label: words.join('/'), ...(unwritable ? { unwritable } : {}) };
     });
     items.sort((a, b) => compare(a, b, all));

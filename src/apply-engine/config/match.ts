@@ -23,7 +23,7 @@ export interface Matched {
  * planner (plan.ts) compares the files with the account exactly as it compares fixtures with their
  * state file; live records of the kinds named by --prune that no file holds become entries to delete.
  */
-export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { env: NodeJS.ProcessEnv; prune: Set<string>; users?: Map<string, number> }): Matched {
+export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { env: NodeJS.ProcessEnv; prune: Set<string>; users?: Map<string, number>; translated?: Map<string, unknown> }): Matched {
   const issues: Matched['issues'] = [];
   const state = emptyState();
   const labels = new Map<string, string>();
@@ -31,7 +31,7 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
   for (const r of live.records) index.set(`${r.ck.kind}\u0001${r.key}`, r);
   const claimed = new Map<LiveRecord, FixtureRecord>();
   const byName = new Map(records.map((r) => [r.name, r]));
-  const order = topoOrder(records.map((r) => r.name), (n) => dependencies(byName.get(n)!)).order;
+  const order = topoOrder(records.map((r) => r.name), (n) => dependencies(byName.get(n)!, records)).order;
   const placed = new Set(order);
   // A cycle is reported by the planner; the records in it are still matched, in file order.
   for (const r of records) if (!placed.has(r.name)) order.push(r.name);
@@ -64,7 +64,7 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
     }
     claimed.set(found, rec);
     labels.set(name, found.label);
-    state.records[name] = entryOf(found, Object.keys(rec.spec), resolved.spec);
+    state.records[name] = entryOf(found, [...Object.keys(rec.spec), ...(ck.alwaysCompared ?? [])], resolved.spec, opts.translated?.get(name));
   }
 
   // --prune: what the account holds of those kinds that the files do not.
@@ -81,8 +81,8 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
 }
 
 /** A live record as the state entry the planner compares a file record with (the keys the file holds). */
-function entryOf(r: LiveRecord, keys: string[], file?: Record<string, unknown>): StateEntry {
-  const live = file && r.ck.compareAs ? r.ck.compareAs(r.spec, file) : r.spec;
+function entryOf(r: LiveRecord, keys: string[], file?: Record<string, unknown>, translated?: unknown): StateEntry {
+  const live = file && r.ck.compareAs ? r.ck.compareAs(r.spec, file, r.rec, translated) : r.spec;
   const spec: Record<string, unknown> = {};
   for (const k of keys) if (k in live) spec[k] = live[k];
   const params: Record<string, unknown> = r.ck.parent ? { [r.ck.parent.param]: r.parentId } : {};

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Operation } from '../../api/operation.js';
-import type { Reader } from '../../api/prepare.js';
+import { read, type Reader } from '../../api/prepare.js';
+import { userOps } from '../../api/operations/users.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import type { FixtureRecord } from '../parse.js';
 import { makePlan, type Action, type Plan } from '../plan.js';
@@ -10,6 +11,7 @@ import { CONFIG_KIND_NAMES, CONFIG_KINDS } from './kinds.js';
 import { findTokens } from '../refs.js';
 import { readLive, readUsers, usersByEmail, type LiveAccount } from './live.js';
 import { matchLive } from './match.js';
+import { memoReader, translateFileFilters } from './filter-names.js';
 
 /** A plan of configuration files against the live account. */
 export interface ConfigPlan {
@@ -44,21 +46,41 @@ export function fileHashes(files: string[]): Array<{ path: string; sha256: strin
  * Checks the files on their own first (references, env, schemas: exit 2 with nothing read or sent),
  * then reads the account's configuration of the kinds involved, matches by natural key and plans.
  */
-export async function planConfig(reader: Reader, records: FixtureRecord[], issues: Array<{ field: string; rule: string }>, opts: { env: NodeJS.ProcessEnv; prune: Set<string>; files: string[] }): Promise<ConfigPlan> {
+export async function planConfig(reader: Reader, records: FixtureRecord[], issues: Array<{ field: string; rule: string }>, opts: { env: NodeJS.ProcessEnv; prune: Set<string>; files: string[]; unknownUsers?: UnknownUsers }): Promise<ConfigPlan> {
   makePlan(records, emptyState(), { env: opts.env, prune: false, issues });
   const wanted = new Set([...records.map((r) => r.kind.kind), ...opts.prune]);
   const live = await readLive(reader, wanted);
-  const users = await usersFor(reader, records, live);
-  const matched = matchLive(records, live, { env: opts.env, prune: opts.prune, users });
+  const users = await usersFor(reader, records, live, opts.unknownUsers);
+  const unnamed: Array<{ field: string; rule: string }> = [];
+  const translated = await translateFileFilters(memoReader(reader), records, unnamed);
+  const matched = matchLive(records, live, { env: opts.env, prune: opts.prune, users, translated });
+  matched.issues.push(...unnamed);
   const plan = makePlan(records, matched.state, { env: opts.env, prune: opts.prune.size > 0, issues: matched.issues, users });
   return { plan, labels: matched.labels, live, state: matched.state, users, prune: [...opts.prune], files: fileHashes(opts.files) };
 }
 
+/**
+ * For loading files into a sandbox only (`sandbox start --from`): users the files name by e-mail that
+ * the sandbox has none of stand for the token's user (the sandbox's admin), and are reported once.
+ * Against an account, an unknown user stays a problem of the files (exit 2).
+ */
+export interface UnknownUsers {
+  onMapped(emails: string[], to: { id: number; email: string }): void;
+}
+
 /** The users, read once, when some record refers to one by e-mail (fixtures may too). */
-export async function usersFor(reader: Reader, records: FixtureRecord[], live?: LiveAccount): Promise<Map<string, number> | undefined> {
-  const uses = records.some((r) => findTokens({ spec: r.spec, params: r.parents }).found.some((f) => f.token.type === 'user'));
-  if (!uses) return undefined;
-  return usersByEmail(live?.users.length ? live.users : await readUsers(reader));
+export async function usersFor(reader: Reader, records: FixtureRecord[], live?: LiveAccount, unknown?: UnknownUsers): Promise<Map<string, number> | undefined> {
+  const named = records.flatMap((r) => findTokens({ spec: r.spec, params: r.parents }).found.flatMap((f) => (f.token.type === 'user' ? [f.token.email] : [])));
+  if (!named.length) return undefined;
+  const users = usersByEmail(live?.users.length ? live.users : await readUsers(reader));
+  const missing = [...new Set(named.filter((e) => !users.has(e)))].sort();
+  if (unknown && missing.length) {
+    const me = (await read(reader, userOps.me)) as { id?: unknown; email?: unknown };
+    const to = { id: Number(me.id), email: String(me.email ?? '') };
+    for (const e of missing) users.set(e, to.id);
+    unknown.onMapped(missing, to);
+  }
+  return users;
 }
 
 export const hasChanges = (plan: Plan): boolean => plan.actions.some((a) => a.type !== 'unchanged' && a.type !== 'keep');

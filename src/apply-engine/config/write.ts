@@ -51,7 +51,7 @@ export function unwritable(records: LiveRecord[]): unknown[] {
 }
 
 /** Read-only settings, listed for reference: never applied (apply -f <dir> skips reference.yaml). */
-export function referenceFile(sections: Record<string, unknown[]>): string {
+export function referenceFile(sections: Record<string, unknown>): string {
   const head = [
     "# Read-only settings of the account, written by crmctl pull FOR REFERENCE ONLY.",
     '# Not configuration: crmctl apply and plan never read this file (apply -f <dir> skips it).',

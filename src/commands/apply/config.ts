@@ -1,5 +1,5 @@
 import { executePlan } from '../../apply-engine/execute.js';
-import { checkSavedPlan, hasChanges, planConfig, planDocument, planLines, planSummaryLine, pruneKinds, readSavedPlan } from '../../apply-engine/config/session.js';
+import { checkSavedPlan, hasChanges, type UnknownUsers, planConfig, planDocument, planLines, planSummaryLine, pruneKinds, readSavedPlan } from '../../apply-engine/config/session.js';
 import type { FixtureRecord } from '../../apply-engine/parse.js';
 import { RESULT_COLUMNS, resultLine, resultRow, resultsJson, widthsOf } from '../../apply-engine/report.js';
 import type { Result } from '../../apply-engine/result.js';
@@ -16,6 +16,8 @@ export interface ConfigApplyOptions {
   dryRun: boolean;
   /** A plan saved by crmctl plan --out: carried out only if the files and the account are as it read them. */
   plan?: string;
+  /** Loading into a sandbox: unknown users stand for its admin (sandbox start --from). */
+  unknownUsers?: UnknownUsers;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface ConfigApplyOptions {
 export async function applyConfig(ctx: Context, o: ConfigApplyOptions): Promise<void> {
   const saved = o.plan ? readSavedPlan(o.plan) : undefined;
   const prune = pruneKinds(saved ? saved.prune : o.prune);
-  const cp = await planConfig(ctx, o.records, o.issues, { env: ctx.env, prune, files: o.files });
+  const cp = await planConfig(ctx, o.records, o.issues, { env: ctx.env, prune, files: o.files, ...(o.unknownUsers ? { unknownUsers: o.unknownUsers } : {}) });
   if (saved) checkSavedPlan(saved, cp, o.plan!);
   const text = formatFor(ctx, 'report') === 'text' && !ctx.globals.query;
   if (text) for (const l of planLines(cp)) await writeOut(ctx.io.stdout, `${l}\n`);

@@ -1,3 +1,4 @@
+import type { UnknownUsers } from '../../apply-engine/config/session.js';
 import type { Context } from '../../core/context.js';
 import { executePlan } from '../../apply-engine/execute.js';
 import { budgetNotice } from '../../automation/budget-notice.js';
@@ -17,6 +18,8 @@ export interface ApplyOptions {
   /** true: fixtures' --prune; kind names: configuration's --prune <kinds>. */
   prune: boolean | string[];
   plan?: string;
+  /** Loading into a sandbox only: users the files name that it lacks stand for its admin (sandbox start --from). */
+  unknownUsers?: UnknownUsers;
 }
 
 /**
@@ -35,7 +38,7 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
     if (o.state) throw new UsageError('--state: configuration files have no state file (they are matched with the account by natural key)');
     if (o.prune === true) throw new UsageError('--prune: name the kinds to delete for configuration files, e.g. --prune webhook,lead-label (or all)');
     const { applyConfig } = await import('./config.js');
-    await applyConfig(ctx, { files, records, issues, prune: o.prune || [], dryRun: o.dryRun, plan: o.plan });
+    await applyConfig(ctx, { files, records, issues, prune: o.prune || [], dryRun: o.dryRun, plan: o.plan, ...(o.unknownUsers ? { unknownUsers: o.unknownUsers } : {}) });
     return;
   }
   if (Array.isArray(o.prune)) throw new UsageError('--prune: fixture files take --prune alone (records an earlier apply created); kinds are for configuration files');
@@ -62,7 +65,7 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
   try {
     const state = readState(statePath);
     // ${user:<email>} resolves through the account's users (read only when a record uses it).
-    const users = await (await import('../../apply-engine/config/session.js')).usersFor(ctx, records);
+    const users = await (await import('../../apply-engine/config/session.js')).usersFor(ctx, records, undefined, o.unknownUsers);
     const plan = makePlan(records, state, { env: ctx.env, prune, issues, ...(users ? { users } : {}) });
     // What the state calls unchanged is checked against the account: a hand edit is drift, sent back.
     const drift = plan.actions.some((a) => a.type === 'unchanged' && a.kind.get) ? await (await import('../../apply-engine/drift.js')).checkDrift(plan, state, ctx) : { reads: 0, cost: 0 };

@@ -81,7 +81,11 @@ export async function loadFromDir(ctx: Context, sandbox: { url: string; issueTok
       // file of its own: what it created is counted from there.
       const [{ runApply }, { readState }] = await Promise.all([import('../apply/run.js'), import('../../apply-engine/state.js')]);
       const statePath = join(work, 'state.json');
-      await runApply(child, { files: from.files, state: from.config ? undefined : statePath, dryRun: false, prune: false }).catch((err: unknown) => {
+      // A real account's users are not the sandbox's: records naming them get its admin, said once.
+      const unknownUsers = {
+        onMapped: (emails: string[], to: { email: string }) => ctx.warn(`${emails.length} user${emails.length === 1 ? '' : 's'} of the files ${emails.length === 1 ? 'is' : 'are'} not in the sandbox; their records use its admin ${to.email}: ${emails.join(', ')}`),
+      };
+      await runApply(child, { files: from.files, state: from.config ? undefined : statePath, dryRun: false, prune: false, unknownUsers }).catch((err: unknown) => {
         throw asFileError(err);
       });
       if (from.config) Object.assign(loaded.records, from.kinds);

@@ -1,5 +1,9 @@
-// Demo webhooks, pointing at example hosts. They are inactive (is_active 0, how the service
-// shows a hook that is switched off) so a demo sandbox never sends requests to the internet.
+// Demo webhooks. Their URLs are ones the sandbox's own create accepts (routes.ts): the service
+// refuses a URL that is not reachable (interface: "publicly reachable"; 400 "invalid or non-reachable
+// URL"), so hooks on hosts that never resolve (.example) were records no account can hold, and
+// `pull` then `apply` of a demo account stopped at them. Loopback's discard port (9) is accepted
+// (the sandbox's documented loopback deviation) and never leaves the machine; the hooks are also
+// inactive (is_active 0, how the service shows a hook that is switched off).
 import type { SandboxState, SeedName } from '../../store/state.js';
 import { webhooks } from './store.js';
 
@@ -14,6 +18,6 @@ export function seedWebhooks(state: SandboxState, name: SeedName): void {
       subscription_url, version, is_active: 0, add_time: T, remove_time: null, type: 'general', http_auth_user: auth?.[0] ?? null,
       http_auth_password: auth?.[1] ?? null, remove_reason: null, last_delivery_time: null, last_http_status: null, admin_id: 1, name,
     }, { silent: true });
-  add(1, 'ERP sync: deals', '*', 'deal', 'https://erp.sandbox-trading.example/hooks/crm', '2.0', ['erp', 'erp-hook-secret']);
-  add(2, 'Slack: new leads', 'create', 'lead', 'https://hooks.slack.example/services/T000/B000/XXXX', '1.0', null);
+  add(1, 'ERP sync: deals', '*', 'deal', 'http://127.0.0.1:9/erp/hooks/crm', '2.0', ['erp', 'erp-hook-secret']);
+  add(2, 'Slack: new leads', 'create', 'lead', 'http://127.0.0.1:9/slack/services/T000/B000/XXXX', '1.0', null);
 }
