@@ -3,6 +3,7 @@ import type { Operation } from '../api/operation.js';
 import { ValidationError } from '../core/errors.js';
 import { nearest } from '../input/unknown-keys.js';
 import { NO_VALUE, parseWhere, WHERE_OPERATORS, type WhereClause } from './where.js';
+import { asList, collect } from '../core/lists.js';
 
 // Conditions by name (`--where` clauses, a `where` key at any door) → the service's condition tree.
 // Field names resolve against the filter type's fields in their v1 form, the only form that carries the numeric id a condition names (the v2 list has
@@ -155,14 +156,4 @@ export class Lookups {
     const near = nearest(raw, all.map((u) => u.name));
     throw bad(`no user "${raw}"${near ? ` (did you mean "${near}"?)` : ''}; give a name, an email or an id (crmctl users list)`);
   }
-}
-
-function asList(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
-async function collect(it: AsyncIterable<unknown>): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const x of it) out.push(x);
-  return out;
 }

@@ -3,6 +3,7 @@ import { checkReader, type CheckReader, type Reader } from '../../api/prepare.js
 import { FILTER_FIELD_KIND } from '../name-deps.js';
 import type { FixtureRecord } from '../parse.js';
 import { findTokens } from '../refs.js';
+import { asList, collect } from '../../core/lists.js';
 
 // A filter's conditions hold field ids (and option, stage and user ids), which differ between accounts.
 // Pull writes them by name instead, in the form every door takes (`where: ["Lead score >= 40"]`,
@@ -216,14 +217,3 @@ export function compareFilter(live: Record<string, unknown>, file: Record<string
   }
   return out;
 }
-
-function asList(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
-async function collect(it: AsyncIterable<unknown>): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
-
