@@ -37,9 +37,11 @@ export const WEBHOOK_PASSWORD = 'hook-secret-5f1c9a';
  * Sandbox A as an admin leaves it after a day of changes: a pipeline with stages (one rotting), a
  * deal field with options, a label, a role with a setting, a webhook with a password and a filter.
  * The seed's lead and project filters (conditions the interface does not describe) are removed, so
- * everything pulled can be applied elsewhere; the seed's webhooks stay (they apply too).
+ * everything pulled can be applied elsewhere; the seed's webhooks stay (they apply too). The seed's
+ * goals are removed too: the tests of goals (goals.test.ts) make their own.
  */
 export async function modifyA(fx: SandboxFixture): Promise<void> {
+  for (const t of ['person', 'company', 'team']) for (const g of (await api(fx, 'GET', `/api/v1/goals/find?assignee.type=${t}`)).goals) await api(fx, 'DELETE', `/api/v1/goals/${g.id}`);
   for (const f of await api(fx, 'GET', '/api/v1/filters')) if (f.type === 'leads' || f.type === 'projects') await api(fx, 'DELETE', `/api/v1/filters/${f.id}`);
   const p = await api(fx, 'POST', '/api/v2/pipelines', { name: 'Renewals' });
   await api(fx, 'POST', '/api/v2/stages', { name: 'Notice', pipeline_id: p.id, deal_probability: 30 });

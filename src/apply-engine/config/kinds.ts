@@ -3,6 +3,7 @@ import { activityTypeOps } from '../../api/operations/activity-types.js';
 import { boardOps } from '../../api/operations/boards.js';
 import { dealFieldOps } from '../../api/operations/deal-fields.js';
 import { filterOps } from '../../api/operations/filters.js';
+import { ASSIGNEE_TYPES, goalOps } from '../../api/operations/goals.js';
 import { leadLabelOps } from '../../api/operations/lead-labels.js';
 import { legacyTeamOps } from '../../api/operations/legacy-teams.js';
 import { organizationFieldOps } from '../../api/operations/organization-fields.js';
@@ -50,8 +51,17 @@ export interface ConfigKind {
   combine?(records: Live[]): Live[];
   /** Spec keys holding a user id or a list of them: written as ${user:<email>} (users differ per account). */
   userRefs?: string[];
-  /** Lists of ids of another kind inside a spec value: written as references one by one. */
-  listRefs?: Array<{ path: string[]; kind: string }>;
+  /**
+   * Ids inside a spec value (one id or a list of them), written as references one by one: to
+   * another kind's record, or to a user by e-mail (kind USER_REF); `when` limits it to the records
+   * where the value is of that kind (a goal's assignee is a user or a team).
+   */
+  nestedRefs?: NestedRef[];
+  /**
+   * Why records of the account that share a natural key cannot be configuration (they cannot be
+   * matched one to one): pull lists them in reference.yaml with this reason. Unset: keys are unique.
+   */
+  sharedKey?: string;
   /**
    * The live spec as it is compared with the file's (references resolved): a role's pipeline lists
    * are sets, and pipelines the file does not name are not its business.
@@ -67,6 +77,31 @@ export interface ConfigKind {
   key(spec: Record<string, unknown>, parentId?: unknown): string;
   /** Words for the handle and for plan lines, from the record and the names of what it refers to. */
   words(spec: Record<string, unknown>, nameOf: (kind: string, id: unknown) => string | undefined, parentName?: string): string[];
+}
+
+/** The kind of a nested reference to a user: written ${user:<email>}. */
+export const USER_REF = '$user';
+
+export interface NestedRef {
+  path: string[];
+  kind: string;
+  when?(spec: Record<string, unknown>): boolean;
+}
+
+/** The value at a path inside a spec (undefined when a step is missing). */
+export function atPath(spec: Record<string, unknown>, path: string[]): unknown {
+  return path.reduce<unknown>((o, p) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[p] : undefined), spec);
+}
+
+/** The ids a spec holds of other records through its nested references: [kind, id] pairs. */
+export function nestedIds(ck: ConfigKind, spec: Record<string, unknown>): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const r of ck.nestedRefs ?? []) {
+    if (r.when && !r.when(spec)) continue;
+    const v = atPath(spec, r.path);
+    for (const id of Array.isArray(v) ? v : v === null || v === undefined ? [] : [v]) out.push([r.kind, id]);
+  }
+  return out;
 }
 
 /** Key on a child record holding its parent's id (a role setting's role). */
@@ -103,6 +138,33 @@ function conditionsOf(c: unknown): unknown {
       }),
     })),
   };
+}
+
+const assigneeType = (s: Record<string, unknown>) => (s.assignee as Live | undefined)?.type;
+
+/** Members of an object the goal create takes, in its order; absent ones left out. */
+function pick(v: unknown, members: string[]): Live | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const o = v as Live;
+  return Object.fromEntries(members.filter((m) => o[m] !== undefined).map((m) => [m, o[m]]));
+}
+
+/** A goal's values as the create takes them (null pipeline and activity-type lists mean all: kept). */
+function goalValue(r: Live, k: string): unknown {
+  if (k === 'assignee') return pick(r.assignee, ['type', 'id']);
+  if (k === 'expected_outcome') {
+    const e = pick(r.expected_outcome, ['target', 'tracking_metric', 'currency_id']);
+    if (e && e.currency_id === null) delete e.currency_id;
+    return e;
+  }
+  if (k === 'duration') return pick(r.duration, ['start', 'end']);
+  if (k === 'type') {
+    const t = (r.type ?? {}) as Live;
+    const params = pick(t.params, ['pipeline_id', 'stage_id', 'activity_type_id']);
+    if (params && params.stage_id === null) delete params.stage_id;
+    return { name: t.name, ...(params && Object.keys(params).length ? { params } : {}) };
+  }
+  return r[k];
 }
 
 /** The configuration kinds, in dependency order (a kind's references point to kinds before it). */
@@ -157,7 +219,7 @@ export const CONFIG_KINDS: ConfigKind[] = [
   {
     // Both lists are written, so that apply makes the role see exactly these pipelines.
     kind: 'role-pipelines', group: 'roles', keys: ['visible_pipeline_ids'], parent: { key: 'role', param: 'id', kind: 'role' },
-    listRefs: [{ path: ['visible_pipeline_ids', 'add'], kind: 'pipeline' }, { path: ['visible_pipeline_ids', 'remove'], kind: 'pipeline' }],
+    nestedRefs: [{ path: ['visible_pipeline_ids', 'add'], kind: 'pipeline' }, { path: ['visible_pipeline_ids', 'remove'], kind: 'pipeline' }],
     reads: (roles) => roles.flatMap((r) => [true, false].map((visible) => ({ op: roleOps.pipelinesList, params: { id: r.id }, query: { visible } }))),
     explode: (answer, read) => {
       const ids = ((answer ?? {}) as Live).pipeline_ids;
@@ -235,6 +297,24 @@ export const CONFIG_KINDS: ConfigKind[] = [
     reads: (boards) => boards.map((b) => ({ op: phaseOps.list, query: { board_id: b.id } })),
     key: (s) => K(s.board_id, s.name),
     words: (s, nameOf) => [nameOf('board', s.board_id) ?? String(s.board_id), String(s.name)],
+  },
+  {
+    // Only what the create and update take is compared (not is_active, owner_id, report_ids).
+    kind: 'goal', group: 'goals', keys: ['title', 'assignee', 'type', 'expected_outcome', 'duration', 'interval'],
+    nestedRefs: [
+      { path: ['type', 'params', 'pipeline_id'], kind: 'pipeline' },
+      { path: ['type', 'params', 'stage_id'], kind: 'stage' },
+      { path: ['type', 'params', 'activity_type_id'], kind: 'activity-type' },
+      { path: ['assignee', 'id'], kind: USER_REF, when: (s) => assigneeType(s) === 'person' },
+      { path: ['assignee', 'id'], kind: 'team', when: (s) => assigneeType(s) === 'team' },
+    ],
+    // Without a filter find answers the caller's goals only; an assignee type makes it everyone's.
+    reads: () => ASSIGNEE_TYPES.map((t) => ({ op: goalOps.find, query: { 'assignee.type': t } })),
+    combine: (records) => [...new Map(records.map((r) => [String(r.id), r])).values()],
+    value: (r, k) => goalValue(r, k),
+    sharedKey: 'another goal of the account has the same title, assignee, type and interval, so neither can be matched with a file record; give them different titles to pull them as configuration',
+    key: (s) => K(s.title, assigneeType(s), (s.assignee as Live | undefined)?.id, (s.type as Live | undefined)?.name, s.interval),
+    words: (s) => [String(s.title)],
   },
 ];
 

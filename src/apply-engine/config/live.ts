@@ -5,7 +5,7 @@ import { kinds } from '../kinds.js';
 import { stableJson } from '../state.js';
 import { checkSchema } from '../validate.js';
 import { memoCost, memoReader, nameFilters, UNNAMED } from './filter-names.js';
-import { CONFIG_KINDS, PARENT_KEY as PARENT, readsFrom, type ConfigKind, type Live } from './kinds.js';
+import { CONFIG_KINDS, PARENT_KEY as PARENT, readsFrom, USER_REF, type ConfigKind, type Live } from './kinds.js';
 
 
 /** One configuration record of the account, with the handle pull writes for it. */
@@ -85,7 +85,7 @@ export async function readLive(reader: Reader, wanted: Set<string>): Promise<Liv
     }
     byKind.set(ck.kind, ck.combine ? ck.combine(kept) : kept);
   }
-  const users = CONFIG_KINDS.some((k) => need.has(k.kind) && k.userRefs) ? await readUsers(reader) : [];
+  const users = CONFIG_KINDS.some((k) => need.has(k.kind) && (k.userRefs || k.nestedRefs?.some((r) => r.kind === USER_REF))) ? await readUsers(reader) : [];
   const records = describe(byKind);
   const fingerprint = `sha256:${createHash('sha256').update(stableJson(records.map((r) => [r.ck.kind, r.id, r.parentId ?? null, r.spec]))).digest('hex')}`;
   return { records: records.filter((r) => wanted.has(r.ck.kind)), cost: cost + (users.length ? (userOps.list.cost ?? 0) : 0), fingerprint, users };
@@ -119,6 +119,11 @@ function describe(byKind: Map<string, Live[]>): LiveRecord[] {
       const unwritable = refused.length ? refused.map((p) => `${p.path.join('.')}: ${p.rule}`).join('; ') : typeof rec[UNNAMED] === 'string' ? rec[UNNAMED] : undefined;
       return { ck, rec, id, spec, parentId, key: ck.key(spec, parentId), handle: '', label: words.join('/'), ...(unwritable ? { unwritable } : {}) };
     });
+    if (ck.sharedKey) {
+      const count = new Map<string, number>();
+      for (const it of items) count.set(it.key, (count.get(it.key) ?? 0) + 1);
+      for (const it of items) if (count.get(it.key)! > 1 && !it.unwritable) Object.assign(it, { unwritable: ck.sharedKey });
+    }
     items.sort((a, b) => compare(a, b, all));
     for (const it of items) {
       it.handle = uniqueHandle(`${ck.kind}-${slug(it.label)}`, used);
@@ -143,7 +148,9 @@ function compare(a: LiveRecord, b: LiveRecord, before: LiveRecord[]): number {
   const oa = Number(a.rec.order_nr);
   const ob = Number(b.rec.order_nr);
   if (pa >= 0 && Number.isFinite(oa) && Number.isFinite(ob) && oa !== ob) return oa - ob;
-  return a.label < b.label ? -1 : a.label > b.label ? 1 : 0;
+  if (a.label !== b.label) return a.label < b.label ? -1 : 1;
+  // Records with the same words (goals of one title) in the order of their keys, so a re-pull names them alike.
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
 export function slug(text: string): string {

@@ -5,7 +5,7 @@ import { dependencies } from '../plan.js';
 import { envText, fieldOf, resolveTokens, tokensOf, UNKNOWN, type Token } from '../refs.js';
 import { emptyState, specHash, type FixtureState, type StateEntry } from '../state.js';
 import { typedEnv } from '../validate.js';
-import { CONFIG_KIND_NAMES, configKind } from './kinds.js';
+import { CONFIG_KIND_NAMES, configKind, nestedIds } from './kinds.js';
 import type { LiveAccount, LiveRecord } from './live.js';
 
 export interface Matched {
@@ -73,6 +73,7 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
     if (!opts.prune.has(r.ck.kind) || claimed.has(r)) continue;
     const name = byName.has(r.handle) ? `${r.handle}-live` : r.handle;
     const parents = Object.entries(r.ck.refs ?? {}).map(([k, kind]) => handleOf.get(`${kind}:${String(r.spec[k])}`));
+    for (const [kind, id] of nestedIds(r.ck, r.spec)) parents.push(handleOf.get(`${kind}:${String(id)}`));
     if (r.ck.parent) parents.push(handleOf.get(`${r.ck.parent.kind}:${String(r.parentId)}`));
     state.records[name] = { ...entryOf(r, Object.keys(r.spec)), dependsOn: parents.filter((p): p is string => Boolean(p)) };
     labels.set(name, r.label);

@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { CONFIG_MARKER } from '../parse.js';
+import { USER_REF } from './kinds.js';
 import type { LiveRecord } from './live.js';
 
 /**
@@ -22,10 +23,12 @@ export function configFiles(records: LiveRecord[], users: Array<{ id: number; em
     const spec: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(r.spec)) spec[k] = r.ck.refs?.[k] ? ref(r.ck.refs[k]!, v) : escapeRefs(v);
     for (const k of r.ck.userRefs ?? []) if (k in spec) spec[k] = Array.isArray(spec[k]) ? (spec[k] as unknown[]).map(user) : user(spec[k]);
-    for (const l of r.ck.listRefs ?? []) {
+    for (const l of r.ck.nestedRefs ?? []) {
+      if (l.when && !l.when(r.spec)) continue;
       const parent = l.path.slice(0, -1).reduce<Record<string, unknown> | undefined>((o, p) => o?.[p] as Record<string, unknown> | undefined, spec);
       const last = l.path[l.path.length - 1]!;
-      if (parent && Array.isArray(parent[last])) parent[last] = (parent[last] as unknown[]).map((id) => ref(l.kind, id));
+      const one = (id: unknown) => (id === null ? id : l.kind === USER_REF ? user(id) : ref(l.kind, id));
+      if (parent && last in parent) parent[last] = Array.isArray(parent[last]) ? (parent[last] as unknown[]).map(one) : one(parent[last]);
     }
     const item: Record<string, unknown> = { kind: r.ck.kind, name: r.handle };
     if (r.ck.parent) item[r.ck.parent.key] = ref(r.ck.parent.kind, r.parentId);
@@ -47,7 +50,8 @@ export function configFiles(records: LiveRecord[], users: Array<{ id: number; em
 
 /** Records the create operations would refuse as the account holds them: listed in reference.yaml. */
 export function unwritable(records: LiveRecord[]): unknown[] {
-  return records.filter((r) => r.unwritable).map((r) => ({ kind: r.ck.kind, label: r.label, spec: r.spec, refused: r.unwritable }));
+  // Goals have their own section (goals-reference.ts), with their ids named.
+  return records.filter((r) => r.unwritable && r.ck.kind !== 'goal').map((r) => ({ kind: r.ck.kind, label: r.label, spec: r.spec, refused: r.unwritable }));
 }
 
 /** Read-only settings, listed for reference: never applied (apply -f <dir> skips reference.yaml). */
