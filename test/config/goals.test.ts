@@ -51,7 +51,88 @@ afterAll(async () => {
 describe('goals as configuration', () => {
   it('pull writes goals.yaml with pipelines, stages, activity types and users by name; goals sharing a key go to reference.yaml', () => {
     const text = readFileSync(join(pulledA, 'goals.yaml'), 'utf8');
-    console.log(text);
-    console.log(readFileSync(join(pulledA, 'reference.yaml'), 'utf8'));
+    expect(text).toContain([
+      '  - kind: goal',
+      '    name: goal-renewals-signed',
+      '    spec:',
+      '      title: Renewals signed',
+      '      assignee:',
+      '        type: person',
+      '        id: ${user:reggie.regular@example.com}',
+      '      type:',
+      '        name: deals_progressed',
+      '        params:',
+      '          pipeline_id:',
+      '            - ${ref:pipeline-renewals.id}',
+      '          stage_id: ${ref:stage-renewals-signed.id}',
+      '      expected_outcome:',
+      '        target: 12',
+      '        tracking_metric: quantity',
+      '      duration:',
+      '        start: 2026-01-01',
+      '        end: 2026-12-31',
+      '      interval: quarterly',
+      '',
+    ].join('\n'));
+    expect(text).toContain('            - ${ref:activity-type-roadshow.id}\n');
+    expect(text).not.toContain('Twins');
+    const reference = readFileSync(join(pulledA, 'reference.yaml'), 'utf8');
+    expect(reference.match(/- title: Twins\n/g)).toHaveLength(2);
+    expect(reference).toContain('not_written: another goal of the account has the same title, assignee, type and interval');
+  });
+
+  it('applies to an account where every id differs, re-pulls identically, then plans no change', async () => {
+    const apply = await spawnCli(['apply', '-f', pulledA, '--yes'], { env: b.env });
+    expect(apply.code, apply.stderr).toBe(0);
+    const made = (await goalsOf(b)).find((g) => g.title === 'Renewals signed');
+    const pipeline = (await api(b, 'GET', '/api/v2/pipelines')).find((p: any) => p.name === 'Renewals');
+    const stage = (await api(b, 'GET', `/api/v2/stages?pipeline_id=${pipeline.id}`)).find((s: any) => s.name === 'Signed');
+    const renewalsInA = (await api(a, 'GET', '/api/v2/pipelines')).find((p: any) => p.name === 'Renewals');
+    expect(pipeline.id).not.toBe(renewalsInA.id);
+    expect(made.type).toEqual({ name: 'deals_progressed', params: { pipeline_id: [pipeline.id], stage_id: stage.id } });
+    expect(made.assignee).toEqual({ id: 2, type: 'person' });
+
+    const pulledB = tempDir();
+    const pull = await spawnCli(['pull', '--out', pulledB], { env: b.env });
+    expect(pull.code, pull.stderr).toBe(0);
+    expect(readFileSync(join(pulledB, 'goals.yaml'), 'utf8')).toBe(readFileSync(join(pulledA, 'goals.yaml'), 'utf8'));
+
+    await b.clearRequests();
+    const plan = await spawnCli(['plan', '-f', pulledA], { env: b.env });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(writes(await b.requests())).toEqual([]);
+  });
+
+  it("a hand edit of a goal's target in the account is exactly one change (exit 8); apply puts it back with one update", async () => {
+    const made = (await goalsOf(b)).find((g) => g.title === 'Renewals signed');
+    await api(b, 'PUT', `/api/v1/goals/${made.id}`, { expected_outcome: { target: 15 } });
+    const plan = await spawnCli(['plan', '-f', pulledA], { env: b.env });
+    expect(plan.code, plan.stderr).toBe(8);
+    expect(plan.stdout.split('\n').filter((l) => /^[-+~]/.test(l))).toEqual([
+      '~ goal Renewals signed: expected_outcome {"target":15,"tracking_metric":"quantity"} -> {"target":12,"tracking_metric":"quantity"}',
+    ]);
+    await b.clearRequests();
+    const apply = await spawnCli(['apply', '-f', pulledA, '--yes'], { env: b.env });
+    expect(apply.code, apply.stderr).toBe(0);
+    // The update is a PUT: the whole goal is sent, as the files hold it, with this account's ids.
+    expect(writes(await b.requests()).map((r) => [r.method, r.path, r.body])).toEqual([
+      ['PUT', `/api/v1/goals/${made.id}`, {
+        title: 'Renewals signed', assignee: { type: 'person', id: 2 }, type: made.type,
+        expected_outcome: { target: 12, tracking_metric: 'quantity' }, duration: { start: '2026-01-01', end: '2026-12-31' }, interval: 'quarterly',
+      }],
+    ]);
+    expect((await goalsOf(b)).find((g) => g.id === made.id).expected_outcome.target).toBe(12);
+  });
+
+  it('a goal whose stage the files do not hold: exit 2 naming file and line, nothing sent', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'goals.yaml');
+    const text = readFileSync(join(pulledA, 'goals.yaml'), 'utf8').replace('${ref:stage-renewals-signed.id}', '${ref:stage-renewals-lost.id}');
+    writeFileSync(file, text);
+    await b.clearRequests();
+    const r = await spawnCli(['plan', '-f', dir], { env: b.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('goal-renewals-signed.spec.type.params.stage_id: ${ref:stage-renewals-lost.id} refers to an unknown record "stage-renewals-lost"');
+    expect(await b.requests()).toEqual([]);
   });
 });
