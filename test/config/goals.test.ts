@@ -34,7 +34,7 @@ beforeAll(async () => {
   // Two goals with one natural key: neither can be matched one to one.
   for (const target of [5, 6]) {
     await api(a, 'POST', '/api/v1/goals', {
-      title: 'Twins', assignee: { type: 'company', id: 1 }, type: { name: 'deals_won' },
+      title: 'Twins', assignee: { type: 'person', id: 1 }, type: { name: 'deals_won', params: { pipeline_id: [renewals.id] } },
       expected_outcome: { target, tracking_metric: 'quantity' }, duration: { start: '2026-01-01' }, interval: 'yearly',
     });
   }
@@ -77,7 +77,20 @@ describe('goals as configuration', () => {
     expect(text).toContain('            - ${ref:activity-type-roadshow.id}\n');
     expect(text).not.toContain('Twins');
     const reference = readFileSync(join(pulledA, 'reference.yaml'), 'utf8');
+    // Named as in goals.yaml, so that nothing of the account goes unmentioned.
     expect(reference.match(/- title: Twins\n/g)).toHaveLength(2);
+    expect(reference).toContain([
+      '      - title: Twins',
+      '        type: deals_won',
+      '        params:',
+      '          pipelines:',
+      '            - Renewals',
+      '        assignee:',
+      '          type: person',
+      '          who: ada.admin@example.com',
+      '        expected_outcome:',
+      '          target: 5',
+    ].join('\n'));
     expect(reference).toContain('not_written: another goal of the account has the same title, assignee, type and interval');
   });
 

@@ -61,19 +61,7 @@ describe('pull from A, apply to B, pull from B', () => {
     expect(files['teams.yaml']).toContain('      name: Closers\n      description: Tallinn office sales team\n      manager_id: ${user:ada.admin@example.com}\n      users:\n        - ${user:reggie.regular@example.com}\n');
     expect(files['webhooks.yaml']).toContain('http_auth_user: crm');
     expect(files['reference.yaml']).toMatch(/^# Read-only settings of the account, written by crmctl pull FOR REFERENCE ONLY\./);
-    // Goals are listed for reference (not applied), the ids they hold named.
-    expect(files['reference.yaml']).toContain('  goals:\n    not_written: goals are not configuration files yet (');
-    expect(files['reference.yaml']).toContain([
-      '      - title: "Sam: demos scheduled"',
-      '        type: deals_progressed',
-      '        params:',
-      '          pipelines:',
-      '            - Sales',
-      '          stage: Sales/Demo Scheduled',
-      '        assignee:',
-      '          type: person',
-      '          who: sam.seller@example.com',
-    ].join('\n'));
+    // Goals (removed from A by modifyA) are tested in goals.test.ts.
     for (const [name, text] of Object.entries(files)) {
       expect(text.includes(WEBHOOK_PASSWORD), name).toBe(false);
       expect(text.includes('http_auth_password'), name).toBe(false);
