@@ -31,6 +31,11 @@ beforeAll(async () => {
     title: 'Site visits', assignee: { type: 'person', id: 3 }, type: { name: 'activities_completed', params: { activity_type_id: [onsite.id] } },
     expected_outcome: { target: 30, tracking_metric: 'quantity' }, duration: { start: '2026-01-01' }, interval: 'monthly',
   });
+  const closers = (await api(a, 'GET', '/api/v1/legacyTeams')).find((t: any) => t.name === 'Closers');
+  await api(a, 'POST', '/api/v1/goals', {
+    title: 'Closers won', assignee: { type: 'team', id: closers.id }, type: { name: 'deals_won' },
+    expected_outcome: { target: 40000, tracking_metric: 'sum', currency_id: 1 }, duration: { start: '2026-01-01' }, interval: 'monthly',
+  });
   // Two goals with one natural key: neither can be matched one to one.
   for (const target of [5, 6]) {
     await api(a, 'POST', '/api/v1/goals', {
@@ -75,6 +80,8 @@ describe('goals as configuration', () => {
       '',
     ].join('\n'));
     expect(text).toContain('            - ${ref:activity-type-roadshow.id}\n');
+    // A team assignee by the team's handle.
+    expect(text).toContain('      title: Closers won\n      assignee:\n        type: team\n        id: ${ref:team-closers.id}\n');
     expect(text).not.toContain('Twins');
     const reference = readFileSync(join(pulledA, 'reference.yaml'), 'utf8');
     // Named as in goals.yaml, so that nothing of the account goes unmentioned.
@@ -104,6 +111,8 @@ describe('goals as configuration', () => {
     expect(pipeline.id).not.toBe(renewalsInA.id);
     expect(made.type).toEqual({ name: 'deals_progressed', params: { pipeline_id: [pipeline.id], stage_id: stage.id } });
     expect(made.assignee).toEqual({ id: 2, type: 'person' });
+    const team = (await api(b, 'GET', '/api/v1/legacyTeams')).find((t: any) => t.name === 'Closers');
+    expect((await goalsOf(b)).find((g) => g.title === 'Closers won').assignee).toEqual({ id: team.id, type: 'team' });
 
     const pulledB = tempDir();
     const pull = await spawnCli(['pull', '--out', pulledB], { env: b.env });
@@ -147,5 +156,29 @@ describe('goals as configuration', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('goal-renewals-signed.spec.type.params.stage_id: ${ref:stage-renewals-lost.id} refers to an unknown record "stage-renewals-lost"');
     expect(await b.requests()).toEqual([]);
+  });
+
+  it('a file goal with the key of two goals of the account: exit 2 naming file and line, nothing sent', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'goals.yaml');
+    writeFileSync(file, [
+      'config: goals',
+      'records:',
+      '  - kind: goal',
+      '    name: goal-twins',
+      '    spec:',
+      '      title: Twins',
+      '      assignee: { type: person, id: "${user:ada.admin@example.com}" }',
+      '      type: { name: deals_won }',
+      '      expected_outcome: { target: 5, tracking_metric: quantity }',
+      '      duration: { start: 2026-01-01 }',
+      '      interval: yearly',
+      '',
+    ].join('\n'));
+    await a.clearRequests();
+    const r = await spawnCli(['apply', '-f', dir, '--yes'], { env: a.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: ${file}:3 goal-twins: matches 2 goals of the account (Twins), so which one it is cannot be told; give them different titles (see reference.yaml)\n`);
+    expect(writes(await a.requests())).toEqual([]);
   });
 });

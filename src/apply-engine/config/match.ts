@@ -28,7 +28,13 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
   const state = emptyState();
   const labels = new Map<string, string>();
   const index = new Map<string, LiveRecord>();
-  for (const r of live.records) index.set(`${r.ck.kind}\u0001${r.key}`, r);
+  // Records that share a key (goals: kept in reference.yaml) match no file record: which one is meant cannot be told.
+  const shared = new Map<string, number>();
+  for (const r of live.records) {
+    const k = `${r.ck.kind}\u0001${r.key}`;
+    if (r.ck.sharedKey && r.unwritable === r.ck.sharedKey) shared.set(k, (shared.get(k) ?? 0) + 1);
+    else index.set(k, r);
+  }
   const claimed = new Map<LiveRecord, FixtureRecord>();
   const byName = new Map(records.map((r) => [r.name, r]));
   const order = topoOrder(records.map((r) => r.name), (n) => dependencies(byName.get(n)!, records)).order;
@@ -55,7 +61,12 @@ export function matchLive(records: FixtureRecord[], live: LiveAccount, opts: { e
     const resolved = resolveTokens({ spec: rec.spec, params: rec.parents }, lookup).value as { spec: Record<string, unknown>; params: Record<string, unknown> };
     const parentId = ck.parent ? resolved.params[ck.parent.param] : undefined;
     labels.set(name, fileWords(rec, labels).join('/'));
-    const found = index.get(`${ck.kind}\u0001${ck.key(resolved.spec, parentId)}`);
+    const at = `${ck.kind}\u0001${ck.key(resolved.spec, parentId)}`;
+    if (shared.has(at)) {
+      issues.push({ field: `${rec.file}:${rec.line} ${rec.name}`, rule: `matches ${shared.get(at)} ${ck.kind}s of the account (${labels.get(name)}), so which one it is cannot be told; give them different titles (see reference.yaml)` });
+      continue;
+    }
+    const found = index.get(at);
     if (!found) continue;
     const twin = claimed.get(found);
     if (twin) {
