@@ -9,7 +9,7 @@ const pull = defineCommand({
   summary: 'Write the account\'s configuration (pipelines, stages, custom fields, labels, roles, webhooks, ...) as YAML files',
   description: [
     'One file per group (pipelines.yaml, fields.yaml, labels.yaml, activity-types.yaml, roles.yaml, teams.yaml, webhooks.yaml, filters.yaml, projects.yaml), in a stable order so a re-pull diffs cleanly. Records refer to each other by name (${ref:<name>.id}), users by e-mail (${user:<email>}), never by id, so the same files apply to an account where every id differs: crmctl plan -f <dir> shows the differences, crmctl apply -f <dir> makes them.',
-    'Only custom fields are written (not the built-in ones). Filter conditions are written by field name (where: ["Lead score >= 40"]). Webhook passwords are never written. Read-only settings (currencies, users, project templates), goals and what cannot be written by name go to reference.yaml, which is never applied. Guide: docs/config-as-code.md.',
+    'Only custom fields are written (not the built-in ones). Filter conditions are written by field name (where: ["Lead score >= 40"]). Webhook passwords are never written. Read-only settings (currencies, users, project templates), goals that share a natural key and what cannot be written by name go to reference.yaml, which is never applied. Guide: docs/config-as-code.md.',
   ].join('\n\n'),
   examples: [
     'crmctl pull --out config/',
