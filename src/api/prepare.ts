@@ -24,8 +24,10 @@ export interface PrepareOptions {
   naming?: 'flags' | 'keys';
   /** With `keys`: what holds the keys (`arguments` of an MCP call, `spec` of a fixture, `row` of an import). */
   container?: string;
-  /** Top-level body keys that pass as they are, unchecked (an import's custom-field columns). */
+  /** Top-level body keys that pass as they are, unchecked. */
   allowKey?: (key: string) => boolean;
+  /** How a refusal names a custom value given by name under `fields` (an import names the column: `Segment`). */
+  fieldLabel?: (name: string) => string;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function prepare(reader: Reader, op: Operation, raw: Partial<RawInp
   // Custom values given by field name become hash keys first (src/names), at this one entry of every door.
   const names = op.cli.customFields ? await import('../names/entry.js') : undefined;
   if (names?.hasNamedFields(op, input)) {
-    const t = await names.translateNamedFields(checkReader(reader), op, input, opts.naming ?? 'flags', opts.container, reader);
+    const t = await names.translateNamedFields(checkReader(reader), op, input, opts.naming ?? 'flags', opts.container, reader, opts.fieldLabel);
     input = t.raw;
     if (t.topKeys.size) {
       const outer = allow;
