@@ -11,7 +11,6 @@ export interface CustomField {
   key: string;
   name: string;
   field_type: string;
-  options?: Array<{ id: number | string; label: string }> | null;
 }
 
 /** Other header spellings people use in exports from spreadsheets and other CRMs. */
@@ -320,8 +319,10 @@ function namedValue(cells: CustomCells): unknown {
   if (value === null || value === undefined) return value;
   if (currency !== undefined && currency !== null) return { value, currency: typeof currency === 'string' ? currency.toUpperCase() : currency };
   if (until !== undefined && until !== null) return `${rangeStart(value)}/${String(until)}`;
+  // A range as a record holds it ({ value, until }): the START/END text the entry takes.
+  if (value && typeof value === 'object' && 'until' in value) return `${rangeStart(value)}/${String((value as { until: unknown }).until)}`;
   return value;
 }
 
-/** A range's start: the text, or the `value` of the object a JSON export holds ({ value, until }). */
+/** A range's start: the text, or the `value` of the object a record holds ({ value, until }). */
 const rangeStart = (v: unknown): string => (v && typeof v === 'object' && 'value' in v ? String((v as { value: unknown }).value) : String(v));

@@ -64,4 +64,24 @@ describe('import custom columns by name', () => {
     expect(sent[0]).toEqual(sent[1]);
     expect(sent[0]).toMatchObject({ [DEAL_FIELD_KEYS.budget]: 12000, [`${DEAL_FIELD_KEYS.budget}_currency`]: 'EUR' });
   });
+
+  it('v1 leads: hash-keyed JSON members (as an export writes them) go through the same translation and land top-level', async () => {
+    const row = { title: 'Hashed lead', organization_id: 1, [DEAL_FIELD_KEYS.budget]: 300, [`${DEAL_FIELD_KEYS.budget}_currency`]: 'usd', [DEAL_FIELD_KEYS.segment]: 'Enterprise' };
+    const f = file('leads.ndjson', `${JSON.stringify(row)}\n`);
+    const r = await run(['import', 'leads', '--file', f]);
+    expect(r.code, r.stderr).toBe(0);
+    const [sent] = await posts();
+    expect(sent!.path).toBe('/api/v1/leads');
+    // The option by label → its id (103 = Enterprise in the seed), the currency upper-cased: as --field sends them.
+    expect(sent!.body).toMatchObject({ [DEAL_FIELD_KEYS.budget]: 300, [`${DEAL_FIELD_KEYS.budget}_currency`]: 'USD', [DEAL_FIELD_KEYS.segment]: 103 });
+    expect((sent!.body as Record<string, unknown>).fields).toBeUndefined();
+  });
+
+  it('a bad option in a hash-keyed JSON member is refused by line and names the field and its options', async () => {
+    const f = file('leads-bad.ndjson', `${JSON.stringify({ title: 'Bad lead', organization_id: 1, [DEAL_FIELD_KEYS.segment]: 'Galactic' })}\n`);
+    const r = await run(['import', 'leads', '--file', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 1: Segment: Segment \(enum\) unknown option "Galactic"; allowed: /);
+    expect(await posts()).toEqual([]);
+  });
 });
