@@ -84,4 +84,14 @@ describe('import custom columns by name', () => {
     expect(r.stderr).toMatch(/line 1: Segment: Segment \(enum\) unknown option "Galactic"; allowed: /);
     expect(await posts()).toEqual([]);
   });
+
+  it('reads the deal fields once for the whole file, however many rows give custom values', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `Many ${i},${100 + i},EUR,Enterprise`);
+    const f = file('deals-many.csv', ['title,Budget,Budget currency,Segment', ...lines, ''].join('\n'));
+    const r = await run(['import', 'deals', '--file', f]);
+    expect(r.code, r.stderr).toBe(0);
+    const reads = (await fx.requests()).filter((q) => q.method === 'GET' && q.path.includes('dealFields'));
+    expect(reads.length).toBe(1);
+    expect(await posts()).toHaveLength(30);
+  });
 });
