@@ -24,8 +24,8 @@ export interface PrepareOptions {
   naming?: 'flags' | 'keys';
   /** With `keys`: what holds the keys (`arguments` of an MCP call, `spec` of a fixture, `row` of an import). */
   container?: string;
-  /** Top-level body keys that pass as they are, unchecked (an import's custom-field columns). */
-  allowKey?: (key: string) => boolean;
+  /** How a refusal names a custom value given by name under `fields` (an import names the column: `Segment`). */
+  fieldLabel?: (name: string) => string;
 }
 
 /**
@@ -36,16 +36,14 @@ export interface PrepareOptions {
  */
 export async function prepare(reader: Reader, op: Operation, raw: Partial<RawInput>, opts: PrepareOptions = {}): Promise<Prepared> {
   let input: RawInput = { params: raw.params ?? {}, query: raw.query ?? {}, body: raw.body };
-  let allow = opts.allowKey ?? (() => false);
+  // Top-level keys that pass as they are: the hash keys the translation placed there (v1 leads).
+  let allow: (key: string) => boolean = () => false;
   // Custom values given by field name become hash keys first (src/names), at this one entry of every door.
   const names = op.cli.customFields ? await import('../names/entry.js') : undefined;
   if (names?.hasNamedFields(op, input)) {
-    const t = await names.translateNamedFields(checkReader(reader), op, input, opts.naming ?? 'flags', opts.container, reader);
+    const t = await names.translateNamedFields(checkReader(reader), op, input, opts.naming ?? 'flags', opts.container, reader, opts.fieldLabel);
     input = t.raw;
-    if (t.topKeys.size) {
-      const outer = allow;
-      allow = (k) => t.topKeys.has(k) || outer(k);
-    }
+    if (t.topKeys.size) allow = (k) => t.topKeys.has(k);
   }
   // Filter conditions by field name (`where`, `or_where`) become the condition tree, at the same entry.
   if (givesWhere(input) && declaresWhere(op)) {

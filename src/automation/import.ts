@@ -104,15 +104,14 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
   const http = await ctx.http();
   const pacer = http.governor;
-  const at = op.cli.customFields === 'lead' ? 'top' : 'custom_fields';
   // Field metadata is read only when the file has a column no field of the create explains (a custom field's name).
-  const plain = new RowMapper(resource.name, op, [], readOnlyFields(resource.name), at);
+  const plain = new RowMapper(resource.name, op, [], readOnlyFields(resource.name));
   const custom = op.cli.customFields && firstKeys(o.file, o.format).some((k) => !plain.knows(k)) ? await customFieldsFor(ctx, op) : [];
-  const mapper = custom.length ? new RowMapper(resource.name, op, custom, readOnlyFields(resource.name), at) : plain;
+  const mapper = custom.length ? new RowMapper(resource.name, op, custom, readOnlyFields(resource.name)) : plain;
   // The one entry every door takes (keys, schemas, the operation's account checks); reads the checks
   // make are kept for the run, so ten thousand rows read the lead labels once.
   const reader: Reader = { http: () => ctx.http(), debug: (l) => ctx.debug(l), credentials: () => ctx.credentials(), memo: new Map() };
-  const entry = (body: Record<string, unknown>): Promise<Prepared> => prepare(reader, op, { body }, { naming: 'keys', container: 'row', allowKey: (k) => mapper.isCustomKey(k) });
+  const entry = (body: Record<string, unknown>): Promise<Prepared> => prepare(reader, op, { body }, { naming: 'keys', container: 'row', fieldLabel: (name) => name });
 
   // Pass 1: every row checked before anything is written.
   const invalidByLine = new Map<number, Issue[]>();

@@ -15,7 +15,7 @@ export async function customFieldsFor(ctx: Context, op: Operation): Promise<Cust
   if (!itemType) return [];
   const [{ checkReader }, { fieldCatalog }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js')]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
-  const out: CustomField[] = cat.custom.map((f) => ({ key: f.key, name: f.name, field_type: f.type, options: f.options }));
+  const out: CustomField[] = cat.custom.map((f) => ({ key: f.key, name: f.name, field_type: f.type }));
   ctx.debug(`custom fields of ${itemType}: ${out.map((f) => `${f.name}=${f.key}`).join(', ') || 'none'}`);
   return out;
 }

@@ -1,6 +1,6 @@
 import type { Operation } from '../api/operation.js';
 import { ValidationError } from '../core/errors.js';
-import { unknownKeyRule, unknownKeys } from '../input/unknown-keys.js';
+import { nearest, unknownKeyRule, unknownKeys } from '../input/unknown-keys.js';
 import { setPath as setAt } from '../input/coerce.js';
 import type { FieldSpec } from '../input/fields.js';
 import { bodyFields, coerceTextValues, type Issue } from './validate-body.js';
@@ -11,7 +11,6 @@ export interface CustomField {
   key: string;
   name: string;
   field_type: string;
-  options?: Array<{ id: number | string; label: string }> | null;
 }
 
 /** Other header spellings people use in exports from spreadsheets and other CRMs. */
@@ -34,9 +33,7 @@ const norm = (s: string) => s.trim().toLowerCase().replace(/[\s.\-/]+/g, '_');
 
 type Target =
   | { kind: 'field'; path: string[] }
-  | { kind: 'custom'; field: CustomField }
-  | { kind: 'currency'; key: string }
-  | { kind: 'until'; key: string }
+  | { kind: 'custom'; name: string; part: 'value' | 'currency' | 'until' }
   | { kind: 'ref'; ref: RefColumn; header: string }
   | { kind: 'nested'; key: string; subkeys: string[] };
 
@@ -47,6 +44,9 @@ export interface MappedRow {
   refs?: Array<NameRef & { header: string }>;
 }
 
+/** A row's cells for one custom field: its value and the companion columns an export writes beside it. */
+type CustomCells = Partial<Record<'value' | 'currency' | 'until', unknown>>;
+
 /** Stands in for a name's id while rows are checked before the names are looked up. */
 const STAND_IN_ID = 1;
 
@@ -54,7 +54,6 @@ const STAND_IN_ID = 1;
 export class RowMapper {
   private readonly fields;
   private readonly byNorm = new Map<string, Target>();
-  private readonly customKeys = new Set<string>();
   private csvTargets: Array<Target | undefined> = [];
   private names?: Map<RefKind, Map<string, number>>;
 
@@ -67,10 +66,10 @@ export class RowMapper {
    * creator ids...): an export's columns, skipped on import instead of refused.
    */
   /**
-   * `customAt`: where the kind's writes carry custom values: top-level hash keys (v1 leads) or inside
-   * `custom_fields` (the v2 creates).
+   * `custom`: the item type's custom fields, whose names (or hash keys) head columns. Their cells go
+   * by name under `fields`, which the entry translates as it does `--field NAME=VALUE` (src/names/entry.ts).
    */
-  constructor(readonly resource: string, readonly op: Operation, readonly custom: CustomField[] = [], private readonly readOnly: ReadonlySet<string> = new Set(), private readonly customAt: 'top' | 'custom_fields' = 'top') {
+  constructor(readonly resource: string, readonly op: Operation, readonly custom: CustomField[] = [], private readonly readOnly: ReadonlySet<string> = new Set()) {
     this.fields = bodyFields(op);
     for (const f of this.fields) {
       this.byNorm.set(norm(f.key), { kind: 'field', path: f.path });
@@ -88,16 +87,13 @@ export class RowMapper {
       if (f && !this.byNorm.has(alias) && !readOnly.has(alias)) this.byNorm.set(alias, { kind: 'field', path: f.path });
     }
     for (const c of custom) {
-      this.customKeys.add(c.key);
-      this.byNorm.set(norm(c.name), { kind: 'custom', field: c });
-      this.byNorm.set(c.key, { kind: 'custom', field: c });
+      this.byNorm.set(norm(c.name), { kind: 'custom', name: c.name, part: 'value' });
+      this.byNorm.set(c.key, { kind: 'custom', name: c.name, part: 'value' });
       if (c.field_type === 'monetary') {
-        this.customKeys.add(`${c.key}_currency`);
-        for (const h of [`${c.name} currency`, `${c.name}_currency`, `${c.key}_currency`]) this.byNorm.set(norm(h), { kind: 'currency', key: `${c.key}_currency` });
+        for (const h of [`${c.name} currency`, `${c.name}_currency`, `${c.key}_currency`]) this.byNorm.set(norm(h), { kind: 'custom', name: c.name, part: 'currency' });
       }
       if (c.field_type === 'daterange' || c.field_type === 'timerange') {
-        this.customKeys.add(`${c.key}_until`);
-        for (const h of [`${c.name} until`, `${c.key}_until`]) this.byNorm.set(norm(h), { kind: 'until', key: `${c.key}_until` });
+        for (const h of [`${c.name} until`, `${c.key}_until`]) this.byNorm.set(norm(h), { kind: 'custom', name: c.name, part: 'until' });
       }
     }
   }
@@ -112,7 +108,7 @@ export class RowMapper {
     const unknown: string[] = [];
     this.csvTargets = headers.map((h) => {
       if (h.trim() === '') return undefined;
-      const t = this.byNorm.get(norm(h)) ?? this.byNorm.get(h.trim());
+      const t = this.byNorm.get(norm(h)) ?? this.byNorm.get(h.trim()) ?? this.misspeltCustom(h);
       if (!t && this.readOnly.has(h.trim())) this.skippedReadOnly.add(h.trim());
       else if (!t) unknown.push(h);
       return t;
@@ -131,9 +127,15 @@ export class RowMapper {
     }
   }
 
-  /** A custom-field key this mapper admits beside the operation's fields (kept as it is, not checked by the schemas). */
-  isCustomKey(key: string): boolean {
-    return this.customKeys.has(key);
+  /**
+   * A column nearest to a custom field's name ("Segmnt") is taken as that custom field misspelt: its
+   * cells go under `fields` as given, and the entry refuses each row with the rule `--field` gives.
+   */
+  private misspeltCustom(header: string): Target | undefined {
+    if (!this.custom.length || this.readOnly.has(header.trim())) return undefined;
+    const names = this.custom.map((c) => c.name);
+    const near = nearest(header.trim(), [...this.fields.map((f) => f.key), ...names]);
+    return near !== undefined && names.includes(near) ? { kind: 'custom', name: header.trim(), part: 'value' } : undefined;
   }
 
   /** Ids for the names rows give (after resolveNames); until then names take a stand-in id so rows can be checked. */
@@ -145,12 +147,13 @@ export class RowMapper {
     const raw: Record<string, unknown> = {};
     const issues: Issue[] = [];
     const refs: NonNullable<MappedRow['refs']> = [];
+    const custom = new Map<string, CustomCells>();
     cells.forEach((cell, i) => {
       const t = this.csvTargets[i];
       if (!t || cell === '') return; // an empty cell means "not given"
-      this.place(raw, t, cell, issues, refs);
+      this.place(raw, t, cell, issues, refs, custom);
     });
-    return this.finish(raw, issues, true, refs);
+    return this.finish(raw, issues, true, refs, custom);
   }
 
   fromJson(value: unknown): MappedRow {
@@ -158,20 +161,21 @@ export class RowMapper {
     const raw: Record<string, unknown> = {};
     const issues: Issue[] = [];
     const refs: NonNullable<MappedRow['refs']> = [];
+    const custom = new Map<string, CustomCells>();
     const top = new Set(this.fields.map((f) => f.path[0]!));
-    const entries = Object.entries(value).map(([k, v]) => ({ k, v, t: top.has(k) ? undefined : (this.byNorm.get(k) ?? this.byNorm.get(norm(k))) }));
+    const entries = Object.entries(value).map(([k, v]) => ({ k, v, t: top.has(k) ? undefined : (this.byNorm.get(k) ?? this.byNorm.get(norm(k)) ?? this.misspeltCustom(k)) }));
     const named = new Set(entries.flatMap(({ t, v }) => (t?.kind === 'ref' && given(v) ? [t.ref.field] : [])));
     for (const { k, v, t } of entries) {
       if (t) {
-        if (t.kind !== 'ref' || given(v)) this.place(raw, t, v, issues, refs);
+        if (t.kind !== 'ref' || given(v)) this.place(raw, t, v, issues, refs, custom);
       } else if (named.has(k)) this.skippedIds.add(k);
       else if (!top.has(k) && this.readOnly.has(k)) this.skippedReadOnly.add(k);
       else raw[k] = v; // a field of the operation as it is, or an unknown key that validation reports
     }
-    return this.finish(raw, issues, false, refs);
+    return this.finish(raw, issues, false, refs, custom);
   }
 
-  private place(raw: Record<string, unknown>, t: Target, v: unknown, issues: Issue[], refs: NonNullable<MappedRow['refs']>): void {
+  private place(raw: Record<string, unknown>, t: Target, v: unknown, issues: Issue[], refs: NonNullable<MappedRow['refs']>, custom: Map<string, CustomCells>): void {
     if (t.kind === 'field') setAt(raw, t.path, v);
     else if (t.kind === 'nested') {
       const r = nestedValue(t.subkeys, v);
@@ -188,21 +192,7 @@ export class RowMapper {
         raw[t.ref.field] = id ?? STAND_IN_ID;
       }
     }
-    else if (t.kind === 'currency') this.setCustom(raw, t.key, typeof v === 'string' ? v.trim().toUpperCase() : v);
-    else if (t.kind === 'until') this.setCustom(raw, t.key, typeof v === 'string' ? v.trim() : v);
-    else if (t.field.field_type === 'user' && typeof v === 'string' && !/^\s*\d*\s*$/.test(v)) {
-      // A user by name or email: the entry's one translation resolves it (src/names/entry.ts), as for --field.
-      raw.fields = { ...((raw.fields && typeof raw.fields === 'object' ? raw.fields : {}) as object), [t.field.name]: v.trim() };
-    } else {
-      const r = customValue(t.field, v);
-      if ('rule' in r) issues.push({ field: t.field.name, rule: r.rule });
-      else this.setCustom(raw, t.field.key, r.value);
-    }
-  }
-
-  private setCustom(raw: Record<string, unknown>, key: string, value: unknown): void {
-    if (this.customAt === 'top') raw[key] = value;
-    else raw.custom_fields = { ...((raw.custom_fields && typeof raw.custom_fields === 'object' ? raw.custom_fields : {}) as object), [key]: value };
+    else custom.set(t.name, { ...custom.get(t.name), [t.part]: typeof v === 'string' ? v.trim() : v });
   }
 
   /** The stage a row names in the pipeline it names (stage names repeat across pipelines). */
@@ -214,7 +204,9 @@ export class RowMapper {
     return pid === undefined ? undefined : this.names?.get('stage')?.get(stageInPipeline(pid, stage.name));
   }
 
-  private finish(raw: Record<string, unknown>, issues: Issue[], text: boolean, refs: NonNullable<MappedRow['refs']>): MappedRow {
+  private finish(raw: Record<string, unknown>, issues: Issue[], text: boolean, refs: NonNullable<MappedRow['refs']>, custom: Map<string, CustomCells>): MappedRow {
+    const byName = [...custom].map(([name, cells]) => [name, namedValue(cells)] as const).filter(([, v]) => v !== undefined);
+    if (byName.length) raw.fields = { ...(raw.fields && typeof raw.fields === 'object' ? raw.fields : {}), ...Object.fromEntries(byName) };
     const stage = this.stageOfRow(refs);
     if (stage !== undefined) raw.stage_id = stage;
     let body = flagsAsNumbers(this.fields, raw);
@@ -236,7 +228,7 @@ export class RowMapper {
    * skipped and named in the one warning; unknown top-level keys stay refused by the entry.
    */
   private withoutRecordOnlyMembers(body: Record<string, unknown>): Record<string, unknown> {
-    const extra = unknownKeys(this.op.body, body, (k) => this.customKeys.has(k)).filter((u) => u.path.length > 1);
+    const extra = unknownKeys(this.op.body, body, (k) => k === 'fields').filter((u) => u.path.length > 1);
     if (!extra.length) return body;
     const out = structuredClone(body);
     for (const u of extra) {
@@ -316,36 +308,21 @@ function withoutNestedNulls(body: Record<string, unknown>): Record<string, unkno
   return out;
 }
 
-/** A custom field's value from text or JSON: numbers for number/monetary, option ids (or labels) for enum/set. */
-export function customValue(f: CustomField, v: unknown): { value: unknown } | { rule: string } {
-  if (v === null) return { value: null };
-  const text = typeof v === 'string' ? v.trim() : v;
-  const option = (x: unknown) => f.options?.find((o) => String(o.id) === String(x) || o.label.toLowerCase() === String(x).toLowerCase())?.id;
-  switch (f.field_type) {
-    case 'double':
-    case 'monetary': {
-      const n = typeof text === 'number' ? text : Number(text);
-      return typeof text === 'boolean' || text === '' || !Number.isFinite(n) ? { rule: 'must be a number' } : { value: n };
-    }
-    case 'enum': {
-      const id = option(text);
-      return id === undefined ? { rule: `must be one of ${(f.options ?? []).map((o) => o.label).join(', ')}` } : { value: id };
-    }
-    case 'set': {
-      const items = Array.isArray(text) ? text : String(text).split(',').map((s) => s.trim()).filter(Boolean);
-      const ids = items.map(option);
-      return ids.some((x) => x === undefined) ? { rule: `each value must be one of ${(f.options ?? []).map((o) => o.label).join(', ')}` } : { value: ids };
-    }
-    case 'date':
-    case 'daterange':
-      return typeof text === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(text) ? { value: text } : { rule: 'must be a date YYYY-MM-DD' };
-    case 'user':
-    case 'org':
-    case 'people': {
-      const n = typeof text === 'number' ? text : Number(text);
-      return Number.isInteger(n) && n > 0 ? { value: n } : { rule: 'must be an id (a positive integer)' };
-    }
-    default:
-      return typeof text === 'string' || typeof text === 'number' ? { value: text } : { rule: 'must be text' };
-  }
+/**
+ * One custom field's value as `--field` takes it, from the columns an export writes: a monetary
+ * "Budget" with "Budget currency" → { value, currency } ("5000 EUR" alone stays as it is), a range
+ * with its "until" column → "START/END". The entry checks it against the field's type.
+ */
+function namedValue(cells: CustomCells): unknown {
+  const { value, currency, until } = cells;
+  // A companion alone (a currency without an amount) gives nothing to set; null clears the field.
+  if (value === null || value === undefined) return value;
+  if (currency !== undefined && currency !== null) return { value, currency: typeof currency === 'string' ? currency.toUpperCase() : currency };
+  if (until !== undefined && until !== null) return `${rangeStart(value)}/${String(until)}`;
+  // A range as a record holds it ({ value, until }): the START/END text the entry takes.
+  if (value && typeof value === 'object' && 'until' in value) return `${rangeStart(value)}/${String((value as { until: unknown }).until)}`;
+  return value;
 }
+
+/** A range's start: the text, or the `value` of the object a record holds ({ value, until }). */
+const rangeStart = (v: unknown): string => (v && typeof v === 'object' && 'value' in v ? String((v as { value: unknown }).value) : String(v));

@@ -60,9 +60,10 @@ export function hasNamedFields(op: Operation, raw: Partial<RawInput>): boolean {
  * keys of `custom_fields`. Values are checked against each field's type; the hash keys go where the
  * item type's writes carry them (inside `custom_fields`, or top-level for v1 leads). Refusals name the
  * input as its door does (`--field Budget`, `fields.Budget`), exit 2, nothing sent.
+ * `fieldLabel` names a `fields` entry where the door names it otherwise (an import: the column).
  * `owner` is what the cache belongs to (a CLI Context; see catalog.ts). Returns the input to check and the top-level keys the entry must let through (v1 leads).
  */
-export async function translateNamedFields(reader: CheckReader, op: Operation, raw: RawInput, naming: 'flags' | 'keys' = 'flags', container?: string, owner: unknown = reader): Promise<{ raw: RawInput; topKeys: Set<string> }> {
+export async function translateNamedFields(reader: CheckReader, op: Operation, raw: RawInput, naming: 'flags' | 'keys' = 'flags', container?: string, owner: unknown = reader, fieldLabel?: (name: string) => string): Promise<{ raw: RawInput; topKeys: Set<string> }> {
   const itemType = op.cli.customFields!;
   const body = { ...(raw.body as Body) };
   const named: Body = {};
@@ -72,7 +73,7 @@ export async function translateNamedFields(reader: CheckReader, op: Operation, r
     if (!isObject(body.fields)) throw new ValidationError([{ field: naming === 'flags' ? '--field' : `${prefix}fields`, rule: 'must be an object of custom field names and values' }]);
     for (const [k, v] of Object.entries(body.fields)) {
       named[k] = v;
-      labels.set(k, naming === 'flags' ? `--field ${k}` : `${prefix}fields.${k}`);
+      labels.set(k, fieldLabel ? fieldLabel(k) : naming === 'flags' ? `--field ${k}` : `${prefix}fields.${k}`);
     }
     delete body.fields;
   }
