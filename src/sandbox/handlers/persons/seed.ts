@@ -31,7 +31,7 @@ export function seedPersons(state: SandboxState, name: SeedName): void {
 
   // Labels, custom values and contact-sync fields on the demo persons (ids 1..10 from the core demo seed).
   const extra: Record<number, Record<string, unknown>> = {
-    1: { label_ids: [1, 4], custom_fields: { [PERSON_FIELD_KEYS.language]: 201, [PERSON_FIELD_KEYS.interests]: [211, 214], [PERSON_FIELD_KEYS.linkedin]: 'linkedin.com/in/alice-andersson', [PERSON_FIELD_KEYS.lifetimeValue]: 42000 },
+    1: { label_ids: [1, 4], custom_fields: { [PERSON_FIELD_KEYS.language]: 201, [PERSON_FIELD_KEYS.interests]: [211, 214], [PERSON_FIELD_KEYS.linkedin]: 'linkedin.com/in/alice-andersson', [PERSON_FIELD_KEYS.lifetimeValue]: 42000, [`${PERSON_FIELD_KEYS.lifetimeValue}_currency`]: 'EUR' },
       job_title: 'Head of Operations', birthday: '1984-03-12', notes: 'Met at the Tallinn logistics fair.', ims: [{ value: 'alice.andersson', primary: true, label: 'skype' }],
       postal_address: { value: '1 Harbour Street, Tallinn, Estonia', country: 'Estonia', admin_area_level_1: 'Harju', admin_area_level_2: null, locality: 'Tallinn', sublocality: null, route: 'Harbour Street', street_number: '1', subpremise: null, postal_code: '10111' },
       marketing_status: 'subscribed', doi_status: 'confirmed' },
