@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/index.js';
-import { control, ndjson, workDir } from './helpers.js';
+import { control, countIn, killMidRun, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 type Deal = { id: number; title: string; owner_id: number; status: string; custom_fields: Record<string, unknown> };
@@ -39,21 +38,7 @@ describe('bulk-update: 500 deals under faults and a kill -9, resumed', () => {
     // Gateway errors before the handler (refused), resets before it and after it committed its write
     // (the answer lost after the write was applied, as with a timeout), and latency so the kill lands mid-run.
     await control(fx, 'PUT', 'faults', { rate5xx: 0.05, rateReset: 0.08, resetAfterCommitShare: 0.6, latencyMs: 3, seed: 7 });
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(fx.env), stdio: ['pipe', 'ignore', 'ignore'] });
-      child.stdin.end(`${ids.join('\n')}\n`);
-      const timer = setInterval(() => {
-        if (existsSync(state) && readFileSync(state, 'utf8').split('"status":"updated"').length > 150) {
-          clearInterval(timer);
-          child.kill('SIGKILL');
-        }
-      }, 3);
-      child.on('exit', (code, signal) => {
-        clearInterval(timer);
-        if (signal === 'SIGKILL') resolve();
-        else reject(new Error(`bulk update finished before the kill (code ${code})`));
-      });
-    });
+    await killMidRun(args, fx.env, () => countIn(state, '"status":"updated"') >= 150, `${ids.join('\n')}\n`);
     const changedBefore = (await deals()).filter((d) => d.title.startsWith('Bulk deal ') && d.owner_id === 2).length;
     expect(changedBefore).toBeGreaterThan(100);
     expect(changedBefore).toBeLessThan(500);

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, ndjson, workDir } from './helpers.js';
+import { control, killMidRun, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 let env: Record<string, string>;
@@ -85,20 +84,8 @@ describe('export --incremental', () => {
     await control(fx, 'PUT', 'faults', { latencyMs: 40, seed: 1 });
     const out = join(workDir(), 'recent.ndjson');
     const args = ['export', 'deals', '--since', '2h', '--out', out, '--page-size', '100'];
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: 'ignore' });
-      const timer = setInterval(() => {
-        if (existsSync(`${out}.checkpoint.json`) && JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8')).records >= 300) {
-          clearInterval(timer);
-          child.kill('SIGKILL');
-        }
-      }, 5);
-      child.on('exit', (code, signal) => {
-        clearInterval(timer);
-        if (signal === 'SIGKILL') resolve();
-        else reject(new Error(`export finished before the kill (code ${code})`));
-      });
-    });
+    const checkpoint = `${out}.checkpoint.json`;
+    await killMidRun(args, env, () => existsSync(checkpoint) && JSON.parse(readFileSync(checkpoint, 'utf8')).records >= 300);
     await control(fx, 'PUT', 'faults', {});
     const cp = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8'));
     // Let the clock pass a whole second, so that "2h" read again would name another time.

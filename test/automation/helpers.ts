@@ -1,6 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BIN, cleanEnv } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
 
 /** A fresh folder for output, checkpoint, journal and results files. */
@@ -25,3 +27,30 @@ export async function bulkLeads(fx: SandboxFixture, count: number): Promise<void
 }
 
 export const ndjson = (text: string): any[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+/**
+ * Runs the bundle and kills it with SIGKILL once `progressed()` (read every few ms: a journal or
+ * checkpoint on disk) says the run is under way; fails if the run ends on its own first.
+ */
+export function killMidRun(args: string[], env: Record<string, string | undefined>, progressed: () => boolean, stdin?: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'] });
+    if (stdin !== undefined) child.stdin?.end(stdin);
+    const timer = setInterval(() => {
+      if (progressed()) {
+        clearInterval(timer);
+        child.kill('SIGKILL');
+      }
+    }, 3);
+    child.on('exit', (code, signal) => {
+      clearInterval(timer);
+      if (signal === 'SIGKILL') resolve();
+      else reject(new Error(`crmctl ${args.slice(0, 2).join(' ')} finished before the kill (code ${code})`));
+    });
+  });
+}
+
+/** How many times `marker` stands in a file now (0 while it does not exist). */
+export function countIn(file: string, marker: string): number {
+  return existsSync(file) ? readFileSync(file, 'utf8').split(marker).length - 1 : 0;
+}

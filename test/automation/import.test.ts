@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/index.js';
-import { control, ndjson, workDir } from './helpers.js';
+import { control, countIn, killMidRun, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...opts, env: fx.env });
@@ -201,20 +200,7 @@ describe('import resume and reconcile', () => {
     const f = file('leads.ndjson', rows(n, (i) => ({ title: `Killed ${i}`, organization_id: (i % 6) + 1 })));
     await control(fx, 'PUT', 'faults', { latencyMs: 15, seed: 1 });
     const journal = `${f}.import-state.json`;
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'import', 'leads', '--file', f, '--concurrency', '4'], { env: cleanEnv(fx.env), stdio: 'ignore' });
-      const timer = setInterval(() => {
-        if (existsSync(journal) && readFileSync(journal, 'utf8').split('"id"').length > 60) {
-          clearInterval(timer);
-          child.kill('SIGKILL');
-        }
-      }, 3);
-      child.on('exit', (code, signal) => {
-        clearInterval(timer);
-        if (signal === 'SIGKILL') resolve();
-        else reject(new Error(`import finished before the kill (code ${code})`));
-      });
-    });
+    await killMidRun(['import', 'leads', '--file', f, '--concurrency', '4'], fx.env, () => countIn(journal, '"id"') >= 60);
     await control(fx, 'PUT', 'faults', {});
     const before = (await leadsByTitle('Killed ')).length;
     expect(before).toBeGreaterThan(0);

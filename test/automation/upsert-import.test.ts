@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, ndjson, workDir } from './helpers.js';
+import { control, countIn, killMidRun, ndjson, workDir } from './helpers.js';
 
 // `crmctl import <kind> --upsert --match-on FIELD`, run as users run it (the bundle), against the sandbox.
 
@@ -113,20 +112,7 @@ describe('import --upsert after kill -9', () => {
     await fx.clearRequests();
     await control(fx, 'PUT', 'faults', { latencyMs: 15, seed: 1 });
     const journal = `${f}.import-state.json`;
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'import', 'persons', '--file', f, '--upsert', '--match-on', 'email', '--concurrency', '4'], { env: cleanEnv(fx.env), stdio: 'ignore' });
-      const timer = setInterval(() => {
-        if (existsSync(journal) && readFileSync(journal, 'utf8').split('"id"').length > 40) {
-          clearInterval(timer);
-          child.kill('SIGKILL');
-        }
-      }, 3);
-      child.on('exit', (code, signal) => {
-        clearInterval(timer);
-        if (signal === 'SIGKILL') resolve();
-        else reject(new Error(`import finished before the kill (code ${code})`));
-      });
-    });
+    await killMidRun(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email', '--concurrency', '4'], fx.env, () => countIn(journal, '"id"') >= 40);
     await control(fx, 'PUT', 'faults', {});
     const r = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email', '--resume']);
     expect(r.code, r.stderr).toBe(0);
