@@ -12,7 +12,8 @@ import { asList, collect } from '../core/lists.js';
 // written: a name, an operator or a label that matches nothing is exit 2 naming the nearest.
 // (src/names/ keeps a v2 field catalog without ids; filters need the ids, so they read the v1 list.)
 
-interface V1Field {
+/** A field as the v1 field list gives it (with the numeric id conditions use). */
+export interface V1Field {
   id: number | null;
   key: string;
   name: string;

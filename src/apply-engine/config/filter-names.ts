@@ -4,6 +4,7 @@ import { FILTER_FIELD_KIND } from '../name-deps.js';
 import type { FixtureRecord } from '../parse.js';
 import { findTokens } from '../refs.js';
 import { asList, collect } from '../../core/lists.js';
+import type { V1Field } from '../../names/where-resolve.js';
 
 // A filter's conditions hold field ids (and option, stage and user ids), which differ between accounts.
 // Pull writes them by name instead, in the form every door takes (`where: ["Lead score >= 40"]`,
@@ -20,14 +21,6 @@ type Live = Record<string, unknown>;
 export interface WhereNames {
   where: string[];
   or_where: string[];
-}
-
-interface V1Field {
-  id: number | null;
-  key: string;
-  name: string;
-  field_type: string;
-  options?: Array<{ id: number | string; label: string }> | null;
 }
 
 interface Cond {
