@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -83,7 +83,7 @@ export interface OperationCli {
   customFields?: CustomFieldItemType;
 }
 
-type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+type ObjectSchema = z.ZodMiniObject<z.core.$ZodShape>;
 
 /** One row of an operation table: everything the CLI, docs, completions and `crmctl mcp` know of an endpoint. */
 export interface OperationSpec {
@@ -105,9 +105,9 @@ export interface OperationSpec {
   /** Safe to resend when the outcome is unknown (GET, PUT, PATCH, DELETE are; POST creates are not). */
   idempotent?: boolean;
   params?: ObjectSchema;
-  query?: z.ZodType;
+  query?: z.ZodMiniType;
   /** Object body, or an array body for bulk option operations. */
-  body?: z.ZodType;
+  body?: z.ZodMiniType;
   cli: OperationCli;
 }
 
@@ -124,8 +124,8 @@ const SCHEMA_KEYS: readonly SchemaKey[] = ['params', 'query', 'body'];
  */
 export type OperationRow = Omit<OperationSpec, SchemaKey> & {
   params?: ObjectSchema | (() => ObjectSchema);
-  query?: z.ZodType | (() => z.ZodType);
-  body?: z.ZodType | (() => z.ZodType);
+  query?: z.ZodMiniType | (() => z.ZodMiniType);
+  body?: z.ZodMiniType | (() => z.ZodMiniType);
 };
 
 /** The rows of one area, keyed by verb. */
@@ -150,7 +150,7 @@ export function defineTable<T extends OperationTable>(area: string, rows: T): Ta
     for (const k of SCHEMA_KEYS) {
       const make = spec[k];
       if (typeof make !== 'function') continue;
-      let built: z.ZodType | undefined;
+      let built: z.ZodMiniType | undefined;
       Object.defineProperty(row, k, { enumerable: true, get: () => (built ??= make()) });
     }
     out[key] = Object.freeze(row) as unknown as Operation;
@@ -163,14 +163,14 @@ export function rowsOf(table: Record<string, Operation>): Operation[] {
   return Object.values(table);
 }
 
-type In<S> = S extends z.ZodType ? z.input<S> : never;
+type In<S> = S extends z.ZodMiniType ? z.input<S> : never;
 /** Path parameters may also be given as the text a command line holds ("12"); validation makes them numbers. */
 type Params<S> = { [K in keyof In<S>]: In<S>[K] | string };
 
 /** Typed input of one operation, as a hand-written command builds it (validated by the same schemas before sending). */
-export type OperationInput<O extends OperationSpec = OperationSpec> = (O['params'] extends z.ZodType ? { params: Params<O['params']> } : { params?: Record<string, never> }) &
-  (O['query'] extends z.ZodType ? { query?: In<O['query']> } : { query?: Record<string, never> }) &
-  (O['body'] extends z.ZodType ? { body: In<O['body']> } : { body?: undefined });
+export type OperationInput<O extends OperationSpec = OperationSpec> = (O['params'] extends z.ZodMiniType ? { params: Params<O['params']> } : { params?: Record<string, never> }) &
+  (O['query'] extends z.ZodMiniType ? { query?: In<O['query']> } : { query?: Record<string, never> }) &
+  (O['body'] extends z.ZodMiniType ? { body: In<O['body']> } : { body?: undefined });
 
 /** Names of the {placeholders} in a path, in order. */
 export function pathParamNames(path: string): string[] {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { fieldsOf } from '../input/fields.js';
 import { issuesToError } from '../input/issues.js';
 import { jsonSchemaOf, propertiesOf, type JsonSchema } from '../input/json-schema.js';
@@ -11,7 +11,7 @@ export interface Problem {
 }
 
 /** Members of an object schema (what a spec may name), or undefined for non-objects. */
-export function shapeOf(schema: z.ZodType | undefined): Record<string, JsonSchema> | undefined {
+export function shapeOf(schema: z.ZodMiniType | undefined): Record<string, JsonSchema> | undefined {
   return schema ? propertiesOf(jsonSchemaOf(schema)) : undefined;
 }
 
@@ -19,7 +19,7 @@ export function shapeOf(schema: z.ZodType | undefined): Record<string, JsonSchem
  * Keys the operation does not know, in the words every door uses (src/input/unknown-keys.ts): zod
  * objects drop them silently, so a typo such as `colour` would vanish.
  */
-export function unknownKeys(schema: z.ZodType | undefined, value: unknown, path: Array<string | number>): Problem[] {
+export function unknownKeys(schema: z.ZodMiniType | undefined, value: unknown, path: Array<string | number>): Problem[] {
   return findUnknownKeys(schema, value).map((u) => ({ path: [...path, ...u.path], rule: u.rule }));
 }
 
@@ -28,7 +28,7 @@ export function unknownKeys(schema: z.ZodType | undefined, value: unknown, path:
  * rule texts). Issues at or under `skip` paths (values that exist only once a record is created)
  * are left for the check right before sending.
  */
-export function checkSchema(schema: z.ZodType | undefined, value: unknown, path: Array<string | number>, skip: Array<Array<string | number>> = []): { problems: Problem[]; data: unknown } {
+export function checkSchema(schema: z.ZodMiniType | undefined, value: unknown, path: Array<string | number>, skip: Array<Array<string | number>> = []): { problems: Problem[]; data: unknown } {
   if (!schema) return { problems: [], data: value };
   const r = schema.safeParse(value, { reportInput: true });
   if (r.success) return { problems: [], data: r.data };
@@ -48,7 +48,7 @@ export function startsWith(path: Array<string | number>, prefix: Array<string | 
  * Path parameters come from a record's parent keys and from ids in the state; the CLI reads them as
  * text, so they are checked the same way: as text, numbers where the schema wants numbers.
  */
-export function checkParams(schema: z.ZodObject<z.ZodRawShape> | undefined, params: Record<string, unknown>, skip: string[] = []): { problems: Problem[]; data: Record<string, unknown> } {
+export function checkParams(schema: z.ZodMiniObject<z.core.$ZodShape> | undefined, params: Record<string, unknown>, skip: string[] = []): { problems: Problem[]; data: Record<string, unknown> } {
   if (!schema) return { problems: [], data: params };
   const text: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) text[k] = v === undefined || v === null ? v : String(v);
@@ -68,7 +68,7 @@ export function checkParams(schema: z.ZodObject<z.ZodRawShape> | undefined, para
  * Environment variables are text; a variable that stands alone in a number or boolean field of
  * the operation (`person_id: ${env:PERSON_ID}`) is turned into that type first.
  */
-export function typedEnv(schema: z.ZodType | undefined, specPath: Array<string | number>, text: string): unknown {
+export function typedEnv(schema: z.ZodMiniType | undefined, specPath: Array<string | number>, text: string): unknown {
   const key = specPath.filter((p) => typeof p === 'string').join('.');
   const field = fieldsOf(schema, 'body').find((f) => f.key === key);
   if (!field) return text;

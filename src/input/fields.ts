@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { GLOBAL_FLAG_NAMES } from '../core/global-flags.js';
 import { choicesOf, jsonSchemaOf, propertiesOf, withoutNull, type JsonSchema } from './json-schema.js';
 
@@ -44,20 +44,20 @@ function scalarKind(s: JsonSchema): 'string' | 'number' | 'integer' | undefined 
 }
 
 /** Top-level body keys that accept null (cleared by `--unset`), including nested objects such as a lead's value. */
-export function nullableKeys(schema: z.ZodType | undefined): string[] {
+export function nullableKeys(schema: z.ZodMiniType | undefined): string[] {
   const props = schema ? propertiesOf(jsonSchemaOf(schema)) : undefined;
   if (!props) return [];
   return Object.entries(props).filter(([, v]) => withoutNull(v).nullable).map(([k]) => k);
 }
 
 /** Member names of an object schema (undefined for non-objects): what a fixture spec may name. */
-export function memberNames(schema: z.ZodType | undefined): string[] | undefined {
+export function memberNames(schema: z.ZodMiniType | undefined): string[] | undefined {
   const props = schema ? propertiesOf(jsonSchemaOf(schema)) : undefined;
   return props ? Object.keys(props) : undefined;
 }
 
 /** Flattens an object schema into command-line fields; nested objects become dotted keys. */
-export function fieldsOf(schema: z.ZodType | undefined, location: 'query' | 'body', names: Record<string, string> = {}, help: Record<string, string> = {}): FieldSpec[] {
+export function fieldsOf(schema: z.ZodMiniType | undefined, location: 'query' | 'body', names: Record<string, string> = {}, help: Record<string, string> = {}): FieldSpec[] {
   if (!schema) return [];
   const top = jsonSchemaOf(schema);
   const props = propertiesOf(top);

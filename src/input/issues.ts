@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ValidationError } from '../core/errors.js';
 import type { FieldSpec } from './fields.js';
 

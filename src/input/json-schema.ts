@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The subset of JSON Schema (draft 2020-12) that z.toJSONSchema writes and this CLI reads. */
 export interface JsonSchema {
@@ -26,14 +26,14 @@ export interface JsonSchema {
   [k: string]: unknown;
 }
 
-const cache = new WeakMap<z.ZodType, JsonSchema>();
+const cache = new WeakMap<z.ZodMiniType, JsonSchema>();
 
 /**
  * The input side of a zod schema as JSON Schema, through zod's public converter (what a caller may
  * send: a path id is the text before its transform to a number). Flags, prompts, fixtures and the MCP
  * tools all read schemas this way; cached per schema.
  */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+export function jsonSchemaOf(schema: z.ZodMiniType): JsonSchema {
   let js = cache.get(schema);
   if (!js) {
     js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;

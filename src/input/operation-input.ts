@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { pathParamNames, type Operation, type OperationSpec } from '../api/operation.js';
 import { pathParamProblem } from '../api/path-param.js';
 import { ValidationError } from '../core/errors.js';
@@ -84,7 +84,7 @@ function checkPathValues(op: Operation, params: Record<string, unknown>): Record
   return params;
 }
 
-function parse(schema: z.ZodType | undefined, value: unknown, fields: FieldSpec[], where: string): unknown {
+function parse(schema: z.ZodMiniType | undefined, value: unknown, fields: FieldSpec[], where: string): unknown {
   if (!schema) return value;
   // reportInput: issues carry the value, so "is required" and "must be an integer" can be told apart.
   const r = schema.safeParse(value, { reportInput: true });
@@ -93,7 +93,7 @@ function parse(schema: z.ZodType | undefined, value: unknown, fields: FieldSpec[
 }
 
 /** Path parameters arrive as text; integer ones become numbers before the schema sees them. */
-export function numericParams(schema: z.ZodType, params: Record<string, unknown>): Record<string, unknown> {
+export function numericParams(schema: z.ZodMiniType, params: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...params };
   for (const f of fieldsOf(schema, 'query')) {
     const v = out[f.key];

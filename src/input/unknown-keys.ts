@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { jsonSchemaOf, propertiesOf, withoutNull, type JsonSchema } from './json-schema.js';
 
 /** A key the operation does not know, where it was met (dotted path), and the nearest known one. */
@@ -16,7 +16,7 @@ export interface UnknownKey {
  * here, so each refuses it with the same words. An open object (custom fields keyed by hash) takes
  * any key; `allow` admits more (an import's custom-field columns).
  */
-export function unknownKeys(schema: z.ZodType | undefined, value: unknown, allow: (key: string) => boolean = () => false): UnknownKey[] {
+export function unknownKeys(schema: z.ZodMiniType | undefined, value: unknown, allow: (key: string) => boolean = () => false): UnknownKey[] {
   // Nothing given (a plain list's query): no key to refuse, and no schema to convert at start-up.
   if (isEmptyObject(value)) return [];
   return schema ? unknownIn(jsonSchemaOf(schema), value, [], allow) : [];

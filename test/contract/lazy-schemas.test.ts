@@ -1,14 +1,14 @@
 // A table row's schemas are built when a command first reads them, not when its area loads: a command
 // pays for the operations it runs (crmctl deals list builds the list query, not the 40 other rows).
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../../src/api/operation.js';
 
 describe('defineTable builds schemas on first read', () => {
   const cli = { command: ['things', 'list'], summary: 'List things', examples: ['crmctl things list'] };
 
   it('defining a table calls no schema thunk; the first read builds once and later reads get the same schema', () => {
-    const query = vi.fn(() => z.object({ limit: z.int().min(1).optional() }));
+    const query = vi.fn(() => z.object({ limit: z.optional(z.int().check(z.gte(1))) }));
     const body = vi.fn(() => z.object({ name: z.string() }));
     const ops = defineTable('things', {
       list: { method: 'GET', path: '/things', cost: 1, scopes: ['a'], pagination: 'none', query, cli },

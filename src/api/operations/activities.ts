@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { isoDate, uuid, cursorQuery, dateTime, id } from '../schemas.js';
 import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
@@ -12,7 +12,7 @@ const ACTIVITY_FIELDS = [
 ];
 
 /** HH:MM, as the activity's due time and duration are written. */
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time HH:MM (24-hour)' });
+const hhmm = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time HH:MM (24-hour)' }));
 const ACTIVITY_HELP = {
   type: 'the key_string of an activity type (crmctl activity-types list): call, meeting, task...',
   due_date: 'YYYY-MM-DD; without it the activity has no date',
@@ -23,7 +23,7 @@ const ACTIVITY_HELP = {
 };
 
 /** A due time needs a due date. */
-function timeNeedsDate(b: { due_date?: string | null; due_time?: string | null }, ctx: z.RefinementCtx): void {
+function timeNeedsDate(b: { due_date?: string | null; due_time?: string | null }, ctx: z.core.$RefinementCtx): void {
   if (b.due_time && b.due_date === undefined) ctx.addIssue({ code: 'custom', path: ['due_time'], message: 'needs --due-date (a time without a date has no day)' });
 }
 
@@ -31,7 +31,7 @@ function timeNeedsDate(b: { due_date?: string | null; due_time?: string | null }
 const SHOWN = { columns: ['id', 'subject', 'type', 'deal_id', 'person_id', 'org_id', 'owner_id'], fields: ACTIVITY_FIELDS };
 
 export const activityOps = defineTable('activities', {
-  list: listRow('/api/v2/activities', 10, ['activities:read', 'activities:full'], 'cursor', () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: z.string().optional(), person_id: id.optional(), org_id: id.optional(), done: z.boolean().optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time', 'due_date']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['attendees'])).optional(), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/activities', 10, ['activities:read', 'activities:full'], 'cursor', () => z.object({ filter_id: z.optional(id), ids: z.optional(z.array(id).check(z.maxLength(100))), owner_id: z.optional(id), deal_id: z.optional(id), lead_id: z.optional(z.string()), person_id: z.optional(id), org_id: z.optional(id), done: z.optional(z.boolean()), updated_since: z.optional(dateTime), updated_until: z.optional(dateTime), sort_by: z.optional(z.enum(['id', 'update_time', 'add_time', 'due_date'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), include_fields: z.optional(z.array(z.enum(['attendees']))), ...cursorQuery(500) }), {
     command: ['activities', 'list'],
     summary: 'List activities (filter by owner, deal, person, organization, done)',
     examples: ['crmctl activities list'],
@@ -43,8 +43,8 @@ export const activityOps = defineTable('activities', {
     summary: 'Show one activity',
     examples: ['crmctl activities get 1'],
     ...SHOWN,
-  }, { query: () => z.object({ include_fields: z.array(z.enum(['attendees'])).optional() }) }),
-  create: createRow('/api/v2/activities', 5, ['activities:full'], () => z.object({ subject: z.string().trim().min(1).optional(), type: z.string().optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), person_id: id.optional(), org_id: id.optional(), project_id: id.optional(), due_date: isoDate.nullable().optional(), due_time: hhmm.nullable().optional(), duration: hhmm.nullable().optional(), busy: z.boolean().optional(), done: z.boolean().optional(), location: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), participants: z.array(z.object({ person_id: id.optional(), primary: z.boolean().optional() })).optional(), attendees: z.array(z.object({ email: z.string().optional(), name: z.string().optional(), status: z.string().optional(), is_organizer: z.boolean().optional(), person_id: id.optional(), user_id: id.optional() })).optional(), public_description: z.string().optional(), priority: z.int().optional(), note: z.string().optional() }).superRefine(timeNeedsDate), {
+  }, { query: () => z.object({ include_fields: z.optional(z.array(z.enum(['attendees']))) }) }),
+  create: createRow('/api/v2/activities', 5, ['activities:full'], () => z.object({ subject: z.optional(z.string().check(z.trim()).check(z.minLength(1))), type: z.optional(z.string()), owner_id: z.optional(id), deal_id: z.optional(id), lead_id: z.optional(uuid), person_id: z.optional(id), org_id: z.optional(id), project_id: z.optional(id), due_date: z.optional(z.nullable(isoDate)), due_time: z.optional(z.nullable(hhmm)), duration: z.optional(z.nullable(hhmm)), busy: z.optional(z.boolean()), done: z.optional(z.boolean()), location: z.optional(z.object({ value: z.optional(z.string()), country: z.optional(z.string()), admin_area_level_1: z.optional(z.string()), admin_area_level_2: z.optional(z.string()), locality: z.optional(z.string()), sublocality: z.optional(z.string()), route: z.optional(z.string()), street_number: z.optional(z.string()), subpremise: z.optional(z.string()), postal_code: z.optional(z.string()) })), participants: z.optional(z.array(z.object({ person_id: z.optional(id), primary: z.optional(z.boolean()) }))), attendees: z.optional(z.array(z.object({ email: z.optional(z.string()), name: z.optional(z.string()), status: z.optional(z.string()), is_organizer: z.optional(z.boolean()), person_id: z.optional(id), user_id: z.optional(id) }))), public_description: z.optional(z.string()), priority: z.optional(z.int()), note: z.optional(z.string()) }).check(z.superRefine(timeNeedsDate)), {
     help: ACTIVITY_HELP,
     command: ['activities', 'create'],
     summary: 'Create an activity (a call, meeting, task...) linked to a deal, lead, person or organization',
@@ -58,7 +58,7 @@ export const activityOps = defineTable('activities', {
     examples: ['crmctl activities update 1 --done true'],
     ...SHOWN,
   }, {
-    body: () => z.object({ subject: z.string().trim().min(1).optional(), type: z.string().optional(), owner_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), person_id: id.optional(), org_id: id.optional(), project_id: id.optional(), due_date: isoDate.nullable().optional(), due_time: hhmm.nullable().optional(), duration: hhmm.nullable().optional(), busy: z.boolean().optional(), done: z.boolean().optional(), location: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), participants: z.array(z.object({ person_id: id.optional(), primary: z.boolean().optional() })).optional(), attendees: z.array(z.object({ email: z.string().optional(), name: z.string().optional(), status: z.string().optional(), is_organizer: z.boolean().optional(), person_id: id.optional(), user_id: id.optional() })).optional(), public_description: z.string().optional(), priority: z.int().optional(), note: z.string().optional() }).superRefine(timeNeedsDate),
+    body: () => z.object({ subject: z.optional(z.string().check(z.trim()).check(z.minLength(1))), type: z.optional(z.string()), owner_id: z.optional(id), deal_id: z.optional(id), lead_id: z.optional(uuid), person_id: z.optional(id), org_id: z.optional(id), project_id: z.optional(id), due_date: z.optional(z.nullable(isoDate)), due_time: z.optional(z.nullable(hhmm)), duration: z.optional(z.nullable(hhmm)), busy: z.optional(z.boolean()), done: z.optional(z.boolean()), location: z.optional(z.object({ value: z.optional(z.string()), country: z.optional(z.string()), admin_area_level_1: z.optional(z.string()), admin_area_level_2: z.optional(z.string()), locality: z.optional(z.string()), sublocality: z.optional(z.string()), route: z.optional(z.string()), street_number: z.optional(z.string()), subpremise: z.optional(z.string()), postal_code: z.optional(z.string()) })), participants: z.optional(z.array(z.object({ person_id: z.optional(id), primary: z.optional(z.boolean()) }))), attendees: z.optional(z.array(z.object({ email: z.optional(z.string()), name: z.optional(z.string()), status: z.optional(z.string()), is_organizer: z.optional(z.boolean()), person_id: z.optional(id), user_id: z.optional(id) }))), public_description: z.optional(z.string()), priority: z.optional(z.int()), note: z.optional(z.string()) }).check(z.superRefine(timeNeedsDate)),
   }),
   delete: deleteRow('/api/v2/activities/{id}', 3, ['activities:full'], {
     command: ['activities', 'delete'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery } from '../schemas.js';
 import { V1_FIELD_FIELDS } from './field-api.js';
@@ -8,7 +8,7 @@ import { getRow, listRow } from './rows.js';
 const SCOPES = ['admin'];
 const FIELDS = ['field_code', 'field_name', 'field_type', 'description', 'options', 'subfields', 'is_custom_field', 'is_optional_response_field', 'ui_visibility'];
 const COLUMNS = ['field_code', 'field_name', 'field_type', 'is_custom_field'];
-const includeFields = z.array(z.enum(['ui_visibility'])).optional();
+const includeFields = z.optional(z.array(z.enum(['ui_visibility'])));
 const HELP = { include_fields: 'also return ui_visibility (add_visible_flag, details_visible_flag)' };
 
 export const activityFieldOps = defineTable('activityFields', {
@@ -27,7 +27,7 @@ export const activityFieldOps = defineTable('activityFields', {
     columns: [...COLUMNS, 'options', 'ui_visibility'],
     fields: FIELDS,
     help: HELP,
-  }, { params: () => z.object({ field_code: z.string().trim().min(1) }), query: () => z.object({ include_fields: includeFields }) }),
+  }, { params: () => z.object({ field_code: z.string().check(z.trim()).check(z.minLength(1)) }), query: () => z.object({ include_fields: includeFields }) }),
   // The vendor documents no paging for the v1 list: it answers every field at once.
   listV1: getRow('/api/v1/activityFields', 20, ['activities:read', 'activities:full'], {
     command: ['activity-fields', 'list'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { createRow, deleteRow, getRow, updateRow } from './rows.js';
 
@@ -15,15 +15,15 @@ const WRITE = ['admin'];
 const FIELDS = ['id', 'name', 'key_string', 'icon_key', 'color', 'order_nr', 'active_flag', 'is_custom_flag', 'add_time', 'update_time'];
 const COLUMNS = ['id', 'name', 'key_string', 'icon_key', 'color', 'order_nr', 'is_custom_flag'];
 
-const name = z.string().trim().min(1).max(255);
+const name = z.string().check(z.trim()).check(z.minLength(1)).check(z.maxLength(255));
 const iconKey = z.enum(ACTIVITY_ICON_KEYS);
-const color = z.string().regex(/^[0-9A-Fa-f]{6}$/, { error: 'must be 6 hex characters without a leading #, e.g. FFCC00' });
+const color = z.string().check(z.regex(/^[0-9A-Fa-f]{6}$/, { error: 'must be 6 hex characters without a leading #, e.g. FFCC00' }));
 
 /**
  * Strict bodies: key_string is generated from the name and immutable, so a --data body that tries to set it
  * (or carries any unknown key) is refused before sending instead of being silently dropped.
  */
-const strictBody = <T extends z.ZodRawShape>(shape: T) =>
+const strictBody = <T extends z.core.$ZodShape>(shape: T) =>
   z.strictObject(shape, {
     error: (iss) =>
       iss.code === 'unrecognized_keys'
@@ -48,7 +48,7 @@ export const activityTypeOps = defineTable('activityTypes', {
     columns: COLUMNS,
     fields: FIELDS,
   }),
-  create: createRow('/api/v1/activityTypes', 10, WRITE, () => strictBody({ name, icon_key: iconKey, color: color.optional() }), {
+  create: createRow('/api/v1/activityTypes', 10, WRITE, () => strictBody({ name, icon_key: iconKey, color: z.optional(color) }), {
     command: ['activity-types', 'create'],
     summary: 'Create an activity type (its key_string is generated from the name)',
     examples: ['crmctl activity-types create --name "Site visit" --icon-key car --color 2E86DE'],
@@ -65,7 +65,7 @@ export const activityTypeOps = defineTable('activityTypes', {
     fields: FIELDS,
     help: HELP,
   }, {
-    body: () => strictBody({ name: name.optional(), icon_key: iconKey.optional(), color: color.optional(), order_nr: z.int().min(0).optional() }),
+    body: () => strictBody({ name: z.optional(name), icon_key: z.optional(iconKey), color: z.optional(color), order_nr: z.optional(z.int().check(z.gte(0))) }),
   }),
   delete: deleteRow('/api/v1/activityTypes/{id}', 6, WRITE, {
     prompts: { id: { from: 'activityTypes.list' } },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { dateTime, id, uuid } from '../schemas.js';
 import { createRow, getRow, listRow } from './rows.js';
@@ -10,12 +10,12 @@ const CALL_LOG_FIELDS = [
 ];
 
 /** Call log ids are strings the service makes up, not the integer ids the row builders assume. */
-const callLogParams = () => z.object({ id: z.string().trim().min(1) });
+const callLogParams = () => z.object({ id: z.string().check(z.trim()).check(z.minLength(1)) });
 /** Columns and known fields of one call log as a read or a create answers it. */
 const SHOWN = { columns: ['id', 'subject', 'deal_id', 'person_id', 'org_id', 'user_id'], fields: CALL_LOG_FIELDS };
 
 export const callLogOps = defineTable('callLogs', {
-  list: listRow('/api/v1/callLogs', 20, ['phone-integration'], 'offset', () => z.object({ start: z.int().min(0).optional(), limit: z.int().min(1).max(50).optional() }), {
+  list: listRow('/api/v1/callLogs', 20, ['phone-integration'], 'offset', () => z.object({ start: z.optional(z.int().check(z.gte(0))), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(50))) }), {
     command: ['call-logs', 'list'],
     summary: 'List the call logs of the authorized user',
     examples: ['crmctl call-logs list'],
@@ -28,7 +28,7 @@ export const callLogOps = defineTable('callLogs', {
     examples: ['crmctl call-logs get <id>'],
     ...SHOWN,
   }, { params: callLogParams }),
-  create: createRow('/api/v1/callLogs', 10, ['phone-integration'], () => z.object({ user_id: id.optional(), activity_id: id.optional(), subject: z.string().optional(), duration: z.string().optional(), outcome: z.enum(['connected', 'no_answer', 'left_message', 'left_voicemail', 'wrong_number', 'busy']), from_phone_number: z.string().optional(), to_phone_number: z.string(), start_time: dateTime, end_time: dateTime, person_id: id.optional(), org_id: id.optional(), deal_id: id.optional(), lead_id: uuid.optional(), note: z.string().optional() }), {
+  create: createRow('/api/v1/callLogs', 10, ['phone-integration'], () => z.object({ user_id: z.optional(id), activity_id: z.optional(id), subject: z.optional(z.string()), duration: z.optional(z.string()), outcome: z.enum(['connected', 'no_answer', 'left_message', 'left_voicemail', 'wrong_number', 'busy']), from_phone_number: z.optional(z.string()), to_phone_number: z.string(), start_time: dateTime, end_time: dateTime, person_id: z.optional(id), org_id: z.optional(id), deal_id: z.optional(id), lead_id: z.optional(uuid), note: z.optional(z.string()) }), {
     command: ['call-logs', 'create'],
     summary: 'Log a call (outcome, numbers, times; linked to a deal, lead, person or organization)',
     examples: ['crmctl call-logs create --outcome connected --to-phone-number "+3725551234" --start-time "2026-11-20 10:00:00" --end-time "2026-11-20 10:12:00" --deal-id 1'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { searchQuery } from '../schemas.js';
 import { getRow } from './rows.js';
@@ -10,5 +10,5 @@ export const currencyOps = defineTable('currencies', {
     examples: ['crmctl currencies list'],
     columns: ['id', 'code', 'name', 'symbol', 'is_custom_flag'],
     fields: ['id', 'code', 'name', 'decimal_points', 'symbol', 'active_flag', 'is_custom_flag'],
-  }, { query: () => searchQuery({ term: z.string().optional() }) }),
+  }, { query: () => searchQuery({ term: z.optional(z.string()) }) }),
 } satisfies OperationTable);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, flag01, id, isoDate, pathId, searchQuery, uuid, visibleToNumber } from '../schemas.js';
 import { V1_DEAL_FIELDS } from './record-fields.js';
@@ -45,31 +45,31 @@ const DEAL_INCLUDE = [
 
 /** Fields a create and an update share (the vendor's request schema; the rules its descriptions state). */
 const dealFields = {
-  owner_id: id.optional(),
-  person_id: id.nullable().optional(),
-  org_id: id.nullable().optional(),
-  pipeline_id: id.optional(),
-  stage_id: id.optional(),
-  value: z.number().min(0).optional(),
-  currency: currency.optional(),
-  is_archived: z.boolean().optional(),
-  archive_time: dateTime.optional(),
-  status: z.enum(DEAL_STATUSES).optional(),
-  probability: z.number().min(0).max(100).nullable().optional(),
-  lost_reason: z.string().nullable().optional(),
-  visible_to: visibleToNumber.optional(),
-  close_time: dateTime.nullable().optional(),
-  won_time: dateTime.optional(),
-  lost_time: dateTime.optional(),
-  expected_close_date: isoDate.nullable().optional(),
-  label_ids: z.array(id).max(100).optional(),
-  custom_fields: z.record(z.string(), z.unknown()).optional(),
+  owner_id: z.optional(id),
+  person_id: z.optional(z.nullable(id)),
+  org_id: z.optional(z.nullable(id)),
+  pipeline_id: z.optional(id),
+  stage_id: z.optional(id),
+  value: z.optional(z.number().check(z.gte(0))),
+  currency: z.optional(currency),
+  is_archived: z.optional(z.boolean()),
+  archive_time: z.optional(dateTime),
+  status: z.optional(z.enum(DEAL_STATUSES)),
+  probability: z.optional(z.nullable(z.number().check(z.gte(0)).check(z.lte(100)))),
+  lost_reason: z.optional(z.nullable(z.string())),
+  visible_to: z.optional(visibleToNumber),
+  close_time: z.optional(z.nullable(dateTime)),
+  won_time: z.optional(dateTime),
+  lost_time: z.optional(dateTime),
+  expected_close_date: z.optional(z.nullable(isoDate)),
+  label_ids: z.optional(z.array(id).check(z.maxLength(100))),
+  custom_fields: z.optional(z.record(z.string(), z.unknown())),
 };
 
 type DealBody = { status?: string; lost_reason?: string | null; won_time?: string; lost_time?: string; close_time?: string | null };
 
 /** lost_reason, won_time, lost_time and close_time only go with the status they belong to. */
-function statusRules(b: DealBody, ctx: z.RefinementCtx): void {
+function statusRules(b: DealBody, ctx: z.core.$RefinementCtx): void {
   if (b.status === undefined) return;
   if (b.lost_reason != null && b.status !== 'lost') ctx.addIssue({ code: 'custom', path: ['lost_reason'], message: 'is only for --status lost' });
   if (b.won_time !== undefined && b.status !== 'won') ctx.addIssue({ code: 'custom', path: ['won_time'], message: 'is only for --status won' });
@@ -112,18 +112,18 @@ const discountParams = () => z.object({ id: pathId, discount_id: uuid });
 
 /** Filters the list of deals and the list of archived deals share. */
 const dealFilters = () => ({
-  filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), person_id: id.optional(), org_id: id.optional(), pipeline_id: id.optional(),
-  stage_id: id.optional(), status: z.enum(['open', 'won', 'lost', 'deleted']).optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(),
-  sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(DEAL_INCLUDE)).optional(),
-  custom_fields: z.array(z.string().min(1)).max(15).optional(),
+  filter_id: z.optional(id), ids: z.optional(z.array(id).check(z.maxLength(100))), owner_id: z.optional(id), person_id: z.optional(id), org_id: z.optional(id), pipeline_id: z.optional(id),
+  stage_id: z.optional(id), status: z.optional(z.enum(['open', 'won', 'lost', 'deleted'])), updated_since: z.optional(dateTime), updated_until: z.optional(dateTime),
+  sort_by: z.optional(z.enum(['id', 'update_time', 'add_time'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), include_fields: z.optional(z.array(z.enum(DEAL_INCLUDE))),
+  custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))),
 });
 
 /** Body fields of a product line after product, price and quantity (required when attaching, optional on update). */
 const lineFields = () => ({
-  tax: z.number().optional(), comments: z.string().optional(), discount: z.number().optional(), is_enabled: z.boolean().optional(),
-  tax_method: z.enum(['exclusive', 'inclusive', 'none']).optional(), discount_type: z.enum(['percentage', 'amount']).optional(),
-  product_variation_id: id.nullable().optional(), billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(),
-  billing_frequency_cycles: z.int().nullable().optional(), billing_start_date: isoDate.nullable().optional(),
+  tax: z.optional(z.number()), comments: z.optional(z.string()), discount: z.optional(z.number()), is_enabled: z.optional(z.boolean()),
+  tax_method: z.optional(z.enum(['exclusive', 'inclusive', 'none'])), discount_type: z.optional(z.enum(['percentage', 'amount'])),
+  product_variation_id: z.optional(z.nullable(id)), billing_frequency: z.optional(z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly'])),
+  billing_frequency_cycles: z.optional(z.nullable(z.int())), billing_start_date: z.optional(z.nullable(isoDate)),
 });
 /** A product line as attaching one (or many) sends it. */
 const newLine = () => ({ product_id: id, item_price: z.number(), quantity: z.number(), ...lineFields() });
@@ -131,7 +131,7 @@ const newLine = () => ({ product_id: id, item_price: z.number(), quantity: z.num
 const HISTORY = itemHistoryRows({ area: 'deals', noun: 'deal', read: READ, flowSummary: 'Everything that happened on a deal (changes, notes, activities, mails...)' });
 
 export const dealOps = defineTable('deals', {
-  list: listRow('/api/v2/deals', 10, READ, 'cursor', () => z.object({ ...dealFilters(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/deals', 10, READ, 'cursor', () => z.object({ ...dealFilters(), include_option_labels: z.optional(z.boolean()), include_labels: z.optional(z.boolean()), ...cursorQuery(500) }), {
     customFields: 'deal', command: ['deals', 'list'],
     summary: 'List deals (filters, sort, include extra fields)',
     examples: ['crmctl deals list'],
@@ -144,9 +144,9 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals get 1'],
     ...SHOWN,
   }, {
-    query: () => z.object({ include_fields: z.array(z.enum(DEAL_INCLUDE)).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
+    query: () => z.object({ include_fields: z.optional(z.array(z.enum(DEAL_INCLUDE))), custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))), include_option_labels: z.optional(z.boolean()), include_labels: z.optional(z.boolean()) }),
   }),
-  create: createRow('/api/v2/deals', 5, ['deals:full'], () => z.object({ title: z.string().trim().min(1), ...dealFields }).superRefine(statusRules), {
+  create: createRow('/api/v2/deals', 5, ['deals:full'], () => z.object({ title: z.string().check(z.trim()).check(z.minLength(1)), ...dealFields }).check(z.superRefine(statusRules)), {
     help: DEAL_HELP,
     customFields: 'deal', command: ['deals', 'create'],
     ask: ['pipeline_id', 'stage_id'],
@@ -161,7 +161,7 @@ export const dealOps = defineTable('deals', {
     summary: 'Change a deal: only the fields you give change (moving stage, winning, losing)',
     examples: ['crmctl deals update 1 --status won'],
     ...SHOWN,
-  }, { body: () => z.object({ title: z.string().trim().min(1).optional(), ...dealFields }).superRefine(statusRules) }),
+  }, { body: () => z.object({ title: z.optional(z.string().check(z.trim()).check(z.minLength(1))), ...dealFields }).check(z.superRefine(statusRules)) }),
   delete: deleteRow('/api/v2/deals/{id}', 3, ['deals:full'], {
     command: ['deals', 'delete'],
     summary: 'Delete a deal',
@@ -173,7 +173,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals archived'],
     ...SHOWN,
   }),
-  search: listRow('/api/v2/deals/search', 20, ['deals:read', 'deals:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(), exact_match: z.boolean().optional(), person_id: id.optional(), organization_id: id.optional(), status: z.enum(['open', 'won', 'lost']).optional(), include_fields: z.array(z.enum(['deal.cc_email'])).optional(), ...cursorQuery(500) }), {
+  search: listRow('/api/v2/deals/search', 20, ['deals:read', 'deals:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.optional(z.array(z.enum(['custom_fields', 'notes', 'title']))), exact_match: z.optional(z.boolean()), person_id: z.optional(id), organization_id: z.optional(id), status: z.optional(z.enum(['open', 'won', 'lost'])), include_fields: z.optional(z.array(z.enum(['deal.cc_email']))), ...cursorQuery(500) }), {
     command: ['deals', 'search'],
     summary: 'Search deals by title, notes or custom fields',
     examples: ['crmctl deals search --term acme'],
@@ -181,13 +181,13 @@ export const dealOps = defineTable('deals', {
     columns: ['item.id', 'item.title', 'item.value', 'item.currency', 'item.status', 'result_score'],
   }),
   ...followerRows({ area: 'deals', noun: 'deal', read: READ, write: ['deals:full'], v1Columns: ['id', 'deal_id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'deal_id', 'add_time'] }),
-  productsOfDeals: listRow('/api/v2/deals/products', 10, ['products:read', 'products:full', 'deals:read', 'deals:full'], 'cursor', () => z.object({ deal_ids: z.array(id), sort_by: z.enum(['id', 'deal_id', 'add_time', 'update_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }), {
+  productsOfDeals: listRow('/api/v2/deals/products', 10, ['products:read', 'products:full', 'deals:read', 'deals:full'], 'cursor', () => z.object({ deal_ids: z.array(id), sort_by: z.optional(z.enum(['id', 'deal_id', 'add_time', 'update_time', 'order_nr'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), ...cursorQuery(500) }), {
     command: ['deals', 'products', 'of-deals'],
     summary: 'List the products attached to several deals',
     examples: ['crmctl deals products of-deals --deal-ids 1,2'],
     ...PRODUCT_LINE,
   }),
-  products: listRow('/api/v2/deals/{id}/products', 10, ['products:read', 'products:full', 'deals:read', 'deals:full'], 'cursor', () => z.object({ sort_by: z.enum(['id', 'add_time', 'update_time', 'order_nr']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }), {
+  products: listRow('/api/v2/deals/{id}/products', 10, ['products:read', 'products:full', 'deals:read', 'deals:full'], 'cursor', () => z.object({ sort_by: z.optional(z.enum(['id', 'add_time', 'update_time', 'order_nr'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), ...cursorQuery(500) }), {
     command: ['deals', 'products', 'list'],
     summary: 'List the products attached to a deal',
     examples: ['crmctl deals products list 1'],
@@ -199,7 +199,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals products add 1 --product-id 1 --item-price 100 --quantity 2'],
     ...PRODUCT_LINE,
   }, { successStatus: 201 }),
-  addProducts: createRow('/api/v2/deals/{id}/products/bulk', 25, ['products:full', 'deals:full'], () => z.object({ data: z.array(z.object(newLine())).max(100) }), {
+  addProducts: createRow('/api/v2/deals/{id}/products/bulk', 25, ['products:full', 'deals:full'], () => z.object({ data: z.array(z.object(newLine())).check(z.maxLength(100)) }), {
     command: ['deals', 'products', 'add-many'],
     summary: 'Attach several products to a deal at once (JSON list)',
     examples: ['crmctl deals products add-many 1 --data @products.json'],
@@ -211,7 +211,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals products update 1 1 --quantity 3'],
     ...PRODUCT_LINE,
   }, {
-    body: () => z.object({ product_id: id.optional(), item_price: z.number().optional(), quantity: z.number().optional(), ...lineFields() }),
+    body: () => z.object({ product_id: z.optional(id), item_price: z.optional(z.number()), quantity: z.optional(z.number()), ...lineFields() }),
   }),
   deleteProduct: deleteRow('/api/v2/deals/{id}/products/{product_attachment_id}', 3, ['deals:full', 'products:full'], {
     command: ['deals', 'products', 'delete'],
@@ -224,7 +224,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals products delete-many 1'],
     columns: ['ids'],
     fields: ['ids'],
-  }, { query: () => z.object({ ids: z.array(id).max(100).optional() }) }),
+  }, { query: () => z.object({ ids: z.optional(z.array(id).check(z.maxLength(100))) }) }),
   discounts: getRow('/api/v2/deals/{id}/discounts', 10, READ, {
     command: ['deals', 'discounts', 'list'],
     summary: 'List the additional discounts of a deal',
@@ -242,7 +242,7 @@ export const dealOps = defineTable('deals', {
     summary: 'Change a discount of a deal',
     examples: ['crmctl deals discounts update 1 <discount-id> --amount 15'],
     ...DISCOUNT,
-  }, { params: discountParams, body: () => z.object({ description: z.string().optional(), amount: z.number().optional(), type: z.enum(['percentage', 'amount']).optional() }) }),
+  }, { params: discountParams, body: () => z.object({ description: z.optional(z.string()), amount: z.optional(z.number()), type: z.optional(z.enum(['percentage', 'amount'])) }) }),
   deleteDiscount: deleteRow('/api/v2/deals/{id}/discounts/{discount_id}', 3, READ, {
     command: ['deals', 'discounts', 'delete'],
     summary: 'Delete a discount of a deal',
@@ -268,14 +268,14 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals summary'],
     columns: SUMMARY_FIELDS,
     fields: SUMMARY_FIELDS,
-  }, { query: () => z.object({ status: z.enum(['open', 'won', 'lost']).optional(), filter_id: id.optional(), user_id: id.optional(), pipeline_id: id.optional(), stage_id: id.optional() }) }),
+  }, { query: () => z.object({ status: z.optional(z.enum(['open', 'won', 'lost'])), filter_id: z.optional(id), user_id: z.optional(id), pipeline_id: z.optional(id), stage_id: z.optional(id) }) }),
   timeline: getRow('/api/v1/deals/timeline', 20, READ, {
     command: ['deals', 'timeline'],
     summary: 'Deals grouped by period of a date field (won_time, expected_close_date...)',
     examples: ['crmctl deals timeline --start-date 2026-01-01 --interval month --amount 3 --field-key won_time'],
     columns: TIMELINE_FIELDS,
     fields: TIMELINE_FIELDS,
-  }, { query: () => z.object({ start_date: isoDate, interval: z.enum(['day', 'week', 'month', 'quarter']), amount: z.int(), field_key: z.string(), user_id: id.optional(), pipeline_id: id.optional(), filter_id: id.optional(), exclude_deals: flag01.optional(), totals_convert_currency: z.string().optional() }) }),
+  }, { query: () => z.object({ start_date: isoDate, interval: z.enum(['day', 'week', 'month', 'quarter']), amount: z.int(), field_key: z.string(), user_id: z.optional(id), pipeline_id: z.optional(id), filter_id: z.optional(id), exclude_deals: z.optional(flag01), totals_convert_currency: z.optional(z.string()) }) }),
   changelog: HISTORY.changelog,
   flow: HISTORY.flow,
   participants: listRow('/api/v1/deals/{id}/participants', 10, READ, 'offset', offsetPage, {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationRow, type PromptSource } from '../operation.js';
 import { cursorQuery, id, pathId } from '../schemas.js';
 
@@ -24,22 +24,22 @@ const COLUMNS = ['field_code', 'field_name', 'field_type', 'is_custom_field'];
 const V1_COLUMNS = ['id', 'key', 'name', 'field_type', 'active_flag'];
 const OPTION_COLUMNS = ['id', 'label'];
 
-const fieldCode = z.object({ field_code: z.string().trim().min(1) });
-const fieldName = z.string().trim().min(1).max(255);
+const fieldCode = z.object({ field_code: z.string().check(z.trim()).check(z.minLength(1)) });
+const fieldName = z.string().check(z.trim()).check(z.minLength(1)).check(z.maxLength(255));
 /** A dialog setting: only `show` is the client's; `order` is system-managed, so it is not offered. */
 const dialog = z.object({ show: z.boolean() });
 const uiVisibility = z.object({
-  add_visible_flag: z.boolean().optional(),
-  details_visible_flag: z.boolean().optional(),
-  show_in_add_deal_dialog: dialog.optional(),
-  show_in_add_person_dialog: dialog.optional(),
+  add_visible_flag: z.optional(z.boolean()),
+  details_visible_flag: z.optional(z.boolean()),
+  show_in_add_deal_dialog: z.optional(dialog),
+  show_in_add_person_dialog: z.optional(dialog),
 });
-const importantFields = z.object({ enabled: z.boolean().optional(), stage_ids: z.array(id).optional() });
-const requiredFields = z.object({ enabled: z.boolean().optional() });
-const option = z.object({ label: z.string().trim().min(1) });
+const importantFields = z.object({ enabled: z.optional(z.boolean()), stage_ids: z.optional(z.array(id)) });
+const requiredFields = z.object({ enabled: z.optional(z.boolean()) });
+const option = z.object({ label: z.string().check(z.trim()).check(z.minLength(1)) });
 
 /** Unknown top-level keys are refused (with the immutability rule spelled out), not silently dropped. */
-function strictBody<T extends z.ZodRawShape>(shape: T, fixedRule: string) {
+function strictBody<T extends z.core.$ZodShape>(shape: T, fixedRule: string) {
   return z.strictObject(shape, {
     error: (iss) => {
       if (iss.code !== 'unrecognized_keys') return undefined;
@@ -50,7 +50,7 @@ function strictBody<T extends z.ZodRawShape>(shape: T, fixedRule: string) {
 }
 
 /** important_fields.stage_ids stays empty unless the field is important (enabled). */
-function checkImportant(b: { important_fields?: { enabled?: boolean; stage_ids?: number[] } }, ctx: z.RefinementCtx, enabledDefault: boolean | undefined): void {
+function checkImportant(b: { important_fields?: { enabled?: boolean; stage_ids?: number[] } }, ctx: z.core.$RefinementCtx, enabledDefault: boolean | undefined): void {
   const imp = b.important_fields;
   if (!imp?.stage_ids?.length) return;
   if ((imp.enabled ?? enabledDefault) === false) {
@@ -59,11 +59,11 @@ function checkImportant(b: { important_fields?: { enabled?: boolean; stage_ids?:
 }
 
 /** Product fields have no important setting at the vendor: refuse it rather than send it. */
-function notImportant(e: FieldEntity, b: { important_fields?: unknown }, ctx: z.RefinementCtx): void {
+function notImportant(e: FieldEntity, b: { important_fields?: unknown }, ctx: z.core.$RefinementCtx): void {
   if (!e.important && b.important_fields !== undefined) ctx.addIssue({ code: 'custom', path: ['important_fields'], message: `${e.noun} fields cannot be marked important` });
 }
 
-function optionRules(b: { field_type: string; options?: unknown[] }, ctx: z.RefinementCtx, flag: string): void {
+function optionRules(b: { field_type: string; options?: unknown[] }, ctx: z.core.$RefinementCtx, flag: string): void {
   const takesOptions = OPTION_TYPES.includes(b.field_type);
   if (takesOptions && !b.options?.length) ctx.addIssue({ code: 'custom', path: ['options'], message: `is required for field type ${b.field_type}: give ${flag}` });
   if (!takesOptions && b.options !== undefined) ctx.addIssue({ code: 'custom', path: ['options'], message: `only enum and set fields have options (field type is ${b.field_type})` });
@@ -119,32 +119,32 @@ export function fieldRows(e: FieldEntity) {
   const base = `/api/v2/${e.area}`;
   const cmd = (...words: string[]) => [e.command, ...words];
   const codePrompt: Record<string, PromptSource> = { field_code: { from: `${e.area}.list`, value: 'field_code', label: 'field_name' } };
-  const includeFields = z.array(z.enum(e.important ? ['ui_visibility', 'important_fields', 'required_fields'] : ['ui_visibility', 'required_fields'])).optional();
+  const includeFields = z.optional(z.array(z.enum(e.important ? ['ui_visibility', 'important_fields', 'required_fields'] : ['ui_visibility', 'required_fields'])));
   const updateMembers = ['field_name', 'ui_visibility', ...(e.important ? ['important_fields'] : []), 'required_fields'];
   const createBody = () => strictBody({
     field_name: fieldName,
     field_type: z.enum(FIELD_TYPES),
-    options: z.array(option).min(1).optional(),
-    ui_visibility: uiVisibility.optional(),
-    important_fields: importantFields.optional(),
-    required_fields: requiredFields.optional(),
-  }, 'is generated by the service and cannot be set').superRefine((b, ctx) => {
+    options: z.optional(z.array(option).check(z.minLength(1))),
+    ui_visibility: z.optional(uiVisibility),
+    important_fields: z.optional(importantFields),
+    required_fields: z.optional(requiredFields),
+  }, 'is generated by the service and cannot be set').check(z.superRefine((b, ctx) => {
     optionRules(b, ctx, '--option LABEL (repeatable)');
     notImportant(e, b, ctx);
     // On create, enabled defaults to false.
     checkImportant(b, ctx, false);
-  });
+  }));
   const updateBody = () => strictBody({
-    field_name: fieldName.optional(),
-    ui_visibility: uiVisibility.optional(),
-    important_fields: importantFields.optional(),
-    required_fields: requiredFields.optional(),
-  }, 'cannot change (immutable)').superRefine((b, ctx) => {
+    field_name: z.optional(fieldName),
+    ui_visibility: z.optional(uiVisibility),
+    important_fields: z.optional(importantFields),
+    required_fields: z.optional(requiredFields),
+  }, 'cannot change (immutable)').check(z.superRefine((b, ctx) => {
     notImportant(e, b, ctx);
     if (!updateMembers.some((k) => (b as Record<string, unknown>)[k] !== undefined)) ctx.addIssue({ code: 'custom', path: [], message: `at least one of ${updateMembers.join(', ')} is needed` });
     // On update an absent `enabled` keeps the stored value; the command's preflight reads it.
     checkImportant(b, ctx, undefined);
-  });
+  }));
   const stagePrompt: Record<string, PromptSource> = e.important ? { 'important_fields.stage_ids': { from: 'stages.list' } } : {};
   return {
     list: {
@@ -187,15 +187,15 @@ export function fieldRows(e: FieldEntity) {
       cli: { prompts: codePrompt, command: cmd('delete'), summary: `Delete a custom ${e.noun} field; prints the deleted field`, examples: [`crmctl ${e.command} delete <field-code> --yes`], confirm: true, columns: COLUMNS, fields: FIELD_FIELDS },
     },
     addOptions: {
-      method: 'POST', path: `${base}/{field_code}/options`, cost: 5, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(option).min(1),
+      method: 'POST', path: `${base}/{field_code}/options`, cost: 5, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(option).check(z.minLength(1)),
       cli: { prompts: codePrompt, command: cmd('options', 'add'), summary: 'Add options to an enum or set field (all or nothing); prints only the added ones', examples: [`crmctl ${e.command} options add <field-code> --label Retail --label "Public sector"`], columns: OPTION_COLUMNS },
     },
     updateOptions: {
-      method: 'PATCH', path: `${base}/{field_code}/options`, cost: 5, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(z.object({ id, label: z.string().trim().min(1) })).min(1),
+      method: 'PATCH', path: `${base}/{field_code}/options`, cost: 5, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(z.object({ id, label: z.string().check(z.trim()).check(z.minLength(1)) })).check(z.minLength(1)),
       cli: { prompts: codePrompt, command: cmd('options', 'update'), summary: 'Relabel options of an enum or set field (all or nothing); prints only the updated ones', examples: [`crmctl ${e.command} options update <field-code> --option "12=Information technology"`], columns: OPTION_COLUMNS },
     },
     deleteOptions: {
-      method: 'DELETE', path: `${base}/{field_code}/options`, cost: 3, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(z.object({ id })).min(1),
+      method: 'DELETE', path: `${base}/{field_code}/options`, cost: 3, scopes: e.patch, pagination: 'none', params: fieldCode, body: () => z.array(z.object({ id })).check(z.minLength(1)),
       cli: { prompts: codePrompt, command: cmd('options', 'delete'), summary: 'Delete options of an enum or set field (all or nothing); prints only the deleted ones', examples: [`crmctl ${e.command} options delete <field-code> --id 12,13 --yes`], confirm: true, columns: OPTION_COLUMNS },
     },
   } satisfies Record<string, OperationRow>;
@@ -206,11 +206,11 @@ export function fieldRowsV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']
   const base = `/api/v1/${e.area}`;
   const cmd = (...words: string[]) => [e.command, ...words];
   const idParam = z.object({ id: pathId });
-  const v1Options = z.array(option).min(1);
+  const v1Options = z.array(option).check(z.minLength(1));
   const TYPES_V1 = [...FIELD_TYPES, 'visible_to'] as const;
   return {
     listV1: {
-      method: 'GET', path: base, cost: 20, scopes: e.v1.read, pagination: 'offset', maxLimit: 500, query: () => z.object({ start: z.int().min(0).optional(), limit: z.int().min(1).max(500).optional() }),
+      method: 'GET', path: base, cost: 20, scopes: e.v1.read, pagination: 'offset', maxLimit: 500, query: () => z.object({ start: z.optional(z.int().check(z.gte(0))), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(500))) }),
       cli: { command: cmd('list'), switch: '--v1', summary: `List ${e.noun} fields in the v1 form (numeric ids, keys)`, examples: [`crmctl ${e.command} list --v1`], columns: V1_COLUMNS, fields: V1_FIELD_FIELDS },
     },
     getV1: {
@@ -219,12 +219,12 @@ export function fieldRowsV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']
     },
     createV1: {
       method: 'POST', path: base, cost: 10, scopes: e.v1.write, pagination: 'none', ...(e.v1.createStatus ? { successStatus: e.v1.createStatus } : {}),
-      body: () => z.object({ name: fieldName, field_type: z.enum(TYPES_V1), options: v1Options.optional(), add_visible_flag: z.boolean().optional() }).superRefine((b, ctx) => optionRules(b, ctx, '--options \'[{"label":"..."}]\'')),
+      body: () => z.object({ name: fieldName, field_type: z.enum(TYPES_V1), options: z.optional(v1Options), add_visible_flag: z.optional(z.boolean()) }).check(z.superRefine((b, ctx) => optionRules(b, ctx, '--options \'[{"label":"..."}]\''))),
       cli: { command: cmd('create'), switch: '--v1', summary: `Create a custom ${e.noun} field (v1 form)`, examples: [`crmctl ${e.command} create --v1 --name Region --field-type varchar`], columns: V1_COLUMNS, fields: V1_FIELD_FIELDS },
     },
     updateV1: {
       method: 'PUT', path: `${base}/{id}`, cost: 10, scopes: e.v1.write, pagination: 'none', params: idParam,
-      body: () => z.object({ name: fieldName.optional(), options: v1Options.optional(), add_visible_flag: z.boolean().optional() }),
+      body: () => z.object({ name: z.optional(fieldName), options: z.optional(v1Options), add_visible_flag: z.optional(z.boolean()) }),
       cli: { command: cmd('update'), switch: '--v1', summary: `Change a ${e.noun} field by its numeric id (v1 form)`, examples: [`crmctl ${e.command} update 12 --v1 --name "Sales region"`], columns: V1_COLUMNS, fields: V1_FIELD_FIELDS },
     },
     deleteV1: {
@@ -232,7 +232,7 @@ export function fieldRowsV1(e: FieldEntity & { v1: NonNullable<FieldEntity['v1']
       cli: { command: cmd('delete'), switch: '--v1', summary: `Delete a ${e.noun} field by its numeric id (v1 form)`, examples: [`crmctl ${e.command} delete 12 --v1 --yes`], confirm: true, columns: ['id'] },
     },
     deleteMany: {
-      method: 'DELETE', path: base, cost: 10, scopes: e.v1.write, pagination: 'none', query: () => z.object({ ids: z.array(id).min(1) }),
+      method: 'DELETE', path: base, cost: 10, scopes: e.v1.write, pagination: 'none', query: () => z.object({ ids: z.array(id).check(z.minLength(1)) }),
       cli: {
         command: cmd('delete-many'), summary: `Delete several ${e.noun} fields by their numeric ids`, examples: [`crmctl ${e.command} delete-many --ids 12,13 --yes`],
         confirm: true, columns: ['id'], help: { ids: `numeric field ids (the id column of crmctl ${e.command} list)` },

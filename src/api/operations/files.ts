@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, uuid } from '../schemas.js';
 import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
@@ -12,7 +12,7 @@ const FILE_FIELDS = [
 ];
 
 export const fileOps = defineTable('files', {
-  list: listRow('/api/v1/files', 20, ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'], 'offset', () => z.object({ sort: z.string().optional(), start: z.int().min(0).optional(), limit: z.int().min(1).max(100).optional() }), {
+  list: listRow('/api/v1/files', 20, ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'], 'offset', () => z.object({ sort: z.optional(z.string()), start: z.optional(z.int().check(z.gte(0))), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(100))) }), {
     command: ['files', 'list'],
     summary: 'List the files of the company (newest first by default)',
     examples: ['crmctl files list'],
@@ -26,7 +26,7 @@ export const fileOps = defineTable('files', {
     columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
     fields: FILE_FIELDS,
   }),
-  upload: createRow('/api/v1/files', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ deal_id: id.optional(), person_id: id.optional(), org_id: id.optional(), product_id: id.optional(), activity_id: id.optional(), lead_id: uuid.optional(), project_id: id.optional() }), {
+  upload: createRow('/api/v1/files', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ deal_id: z.optional(id), person_id: z.optional(id), org_id: z.optional(id), product_id: z.optional(id), activity_id: z.optional(id), lead_id: z.optional(uuid), project_id: z.optional(id) }), {
     command: ['files', 'upload'],
     upload: { field: 'file' },
     summary: 'Upload a file from a path or stdin, linked to a deal, person, organization, product, activity, lead or project',
@@ -40,7 +40,7 @@ export const fileOps = defineTable('files', {
     examples: ['crmctl files update 1 --name "Signed contract.pdf"'],
     columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
     fields: FILE_FIELDS,
-  }, { encoding: 'form', body: () => z.object({ name: z.string().optional(), description: z.string().optional() }) }),
+  }, { encoding: 'form', body: () => z.object({ name: z.optional(z.string()), description: z.optional(z.string()) }) }),
   delete: deleteRow('/api/v1/files/{id}', 6, ['deals:full', 'activities:full', 'contacts:full'], {
     command: ['files', 'delete'],
     summary: 'Delete a file',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { OperationRow } from '../operation.js';
 import { cursorQuery, id, offsetQuery, pathId } from '../schemas.js';
 import { FOLLOWER_CHANGELOG_FIELDS } from './record-fields.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, isoDate } from '../schemas.js';
 import { createRow, deleteRow, getRow, updateRow } from './rows.js';
@@ -18,8 +18,8 @@ export const GOAL_FIELDS = ['id', 'owner_id', 'title', 'type', 'assignee', 'inte
 const COLUMNS = ['id', 'title', 'type.name', 'assignee.type', 'assignee.id', 'expected_outcome.target', 'expected_outcome.tracking_metric', 'interval', 'duration.start', 'duration.end'];
 
 /** Goal ids are hex strings (the vendor's documents). */
-const goalId = z.string().regex(/^[0-9a-f]+$/i, { error: 'must be a goal id (a hex string, see crmctl goals find)' });
-const idList = z.array(id).min(1);
+const goalId = z.string().check(z.regex(/^[0-9a-f]+$/i, { error: 'must be a goal id (a hex string, see crmctl goals find)' }));
+const idList = z.array(id).check(z.minLength(1));
 const goalParams = () => z.object({ id: goalId });
 
 /** Friendly flags for the dotted field paths, shared by find, create, update and results. */
@@ -59,7 +59,7 @@ type GoalBody = {
 
 /** Cross-field rules of the Goal table; on an update only the fields sent can be checked (the service checks the merged goal). */
 function goalRules(create: boolean) {
-  return (b: GoalBody, ctx: z.RefinementCtx) => {
+  return (b: GoalBody, ctx: z.core.$RefinementCtx) => {
     const name = b.type?.name;
     const params = b.type?.params ?? {};
     if (name !== undefined && params.stage_id !== undefined && name !== 'deals_progressed') {
@@ -83,54 +83,49 @@ function goalRules(create: boolean) {
   };
 }
 
-const params = z.object({ pipeline_id: idList.nullable().optional(), stage_id: id.optional(), activity_type_id: idList.nullable().optional() });
+const params = z.object({ pipeline_id: z.optional(z.nullable(idList)), stage_id: z.optional(id), activity_type_id: z.optional(z.nullable(idList)) });
 
 const createBody = z
   .object({
-    title: z.string().trim().min(1).optional(),
+    title: z.optional(z.string().check(z.trim()).check(z.minLength(1))),
     assignee: z.object({ id, type: z.enum(ASSIGNEE_TYPES) }),
-    type: z.object({ name: z.enum(GOAL_TYPES), params: params.optional() }),
-    expected_outcome: z.object({ target: z.number().positive(), tracking_metric: z.enum(METRICS), currency_id: id.optional() }),
-    duration: z.object({ start: isoDate, end: isoDate.nullable().optional() }),
+    type: z.object({ name: z.enum(GOAL_TYPES), params: z.optional(params) }),
+    expected_outcome: z.object({ target: z.number().check(z.positive()), tracking_metric: z.enum(METRICS), currency_id: z.optional(id) }),
+    duration: z.object({ start: isoDate, end: z.optional(z.nullable(isoDate)) }),
     interval: z.enum(INTERVALS),
-  })
-  .superRefine(goalRules(true));
+  }).check(z.superRefine(goalRules(true)));
 
 const updateBody = z
   .object({
-    title: z.string().trim().min(1).optional(),
-    assignee: z.object({ id: id.optional(), type: z.enum(ASSIGNEE_TYPES).optional() }).optional(),
-    type: z.object({ name: z.enum(GOAL_TYPES).optional(), params: params.optional() }).optional(),
-    expected_outcome: z.object({ target: z.number().positive().optional(), tracking_metric: z.enum(METRICS).optional(), currency_id: id.optional() }).optional(),
-    duration: z.object({ start: isoDate.optional(), end: isoDate.nullable().optional() }).optional(),
-    interval: z.enum(INTERVALS).optional(),
-  })
-  .superRefine(goalRules(false));
+    title: z.optional(z.string().check(z.trim()).check(z.minLength(1))),
+    assignee: z.optional(z.object({ id: z.optional(id), type: z.optional(z.enum(ASSIGNEE_TYPES)) })),
+    type: z.optional(z.object({ name: z.optional(z.enum(GOAL_TYPES)), params: z.optional(params) })),
+    expected_outcome: z.optional(z.object({ target: z.optional(z.number().check(z.positive())), tracking_metric: z.optional(z.enum(METRICS)), currency_id: z.optional(id) })),
+    duration: z.optional(z.object({ start: z.optional(isoDate), end: z.optional(z.nullable(isoDate)) })),
+    interval: z.optional(z.enum(INTERVALS)),
+  }).check(z.superRefine(goalRules(false)));
 
 const period = (required: boolean) => ({
-  'period.start': required ? isoDate : isoDate.optional(),
-  'period.end': required ? isoDate : isoDate.optional(),
+  'period.start': required ? isoDate : z.optional(isoDate),
+  'period.end': required ? isoDate : z.optional(isoDate),
 });
 
 type FindQuery = Record<string, unknown>;
-const findQuery = z
+const findQuery = z.catchall(z
   .object({
-    'type.name': z.enum(FIND_GOAL_TYPES).optional(),
-    title: z.string().min(1).optional(),
-    is_active: z.boolean().optional(),
-    'assignee.id': id.optional(),
-    'assignee.type': z.enum(ASSIGNEE_TYPES).optional(),
-    'expected_outcome.target': z.number().positive().optional(),
-    'expected_outcome.tracking_metric': z.enum(METRICS).optional(),
-    'expected_outcome.currency_id': id.optional(),
-    'type.params.pipeline_id': idList.nullable().optional(),
-    'type.params.stage_id': id.optional(),
-    'type.params.activity_type_id': idList.nullable().optional(),
+    'type.name': z.optional(z.enum(FIND_GOAL_TYPES)),
+    title: z.optional(z.string().check(z.minLength(1))),
+    is_active: z.optional(z.boolean()),
+    'assignee.id': z.optional(id),
+    'assignee.type': z.optional(z.enum(ASSIGNEE_TYPES)),
+    'expected_outcome.target': z.optional(z.number().check(z.positive())),
+    'expected_outcome.tracking_metric': z.optional(z.enum(METRICS)),
+    'expected_outcome.currency_id': z.optional(id),
+    'type.params.pipeline_id': z.optional(z.nullable(idList)),
+    'type.params.stage_id': z.optional(id),
+    'type.params.activity_type_id': z.optional(z.nullable(idList)),
     ...period(false),
-  })
-  // "Any other lowest-level field can be passed as {dotted.field}={value}" (interface): `goals find --where`.
-  .catchall(z.string())
-  .superRefine((q: FindQuery, ctx) => {
+  }), z.string()).check(z.superRefine((q: FindQuery, ctx) => {
     if ((q['period.start'] === undefined) !== (q['period.end'] === undefined)) {
       const missing = q['period.start'] === undefined ? 'period.start' : 'period.end';
       ctx.addIssue({ code: 'custom', path: [missing], message: 'must be given together with the other end of the period (--start and --end)' });
@@ -147,11 +142,11 @@ const findQuery = z
     if (q['type.params.activity_type_id'] != null && !ACTIVITY_TYPES.includes(String(q['type.name']))) {
       ctx.addIssue({ code: 'custom', path: ['type.params.activity_type_id'], message: 'is only for --type-name activities_completed or activities_added' });
     }
-  });
+  }));
 
-const resultsQuery = z.object(period(true)).superRefine((q: FindQuery, ctx) => {
+const resultsQuery = z.object(period(true)).check(z.superRefine((q: FindQuery, ctx) => {
   if (String(q['period.end']) < String(q['period.start'])) ctx.addIssue({ code: 'custom', path: ['period.end'], message: 'must not be before --start' });
-});
+}));
 
 export const goalOps = defineTable('goals', {
   find: getRow('/api/v1/goals/find', 20, READ, {

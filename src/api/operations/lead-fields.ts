@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { offsetQuery } from '../schemas.js';
 import { listRow } from './rows.js';

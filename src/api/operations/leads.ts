@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
 import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
@@ -20,71 +20,69 @@ const money = z.object({ amount: z.number(), currency });
 const params = z.object({ id: uuid });
 
 const leadFields = {
-  owner_id: id.optional(),
-  label_ids: z.array(uuid).optional(),
-  expected_close_date: isoDate.optional(),
-  visible_to: visibleTo.optional(),
-  was_seen: z.boolean().optional(),
-  origin_id: z.string().optional(),
-  channel: z.int().optional(),
-  channel_id: z.string().optional(),
+  owner_id: z.optional(id),
+  label_ids: z.optional(z.array(uuid)),
+  expected_close_date: z.optional(isoDate),
+  visible_to: z.optional(visibleTo),
+  was_seen: z.optional(z.boolean()),
+  origin_id: z.optional(z.string()),
+  channel: z.optional(z.int()),
+  channel_id: z.optional(z.string()),
 };
 
 const createBody = z
   .object({
-    title: z.string().trim().min(1),
-    person_id: id.optional(),
-    organization_id: id.optional(),
-    value: money.optional(),
+    title: z.string().check(z.trim()).check(z.minLength(1)),
+    person_id: z.optional(id),
+    organization_id: z.optional(id),
+    value: z.optional(money),
     ...leadFields,
-  })
-  .superRefine((b, ctx) => {
+  }).check(z.superRefine((b, ctx) => {
     if (b.person_id === undefined && b.organization_id === undefined) {
       ctx.addIssue({ code: 'custom', path: ['person_id'], message: 'a lead needs a person or an organization: give --person-id or --organization-id (or both)' });
     }
-  });
+  }));
 
 const updateBody = z
   .object({
-    title: z.string().trim().min(1).optional(),
-    person_id: id.nullable().optional(),
-    organization_id: id.nullable().optional(),
-    value: money.nullable().optional(),
+    title: z.optional(z.string().check(z.trim()).check(z.minLength(1))),
+    person_id: z.optional(z.nullable(id)),
+    organization_id: z.optional(z.nullable(id)),
+    value: z.optional(z.nullable(money)),
     ...leadFields,
-    expected_close_date: isoDate.nullable().optional(),
-    is_archived: z.boolean().optional(),
-    archive_reason: z.string().min(1).optional(),
-  })
-  .superRefine((b, ctx) => {
+    expected_close_date: z.optional(z.nullable(isoDate)),
+    is_archived: z.optional(z.boolean()),
+    archive_reason: z.optional(z.string().check(z.minLength(1))),
+  }).check(z.superRefine((b, ctx) => {
     if (b.person_id === null && b.organization_id === null) {
       ctx.addIssue({ code: 'custom', path: ['person_id'], message: 'cannot clear both person and organization: a lead must stay linked to one' });
     }
     if (b.archive_reason !== undefined && b.is_archived === false) {
       ctx.addIssue({ code: 'custom', path: ['archive_reason'], message: 'cannot be sent while unarchiving (is_archived=false clears it)' });
     }
-  });
+  }));
 
 const listQuery = {
-  owner_id: id.optional(),
-  person_id: id.optional(),
-  organization_id: id.optional(),
-  filter_id: id.optional(),
+  owner_id: z.optional(id),
+  person_id: z.optional(id),
+  organization_id: z.optional(id),
+  filter_id: z.optional(id),
   ...offsetQuery,
 };
 
 /** The search query of the v2 (cursor) and v1 (offset) forms: the same terms, another page. */
-const searchOf = <P extends z.ZodRawShape>(page: P) => searchQuery({
+const searchOf = <P extends z.core.$ZodShape>(page: P) => searchQuery({
   term: z.string(),
-  fields: z.array(z.enum(['custom_fields', 'notes', 'title'])).optional(),
-  exact_match: z.boolean().optional(),
-  person_id: id.optional(),
-  organization_id: id.optional(),
-  include_fields: z.array(z.enum(['lead.was_seen'])).optional(),
+  fields: z.optional(z.array(z.enum(['custom_fields', 'notes', 'title']))),
+  exact_match: z.optional(z.boolean()),
+  person_id: z.optional(id),
+  organization_id: z.optional(id),
+  include_fields: z.optional(z.array(z.enum(['lead.was_seen']))),
   ...page,
 });
 
 export const leadOps = defineTable('leads', {
-  list: listRow('/api/v1/leads', 20, READ, 'offset', () => z.object({ ...listQuery, updated_since: dateTime.optional(), sort: sortString(LIST_SORT, true).optional() }), {
+  list: listRow('/api/v1/leads', 20, READ, 'offset', () => z.object({ ...listQuery, updated_since: z.optional(dateTime), sort: z.optional(sortString(LIST_SORT, true)) }), {
     customFields: 'lead', command: ['leads', 'list'],
     summary: 'List leads that are not archived, oldest first',
     examples: ['crmctl leads list --owner-id 1 --sort "add_time DESC" --limit 20', 'crmctl leads list --all --output ndjson > leads.ndjson'],
@@ -111,7 +109,7 @@ export const leadOps = defineTable('leads', {
     fields: LEAD_FIELDS,
   }, { params, body: () => updateBody }),
   delete: deleteRow('/api/v1/leads/{id}', 6, WRITE, { prompts: { id: { from: 'leads.list', label: 'title' } }, command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], columns: ['id'] }, { params }),
-  archived: listRow('/api/v1/leads/archived', 40, READ, 'offset', () => z.object({ ...listQuery, sort: sortString(ARCHIVED_SORT).optional() }), {
+  archived: listRow('/api/v1/leads/archived', 40, READ, 'offset', () => z.object({ ...listQuery, sort: z.optional(sortString(ARCHIVED_SORT)) }), {
     customFields: 'lead', command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS,
   }),
   // The interface gives 100 in one statement and 500 in another; 100 is safe against both.
@@ -124,7 +122,7 @@ export const leadOps = defineTable('leads', {
     help: { term: 'at least 2 characters (1 with --exact-match)', person_id: 'at most 2000 leads are found per person', organization_id: 'at most 2000 leads are found per organization' },
   }, { maxLimit: 100 }),
   permittedUsers: getRow('/api/v1/leads/{id}/permittedUsers', 10, READ, { command: ['leads', 'permitted-users'], summary: 'List the users who may see a lead', examples: ['crmctl leads permitted-users <lead-id>'] }, { params }),
-  convert: createRow('/api/v2/leads/{id}/convert/deal', 40, WRITE, () => z.object({ stage_id: id.optional(), pipeline_id: id.optional() }), {
+  convert: createRow('/api/v2/leads/{id}/convert/deal', 40, WRITE, () => z.object({ stage_id: z.optional(id), pipeline_id: z.optional(id) }), {
     prompts: { id: { from: 'leads.list', label: 'title' }, stage_id: { from: 'stages.list' }, pipeline_id: { from: 'pipelines.list' } },
     command: ['leads', 'convert'],
     summary: 'Convert a lead to a deal (notes, files, emails and activities move to the deal)',

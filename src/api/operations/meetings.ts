@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, uuid } from '../schemas.js';
 import { createRow, deleteRow } from './rows.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, isoDate, offsetQuery, sortString, uuid } from '../schemas.js';
 import { createRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
@@ -46,40 +46,35 @@ export const PIN_FLAGS: Record<string, string> = {
 export const targetFlag = (t: string) => `--${t.replace(/_/g, '-')}`;
 
 /** A note's add_time: `YYYY-MM-DD HH:MM:SS` in UTC, a real calendar time, past or future. */
-const noteTime = z.string().refine((s) => {
+const noteTime = z.string().check(z.refine((s) => {
   const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(s);
   if (!m) return false;
   const d = new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4]}Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 19) === `${m[1]}T${m[2]}:${m[3]}:${m[4]}`;
-}, { error: 'must be a UTC date-time "YYYY-MM-DD HH:MM:SS" (past or future)' });
+}, { error: 'must be a UTC date-time "YYYY-MM-DD HH:MM:SS" (past or future)' }));
 
 /** Notes' updated_since is RFC 3339 (interface conventions): date, time and offset all required. */
-const rfc3339 = z.string().refine(
-  (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)),
-  { error: 'must be an RFC 3339 date-time, e.g. 2025-01-01T10:20:00Z' },
-);
+const rfc3339 = z.string().check(z.refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), { error: 'must be an RFC 3339 date-time, e.g. 2025-01-01T10:20:00Z' }));
 
 const content = z
-  .string()
-  .max(NOTE_CONTENT_MAX)
-  .refine((s) => s.trim() !== '', { error: 'must not be empty' });
+  .string().check(z.maxLength(NOTE_CONTENT_MAX)).check(z.refine((s) => s.trim() !== '', { error: 'must not be empty' }));
 
-const pinFlags = Object.fromEntries(Object.keys(PIN_TARGET).map((k) => [k, flag01.optional()])) as Record<keyof typeof PIN_TARGET, z.ZodOptional<typeof flag01>>;
+const pinFlags = Object.fromEntries(Object.keys(PIN_TARGET).map((k) => [k, z.optional(flag01)])) as Record<keyof typeof PIN_TARGET, z.ZodMiniOptional<typeof flag01>>;
 
 /** The items a note is attached to: body fields of a write, filters of the list. */
 const targetIds = {
-  lead_id: uuid.optional(),
-  deal_id: id.optional(),
-  person_id: id.optional(),
-  org_id: id.optional(),
-  project_id: id.optional(),
-  task_id: id.optional(),
+  lead_id: z.optional(uuid),
+  deal_id: z.optional(id),
+  person_id: z.optional(id),
+  org_id: z.optional(id),
+  project_id: z.optional(id),
+  task_id: z.optional(id),
 };
 
 const noteFields = {
   ...targetIds,
-  user_id: id.optional(),
-  add_time: noteTime.optional(),
+  user_id: z.optional(id),
+  add_time: z.optional(noteTime),
   ...pinFlags,
 };
 
@@ -92,32 +87,31 @@ function pinsNeedTargets(b: Record<string, unknown>, ctx: z.core.$RefinementCtx)
   }
 }
 
-const createBody = z.object({ content, ...noteFields }).superRefine((b, ctx) => {
+const createBody = z.object({ content, ...noteFields }).check(z.superRefine((b, ctx) => {
   if (NOTE_TARGETS.every((t) => b[t] === undefined)) {
     ctx.addIssue({ code: 'custom', path: ['deal_id'], message: `a note must be attached to something: give at least one of ${NOTE_TARGETS.map(targetFlag).join(', ')}` });
   }
   pinsNeedTargets(b, ctx);
-});
+}));
 
-const updateBody = z.object({ content: content.optional(), ...noteFields });
+const updateBody = z.object({ content: z.optional(content), ...noteFields });
 
 const listQuery = z
   .object({
-    user_id: id.optional(),
+    user_id: z.optional(id),
     ...targetIds,
-    sort: sortString(NOTE_SORT).optional(),
-    start_date: isoDate.optional(),
-    end_date: isoDate.optional(),
-    updated_since: rfc3339.optional(),
+    sort: z.optional(sortString(NOTE_SORT)),
+    start_date: z.optional(isoDate),
+    end_date: z.optional(isoDate),
+    updated_since: z.optional(rfc3339),
     ...pinFlags,
     ...offsetQuery,
-  })
-  .superRefine((q, ctx) => {
+  }).check(z.superRefine((q, ctx) => {
     // The service would just answer nothing; a reversed range is always a typo.
     if (q.start_date && q.end_date && q.end_date < q.start_date) {
       ctx.addIssue({ code: 'custom', path: ['end_date'], message: `must not be before --start-date (${q.start_date})` });
     }
-  });
+  }));
 
 const noteParams = z.object({ id });
 const commentParams = z.object({ id, commentId: uuid });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, dateTime, id, searchQuery, visibleToNumber } from '../schemas.js';
 import { followerRows } from './follower-rows.js';
@@ -17,7 +17,7 @@ const READ = ['contacts:read', 'contacts:full'];
 const HISTORY = itemHistoryRows({ area: 'organizations', noun: 'organization', read: READ });
 
 export const organizationOps = defineTable('organizations', {
-  list: listRow('/api/v2/organizations', 10, READ, 'cursor', () => z.object({ filter_id: id.optional(), ids: z.array(id).max(100).optional(), owner_id: id.optional(), updated_since: dateTime.optional(), updated_until: dateTime.optional(), sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional(), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/organizations', 10, READ, 'cursor', () => z.object({ filter_id: z.optional(id), ids: z.optional(z.array(id).check(z.maxLength(100))), owner_id: z.optional(id), updated_since: z.optional(dateTime), updated_until: z.optional(dateTime), sort_by: z.optional(z.enum(['id', 'update_time', 'add_time'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), include_fields: z.optional(z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email']))), custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))), include_option_labels: z.optional(z.boolean()), include_labels: z.optional(z.boolean()), ...cursorQuery(500) }), {
     customFields: 'organization', command: ['organizations', 'list'],
     summary: 'List organizations',
     examples: ['crmctl organizations list'],
@@ -31,9 +31,9 @@ export const organizationOps = defineTable('organizations', {
     columns: ['id', 'name', 'owner_id', 'add_time', 'update_time'],
     fields: ORGANIZATION_FIELDS,
   }, {
-    query: () => z.object({ include_fields: z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email'])).optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), include_option_labels: z.boolean().optional(), include_labels: z.boolean().optional() }),
+    query: () => z.object({ include_fields: z.optional(z.array(z.enum(['next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'email_messages_count', 'people_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'smart_bcc_email']))), custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))), include_option_labels: z.optional(z.boolean()), include_labels: z.optional(z.boolean()) }),
   }),
-  create: createRow('/api/v2/organizations', 5, ['contacts:full'], () => z.object({ name: z.string().trim().min(1), owner_id: id.optional(), add_time: dateTime.optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).max(100).optional(), address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), website: z.string().nullable().optional(), linkedin: z.string().nullable().optional(), industry: z.int().nullable().optional(), annual_revenue: z.int().nullable().optional(), employee_count: z.int().nullable().optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }), {
+  create: createRow('/api/v2/organizations', 5, ['contacts:full'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), owner_id: z.optional(id), add_time: z.optional(dateTime), visible_to: z.optional(visibleToNumber), label_ids: z.optional(z.array(id).check(z.maxLength(100))), address: z.optional(z.object({ value: z.optional(z.string()), country: z.optional(z.string()), admin_area_level_1: z.optional(z.string()), admin_area_level_2: z.optional(z.string()), locality: z.optional(z.string()), sublocality: z.optional(z.string()), route: z.optional(z.string()), street_number: z.optional(z.string()), subpremise: z.optional(z.string()), postal_code: z.optional(z.string()) })), website: z.optional(z.nullable(z.string())), linkedin: z.optional(z.nullable(z.string())), industry: z.optional(z.nullable(z.int())), annual_revenue: z.optional(z.nullable(z.int())), employee_count: z.optional(z.nullable(z.int())), custom_fields: z.optional(z.record(z.string(), z.unknown())) }), {
     customFields: 'organization', command: ['organizations', 'create'],
     summary: 'Create an organization',
     examples: ['crmctl organizations create --name "Acme Corporation"'],
@@ -47,14 +47,14 @@ export const organizationOps = defineTable('organizations', {
     columns: ['id', 'name', 'owner_id', 'add_time', 'update_time'],
     fields: ORGANIZATION_FIELDS,
   }, {
-    body: () => z.object({ name: z.string().trim().min(1).optional(), owner_id: id.optional(), visible_to: visibleToNumber.optional(), label_ids: z.array(id).max(100).optional(), address: z.object({ value: z.string().optional(), country: z.string().optional(), admin_area_level_1: z.string().optional(), admin_area_level_2: z.string().optional(), locality: z.string().optional(), sublocality: z.string().optional(), route: z.string().optional(), street_number: z.string().optional(), subpremise: z.string().optional(), postal_code: z.string().optional() }).optional(), website: z.string().nullable().optional(), linkedin: z.string().nullable().optional(), industry: z.int().nullable().optional(), annual_revenue: z.int().nullable().optional(), employee_count: z.int().nullable().optional(), custom_fields: z.record(z.string(), z.unknown()).optional() }),
+    body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), owner_id: z.optional(id), visible_to: z.optional(visibleToNumber), label_ids: z.optional(z.array(id).check(z.maxLength(100))), address: z.optional(z.object({ value: z.optional(z.string()), country: z.optional(z.string()), admin_area_level_1: z.optional(z.string()), admin_area_level_2: z.optional(z.string()), locality: z.optional(z.string()), sublocality: z.optional(z.string()), route: z.optional(z.string()), street_number: z.optional(z.string()), subpremise: z.optional(z.string()), postal_code: z.optional(z.string()) })), website: z.optional(z.nullable(z.string())), linkedin: z.optional(z.nullable(z.string())), industry: z.optional(z.nullable(z.int())), annual_revenue: z.optional(z.nullable(z.int())), employee_count: z.optional(z.nullable(z.int())), custom_fields: z.optional(z.record(z.string(), z.unknown())) }),
   }),
   delete: deleteRow('/api/v2/organizations/{id}', 3, ['contacts:full'], {
     command: ['organizations', 'delete'],
     summary: 'Delete an organization',
     examples: ['crmctl organizations delete 1'],
   }),
-  search: listRow('/api/v2/organizations/search', 20, ['contacts:read', 'contacts:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.array(z.enum(['address', 'custom_fields', 'notes', 'name'])).optional(), exact_match: z.boolean().optional(), ...cursorQuery(500) }), {
+  search: listRow('/api/v2/organizations/search', 20, ['contacts:read', 'contacts:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.optional(z.array(z.enum(['address', 'custom_fields', 'notes', 'name']))), exact_match: z.optional(z.boolean()), ...cursorQuery(500) }), {
     command: ['organizations', 'search'],
     summary: 'Search organizations by name, address, notes or custom fields',
     examples: ['crmctl organizations search --term acme'],
@@ -91,8 +91,8 @@ export const organizationOps = defineTable('organizations', {
     examples: ['crmctl organizations relationships get 1'],
     columns: ['id', 'type', 'add_time', 'update_time'],
     fields: ['id', 'type', 'rel_owner_org_id', 'rel_linked_org_id', 'add_time', 'update_time', 'active_flag', 'calculated_type', 'calculated_related_org_id'],
-  }, { query: () => z.object({ org_id: id.optional() }) }),
-  addRelationship: createRow('/api/v1/organizationRelationships', 10, ['contacts:full'], () => z.object({ org_id: id.optional(), type: z.enum(['parent', 'related']), rel_owner_org_id: id, rel_linked_org_id: id }), {
+  }, { query: () => z.object({ org_id: z.optional(id) }) }),
+  addRelationship: createRow('/api/v1/organizationRelationships', 10, ['contacts:full'], () => z.object({ org_id: z.optional(id), type: z.enum(['parent', 'related']), rel_owner_org_id: id, rel_linked_org_id: id }), {
     command: ['organizations', 'relationships', 'create'],
     summary: 'Relate two organizations (parent or related)',
     examples: ['crmctl organizations relationships create --type parent --rel-owner-org-id 1 --rel-linked-org-id 2'],
@@ -106,7 +106,7 @@ export const organizationOps = defineTable('organizations', {
     columns: ['id', 'type', 'add_time', 'update_time'],
     fields: RELATIONSHIP_FIELDS,
   }, {
-    body: () => z.object({ org_id: id.optional(), type: z.enum(['parent', 'related']).optional(), rel_owner_org_id: id.optional(), rel_linked_org_id: id.optional() }),
+    body: () => z.object({ org_id: z.optional(id), type: z.optional(z.enum(['parent', 'related'])), rel_owner_org_id: z.optional(id), rel_linked_org_id: z.optional(id) }),
   }),
   deleteRelationship: deleteRow('/api/v1/organizationRelationships/{id}', 6, ['contacts:full'], {
     command: ['organizations', 'relationships', 'delete'],

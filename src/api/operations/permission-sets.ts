@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { uuid } from '../schemas.js';
 import { getRow, listRow, offsetPage } from './rows.js';
@@ -21,7 +21,7 @@ export const permissionSetOps = defineTable('permissionSets', {
     columns: COLUMNS,
     fields: PERMISSION_SET_FIELDS,
     help: { app: 'only the sets of this app' },
-  }, { query: () => z.object({ app: z.enum(PERMISSION_SET_APPS).optional() }) }),
+  }, { query: () => z.object({ app: z.optional(z.enum(PERMISSION_SET_APPS)) }) }),
   get: getRow('/api/v1/permissionSets/{id}', 2, ADMIN, {
     help: { id: 'permission set id (UUID)' },
     command: ['permission-sets', 'get'],

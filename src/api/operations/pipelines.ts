@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate } from '../schemas.js';
 import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
@@ -9,10 +9,10 @@ const PIPELINE_FIELDS = ['id', 'name', 'order_nr', 'is_deleted', 'is_deal_probab
 /** Columns and known fields of one pipeline as a read or a write answers it. */
 const SHOWN = { columns: ['id', 'name', 'add_time', 'update_time'], fields: PIPELINE_FIELDS };
 /** The period (and, optionally, the user) both pipeline statistics are read for. */
-const periodQuery = () => z.object({ start_date: isoDate, end_date: isoDate, user_id: id.optional() });
+const periodQuery = () => z.object({ start_date: isoDate, end_date: isoDate, user_id: z.optional(id) });
 
 export const pipelineOps = defineTable('pipelines', {
-  list: listRow('/api/v2/pipelines', 5, ['deals:read', 'deals:full', 'admin'], 'cursor', () => z.object({ sort_by: z.enum(['id', 'update_time', 'add_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/pipelines', 5, ['deals:read', 'deals:full', 'admin'], 'cursor', () => z.object({ sort_by: z.optional(z.enum(['id', 'update_time', 'add_time'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), ...cursorQuery(500) }), {
     command: ['pipelines', 'list'],
     summary: 'List pipelines',
     examples: ['crmctl pipelines list'],
@@ -25,7 +25,7 @@ export const pipelineOps = defineTable('pipelines', {
     examples: ['crmctl pipelines get 1'],
     ...SHOWN,
   }),
-  create: createRow('/api/v2/pipelines', 5, ['admin'], () => z.object({ name: z.string().trim().min(1), is_deal_probability_enabled: z.boolean().optional() }), {
+  create: createRow('/api/v2/pipelines', 5, ['admin'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), is_deal_probability_enabled: z.optional(z.boolean()) }), {
     command: ['pipelines', 'create'],
     summary: 'Create a pipeline',
     examples: ['crmctl pipelines create --name "Renewals"'],
@@ -36,7 +36,7 @@ export const pipelineOps = defineTable('pipelines', {
     summary: 'Change a pipeline: only the fields you give change',
     examples: ['crmctl pipelines update 2 --is-deal-probability-enabled true'],
     ...SHOWN,
-  }, { body: () => z.object({ name: z.string().trim().min(1).optional(), is_deal_probability_enabled: z.boolean().optional() }) }),
+  }, { body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), is_deal_probability_enabled: z.optional(z.boolean()) }) }),
   delete: deleteRow('/api/v2/pipelines/{id}', 3, ['admin'], {
     command: ['pipelines', 'delete'],
     summary: 'Delete a pipeline',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, visibleToNumber, dateTime, id, offsetQuery, searchQuery } from '../schemas.js';
 import { V1_DEAL_FIELDS } from './record-fields.js';
@@ -16,15 +16,15 @@ const VARIATION_FIELDS = ['id', 'name', 'product_id', 'prices'];
 const IMAGE_FIELDS = ['id', 'product_id', 'company_id', 'add_time'];
 
 /** One price per currency (the vendor's rule); cost and direct cost are optional. */
-const price = z.object({ price: z.number().min(0), currency, cost: z.number().min(0).optional(), direct_cost: z.number().min(0).optional() });
-const prices = z.array(price).superRefine((list, ctx) => {
+const price = z.object({ price: z.number().check(z.gte(0)), currency, cost: z.optional(z.number().check(z.gte(0))), direct_cost: z.optional(z.number().check(z.gte(0))) });
+const prices = z.array(price).check(z.superRefine((list, ctx) => {
   const seen = new Set<string>();
   list.forEach((p, i) => {
     const c = p.currency.toUpperCase();
     if (seen.has(c)) ctx.addIssue({ code: 'custom', path: [i, 'currency'], message: `${c} appears twice; a product has one price per currency` });
     seen.add(c);
   });
-});
+}));
 const PRODUCT_HELP = {
   prices: 'JSON [{"price":100,"currency":"EUR","cost":40}] — one price per currency',
   visible_to: '1 owner (and followers), 3 group/company, 5 group and sub-groups, 7 company',
@@ -41,13 +41,13 @@ const IMAGE_FILE = { columns: ['id', 'add_time'], fields: IMAGE_FIELDS, upload: 
 
 /** Body fields of a create and an update after the name (required on create, optional on update). */
 const productBody = () => ({
-  code: z.string().optional(), description: z.string().optional(), unit: z.string().optional(), tax: z.number().min(0).optional(), category: z.number().optional(),
-  owner_id: id.optional(), is_linkable: z.boolean().optional(), visible_to: visibleToNumber.optional(), prices: prices.optional(), custom_fields: z.record(z.string(), z.unknown()).optional(),
-  billing_frequency: z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly']).optional(), billing_frequency_cycles: z.int().nullable().optional(),
+  code: z.optional(z.string()), description: z.optional(z.string()), unit: z.optional(z.string()), tax: z.optional(z.number().check(z.gte(0))), category: z.optional(z.number()),
+  owner_id: z.optional(id), is_linkable: z.optional(z.boolean()), visible_to: z.optional(visibleToNumber), prices: z.optional(prices), custom_fields: z.optional(z.record(z.string(), z.unknown())),
+  billing_frequency: z.optional(z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly'])), billing_frequency_cycles: z.optional(z.nullable(z.int())),
 });
 
 export const productOps = defineTable('products', {
-  list: listRow('/api/v2/products', 10, ['products:read', 'products:full'], 'cursor', () => z.object({ owner_id: id.optional(), ids: z.array(id).max(100).optional(), filter_id: id.optional(), sort_by: z.enum(['id', 'name', 'add_time', 'update_time']).optional(), sort_direction: z.enum(['asc', 'desc']).optional(), updated_since: dateTime.optional(), custom_fields: z.array(z.string().min(1)).max(15).optional(), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/products', 10, ['products:read', 'products:full'], 'cursor', () => z.object({ owner_id: z.optional(id), ids: z.optional(z.array(id).check(z.maxLength(100))), filter_id: z.optional(id), sort_by: z.optional(z.enum(['id', 'name', 'add_time', 'update_time'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), updated_since: z.optional(dateTime), custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))), ...cursorQuery(500) }), {
     customFields: 'product', command: ['products', 'list'],
     summary: 'List products',
     examples: ['crmctl products list'],
@@ -60,7 +60,7 @@ export const productOps = defineTable('products', {
     examples: ['crmctl products get 1'],
     ...SHOWN,
   }),
-  create: createRow('/api/v2/products', 5, ['products:full'], () => z.object({ name: z.string().trim().min(1), ...productBody() }), {
+  create: createRow('/api/v2/products', 5, ['products:full'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), ...productBody() }), {
     help: PRODUCT_HELP,
     customFields: 'product', command: ['products', 'create'],
     summary: 'Create a product (prices per currency in --prices)',
@@ -74,14 +74,14 @@ export const productOps = defineTable('products', {
     examples: ['crmctl products update 1 --unit seat'],
     ...SHOWN,
   }, {
-    body: () => z.object({ name: z.string().trim().min(1).optional(), ...productBody() }),
+    body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), ...productBody() }),
   }),
   delete: deleteRow('/api/v2/products/{id}', 3, ['products:full'], {
     command: ['products', 'delete'],
     summary: 'Delete a product',
     examples: ['crmctl products delete 1'],
   }),
-  search: listRow('/api/v2/products/search', 20, ['products:read', 'products:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.array(z.enum(['code', 'custom_fields', 'name'])).optional(), exact_match: z.boolean().optional(), include_fields: z.array(z.enum(['product.price'])).optional(), ...cursorQuery(500) }), {
+  search: listRow('/api/v2/products/search', 20, ['products:read', 'products:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.optional(z.array(z.enum(['code', 'custom_fields', 'name']))), exact_match: z.optional(z.boolean()), include_fields: z.optional(z.array(z.enum(['product.price']))), ...cursorQuery(500) }), {
     command: ['products', 'search'],
     summary: 'Search products by name, code or custom fields',
     examples: ['crmctl products search --term acme'],
@@ -100,7 +100,7 @@ export const productOps = defineTable('products', {
     examples: ['crmctl products variations list 1'],
     ...VARIATION,
   }),
-  addVariation: createRow('/api/v2/products/{id}/variations', 5, ['products:full'], () => z.object({ name: z.string().trim().min(1), prices: prices.optional() }), {
+  addVariation: createRow('/api/v2/products/{id}/variations', 5, ['products:full'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), prices: z.optional(prices) }), {
     command: ['products', 'variations', 'add'],
     summary: 'Add a variation to a product',
     examples: ['crmctl products variations add 1 --name "Large"'],
@@ -111,7 +111,7 @@ export const productOps = defineTable('products', {
     summary: 'Change a variation of a product',
     examples: ['crmctl products variations update 1 1 --name "XL"'],
     ...VARIATION,
-  }, { body: () => z.object({ name: z.string().optional(), prices: prices.optional() }) }),
+  }, { body: () => z.object({ name: z.optional(z.string()), prices: z.optional(prices) }) }),
   deleteVariation: deleteRow('/api/v2/products/{id}/variations/{product_variation_id}', 3, ['products:full'], {
     command: ['products', 'variations', 'delete'],
     summary: 'Delete a variation of a product',
@@ -145,14 +145,14 @@ export const productOps = defineTable('products', {
     area: 'products', noun: 'product', read: ['products:read', 'products:full'], write: ['products:full'],
     v1Columns: ['id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'product_id', 'add_time'], v1Paged: true, v1Created: true, changelogSummary: 'Who started or stopped following a product',
   }),
-  deals: listRow('/api/v1/products/{id}/deals', 20, ['deals:read', 'deals:full'], 'offset', () => z.object({ status: z.enum(['open', 'won', 'lost', 'deleted', 'all_not_deleted']).optional(), ...offsetQuery }), {
+  deals: listRow('/api/v1/products/{id}/deals', 20, ['deals:read', 'deals:full'], 'offset', () => z.object({ status: z.optional(z.enum(['open', 'won', 'lost', 'deleted', 'all_not_deleted'])), ...offsetQuery }), {
     command: ['products', 'deals'],
     summary: 'List the deals a product is attached to',
     examples: ['crmctl products deals 1'],
     columns: ['id', 'title', 'label', 'status', 'value', 'currency', 'pipeline_id'],
     fields: V1_DEAL_FIELDS,
   }),
-  files: listRow('/api/v1/products/{id}/files', 20, ['products:read', 'products:full'], 'offset', () => z.object({ sort: z.string().optional(), ...offsetQuery }), {
+  files: listRow('/api/v1/products/{id}/files', 20, ['products:read', 'products:full'], 'offset', () => z.object({ sort: z.optional(z.string()), ...offsetQuery }), {
     command: ['products', 'files'],
     summary: 'List the files attached to a product',
     examples: ['crmctl products files 1'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, searchQuery } from '../schemas.js';
 import { USER_IDS } from './record-fields.js';
@@ -33,62 +33,62 @@ export const CUSTOM_FIELD_KEY = /^[0-9a-f]{40}(_currency)?$/;
  * custom_fields: keys are field hashes, null clears a value; an empty array is refused because the
  * service rejects it for multi-option (`set`) fields and no other field type takes an array.
  */
-export const customFields = z.record(z.string(), z.unknown()).superRefine((cf, ctx) => {
+export const customFields = z.record(z.string(), z.unknown()).check(z.superRefine((cf, ctx) => {
   for (const [key, value] of Object.entries(cf)) {
     if (!CUSTOM_FIELD_KEY.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `${key}: must be a 40-character custom field key (hex hash)` });
     else if (Array.isArray(value) && value.length === 0) {
       ctx.addIssue({ code: 'custom', path: [key], message: `${key}: an empty array cannot clear a multi-option field; use null` });
     }
   }
-});
+}));
 
 const ids = z.array(id);
 
 const common = {
-  description: z.string().optional(),
-  status: z.enum(SETTABLE_STATUSES).optional(),
-  board_id: id.optional(),
-  phase_id: id.optional(),
-  owner_id: id.optional(),
-  start_date: isoDate.optional(),
-  end_date: isoDate.optional(),
-  deal_ids: ids.optional(),
-  person_ids: ids.optional(),
-  org_ids: ids.optional(),
-  label_ids: ids.optional(),
-  health_status: z.int().optional(),
-  custom_fields: customFields.optional(),
+  description: z.optional(z.string()),
+  status: z.optional(z.enum(SETTABLE_STATUSES)),
+  board_id: z.optional(id),
+  phase_id: z.optional(id),
+  owner_id: z.optional(id),
+  start_date: z.optional(isoDate),
+  end_date: z.optional(isoDate),
+  deal_ids: z.optional(ids),
+  person_ids: z.optional(ids),
+  org_ids: z.optional(ids),
+  label_ids: z.optional(ids),
+  health_status: z.optional(z.int()),
+  custom_fields: z.optional(customFields),
 };
 
 /**
  * Body object that refuses keys it does not know (a plain z.object would silently drop them from
  * --data), with a pointed message for template_id on updates.
  */
-function projectBody<T extends z.ZodRawShape>(shape: T, mode: 'create' | 'update') {
-  return z.looseObject(shape).superRefine((b: Record<string, unknown>, ctx) => {
+function projectBody<T extends z.core.$ZodShape>(shape: T, mode: 'create' | 'update') {
+  return z.looseObject(shape).check(z.superRefine((b: Record<string, unknown>, ctx) => {
     for (const k of Object.keys(b)) {
       if (k in shape) continue;
       const rule = k === 'template_id' && mode === 'update' ? 'is only used when creating a project; it cannot be sent on update' : 'is not a field of a project';
       ctx.addIssue({ code: 'custom', path: [k], message: rule });
     }
-  });
+  }));
 }
 
-const createBody = projectBody({ title: z.string().trim().min(1), ...common, template_id: id.optional() }, 'create');
+const createBody = projectBody({ title: z.string().check(z.trim()).check(z.minLength(1)), ...common, template_id: z.optional(id) }, 'create');
 
 const updateBody = projectBody(
   {
-    title: z.string().trim().min(1).optional(),
+    title: z.optional(z.string().check(z.trim()).check(z.minLength(1))),
     ...common,
-    description: z.string().nullable().optional(),
-    start_date: isoDate.nullable().optional(),
-    end_date: isoDate.nullable().optional(),
-    health_status: z.int().nullable().optional(),
+    description: z.optional(z.nullable(z.string())),
+    start_date: z.optional(z.nullable(isoDate)),
+    end_date: z.optional(z.nullable(isoDate)),
+    health_status: z.optional(z.nullable(z.int())),
   },
   'update',
 );
 
-const statusFilter = z.array(z.enum(PROJECT_STATUSES)).optional();
+const statusFilter = z.optional(z.array(z.enum(PROJECT_STATUSES)));
 
 const HELP = {
   board_id: 'project board; the phase must belong to it (default: the first board)',
@@ -109,10 +109,10 @@ const HELP = {
 const V1_FORM = { columns: ['id', 'title', 'status', 'person_id', 'org_id', 'owner_id', 'add_time'], fields: V1_PROJECT_FIELDS, switch: '--v1' };
 
 /** Body fields of a v1 create and update (the create adds template_id; the title is required there). */
-const v1Body = <T extends z.ZodType>(title: T) => ({
-  title, board_id: z.number().optional(), phase_id: z.number().optional(), description: z.string().optional(), status: z.string().optional(), owner_id: z.number().optional(),
-  start_date: isoDate.optional(), end_date: isoDate.optional(), deal_ids: z.array(id).optional(), org_id: z.number().optional(), person_id: z.number().optional(),
-  labels: z.array(z.int()).optional(), health_status: z.int().nullable().optional(),
+const v1Body = <T extends z.ZodMiniType>(title: T) => ({
+  title, board_id: z.optional(z.number()), phase_id: z.optional(z.number()), description: z.optional(z.string()), status: z.optional(z.string()), owner_id: z.optional(z.number()),
+  start_date: z.optional(isoDate), end_date: z.optional(isoDate), deal_ids: z.optional(z.array(id)), org_id: z.optional(z.number()), person_id: z.optional(z.number()),
+  labels: z.optional(z.array(z.int())), health_status: z.optional(z.nullable(z.int())),
 });
 
 /** Placing one item of a project in its plan: the same row for activities and tasks. */
@@ -123,17 +123,17 @@ function planRow<P extends string>(path: P, item: 'an activity' | 'a task', comm
     examples: [`crmctl projects ${command} 1 2 --phase-id 1`],
     columns: PLAN_ITEM_FIELDS,
     fields: PLAN_ITEM_FIELDS,
-  }, { body: () => z.object({ phase_id: z.number().optional(), group_id: z.number().optional() }) });
+  }, { body: () => z.object({ phase_id: z.optional(z.number()), group_id: z.optional(z.number()) }) });
 }
 
 export const projectOps = defineTable('projects', {
   list: listRow('/api/v2/projects', 10, READ, 'cursor', () => z.object({
-    filter_id: id.optional(),
+    filter_id: z.optional(id),
     status: statusFilter,
-    phase_id: id.optional(),
-    deal_id: id.optional(),
-    person_id: id.optional(),
-    org_id: id.optional(),
+    phase_id: z.optional(id),
+    deal_id: z.optional(id),
+    person_id: z.optional(id),
+    org_id: z.optional(id),
     ...cursorQuery(500),
   }), {
     customFields: 'project', command: ['projects', 'list'],
@@ -175,7 +175,7 @@ export const projectOps = defineTable('projects', {
     columns: ['id', 'title', 'status', 'archive_time'],
     fields: PROJECT_FIELDS,
   }, { idempotent: true }),
-  archived: listRow('/api/v2/projects/archived', 10, READ, 'cursor', () => z.object({ filter_id: id.optional(), status: statusFilter, phase_id: id.optional(), ...cursorQuery(500) }), {
+  archived: listRow('/api/v2/projects/archived', 10, READ, 'cursor', () => z.object({ filter_id: z.optional(id), status: statusFilter, phase_id: z.optional(id), ...cursorQuery(500) }), {
     customFields: 'project', command: ['projects', 'archived'],
     summary: 'List archived projects',
     examples: ['crmctl projects archived --status completed --limit 50'],
@@ -185,10 +185,10 @@ export const projectOps = defineTable('projects', {
   }),
   search: listRow('/api/v2/projects/search', 20, [...READ, 'search:read'], 'cursor', () => searchQuery({
     term: z.string(),
-    fields: z.array(z.enum(['custom_fields', 'notes', 'title', 'description'])).optional(),
-    exact_match: z.boolean().optional(),
-    person_id: id.optional(),
-    organization_id: id.optional(),
+    fields: z.optional(z.array(z.enum(['custom_fields', 'notes', 'title', 'description']))),
+    exact_match: z.optional(z.boolean()),
+    person_id: z.optional(id),
+    organization_id: z.optional(id),
     ...cursorQuery(100),
   }), {
     command: ['projects', 'search'],
@@ -231,16 +231,16 @@ export const projectOps = defineTable('projects', {
     examples: ['crmctl projects tasks 3'],
     columns: ['id', 'title', 'assignee_id', 'due_date', 'done', 'parent_task_id'],
   }),
-  listV1: listRow('/api/v1/projects', 20, READ, 'cursor', () => z.object({ filter_id: id.optional(), status: z.string().optional(), phase_id: id.optional(), include_archived: z.boolean().optional(), ...cursorQuery(500) }), {
+  listV1: listRow('/api/v1/projects', 20, READ, 'cursor', () => z.object({ filter_id: z.optional(id), status: z.optional(z.string()), phase_id: z.optional(id), include_archived: z.optional(z.boolean()), ...cursorQuery(500) }), {
     command: ['projects', 'list'], summary: 'List projects (v1 form)', examples: ['crmctl projects list'], ...V1_FORM,
   }),
   getV1: getRow('/api/v1/projects/{id}', 2, READ, { command: ['projects', 'get'], summary: 'Show one project (v1 form)', examples: ['crmctl projects get 1'], ...V1_FORM }),
-  createV1: createRow('/api/v1/projects', 10, WRITE, () => z.object({ ...v1Body(z.string()), template_id: z.number().optional() }), {
+  createV1: createRow('/api/v1/projects', 10, WRITE, () => z.object({ ...v1Body(z.string()), template_id: z.optional(z.number()) }), {
     command: ['projects', 'create'], summary: 'Create a project (v1 form)', examples: ['crmctl projects create'], ...V1_FORM,
   }, { successStatus: 201 }),
   updateV1: updateRow('PUT', '/api/v1/projects/{id}', 10, WRITE, {
     command: ['projects', 'update'], summary: 'Change a project (v1 form)', examples: ['crmctl projects update 1'], ...V1_FORM,
-  }, { body: () => z.object(v1Body(z.string().optional())) }),
+  }, { body: () => z.object(v1Body(z.optional(z.string()))) }),
   delete: deleteRow('/api/v2/projects/{id}', 3, WRITE, {
     command: ['projects', 'delete'],
     summary: 'Delete a project',

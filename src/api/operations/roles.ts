@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
 import { createRow, deleteRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
@@ -46,7 +46,7 @@ export const roleOps = defineTable('roles', {
     // The settings come in additional_data; the hand-written command shows them with the role.
     handWritten: true,
   }),
-  create: createRow('/api/v1/roles', 10, ADMIN, () => z.object({ name: z.string().trim().min(1), parent_role_id: id.optional() }), {
+  create: createRow('/api/v1/roles', 10, ADMIN, () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), parent_role_id: z.optional(id) }), {
     prompts: { parent_role_id: { from: 'roles.list' } },
     command: ['roles', 'create'],
     summary: 'Create a role, at the top of the hierarchy or under a parent role',
@@ -63,12 +63,11 @@ export const roleOps = defineTable('roles', {
     help: { id: 'role id', parent_role_id: 'an existing role other than this one and its sub-roles' },
   }, {
     body: () => z
-      .object({ name: z.string().trim().min(1).optional(), parent_role_id: id.nullable().optional() })
-      .superRefine((b, ctx) => {
+      .object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), parent_role_id: z.optional(z.nullable(id)) }).check(z.superRefine((b, ctx) => {
         if (b.name === undefined && b.parent_role_id === undefined) {
           ctx.addIssue({ code: 'custom', path: ['name'], message: 'give --name or --parent-role-id (or --unset parent_role_id)' });
         }
-      }),
+      })),
   }),
   delete: deleteRow('/api/v1/roles/{id}', 6, ADMIN, {
     help: { id: 'role id' }, prompts: { id: { from: 'roles.list' } }, command: ['roles', 'delete'], summary: 'Delete a role (its users move to the default role)', examples: ['crmctl roles delete 4 --yes'], columns: ['id'],
@@ -119,7 +118,7 @@ export const roleOps = defineTable('roles', {
     columns: ['visible', 'pipeline_ids'],
     fields: ['pipeline_ids', 'visible'],
     help: { id: 'role id', visible: 'true (default): visible pipelines; false: hidden ones' },
-  }, { query: () => z.object({ visible: z.boolean().optional() }) }),
+  }, { query: () => z.object({ visible: z.optional(z.boolean()) }) }),
   pipelinesUpdate: updateRow('PUT', '/api/v1/roles/{id}/pipelines', 10, ADMIN, {
     prompts: { id: { from: 'roles.list' } },
     command: ['roles', 'pipelines', 'update'],
@@ -130,8 +129,7 @@ export const roleOps = defineTable('roles', {
     help: { id: 'role id', 'visible_pipeline_ids.add': 'pipeline ids to make visible', 'visible_pipeline_ids.remove': 'pipeline ids to hide' },
   }, {
     body: () => z
-      .object({ visible_pipeline_ids: z.object({ add: pipelineIds.optional(), remove: pipelineIds.optional() }) })
-      .superRefine((b, ctx) => {
+      .object({ visible_pipeline_ids: z.object({ add: z.optional(pipelineIds), remove: z.optional(pipelineIds) }) }).check(z.superRefine((b, ctx) => {
         const add = b.visible_pipeline_ids.add ?? [];
         const remove = b.visible_pipeline_ids.remove ?? [];
         if (add.length === 0 && remove.length === 0) {
@@ -141,6 +139,6 @@ export const roleOps = defineTable('roles', {
         if (both.length) {
           ctx.addIssue({ code: 'custom', path: ['visible_pipeline_ids', 'remove'], message: `a pipeline cannot be both added and removed: ${both.join(', ')}` });
         }
-      }),
+      })),
   }),
 } satisfies OperationTable);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { OperationCli, OperationRow } from '../operation.js';
 import { cursorQuery, offsetQuery, pathId } from '../schemas.js';
 
@@ -6,8 +6,8 @@ import { cursorQuery, offsetQuery, pathId } from '../schemas.js';
 type Placeholders<P extends string> = P extends `${string}{${infer N}}${infer R}` ? N | Placeholders<R> : never;
 
 /** The path parameters of a row whose every {placeholder} is a positive integer id (most rows). */
-export function pathIds<P extends string>(path: P): () => z.ZodObject<{ [K in Placeholders<P>]: typeof pathId }> {
-  return () => z.object(Object.fromEntries([...path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1]!, pathId]))) as z.ZodObject<{ [K in Placeholders<P>]: typeof pathId }>;
+export function pathIds<P extends string>(path: P): () => z.ZodMiniObject<{ [K in Placeholders<P>]: typeof pathId }> {
+  return () => z.object(Object.fromEntries([...path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1]!, pathId]))) as z.ZodMiniObject<{ [K in Placeholders<P>]: typeof pathId }>;
 }
 
 /** What a row adds to the defaults of its builder (a query, a body, 201, a page size...). */
@@ -40,12 +40,12 @@ export function deleteRow<P extends string, E extends Extra = Record<never, neve
 }
 
 /** A paged list (cursor or offset, pages of at most 500 unless told), of an item's path ids when the path has any. */
-export function listRow<P extends string, Q extends z.ZodType, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], pagination: 'cursor' | 'offset', query: () => Q, cli: OperationCli, extra?: E) {
+export function listRow<P extends string, Q extends z.ZodMiniType, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], pagination: 'cursor' | 'offset', query: () => Q, cli: OperationCli, extra?: E) {
   return { method: 'GET' as const, path, cost, scopes, pagination, maxLimit: 500, ...paramsOf(path), query, ...(extra as E), cli };
 }
 
 /** A create (POST with a body), under an item's path ids when the path has any. */
-export function createRow<P extends string, B extends z.ZodType, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], body: () => B, cli: OperationCli, extra?: E) {
+export function createRow<P extends string, B extends z.ZodMiniType, E extends Extra = Record<never, never>>(path: P, cost: number | null, scopes: readonly string[], body: () => B, cli: OperationCli, extra?: E) {
   return { method: 'POST' as const, path, cost, scopes, pagination: 'none' as const, ...paramsOf(path), body, ...(extra as E), cli };
 }
 

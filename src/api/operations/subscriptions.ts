@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, id, isoDate } from '../schemas.js';
 import { createRow, deleteRow, getRow, updateRow } from './rows.js';
@@ -33,15 +33,14 @@ export const PAYMENT_FIELDS = [
 /** One payment as the interface describes it: amount, description, due_at (date). */
 export const payment = z.object({
   amount: z.number(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   due_at: isoDate,
 });
 export type PaymentInput = z.infer<typeof payment>;
 
 /** Required, non-empty payments; a missing list says how to give one. */
 const requiredPayments = z
-  .array(payment, { error: (iss) => (iss.input === undefined ? 'is required: give --payment AMOUNT:DUE_AT[:DESCRIPTION] (repeatable) or --payments-file FILE' : undefined) })
-  .min(1);
+  .array(payment, { error: (iss) => (iss.input === undefined ? 'is required: give --payment AMOUNT:DUE_AT[:DESCRIPTION] (repeatable) or --payments-file FILE' : undefined) }).check(z.minLength(1));
 
 const PAYMENT_HELP = 'repeatable AMOUNT:DUE_AT[:DESCRIPTION], e.g. 500:2026-03-01:"Setup fee"; or --payments-file';
 const COMMON_HELP = {
@@ -55,40 +54,38 @@ const createRecurringBody = z
   .object({
     deal_id: id,
     currency,
-    description: z.string().optional(),
+    description: z.optional(z.string()),
     cadence_type: z.enum(CADENCES),
-    cycles_count: z.int().min(1).optional(),
+    cycles_count: z.optional(z.int().check(z.gte(1))),
     cycle_amount: z.int(),
     start_date: isoDate,
-    infinite: z.boolean().optional(),
-    payments: z.array(payment).optional(),
-    update_deal_value: z.boolean().optional(),
-  })
-  .superRefine((b, ctx) => {
+    infinite: z.optional(z.boolean()),
+    payments: z.optional(z.array(payment)),
+    update_deal_value: z.optional(z.boolean()),
+  }).check(z.superRefine((b, ctx) => {
     // Interface: one of cycles_count or infinite must be set (exactly one: a counted subscription cannot also be endless).
     if (b.infinite === true && b.cycles_count !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['infinite'], message: 'cannot be combined with --cycles-count: give exactly one of them' });
     } else if (b.infinite !== true && b.cycles_count === undefined) {
       ctx.addIssue({ code: 'custom', path: ['cycles_count'], message: 'is required unless --infinite is set (give exactly one of them)' });
     }
-  });
+  }));
 
 const updateRecurringBody = z
   .object({
     effective_date: isoDate,
-    description: z.string().optional(),
-    cycle_amount: z.int().optional(),
-    payments: z.array(payment).optional(),
-    update_deal_value: z.boolean().optional(),
-  })
-  .superRefine((b, ctx) => {
+    description: z.optional(z.string()),
+    cycle_amount: z.optional(z.int()),
+    payments: z.optional(z.array(payment)),
+    update_deal_value: z.optional(z.boolean()),
+  }).check(z.superRefine((b, ctx) => {
     // Only payments due after effective_date change, so a payment due on or before it cannot be applied.
     (b.payments ?? []).forEach((p, i) => {
       if (p.due_at <= b.effective_date) {
         ctx.addIssue({ code: 'custom', path: ['payments'], message: `item ${i + 1} is due ${p.due_at}; payments must be due after --effective-date ${b.effective_date}` });
       }
     });
-  });
+  }));
 
 /** What the four writes that take payments answer and how they name the repeatable --payment flag. */
 const WITH_PAYMENTS = { columns: COLUMNS, fields: SUBSCRIPTION_FIELDS, flagNames: { payments: 'payment' } };
@@ -114,7 +111,7 @@ export const subscriptionOps = defineTable('subscriptions', {
       payments: `additional payments: ${PAYMENT_HELP}`,
     },
   }),
-  createInstallment: createRow('/v1/subscriptions/installment', COST.write, WRITE, () => z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.boolean().optional() }), {
+  createInstallment: createRow('/v1/subscriptions/installment', COST.write, WRITE, () => z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.optional(z.boolean()) }), {
     prompts: { deal_id: { from: 'deals.list', label: 'title' } },
     command: ['subscriptions', 'create-installment'],
     summary: 'Add an installment subscription to a deal (payments of varying amounts and dates)',
@@ -168,7 +165,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     examples: ['crmctl subscriptions update-installment 2 --payment 4000:2026-02-01 --payment 8500:2026-09-01 --update-deal-value'],
     ...WITH_PAYMENTS,
     help: { ...COMMON_HELP, payments: `the new full list of payments: ${PAYMENT_HELP}` },
-  }, { body: () => z.object({ payments: requiredPayments, update_deal_value: z.boolean().optional() }) }),
+  }, { body: () => z.object({ payments: requiredPayments, update_deal_value: z.optional(z.boolean()) }) }),
   cancelRecurring: updateRow('PUT', '/v1/subscriptions/recurring/{id}/cancel', COST.write, WRITE, {
     command: ['subscriptions', 'cancel'],
     summary: 'Cancel a recurring subscription: payments after --end-date (default today) are deleted',
@@ -179,7 +176,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     confirm: true,
     help: { end_date: 'YYYY-MM-DD, default today; the subscription then ends on the due date of the next payment after it' },
     optionalBody: true,
-  }, { body: () => z.object({ end_date: isoDate.optional() }) }),
+  }, { body: () => z.object({ end_date: z.optional(isoDate) }) }),
   delete: deleteRow('/v1/subscriptions/{id}', COST.delete, WRITE, {
     command: ['subscriptions', 'delete'],
     summary: 'Delete a subscription (recurring or installment) and its payments',

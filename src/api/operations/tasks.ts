@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, flag01, id, isoDate } from '../schemas.js';
 import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
@@ -21,25 +21,25 @@ const V1_FORM = { columns: ['id', 'title', 'due_date', 'done', 'add_time', 'upda
 
 /** Body fields of a v2 create and update after the title and project (required on create, optional on update). */
 const taskBody = () => ({
-  parent_task_id: id.nullable().optional(), description: z.string().nullable().optional(), done: flag01.optional(), milestone: flag01.optional(),
-  due_date: isoDate.nullable().optional(), start_date: isoDate.nullable().optional(), assignee_id: id.nullable().optional(),
-  assignee_ids: z.array(id).max(10).optional(), priority: z.int().min(0).nullable().optional(),
+  parent_task_id: z.optional(z.nullable(id)), description: z.optional(z.nullable(z.string())), done: z.optional(flag01), milestone: z.optional(flag01),
+  due_date: z.optional(z.nullable(isoDate)), start_date: z.optional(z.nullable(isoDate)), assignee_id: z.optional(z.nullable(id)),
+  assignee_ids: z.optional(z.array(id).check(z.maxLength(10))), priority: z.optional(z.nullable(z.int().check(z.gte(0)))),
 });
 /** Body fields of a v1 create and update after the title and project. */
 const v1TaskBody = () => ({
-  description: z.string().optional(), parent_task_id: z.number().optional(), assignee_id: z.number().optional(),
-  assignee_ids: z.array(z.number()).max(10).optional(), done: flag01.optional(), due_date: isoDate.optional(),
+  description: z.optional(z.string()), parent_task_id: z.optional(z.number()), assignee_id: z.optional(z.number()),
+  assignee_ids: z.optional(z.array(z.number()).check(z.maxLength(10))), done: z.optional(flag01), due_date: z.optional(isoDate),
 });
 
 export const taskOps = defineTable('tasks', {
-  list: listRow('/api/v2/tasks', 10, ['projects:read', 'projects:full'], 'cursor', () => z.object({ is_done: z.boolean().optional(), is_milestone: z.boolean().optional(), assignee_id: id.optional(), project_id: id.optional(), parent_task_id: z.string().optional(), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/tasks', 10, ['projects:read', 'projects:full'], 'cursor', () => z.object({ is_done: z.optional(z.boolean()), is_milestone: z.optional(z.boolean()), assignee_id: z.optional(id), project_id: z.optional(id), parent_task_id: z.optional(z.string()), ...cursorQuery(500) }), {
     command: ['tasks', 'list'],
     summary: 'List project tasks (of a project, a parent task, an assignee; done or not)',
     examples: ['crmctl tasks list'],
     columns: ['id', 'title', 'project_id', 'assignee_id', 'is_done', 'due_date'],
     fields: TASK_FIELDS,
   }, { beta: true }),
-  listV1: listRow('/api/v1/tasks', 20, ['projects:read', 'projects:full'], 'cursor', () => z.object({ assignee_id: id.optional(), project_id: id.optional(), parent_task_id: id.optional(), done: flag01.optional(), ...cursorQuery(500) }), {
+  listV1: listRow('/api/v1/tasks', 20, ['projects:read', 'projects:full'], 'cursor', () => z.object({ assignee_id: z.optional(id), project_id: z.optional(id), parent_task_id: z.optional(id), done: z.optional(flag01), ...cursorQuery(500) }), {
     command: ['tasks', 'list'],
     summary: 'List tasks (v1 form)',
     examples: ['crmctl tasks list'],
@@ -57,7 +57,7 @@ export const taskOps = defineTable('tasks', {
     examples: ['crmctl tasks get 1'],
     ...V1_FORM,
   }),
-  create: createRow('/api/v2/tasks', 5, ['projects:full'], () => z.object({ title: z.string().max(255), project_id: id, ...taskBody() }), {
+  create: createRow('/api/v2/tasks', 5, ['projects:full'], () => z.object({ title: z.string().check(z.maxLength(255)), project_id: id, ...taskBody() }), {
     command: ['tasks', 'create'],
     summary: 'Create a task in a project (optionally under a parent task)',
     examples: ['crmctl tasks create --title "Kick-off" --project-id 1'],
@@ -76,7 +76,7 @@ export const taskOps = defineTable('tasks', {
     ...SHOWN,
   }, {
     beta: true,
-    body: () => z.object({ title: z.string().max(255).optional(), project_id: id.optional(), ...taskBody() }),
+    body: () => z.object({ title: z.optional(z.string().check(z.maxLength(255))), project_id: z.optional(id), ...taskBody() }),
   }),
   updateV1: updateRow('PUT', '/api/v1/tasks/{id}', 10, ['projects:full'], {
     command: ['tasks', 'update'],
@@ -84,7 +84,7 @@ export const taskOps = defineTable('tasks', {
     examples: ['crmctl tasks update 1'],
     ...V1_FORM,
   }, {
-    body: () => z.object({ title: z.string().optional(), project_id: z.number().optional(), ...v1TaskBody() }),
+    body: () => z.object({ title: z.optional(z.string()), project_id: z.optional(z.number()), ...v1TaskBody() }),
   }),
   delete: deleteRow('/api/v2/tasks/{id}', 3, ['projects:full'], {
     command: ['tasks', 'delete'],

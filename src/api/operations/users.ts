@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, searchQuery } from '../schemas.js';
 import { createRow, cursorPage, getRow, listRow, offsetPage, updateRow } from './rows.js';
@@ -26,7 +26,7 @@ export const userOps = defineTable('users', {
     summary: 'Find users by name (or e-mail with --search-by-email 1)',
     examples: ['crmctl users find --term ada'],
     ...SHOWN,
-  }, { query: () => searchQuery({ term: z.string(), search_by_email: flag01.optional() }) }),
+  }, { query: () => searchQuery({ term: z.string(), search_by_email: z.optional(flag01) }) }),
   me: getRow('/api/v1/users/me', 2, ['base'], {
     command: ['users', 'me'],
     summary: 'Show the user the credentials belong to',
@@ -40,7 +40,7 @@ export const userOps = defineTable('users', {
     examples: ['crmctl users get 1'],
     ...SHOWN,
   }),
-  create: createRow('/api/v1/users', 10, ['admin'], () => z.object({ email: z.email({ error: 'must be an e-mail address' }), access: z.array(z.object({ app: z.enum(['global', 'sales', 'campaigns', 'projects', 'account_settings', 'partnership', 'nova']), admin: z.boolean().optional(), permission_set_id: z.string().optional() })).optional(), active_flag: z.boolean().optional() }), {
+  create: createRow('/api/v1/users', 10, ['admin'], () => z.object({ email: z.email({ error: 'must be an e-mail address' }), access: z.optional(z.array(z.object({ app: z.enum(['global', 'sales', 'campaigns', 'projects', 'account_settings', 'partnership', 'nova']), admin: z.optional(z.boolean()), permission_set_id: z.optional(z.string()) }))), active_flag: z.optional(z.boolean()) }), {
     command: ['users', 'create'],
     summary: 'Add a user to the company (an invitation by e-mail)',
     examples: ['crmctl users create --email new.seller@example.com'],

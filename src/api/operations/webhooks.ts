@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
 import { createRow, deleteRow, getRow } from './rows.js';
@@ -18,34 +18,33 @@ const COLUMNS = ['id', 'name', 'event_action', 'event_object', 'subscription_url
 const SCOPES = ['admin'];
 
 /** A full http(s) URL with a host; whether it is the service's own address is checked against the profile (commands/webhooks/checks.ts). */
-export const subscriptionUrl = z.string().refine((s) => {
+export const subscriptionUrl = z.string().check(z.refine((s) => {
   try {
     const u = new URL(s);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
   } catch {
     return false;
   }
-}, { error: 'must be a full http(s) URL, e.g. https://hooks.example.com/crm' });
+}, { error: 'must be a full http(s) URL, e.g. https://hooks.example.com/crm' }));
 
 /** Path ids come in as text; a clear rule instead of a type error. */
-const webhookId = z.int({ error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }).min(1, { error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' });
+const webhookId = z.int({ error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }).check(z.gte(1, { error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }));
 
 const createBody = z
   .object({
     subscription_url: subscriptionUrl,
     event_action: z.enum(EVENT_ACTIONS),
     event_object: z.enum(EVENT_OBJECTS),
-    name: z.string().trim().min(1),
-    user_id: id.optional(),
-    http_auth_user: z.string().min(1).optional(),
-    http_auth_password: z.string().min(1).optional(),
-    version: z.enum(WEBHOOK_VERSIONS).optional(),
-  })
-  .superRefine((b, ctx) => {
+    name: z.string().check(z.trim()).check(z.minLength(1)),
+    user_id: z.optional(id),
+    http_auth_user: z.optional(z.string().check(z.minLength(1))),
+    http_auth_password: z.optional(z.string().check(z.minLength(1))),
+    version: z.optional(z.enum(WEBHOOK_VERSIONS)),
+  }).check(z.superRefine((b, ctx) => {
     if (b.http_auth_password !== undefined && b.http_auth_user === undefined) {
       ctx.addIssue({ code: 'custom', path: ['http_auth_user'], message: 'is required with a password (basic auth needs a user name)' });
     }
-  });
+  }));
 
 export const webhookOps = defineTable('webhooks', {
   list: getRow('/api/v1/webhooks', 10, SCOPES, {
