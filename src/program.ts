@@ -76,7 +76,8 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
   const specOf = (c: Command) => (c as Command & { [SPEC]?: CommandSpec })[SPEC];
   hintSubcommandOptions(top, words ?? [], specOf);
   const groups = new Map<string, Command>([[entry.name, top]]);
-  for (const spec of mod.commands) {
+  const chosen = words ? runnable(mod.commands, words) : [];
+  for (const spec of chosen.length ? chosen : mod.commands) {
     let parent = top;
     for (let i = 1; i < spec.path.length - 1; i++) {
       const key = spec.path.slice(0, i + 1).join(' ');
@@ -100,7 +101,7 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
     }
   }
   // A group's page (`crmctl deals --help`) lists its commands; its examples are taken from them.
-  for (const [key, group] of groups) {
+  for (const [key, group] of chosen.length ? [] : groups) {
     if ((group as Command & { [SPEC]?: CommandSpec })[SPEC]?.examples.length) continue;
     const examples = groupExamples(mod.commands, key.split(' '));
     if (examples.length) group.addHelpText('after', examplesBlock(examples));
@@ -128,6 +129,20 @@ export const programInfo: ProgramInfo = { commandTree, areaName: (word) => findA
  */
 function reflow(text: string): string {
   return text.replace(/([^\n])\n(?![\n\-\s])/g, '$1 ');
+}
+
+/**
+ * The commands a command line runs: those it names whose word after the area is the one commander
+ * dispatches on (`deals list` of `crmctl deals list --json`). Only they are built: an area has up to
+ * 40 commands and building each costs start-up. None (a group's page, a typo, an area that runs
+ * itself): the caller builds them all, for help and suggestions.
+ */
+function runnable(commands: CommandSpec[], words: string[]): CommandSpec[] {
+  if (commands.some((c) => c.path.length === 1)) return [];
+  const area = firstCommandWord(words);
+  const sub = area === undefined ? undefined : firstCommandWord(words.slice(words.indexOf(area) + 1));
+  if (sub === undefined) return [];
+  return commands.filter((c) => (c.path[1] === sub || (c.path.length === 2 && c.aliases?.includes(sub))) && named(c, words));
 }
 
 /** Do the words name this command (its path after the area, in order, an alias for the last word)? */
@@ -190,7 +205,9 @@ export async function buildProgram(argv: string[], io: IO, env: NodeJS.ProcessEn
   for (const entry of AREAS) {
     if (opts.all || entry === named) {
       addArea(root, entry, await entry.load(), io, env, hooks, opts.all ? undefined : argv);
-    } else {
+    } else if (!named || argv.includes('--help') || argv.includes('-h')) {
+      // The other areas are listed (root help, suggestions for an unknown word) only when no area is
+      // named or help may be the root's (`crmctl --help deals`).
       const stub = root.command(entry.name).description(entry.summary);
       for (const a of entry.aliases ?? []) stub.alias(a);
     }

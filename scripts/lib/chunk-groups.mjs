@@ -13,6 +13,13 @@
 //    a few small modules more are cheaper than a file each.
 import { resolve } from 'node:path';
 
+/**
+ * What every command that prints records loads (render and the helpers it imports statically: the
+ * format decision, cells, secrets masking): a few small files, joined to the core chunk instead.
+ */
+const OUTPUT_ENTRY = 'dist/output/render.js';
+/** What a table command loads once it runs (after its area): the entry, the call, rendering hooks. */
+const RUN_ENTRY = 'dist/commands/execute-operation.js';
 /** What every command that calls the service loads lazily (after its area): one group. */
 const SERVICE_ENTRIES = ['dist/runtime/service-stack.js', 'dist/api/call.js', 'dist/http/client.js', 'dist/http/create-transport.js', 'dist/http/transport-node.js', 'dist/auth/credentials.js'];
 
@@ -61,7 +68,11 @@ export function groupImports(metafile) {
   const smallEverywhere = mods.filter(
     (m) => !mainCode.has(m) && !loadsZod(m) && [...closure(m)].filter((x) => !mainCode.has(x)).reduce((n, x) => n + (bytes.get(x) ?? Infinity), 0) <= 4096 && areas.filter((a) => reachedBy(m).has(a)).length >= areas.length / 3,
   );
-  const core = [...mods.filter((m) => reachedBy(m).has(main) && m !== main), ...smallEverywhere];
+  // The output helpers every record-printing command loads (~7 kB): one file fewer each than 4 small ones.
+  const output = metafile.inputs[OUTPUT_ENTRY] ? [...closure(OUTPUT_ENTRY)].filter((m) => ours(m) && !mainCode.has(m) && !loadsZod(m)) : [];
+  const outputBytes = output.reduce((n, m) => n + (bytes.get(m) ?? Infinity), 0);
+  const everywhere = [...smallEverywhere, ...(outputBytes <= 12_288 ? output.filter((m) => !smallEverywhere.includes(m)) : [])];
+  const core = [...mods.filter((m) => reachedBy(m).has(main) && m !== main), ...everywhere];
   const taken = new Set(core);
   // An area's generated commands (define-area, operation-command) are reached by most table areas but by
   // fewer than half the zod entries (those count lazily imported modules too): the areas decide as well.
@@ -71,6 +82,11 @@ export function groupImports(metafile) {
   // a file each costs a command more (~0.5 ms) than parsing a few kB it does not run.
   const sharedSmall = (m) => (bytes.get(m) ?? Infinity) <= 4096 && zodAreas.filter((a) => reachedBy(m).has(a)).length >= 4;
   const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && (common(m) || sharedSmall(m)));
+  // What a table command loads once it runs (the entry's prepare, the call, execute-operation; ~15 kB)
+  // joins the table machinery: every entry that loads zod prepares or calls an operation, and one
+  // chunk costs less than four files. An entry among them (api/call.js) is given the group as well.
+  const run = metafile.inputs[RUN_ENTRY] ? [...closure(RUN_ENTRY)].filter((m) => ours(m) && !taken.has(m) && !tables.includes(m)) : [];
+  tables.push(...run);
   for (const m of tables) taken.add(m);
   // Output and input helpers most areas import (render, cells, sources...), without zod.
   const areaCommon = mods.filter((m) => !taken.has(m) && !loadsZod(m) && areas.filter((a) => reachedBy(m).has(a)).length >= areas.length / 2);
@@ -82,13 +98,18 @@ export function groupImports(metafile) {
 
   const groups = [
     { members: core, to: (e) => e !== main },
-    { members: tables, to: (e) => zodEntries.has(e) },
+    { members: tables, to: (e) => zodEntries.has(e) || run.includes(e) },
     { members: areaCommon, to: (e) => areaCommon.some((m) => reachedBy(m).has(e)) },
     { members: service, to: (e) => service.some((m) => reachedBy(m).has(e)) },
   ];
   const plan = new Map();
-  if (smallEverywhere.length) plan.set(resolve(main), smallEverywhere.map((m) => resolve(m)));
+  if (everywhere.length) plan.set(resolve(main), everywhere.map((m) => resolve(m)));
   for (const { entry } of entries) {
+    // Only our own modules get imports: an `import` added to a library's CommonJS entry (jmespath,
+    // loaded lazily by --query) is a require() to esbuild, which then wraps every ES module it reaches
+    // in a lazy initialiser (`__esm`): each module body compiled twice at start-up, and called through
+    // a wrapper (the whole bundle was wrapped that way).
+    if (!ours(entry)) continue;
     // Never an import circle: a module that reaches the entry is not imported by it.
     const add = groups.flatMap((g) => (g.to(entry) ? g.members : [])).filter((m) => !closure(m).has(entry));
     if (add.length) plan.set(resolve(entry), [...(plan.get(resolve(entry)) ?? []), ...add.map((m) => resolve(m))]);

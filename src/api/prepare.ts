@@ -39,7 +39,8 @@ export async function prepare(reader: Reader, op: Operation, raw: Partial<RawInp
   // Top-level keys that pass as they are: the hash keys the translation placed there (v1 leads).
   let allow: (key: string) => boolean = () => false;
   // Custom values given by field name become hash keys first (src/names), at this one entry of every door.
-  const names = op.cli.customFields ? await import('../names/entry.js') : undefined;
+  // Only a body carries them: a read (a plain list) does not load the translation.
+  const names = op.cli.customFields && isBody(input.body) ? await import('../names/entry.js') : undefined;
   if (names?.hasNamedFields(op, input)) {
     const t = await names.translateNamedFields(checkReader(reader), op, input, opts.naming ?? 'flags', opts.container, reader, opts.fieldLabel);
     input = t.raw;
@@ -109,6 +110,10 @@ function memoised(reader: Reader, op: Operation, raw: Partial<RawInput>, how: st
     hit.catch(() => reader.memo?.delete(key));
   }
   return hit;
+}
+
+function isBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body);
 }
 
 function givesWhere(input: RawInput): boolean {

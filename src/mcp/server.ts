@@ -16,15 +16,11 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /**
- * The MCP server over stdio. Loaded only by `crmctl mcp` (the SDK is imported here, nowhere else).
+ * The MCP server over stdio. Loaded only by `crmctl mcp` (the SDK is imported through ./sdk.ts, here and nowhere else).
  * Resolves when the client closes the connection (stdin ends).
  */
 export async function runMcpServer(ctx: Context, policy: ToolPolicy): Promise<void> {
-  const [{ Server }, { StdioServerTransport }, { ListToolsRequestSchema, CallToolRequestSchema, ListResourcesRequestSchema, ReadResourceRequestSchema, McpError, ErrorCode }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
+  const { Server, StdioServerTransport, ListToolsRequestSchema, CallToolRequestSchema, ListResourcesRequestSchema, ReadResourceRequestSchema, McpError, ErrorCode } = await import('./sdk.js');
   const offered = listedTools(policy);
   // Every operation by name, listed or not: callTool refuses one the policy does not allow, with the reason.
   const byName = new Map(allTools().map((t) => [t.name, t]));
