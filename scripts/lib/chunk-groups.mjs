@@ -78,13 +78,16 @@ export function groupImports(metafile) {
   // fewer than half the zod entries (those count lazily imported modules too): the areas decide as well.
   const zodAreas = areas.filter((a) => zodEntries.has(a));
   const common = (m) => reachedBy(m).size >= zodEntries.size / 2 || zodAreas.filter((a) => reachedBy(m).has(a)).length >= zodAreas.length / 2;
-  // Small modules a few table areas share (table views, record field lists, follower rows, bulk-update):
-  // a file each costs a command more (~0.5 ms) than parsing a few kB it does not run.
-  const sharedSmall = (m) => (bytes.get(m) ?? Infinity) <= 4096 && zodAreas.filter((a) => reachedBy(m).has(a)).length >= 4;
-  const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e)) && (common(m) || sharedSmall(m)));
+  // Small modules two or more table areas share (table views, record field lists, follower and history
+  // rows, bulk-update): a file each costs a command more (~0.45 ms) than parsing a few kB it does not
+  // run (~0.05 ms a kB).
+  const sharedSmall = (m) => (bytes.get(m) ?? Infinity) <= 4096 && zodAreas.filter((a) => reachedBy(m).has(a)).length >= 2;
+  // A module that is also an import() target of its own (link-namer) counts as loading zod: that entry
+  // is given the group with it (see `to` below).
+  const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e) || e === m) && (common(m) || sharedSmall(m)));
   // What a table command loads once it runs (the entry's prepare, the call, execute-operation; ~15 kB)
   // joins the table machinery: every entry that loads zod prepares or calls an operation, and one
-  // chunk costs less than four files. An entry among them (api/call.js) is given the group as well.
+  // chunk costs less than four files.
   const run = metafile.inputs[RUN_ENTRY] ? [...closure(RUN_ENTRY)].filter((m) => ours(m) && !taken.has(m) && !tables.includes(m)) : [];
   tables.push(...run);
   for (const m of tables) taken.add(m);
@@ -98,7 +101,7 @@ export function groupImports(metafile) {
 
   const groups = [
     { members: core, to: (e) => e !== main },
-    { members: tables, to: (e) => zodEntries.has(e) || run.includes(e) },
+    { members: tables, to: (e) => zodEntries.has(e) || tables.includes(e) },
     { members: areaCommon, to: (e) => areaCommon.some((m) => reachedBy(m).has(e)) },
     { members: service, to: (e) => service.some((m) => reachedBy(m).has(e)) },
   ];
@@ -110,8 +113,11 @@ export function groupImports(metafile) {
     // in a lazy initialiser (`__esm`): each module body compiled twice at start-up, and called through
     // a wrapper (the whole bundle was wrapped that way).
     if (!ours(entry)) continue;
-    // Never an import circle: a module that reaches the entry is not imported by it.
-    const add = groups.flatMap((g) => (g.to(entry) ? g.members : [])).filter((m) => !closure(m).has(entry));
+    // No import circle, except inside a group: a module that reaches the entry is not imported by it,
+    // unless the entry is a member of that group itself (a module also loaded lazily, such as
+    // config/store.js). The group is one chunk either way; leaving the circle out would give the
+    // members that reach the entry a chunk of their own (a file more for every command).
+    const add = groups.flatMap((g) => (g.to(entry) ? g.members.filter((m) => !closure(m).has(entry) || g.members.includes(entry)) : []));
     if (add.length) plan.set(resolve(entry), [...(plan.get(resolve(entry)) ?? []), ...add.map((m) => resolve(m))]);
   }
   return plan;

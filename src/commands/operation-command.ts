@@ -9,6 +9,9 @@ import { jsonSchemaOf } from '../input/json-schema.js';
 import { clearableKeys, operationFields, validateParams, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { readJsonInput } from '../input/sources.js';
 import { pagingFlags, pagingOptions, type RunHooks } from './run-operation.js';
+// Static: the bundle puts the run path in the same chunk as this module (scripts/lib/chunk-groups.mjs),
+// so an import() would only add a file to load.
+import { executeOperation, namedView, prepare } from './execute-operation.js';
 
 /**
  * What an area adds to a generated command: flags the table cannot express (flags that send null,
@@ -196,7 +199,6 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     validateParams(op, raw.params);
     if (ext.adjust) raw = await ext.adjust(ctx, raw, opts);
     await promptForGaps(ctx, op, raw);
-    const { prepare, namedView, executeOperation } = await import('./execute-operation.js');
     const input = await prepare(ctx, op, raw);
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
