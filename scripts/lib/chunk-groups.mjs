@@ -9,8 +9,11 @@
 //  - what main loads (core/, the command tree) is reached by every entry: main loads it first anyway,
 //    so no command loads more than before;
 //  - the table machinery most table areas use (zod, api/schemas, api/operation, input/, the operation
-//    command) is reached by every entry that already loads zod: those entries pay zod's ~20 ms already;
-//    a few small modules more are cheaper than a file each.
+//    command and the run path it imports) is reached by every entry that already loads zod: a few
+//    small modules more are cheaper than a file each (`deals list --json` loads 8 files).
+// Imports are added to our own modules only (see the entry loop below: a library's CommonJS entry
+// would make esbuild wrap every module in a lazy initialiser).
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
@@ -81,7 +84,9 @@ export function groupImports(metafile) {
   // Small modules two or more table areas share (table views, record field lists, follower and history
   // rows, bulk-update): a file each costs a command more (~0.45 ms) than parsing a few kB it does not
   // run (~0.05 ms a kB).
-  const sharedSmall = (m) => (bytes.get(m) ?? Infinity) <= 4096 && zodAreas.filter((a) => reachedBy(m).has(a)).length >= 2;
+  // Not an operation table: a module of a loaded chunk runs its top-level code whether or not the
+  // command uses it, and a table builds its rows when it runs.
+  const sharedSmall = (m) => (bytes.get(m) ?? Infinity) <= 4096 && !buildsTable(m) && zodAreas.filter((a) => reachedBy(m).has(a)).length >= 2;
   // A module that is also an import() target of its own (link-namer) counts as loading zod: that entry
   // is given the group with it (see `to` below).
   const tables = mods.filter((m) => !taken.has(m) && [...reachedBy(m)].every((e) => zodEntries.has(e) || e === m) && (common(m) || sharedSmall(m)));
@@ -121,6 +126,11 @@ export function groupImports(metafile) {
     if (add.length) plan.set(resolve(entry), [...(plan.get(resolve(entry)) ?? []), ...add.map((m) => resolve(m))]);
   }
   return plan;
+}
+
+/** An operation table (`export const dealOps = defineTable(...)`): its rows are built when the module runs. */
+function buildsTable(m) {
+  return m.startsWith('dist/api/operations/') && /^export const \w+ = \w+\(/m.test(readFileSync(m, 'utf8'));
 }
 
 /** module → bytes it adds to the output (over every chunk it lands in). */

@@ -1,3 +1,4 @@
+import { once } from '../core/once.js';
 import * as z from 'zod/mini';
 import english from 'zod/v4/locales/en.js';
 
@@ -10,24 +11,24 @@ z.config({ ...english(), jitless: true });
 
 /** Building blocks shared by the operation tables; each carries the rule the interface states. */
 // min(1) rather than positive(): same rule, but the message reads "must be at least 1" instead of "at least 0".
-export const id = z.int().check(z.gte(1));
+export const id = once(() => z.int().check(z.gte(1)));
 /**
  * An integer id in a path. Typed on the command line it is text ("12"): validateInput turns numeric
  * text into a number before this sees it, so "abc" and "0" get this message rather than a type error.
  */
-export const pathId = z.int({ error: 'must be a positive integer id' }).check(z.gte(1, { error: 'must be a positive integer id' }));
-export const uuid = z.guid({ error: 'must be a UUID' });
+export const pathId = once(() => z.int({ error: 'must be a positive integer id' }).check(z.gte(1, { error: 'must be a positive integer id' })));
+export const uuid = once(() => z.guid({ error: 'must be a UUID' }));
 // abort: zod runs every check of a string even after one failed, so "nope" would also be "not a real date".
-export const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true })).check(z.refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { error: 'must be a real calendar date YYYY-MM-DD' }));
+export const isoDate = once(() => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true })).check(z.refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { error: 'must be a real calendar date YYYY-MM-DD' })));
 /** RFC 3339 / ISO 8601 date-time (a bare date is accepted where the service takes one). */
-export const dateTime = z.string().check(z.refine((s) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
+export const dateTime = once(() => z.string().check(z.refine((s) => /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
   error: 'must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z',
-}));
-export const flag01 = z.union([z.literal(0), z.literal(1)]);
+})));
+export const flag01 = once(() => z.union([z.literal(0), z.literal(1)]));
 /** visible_to values of the interface's visibility table. */
-export const visibleTo = z.enum(['1', '3', '5', '7']);
-export const visibleToNumber = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)]);
-export const currency = z.string().check(z.regex(/^[A-Za-z]{3}$/, { error: 'must be a 3-letter currency code' }));
+export const visibleTo = once(() => z.enum(['1', '3', '5', '7']));
+export const visibleToNumber = once(() => z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)]));
+export const currency = once(() => z.string().check(z.regex(/^[A-Za-z]{3}$/, { error: 'must be a 3-letter currency code' })));
 
 /** `field ASC, other DESC` with fields from an allowed list (custom-field hashes allowed when `custom`). */
 export function sortString(fields: readonly string[], custom = false) {
@@ -50,7 +51,7 @@ export function searchQuery<T extends z.core.$ZodShape>(shape: T) {
   }));
 }
 
-export const offsetQuery = { start: z.optional(z.int().check(z.gte(0))), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(500))) };
+export const offsetQuery = once(() => ({ start: z.optional(z.int().check(z.gte(0))), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(500))) }));
 export function cursorQuery(max = 500) {
   return { cursor: z.optional(z.string()), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(max))) };
 }

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery } from '../schemas.js';
@@ -8,11 +9,11 @@ import { getRow, listRow } from './rows.js';
 const SCOPES = ['admin'];
 const FIELDS = ['field_code', 'field_name', 'field_type', 'description', 'options', 'subfields', 'is_custom_field', 'is_optional_response_field', 'ui_visibility'];
 const COLUMNS = ['field_code', 'field_name', 'field_type', 'is_custom_field'];
-const includeFields = z.optional(z.array(z.enum(['ui_visibility'])));
+const includeFields = once(() => z.optional(z.array(z.enum(['ui_visibility']))));
 const HELP = { include_fields: 'also return ui_visibility (add_visible_flag, details_visible_flag)' };
 
 export const activityFieldOps = defineTable('activityFields', {
-  list: listRow('/api/v2/activityFields', 10, SCOPES, 'cursor', () => z.object({ include_fields: includeFields, ...cursorQuery(500) }), {
+  list: listRow('/api/v2/activityFields', 10, SCOPES, 'cursor', () => z.object({ include_fields: includeFields(), ...cursorQuery(500) }), {
     command: ['activity-fields', 'list'],
     summary: 'List activity field metadata (read-only)',
     examples: ['crmctl activity-fields list --include-fields ui_visibility --all', 'crmctl activity-fields list --json'],
@@ -27,7 +28,7 @@ export const activityFieldOps = defineTable('activityFields', {
     columns: [...COLUMNS, 'options', 'ui_visibility'],
     fields: FIELDS,
     help: HELP,
-  }, { params: () => z.object({ field_code: z.string().check(z.trim()).check(z.minLength(1)) }), query: () => z.object({ include_fields: includeFields }) }),
+  }, { params: () => z.object({ field_code: z.string().check(z.trim()).check(z.minLength(1)) }), query: () => z.object({ include_fields: includeFields() }) }),
   // The vendor documents no paging for the v1 list: it answers every field at once.
   listV1: getRow('/api/v1/activityFields', 20, ['activities:read', 'activities:full'], {
     command: ['activity-fields', 'list'],

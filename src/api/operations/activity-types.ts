@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { createRow, deleteRow, getRow, updateRow } from './rows.js';
@@ -15,9 +16,9 @@ const WRITE = ['admin'];
 const FIELDS = ['id', 'name', 'key_string', 'icon_key', 'color', 'order_nr', 'active_flag', 'is_custom_flag', 'add_time', 'update_time'];
 const COLUMNS = ['id', 'name', 'key_string', 'icon_key', 'color', 'order_nr', 'is_custom_flag'];
 
-const name = z.string().check(z.trim()).check(z.minLength(1)).check(z.maxLength(255));
-const iconKey = z.enum(ACTIVITY_ICON_KEYS);
-const color = z.string().check(z.regex(/^[0-9A-Fa-f]{6}$/, { error: 'must be 6 hex characters without a leading #, e.g. FFCC00' }));
+const name = once(() => z.string().check(z.trim()).check(z.minLength(1)).check(z.maxLength(255)));
+const iconKey = once(() => z.enum(ACTIVITY_ICON_KEYS));
+const color = once(() => z.string().check(z.regex(/^[0-9A-Fa-f]{6}$/, { error: 'must be 6 hex characters without a leading #, e.g. FFCC00' })));
 
 /**
  * Strict bodies: key_string is generated from the name and immutable, so a --data body that tries to set it
@@ -48,7 +49,7 @@ export const activityTypeOps = defineTable('activityTypes', {
     columns: COLUMNS,
     fields: FIELDS,
   }),
-  create: createRow('/api/v1/activityTypes', 10, WRITE, () => strictBody({ name, icon_key: iconKey, color: z.optional(color) }), {
+  create: createRow('/api/v1/activityTypes', 10, WRITE, () => strictBody({ name: name(), icon_key: iconKey(), color: z.optional(color()) }), {
     command: ['activity-types', 'create'],
     summary: 'Create an activity type (its key_string is generated from the name)',
     examples: ['crmctl activity-types create --name "Site visit" --icon-key car --color 2E86DE'],
@@ -65,7 +66,7 @@ export const activityTypeOps = defineTable('activityTypes', {
     fields: FIELDS,
     help: HELP,
   }, {
-    body: () => strictBody({ name: z.optional(name), icon_key: z.optional(iconKey), color: z.optional(color), order_nr: z.optional(z.int().check(z.gte(0))) }),
+    body: () => strictBody({ name: z.optional(name()), icon_key: z.optional(iconKey()), color: z.optional(color()), order_nr: z.optional(z.int().check(z.gte(0))) }),
   }),
   delete: deleteRow('/api/v1/activityTypes/{id}', 6, WRITE, {
     prompts: { id: { from: 'activityTypes.list' } },

@@ -28,7 +28,7 @@ export const callLogOps = defineTable('callLogs', {
     examples: ['crmctl call-logs get <id>'],
     ...SHOWN,
   }, { params: callLogParams }),
-  create: createRow('/api/v1/callLogs', 10, ['phone-integration'], () => z.object({ user_id: z.optional(id), activity_id: z.optional(id), subject: z.optional(z.string()), duration: z.optional(z.string()), outcome: z.enum(['connected', 'no_answer', 'left_message', 'left_voicemail', 'wrong_number', 'busy']), from_phone_number: z.optional(z.string()), to_phone_number: z.string(), start_time: dateTime, end_time: dateTime, person_id: z.optional(id), org_id: z.optional(id), deal_id: z.optional(id), lead_id: z.optional(uuid), note: z.optional(z.string()) }), {
+  create: createRow('/api/v1/callLogs', 10, ['phone-integration'], () => z.object({ user_id: z.optional(id()), activity_id: z.optional(id()), subject: z.optional(z.string()), duration: z.optional(z.string()), outcome: z.enum(['connected', 'no_answer', 'left_message', 'left_voicemail', 'wrong_number', 'busy']), from_phone_number: z.optional(z.string()), to_phone_number: z.string(), start_time: dateTime(), end_time: dateTime(), person_id: z.optional(id()), org_id: z.optional(id()), deal_id: z.optional(id()), lead_id: z.optional(uuid()), note: z.optional(z.string()) }), {
     command: ['call-logs', 'create'],
     summary: 'Log a call (outcome, numbers, times; linked to a deal, lead, person or organization)',
     examples: ['crmctl call-logs create --outcome connected --to-phone-number "+3725551234" --start-time "2026-11-20 10:00:00" --end-time "2026-11-20 10:12:00" --deal-id 1'],

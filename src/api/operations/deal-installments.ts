@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate } from '../schemas.js';
@@ -12,12 +13,12 @@ const COLUMNS = ['id', 'deal_id', 'billing_date', 'amount', 'description'];
 
 const PLAN_NOTE = 'Deal installments need the Growth plan or above. A deal takes installments only when it has at least one one-time product and no recurring product; the service refuses others (400).';
 
-const amount = z.number().check(z.gt(0));
+const amount = once(() => z.number().check(z.gt(0)));
 const HELP = { description: 'name of the installment', amount: 'greater than 0', billing_date: 'YYYY-MM-DD, the day it is charged' };
 
 export const dealInstallmentOps = defineTable('dealInstallments', {
   list: listRow('/api/v2/deals/installments', 10, SCOPES, 'cursor', () => z.object({
-    deal_ids: z.array(id).check(z.minLength(1)).check(z.maxLength(100)),
+    deal_ids: z.array(id()).check(z.minLength(1)).check(z.maxLength(100)),
     sort_by: z.optional(z.enum(['id', 'billing_date', 'deal_id'])),
     sort_direction: z.optional(z.enum(['asc', 'desc'])),
     ...cursorQuery(500),
@@ -30,7 +31,7 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
     fields: INSTALLMENT_FIELDS,
     help: { deal_ids: 'deal ids, at most 100', sort_by: 'default id', sort_direction: 'default asc' },
   }),
-  add: createRow('/api/v2/deals/{id}/installments', 5, SCOPES, () => z.object({ description: z.string().check(z.trim()).check(z.minLength(1)), amount, billing_date: isoDate }), {
+  add: createRow('/api/v2/deals/{id}/installments', 5, SCOPES, () => z.object({ description: z.string().check(z.trim()).check(z.minLength(1)), amount: amount(), billing_date: isoDate() }), {
     prompts: { id: { from: 'deals.list', label: 'title' } },
     command: ['deal-installments', 'add'],
     summary: 'Add an installment to a deal',
@@ -50,7 +51,7 @@ export const dealInstallmentOps = defineTable('dealInstallments', {
     columns: COLUMNS,
     fields: INSTALLMENT_FIELDS,
     help: { ...HELP, id: 'deal id', installment_id: 'installment id (see crmctl deal-installments list)' },
-  }, { body: () => z.object({ description: z.optional(z.string().check(z.trim()).check(z.minLength(1))), amount: z.optional(amount), billing_date: z.optional(isoDate) }) }),
+  }, { body: () => z.object({ description: z.optional(z.string().check(z.trim()).check(z.minLength(1))), amount: z.optional(amount()), billing_date: z.optional(isoDate()) }) }),
   delete: deleteRow('/api/v2/deals/{id}/installments/{installment_id}', 3, SCOPES, {
     help: { id: 'deal id', installment_id: 'installment id (see crmctl deal-installments list)' },
     prompts: { id: { from: 'deals.list', label: 'title' }, installment_id: { from: 'dealInstallments.list', label: '{description} ({billing_date})', query: { deal_ids: '$id' } } },

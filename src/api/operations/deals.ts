@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, dateTime, flag01, id, isoDate, pathId, searchQuery, uuid, visibleToNumber } from '../schemas.js';
@@ -44,27 +45,27 @@ const DEAL_INCLUDE = [
 ] as const;
 
 /** Fields a create and an update share (the vendor's request schema; the rules its descriptions state). */
-const dealFields = {
-  owner_id: z.optional(id),
-  person_id: z.optional(z.nullable(id)),
-  org_id: z.optional(z.nullable(id)),
-  pipeline_id: z.optional(id),
-  stage_id: z.optional(id),
+const dealFields = once(() => ({
+  owner_id: z.optional(id()),
+  person_id: z.optional(z.nullable(id())),
+  org_id: z.optional(z.nullable(id())),
+  pipeline_id: z.optional(id()),
+  stage_id: z.optional(id()),
   value: z.optional(z.number().check(z.gte(0))),
-  currency: z.optional(currency),
+  currency: z.optional(currency()),
   is_archived: z.optional(z.boolean()),
-  archive_time: z.optional(dateTime),
+  archive_time: z.optional(dateTime()),
   status: z.optional(z.enum(DEAL_STATUSES)),
   probability: z.optional(z.nullable(z.number().check(z.gte(0)).check(z.lte(100)))),
   lost_reason: z.optional(z.nullable(z.string())),
-  visible_to: z.optional(visibleToNumber),
-  close_time: z.optional(z.nullable(dateTime)),
-  won_time: z.optional(dateTime),
-  lost_time: z.optional(dateTime),
-  expected_close_date: z.optional(z.nullable(isoDate)),
-  label_ids: z.optional(z.array(id).check(z.maxLength(100))),
+  visible_to: z.optional(visibleToNumber()),
+  close_time: z.optional(z.nullable(dateTime())),
+  won_time: z.optional(dateTime()),
+  lost_time: z.optional(dateTime()),
+  expected_close_date: z.optional(z.nullable(isoDate())),
+  label_ids: z.optional(z.array(id()).check(z.maxLength(100))),
   custom_fields: z.optional(z.record(z.string(), z.unknown())),
-};
+}));
 
 type DealBody = { status?: string; lost_reason?: string | null; won_time?: string; lost_time?: string; close_time?: string | null };
 
@@ -108,12 +109,12 @@ const DISCOUNT = { columns: ['id', 'type', 'deal_id'], fields: DISCOUNT_FIELDS }
 /** Columns and known fields of one participant. */
 const PARTICIPANT = { columns: ['id', 'person_id', 'add_time'], fields: PARTICIPANT_FIELDS };
 /** A deal and one of its discounts (the discount is named by UUID). */
-const discountParams = () => z.object({ id: pathId, discount_id: uuid });
+const discountParams = () => z.object({ id: pathId(), discount_id: uuid() });
 
 /** Filters the list of deals and the list of archived deals share. */
 const dealFilters = () => ({
-  filter_id: z.optional(id), ids: z.optional(z.array(id).check(z.maxLength(100))), owner_id: z.optional(id), person_id: z.optional(id), org_id: z.optional(id), pipeline_id: z.optional(id),
-  stage_id: z.optional(id), status: z.optional(z.enum(['open', 'won', 'lost', 'deleted'])), updated_since: z.optional(dateTime), updated_until: z.optional(dateTime),
+  filter_id: z.optional(id()), ids: z.optional(z.array(id()).check(z.maxLength(100))), owner_id: z.optional(id()), person_id: z.optional(id()), org_id: z.optional(id()), pipeline_id: z.optional(id()),
+  stage_id: z.optional(id()), status: z.optional(z.enum(['open', 'won', 'lost', 'deleted'])), updated_since: z.optional(dateTime()), updated_until: z.optional(dateTime()),
   sort_by: z.optional(z.enum(['id', 'update_time', 'add_time'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), include_fields: z.optional(z.array(z.enum(DEAL_INCLUDE))),
   custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))),
 });
@@ -122,11 +123,11 @@ const dealFilters = () => ({
 const lineFields = () => ({
   tax: z.optional(z.number()), comments: z.optional(z.string()), discount: z.optional(z.number()), is_enabled: z.optional(z.boolean()),
   tax_method: z.optional(z.enum(['exclusive', 'inclusive', 'none'])), discount_type: z.optional(z.enum(['percentage', 'amount'])),
-  product_variation_id: z.optional(z.nullable(id)), billing_frequency: z.optional(z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly'])),
-  billing_frequency_cycles: z.optional(z.nullable(z.int())), billing_start_date: z.optional(z.nullable(isoDate)),
+  product_variation_id: z.optional(z.nullable(id())), billing_frequency: z.optional(z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly'])),
+  billing_frequency_cycles: z.optional(z.nullable(z.int())), billing_start_date: z.optional(z.nullable(isoDate())),
 });
 /** A product line as attaching one (or many) sends it. */
-const newLine = () => ({ product_id: id, item_price: z.number(), quantity: z.number(), ...lineFields() });
+const newLine = () => ({ product_id: id(), item_price: z.number(), quantity: z.number(), ...lineFields() });
 
 const HISTORY = itemHistoryRows({ area: 'deals', noun: 'deal', read: READ, flowSummary: 'Everything that happened on a deal (changes, notes, activities, mails...)' });
 
@@ -146,7 +147,7 @@ export const dealOps = defineTable('deals', {
   }, {
     query: () => z.object({ include_fields: z.optional(z.array(z.enum(DEAL_INCLUDE))), custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))), include_option_labels: z.optional(z.boolean()), include_labels: z.optional(z.boolean()) }),
   }),
-  create: createRow('/api/v2/deals', 5, ['deals:full'], () => z.object({ title: z.string().check(z.trim()).check(z.minLength(1)), ...dealFields }).check(z.superRefine(statusRules)), {
+  create: createRow('/api/v2/deals', 5, ['deals:full'], () => z.object({ title: z.string().check(z.trim()).check(z.minLength(1)), ...dealFields() }).check(z.superRefine(statusRules)), {
     help: DEAL_HELP,
     customFields: 'deal', command: ['deals', 'create'],
     ask: ['pipeline_id', 'stage_id'],
@@ -161,7 +162,7 @@ export const dealOps = defineTable('deals', {
     summary: 'Change a deal: only the fields you give change (moving stage, winning, losing)',
     examples: ['crmctl deals update 1 --status won'],
     ...SHOWN,
-  }, { body: () => z.object({ title: z.optional(z.string().check(z.trim()).check(z.minLength(1))), ...dealFields }).check(z.superRefine(statusRules)) }),
+  }, { body: () => z.object({ title: z.optional(z.string().check(z.trim()).check(z.minLength(1))), ...dealFields() }).check(z.superRefine(statusRules)) }),
   delete: deleteRow('/api/v2/deals/{id}', 3, ['deals:full'], {
     command: ['deals', 'delete'],
     summary: 'Delete a deal',
@@ -173,7 +174,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals archived'],
     ...SHOWN,
   }),
-  search: listRow('/api/v2/deals/search', 20, ['deals:read', 'deals:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.optional(z.array(z.enum(['custom_fields', 'notes', 'title']))), exact_match: z.optional(z.boolean()), person_id: z.optional(id), organization_id: z.optional(id), status: z.optional(z.enum(['open', 'won', 'lost'])), include_fields: z.optional(z.array(z.enum(['deal.cc_email']))), ...cursorQuery(500) }), {
+  search: listRow('/api/v2/deals/search', 20, ['deals:read', 'deals:full', 'search:read'], 'cursor', () => searchQuery({ term: z.string(), fields: z.optional(z.array(z.enum(['custom_fields', 'notes', 'title']))), exact_match: z.optional(z.boolean()), person_id: z.optional(id()), organization_id: z.optional(id()), status: z.optional(z.enum(['open', 'won', 'lost'])), include_fields: z.optional(z.array(z.enum(['deal.cc_email']))), ...cursorQuery(500) }), {
     command: ['deals', 'search'],
     summary: 'Search deals by title, notes or custom fields',
     examples: ['crmctl deals search --term acme'],
@@ -181,7 +182,7 @@ export const dealOps = defineTable('deals', {
     columns: ['item.id', 'item.title', 'item.value', 'item.currency', 'item.status', 'result_score'],
   }),
   ...followerRows({ area: 'deals', noun: 'deal', read: READ, write: ['deals:full'], v1Columns: ['id', 'deal_id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'deal_id', 'add_time'] }),
-  productsOfDeals: listRow('/api/v2/deals/products', 10, ['products:read', 'products:full', 'deals:read', 'deals:full'], 'cursor', () => z.object({ deal_ids: z.array(id), sort_by: z.optional(z.enum(['id', 'deal_id', 'add_time', 'update_time', 'order_nr'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), ...cursorQuery(500) }), {
+  productsOfDeals: listRow('/api/v2/deals/products', 10, ['products:read', 'products:full', 'deals:read', 'deals:full'], 'cursor', () => z.object({ deal_ids: z.array(id()), sort_by: z.optional(z.enum(['id', 'deal_id', 'add_time', 'update_time', 'order_nr'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), ...cursorQuery(500) }), {
     command: ['deals', 'products', 'of-deals'],
     summary: 'List the products attached to several deals',
     examples: ['crmctl deals products of-deals --deal-ids 1,2'],
@@ -211,7 +212,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals products update 1 1 --quantity 3'],
     ...PRODUCT_LINE,
   }, {
-    body: () => z.object({ product_id: z.optional(id), item_price: z.optional(z.number()), quantity: z.optional(z.number()), ...lineFields() }),
+    body: () => z.object({ product_id: z.optional(id()), item_price: z.optional(z.number()), quantity: z.optional(z.number()), ...lineFields() }),
   }),
   deleteProduct: deleteRow('/api/v2/deals/{id}/products/{product_attachment_id}', 3, ['deals:full', 'products:full'], {
     command: ['deals', 'products', 'delete'],
@@ -224,7 +225,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals products delete-many 1'],
     columns: ['ids'],
     fields: ['ids'],
-  }, { query: () => z.object({ ids: z.optional(z.array(id).check(z.maxLength(100))) }) }),
+  }, { query: () => z.object({ ids: z.optional(z.array(id()).check(z.maxLength(100))) }) }),
   discounts: getRow('/api/v2/deals/{id}/discounts', 10, READ, {
     command: ['deals', 'discounts', 'list'],
     summary: 'List the additional discounts of a deal',
@@ -261,21 +262,21 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals conversion-status 1 <conversion-id>'],
     columns: ['status', 'deal_id'],
     fields: ['lead_id', 'deal_id', 'conversion_id', 'status'],
-  }, { params: () => z.object({ id: pathId, conversion_id: uuid }) }),
+  }, { params: () => z.object({ id: pathId(), conversion_id: uuid() }) }),
   summary: getRow('/api/v1/deals/summary', 40, READ, {
     command: ['deals', 'summary'],
     summary: 'Totals of deals per currency, with weighted values',
     examples: ['crmctl deals summary'],
     columns: SUMMARY_FIELDS,
     fields: SUMMARY_FIELDS,
-  }, { query: () => z.object({ status: z.optional(z.enum(['open', 'won', 'lost'])), filter_id: z.optional(id), user_id: z.optional(id), pipeline_id: z.optional(id), stage_id: z.optional(id) }) }),
+  }, { query: () => z.object({ status: z.optional(z.enum(['open', 'won', 'lost'])), filter_id: z.optional(id()), user_id: z.optional(id()), pipeline_id: z.optional(id()), stage_id: z.optional(id()) }) }),
   timeline: getRow('/api/v1/deals/timeline', 20, READ, {
     command: ['deals', 'timeline'],
     summary: 'Deals grouped by period of a date field (won_time, expected_close_date...)',
     examples: ['crmctl deals timeline --start-date 2026-01-01 --interval month --amount 3 --field-key won_time'],
     columns: TIMELINE_FIELDS,
     fields: TIMELINE_FIELDS,
-  }, { query: () => z.object({ start_date: isoDate, interval: z.enum(['day', 'week', 'month', 'quarter']), amount: z.int(), field_key: z.string(), user_id: z.optional(id), pipeline_id: z.optional(id), filter_id: z.optional(id), exclude_deals: z.optional(flag01), totals_convert_currency: z.optional(z.string()) }) }),
+  }, { query: () => z.object({ start_date: isoDate(), interval: z.enum(['day', 'week', 'month', 'quarter']), amount: z.int(), field_key: z.string(), user_id: z.optional(id()), pipeline_id: z.optional(id()), filter_id: z.optional(id()), exclude_deals: z.optional(flag01()), totals_convert_currency: z.optional(z.string()) }) }),
   changelog: HISTORY.changelog,
   flow: HISTORY.flow,
   participants: listRow('/api/v1/deals/{id}/participants', 10, READ, 'offset', offsetPage, {
@@ -284,7 +285,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals participants list 1'],
     ...PARTICIPANT,
   }),
-  addParticipant: createRow('/api/v1/deals/{id}/participants', 10, ['deals:full'], () => z.object({ person_id: id }), {
+  addParticipant: createRow('/api/v1/deals/{id}/participants', 10, ['deals:full'], () => z.object({ person_id: id() }), {
     command: ['deals', 'participants', 'add'],
     summary: 'Add a person to a deal\'s participants',
     examples: ['crmctl deals participants add 1 --person-id 2'],
@@ -309,7 +310,7 @@ export const dealOps = defineTable('deals', {
     columns: ['id', 'title', 'label', 'status', 'value', 'currency', 'pipeline_id'],
     fields: [...V1_DEAL_FIELDS, 'merge_what_id'],
     confirm: true,
-  }, { body: () => z.object({ merge_with_id: id }) }),
+  }, { body: () => z.object({ merge_with_id: id() }) }),
   duplicate: actionRow('/api/v1/deals/{id}/duplicate', 10, ['deals:full'], {
     command: ['deals', 'duplicate'],
     summary: 'Copy a deal',

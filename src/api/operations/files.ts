@@ -26,7 +26,7 @@ export const fileOps = defineTable('files', {
     columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
     fields: FILE_FIELDS,
   }),
-  upload: createRow('/api/v1/files', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ deal_id: z.optional(id), person_id: z.optional(id), org_id: z.optional(id), product_id: z.optional(id), activity_id: z.optional(id), lead_id: z.optional(uuid), project_id: z.optional(id) }), {
+  upload: createRow('/api/v1/files', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ deal_id: z.optional(id()), person_id: z.optional(id()), org_id: z.optional(id()), product_id: z.optional(id()), activity_id: z.optional(id()), lead_id: z.optional(uuid()), project_id: z.optional(id()) }), {
     command: ['files', 'upload'],
     upload: { field: 'file' },
     summary: 'Upload a file from a path or stdin, linked to a deal, person, organization, product, activity, lead or project',
@@ -46,14 +46,14 @@ export const fileOps = defineTable('files', {
     summary: 'Delete a file',
     examples: ['crmctl files delete 1'],
   }),
-  createRemote: createRow('/api/v1/files/remote', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ file_type: z.enum(['gdoc', 'gslides', 'gsheet', 'gform', 'gdraw']), title: z.string(), item_type: z.enum(['deal', 'organization', 'person']), item_id: id, remote_location: z.enum(['googledrive']) }), {
+  createRemote: createRow('/api/v1/files/remote', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ file_type: z.enum(['gdoc', 'gslides', 'gsheet', 'gform', 'gdraw']), title: z.string(), item_type: z.enum(['deal', 'organization', 'person']), item_id: id(), remote_location: z.enum(['googledrive']) }), {
     command: ['files', 'create-remote'],
     summary: 'Create an empty Google Drive document and link it to a deal, person or organization',
     examples: ['crmctl files create-remote --file-type gdoc --title "Proposal" --item-type deal --item-id 1 --remote-location googledrive'],
     columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'],
     fields: FILE_FIELDS,
   }, { encoding: 'form' }),
-  linkRemote: createRow('/api/v1/files/remoteLink', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ item_type: z.enum(['deal', 'organization', 'person']), item_id: id, remote_id: z.string(), remote_location: z.enum(['googledrive']) }), {
+  linkRemote: createRow('/api/v1/files/remoteLink', 10, ['deals:full', 'activities:full', 'contacts:full'], () => z.object({ item_type: z.enum(['deal', 'organization', 'person']), item_id: id(), remote_id: z.string(), remote_location: z.enum(['googledrive']) }), {
     command: ['files', 'link-remote'],
     summary: 'Link an existing Google Drive file to a deal, person or organization',
     examples: ['crmctl files link-remote --item-type deal --item-id 1 --remote-id 1a2b3c --remote-location googledrive'],

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
@@ -21,7 +22,7 @@ export const MAX_FILTER_CONDITIONS = 16;
  * include_field_code): the service sets them, so they are accepted here, so that get → edit → update
  * round-trips, and left out of what is sent.
  */
-const condition = z.pipe(z
+const condition = once(() => z.pipe(z
   .object({
     object: z.enum(FILTER_OBJECTS),
     field_id: z.union([z.int().check(z.gte(1)), z.string().check(z.minLength(1))]),
@@ -30,22 +31,22 @@ const condition = z.pipe(z
     extra_value: z.optional(z.unknown()),
     json_value_flag: z.optional(z.boolean()).check(z.describe('read-only (as filters get returns it); not sent')),
     field_code: z.optional(z.nullable(z.string())).check(z.describe('read-only (as filters get returns it); not sent')),
-  }), z.transform(({ json_value_flag: _flag, field_code: _code, ...sent }) => sent));
-const glue = z.enum(['and', 'or']);
+  }), z.transform(({ json_value_flag: _flag, field_code: _code, ...sent }) => sent)));
+const glue = once(() => z.enum(['and', 'or']));
 /** {"glue":"and","conditions":[{"glue":"and","conditions":[CONDITION...]},{"glue":"or","conditions":[...]}]} (the vendor's form). */
-const conditions = z.object({ glue, conditions: z.array(z.object({ glue, conditions: z.array(condition) })).check(z.minLength(1)) }).check(z.superRefine((c, ctx) => {
+const conditions = once(() => z.object({ glue: glue(), conditions: z.array(z.object({ glue: glue(), conditions: z.array(condition()) })).check(z.minLength(1)) }).check(z.superRefine((c, ctx) => {
   const n = c.conditions.reduce((sum, g) => sum + g.conditions.length, 0);
   if (n > MAX_FILTER_CONDITIONS) ctx.addIssue({ code: 'custom', path: [], message: `has ${n} conditions; a filter may have at most ${MAX_FILTER_CONDITIONS}` });
-}));
+})));
 const FILTER_HELP = {
   conditions: 'JSON {"glue":"and","conditions":[{"glue":"and","conditions":[{"object":"deal","field_id":1,"operator":">","value":10000}]}]} (at most 16 conditions), @file or -, or the conditions by name with --where; json_value_flag and field_code as filters get returns them are accepted and not sent (the service sets them)',
   type: 'the item type the filter is for',
 };
 /** Conditions by field name (src/names/conditions.ts turns them into `conditions` at the entry, for every door). */
-const byName = {
+const byName = once(() => ({
   where: z.optional(z.array(z.string())).check(z.describe('conditions by field name, all of which must hold: NAME OP VALUE, e.g. "Budget > 1000", "Stage = Qualified" (instead of conditions)')),
   or_where: z.optional(z.array(z.string())).check(z.describe('conditions by field name of which at least one must hold (same form as where)')),
-};
+}));
 
 export const filterOps = defineTable('filters', {
   list: {
@@ -72,7 +73,7 @@ export const filterOps = defineTable('filters', {
   }, { query: () => z.object({ include_field_code: z.optional(z.boolean()) }) }),
   create: createRow('/api/v1/filters', 10, ['deals:full', 'activities:full', 'contacts:full'], () =>
     z
-      .object({ name: z.string().check(z.trim()).check(z.minLength(1)), conditions: z.optional(conditions), type: z.enum(FILTER_TYPES), ...byName }).check(z.superRefine((b, ctx) => {
+      .object({ name: z.string().check(z.trim()).check(z.minLength(1)), conditions: z.optional(conditions()), type: z.enum(FILTER_TYPES), ...byName() }).check(z.superRefine((b, ctx) => {
         // Conditions by name stand for them until the entry translates them (a file checked before anything is read).
         if (b.conditions === undefined && b.where === undefined && b.or_where === undefined) ctx.addIssue({ code: 'custom', path: ['conditions'], message: 'is required (or give the conditions by name with where)' });
       })), {
@@ -92,7 +93,7 @@ export const filterOps = defineTable('filters', {
     fields: FILTER_FIELDS,
   }, {
     query: () => z.object({ include_field_code: z.optional(z.boolean()) }),
-    body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), conditions: z.optional(conditions), ...byName }),
+    body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), conditions: z.optional(conditions()), ...byName() }),
   }),
   delete: deleteRow('/api/v1/filters/{id}', 6, ['deals:full', 'activities:full', 'contacts:full'], {
     command: ['filters', 'delete'],
@@ -105,7 +106,7 @@ export const filterOps = defineTable('filters', {
     cost: 10,
     scopes: ['deals:full', 'activities:full', 'contacts:full'],
     pagination: 'none',
-    query: () => z.object({ ids: z.array(id) }),
+    query: () => z.object({ ids: z.array(id()) }),
     cli: {
       command: ['filters', 'delete-many'],
       summary: 'Delete several filters at once',

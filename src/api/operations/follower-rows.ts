@@ -21,9 +21,9 @@ export interface Followed {
   changelogSummary?: string;
 }
 
-const params = () => z.object({ id: pathId });
-const followerParams = () => z.object({ id: pathId, follower_id: pathId });
-const userBody = () => z.object({ user_id: id });
+const params = () => z.object({ id: pathId() });
+const followerParams = () => z.object({ id: pathId(), follower_id: pathId() });
+const userBody = () => z.object({ user_id: id() });
 
 /**
  * The follower operations of one item type, v2 with their `--v1` forms: list, add, remove, changelog.
@@ -41,7 +41,7 @@ export function followerRows(t: Followed) {
     },
     followersV1: {
       method: 'GET', path: baseV1, cost: 20, scopes: t.read, params,
-      ...(t.v1Paged ? { pagination: 'offset' as const, maxLimit: 500, query: () => z.object({ ...offsetQuery }) } : { pagination: 'none' as const }),
+      ...(t.v1Paged ? { pagination: 'offset' as const, maxLimit: 500, query: () => z.object({ ...offsetQuery() }) } : { pagination: 'none' as const }),
       cli: { command: cmd('list'), summary: 'List followers (v1 form)', examples: [`crmctl ${t.area} followers list 1`], columns: t.v1Columns, fields: t.v1Fields, switch: '--v1' },
     },
     addFollower: {

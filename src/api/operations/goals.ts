@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id, isoDate } from '../schemas.js';
@@ -18,9 +19,9 @@ export const GOAL_FIELDS = ['id', 'owner_id', 'title', 'type', 'assignee', 'inte
 const COLUMNS = ['id', 'title', 'type.name', 'assignee.type', 'assignee.id', 'expected_outcome.target', 'expected_outcome.tracking_metric', 'interval', 'duration.start', 'duration.end'];
 
 /** Goal ids are hex strings (the vendor's documents). */
-const goalId = z.string().check(z.regex(/^[0-9a-f]+$/i, { error: 'must be a goal id (a hex string, see crmctl goals find)' }));
-const idList = z.array(id).check(z.minLength(1));
-const goalParams = () => z.object({ id: goalId });
+const goalId = once(() => z.string().check(z.regex(/^[0-9a-f]+$/i, { error: 'must be a goal id (a hex string, see crmctl goals find)' })));
+const idList = once(() => z.array(id()).check(z.minLength(1)));
+const goalParams = () => z.object({ id: goalId() });
 
 /** Friendly flags for the dotted field paths, shared by find, create, update and results. */
 const FLAGS: Record<string, string> = {
@@ -83,47 +84,47 @@ function goalRules(create: boolean) {
   };
 }
 
-const params = z.object({ pipeline_id: z.optional(z.nullable(idList)), stage_id: z.optional(id), activity_type_id: z.optional(z.nullable(idList)) });
+const params = once(() => z.object({ pipeline_id: z.optional(z.nullable(idList())), stage_id: z.optional(id()), activity_type_id: z.optional(z.nullable(idList())) }));
 
-const createBody = z
+const createBody = once(() => z
   .object({
     title: z.optional(z.string().check(z.trim()).check(z.minLength(1))),
-    assignee: z.object({ id, type: z.enum(ASSIGNEE_TYPES) }),
-    type: z.object({ name: z.enum(GOAL_TYPES), params: z.optional(params) }),
-    expected_outcome: z.object({ target: z.number().check(z.positive()), tracking_metric: z.enum(METRICS), currency_id: z.optional(id) }),
-    duration: z.object({ start: isoDate, end: z.optional(z.nullable(isoDate)) }),
+    assignee: z.object({ id: id(), type: z.enum(ASSIGNEE_TYPES) }),
+    type: z.object({ name: z.enum(GOAL_TYPES), params: z.optional(params()) }),
+    expected_outcome: z.object({ target: z.number().check(z.positive()), tracking_metric: z.enum(METRICS), currency_id: z.optional(id()) }),
+    duration: z.object({ start: isoDate(), end: z.optional(z.nullable(isoDate())) }),
     interval: z.enum(INTERVALS),
-  }).check(z.superRefine(goalRules(true)));
+  }).check(z.superRefine(goalRules(true))));
 
-const updateBody = z
+const updateBody = once(() => z
   .object({
     title: z.optional(z.string().check(z.trim()).check(z.minLength(1))),
-    assignee: z.optional(z.object({ id: z.optional(id), type: z.optional(z.enum(ASSIGNEE_TYPES)) })),
-    type: z.optional(z.object({ name: z.optional(z.enum(GOAL_TYPES)), params: z.optional(params) })),
-    expected_outcome: z.optional(z.object({ target: z.optional(z.number().check(z.positive())), tracking_metric: z.optional(z.enum(METRICS)), currency_id: z.optional(id) })),
-    duration: z.optional(z.object({ start: z.optional(isoDate), end: z.optional(z.nullable(isoDate)) })),
+    assignee: z.optional(z.object({ id: z.optional(id()), type: z.optional(z.enum(ASSIGNEE_TYPES)) })),
+    type: z.optional(z.object({ name: z.optional(z.enum(GOAL_TYPES)), params: z.optional(params()) })),
+    expected_outcome: z.optional(z.object({ target: z.optional(z.number().check(z.positive())), tracking_metric: z.optional(z.enum(METRICS)), currency_id: z.optional(id()) })),
+    duration: z.optional(z.object({ start: z.optional(isoDate()), end: z.optional(z.nullable(isoDate())) })),
     interval: z.optional(z.enum(INTERVALS)),
-  }).check(z.superRefine(goalRules(false)));
+  }).check(z.superRefine(goalRules(false))));
 
 const period = (required: boolean) => ({
-  'period.start': required ? isoDate : z.optional(isoDate),
-  'period.end': required ? isoDate : z.optional(isoDate),
+  'period.start': required ? isoDate() : z.optional(isoDate()),
+  'period.end': required ? isoDate() : z.optional(isoDate()),
 });
 
 type FindQuery = Record<string, unknown>;
-const findQuery = z.catchall(z
+const findQuery = once(() => z.catchall(z
   .object({
     'type.name': z.optional(z.enum(FIND_GOAL_TYPES)),
     title: z.optional(z.string().check(z.minLength(1))),
     is_active: z.optional(z.boolean()),
-    'assignee.id': z.optional(id),
+    'assignee.id': z.optional(id()),
     'assignee.type': z.optional(z.enum(ASSIGNEE_TYPES)),
     'expected_outcome.target': z.optional(z.number().check(z.positive())),
     'expected_outcome.tracking_metric': z.optional(z.enum(METRICS)),
-    'expected_outcome.currency_id': z.optional(id),
-    'type.params.pipeline_id': z.optional(z.nullable(idList)),
-    'type.params.stage_id': z.optional(id),
-    'type.params.activity_type_id': z.optional(z.nullable(idList)),
+    'expected_outcome.currency_id': z.optional(id()),
+    'type.params.pipeline_id': z.optional(z.nullable(idList())),
+    'type.params.stage_id': z.optional(id()),
+    'type.params.activity_type_id': z.optional(z.nullable(idList())),
     ...period(false),
   }), z.string()).check(z.superRefine((q: FindQuery, ctx) => {
     if ((q['period.start'] === undefined) !== (q['period.end'] === undefined)) {
@@ -142,11 +143,11 @@ const findQuery = z.catchall(z
     if (q['type.params.activity_type_id'] != null && !ACTIVITY_TYPES.includes(String(q['type.name']))) {
       ctx.addIssue({ code: 'custom', path: ['type.params.activity_type_id'], message: 'is only for --type-name activities_completed or activities_added' });
     }
-  }));
+  })));
 
-const resultsQuery = z.object(period(true)).check(z.superRefine((q: FindQuery, ctx) => {
+const resultsQuery = once(() => z.object(period(true)).check(z.superRefine((q: FindQuery, ctx) => {
   if (String(q['period.end']) < String(q['period.start'])) ctx.addIssue({ code: 'custom', path: ['period.end'], message: 'must not be before --start' });
-}));
+})));
 
 export const goalOps = defineTable('goals', {
   find: getRow('/api/v1/goals/find', 20, READ, {
@@ -159,8 +160,8 @@ export const goalOps = defineTable('goals', {
     fields: GOAL_FIELDS,
     flagNames: FLAGS,
     help: { ...HELP, is_active: 'active goals (default true)', title: 'goal title contains this text', 'period.start': 'period start YYYY-MM-DD (with --end)', 'period.end': 'period end YYYY-MM-DD (with --start)', 'type.params.pipeline_id': 'goals tracking any of these pipelines (--all-pipelines: goals over all pipelines)', 'type.params.activity_type_id': 'goals tracking any of these activity types; needs an activities_* --type-name' },
-  }, { query: () => findQuery }),
-  create: createRow('/api/v1/goals', 10, WRITE, () => createBody, {
+  }, { query: () => findQuery() }),
+  create: createRow('/api/v1/goals', 10, WRITE, () => createBody(), {
     prompts: { 'type.params.stage_id': { from: 'stages.list' }, 'type.params.pipeline_id': { from: 'pipelines.list' }, 'type.params.activity_type_id': { from: 'activityTypes.list' }, 'expected_outcome.currency_id': { from: 'currencies.list', label: '{code} {name}' } },
     command: ['goals', 'create'],
     summary: 'Create a goal (and its progress report)',
@@ -183,7 +184,7 @@ export const goalOps = defineTable('goals', {
     fields: GOAL_FIELDS,
     flagNames: FLAGS,
     help: HELP,
-  }, { params: goalParams, body: () => updateBody }),
+  }, { params: goalParams, body: () => updateBody() }),
   delete: deleteRow('/api/v1/goals/{id}', 6, WRITE, { command: ['goals', 'delete'], summary: 'Delete a goal', examples: ['crmctl goals delete <goal-id> --yes'], columns: ['id'] }, { params: goalParams }),
   results: getRow('/api/v1/goals/{id}/results', 20, READ, {
     command: ['goals', 'results'],
@@ -193,5 +194,5 @@ export const goalOps = defineTable('goals', {
     fields: ['progress', 'goal'],
     flagNames: FLAGS,
     help: { 'period.start': 'first day YYYY-MM-DD, not before the goal starts', 'period.end': 'last day YYYY-MM-DD, not after the goal ends' },
-  }, { params: goalParams, query: () => resultsQuery }),
+  }, { params: goalParams, query: () => resultsQuery() }),
 } satisfies OperationTable);

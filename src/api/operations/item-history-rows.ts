@@ -14,7 +14,7 @@ export interface HistoryOf {
   flowSummary?: string;
 }
 
-const params = () => z.object({ id: pathId });
+const params = () => z.object({ id: pathId() });
 
 /** The v1 reads of what happened around an item: field changelog, flow, mail messages, files, permitted users. */
 export function itemHistoryRows(t: HistoryOf) {
@@ -30,7 +30,7 @@ export function itemHistoryRows(t: HistoryOf) {
     },
     flow: {
       method: 'GET', path: `${base}/flow`, cost: 40, scopes: ['recents:read'], pagination: 'offset', maxLimit: 500, params,
-      query: () => z.object({ all_changes: z.optional(z.string()), items: z.optional(z.array(z.string().check(z.minLength(1)))), ...offsetQuery }),
+      query: () => z.object({ all_changes: z.optional(z.string()), items: z.optional(z.array(z.string().check(z.minLength(1)))), ...offsetQuery() }),
       cli: { command: [t.area, 'flow'], summary: t.flowSummary ?? `Everything that happened on ${a} ${t.noun}`, examples: [`crmctl ${t.area} flow 1`], columns: FLOW_FIELDS, fields: FLOW_FIELDS },
     },
     permittedUsers: {
@@ -39,11 +39,11 @@ export function itemHistoryRows(t: HistoryOf) {
     },
     mailMessages: {
       method: 'GET', path: `${base}/mailMessages`, cost: 20, scopes: ['mail:read', 'mail:full'], pagination: 'offset', maxLimit: 500, params,
-      query: () => z.object({ include_body: z.optional(z.union([z.literal(0), z.literal(1)])), ...offsetQuery }),
+      query: () => z.object({ include_body: z.optional(z.union([z.literal(0), z.literal(1)])), ...offsetQuery() }),
       cli: { command: [t.area, 'mail-messages'], summary: `List the mail messages linked to ${a} ${t.noun}`, examples: [`crmctl ${t.area} mail-messages 1`], columns: FLOW_FIELDS, fields: FLOW_FIELDS },
     },
     files: {
-      method: 'GET', path: `${base}/files`, cost: 20, scopes: t.read, pagination: 'offset', maxLimit: 100, params, query: () => z.object({ sort: z.optional(z.string()), ...offsetQuery }),
+      method: 'GET', path: `${base}/files`, cost: 20, scopes: t.read, pagination: 'offset', maxLimit: 100, params, query: () => z.object({ sort: z.optional(z.string()), ...offsetQuery() }),
       cli: {
         command: [t.area, 'files'], summary: `List the files attached to ${a} ${t.noun}`, examples: [`crmctl ${t.area} files 1`],
         columns: ['id', 'name', 'deal_id', 'person_id', 'org_id', 'user_id', 'add_time'], fields: ITEM_FILE_FIELDS,

@@ -4,7 +4,7 @@ import { offsetQuery } from '../schemas.js';
 import { listRow } from './rows.js';
 
 export const leadFieldOps = defineTable('leadFields', {
-  list: listRow('/api/v1/leadFields', 20, ['leads:read', 'leads:full', 'admin'], 'offset', () => z.object({ ...offsetQuery }), {
+  list: listRow('/api/v1/leadFields', 20, ['leads:read', 'leads:full', 'admin'], 'offset', () => z.object({ ...offsetQuery() }), {
     command: ['lead-fields', 'list'],
     summary: 'List the fields of leads (the deal fields leads use)',
     examples: ['crmctl lead-fields list'],

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { flag01, id, pathId } from '../schemas.js';
@@ -12,9 +13,9 @@ export const TEAM_FIELDS = ['id', 'name', 'description', 'manager_id', 'users', 
 const COLUMNS = ['id', 'name', 'manager_id', 'users', 'active_flag', 'deleted_flag'];
 export const TEAM_ORDER = ['id', 'name', 'manager_id', 'active_flag'] as const;
 
-const params = z.object({ id: pathId });
-const userIds = z.array(id);
-const listQuery = z.object({ order_by: z.optional(z.enum(TEAM_ORDER)), skip_users: z.optional(flag01) });
+const params = once(() => z.object({ id: pathId() }));
+const userIds = once(() => z.array(id()));
+const listQuery = once(() => z.object({ order_by: z.optional(z.enum(TEAM_ORDER)), skip_users: z.optional(flag01()) }));
 const help = {
   order_by: 'sort field (default id)',
   skip_users: '1 leaves out the member user ids',
@@ -27,7 +28,7 @@ const help = {
 /** Adding members to a team or removing them: one row but for the method and its words. */
 function membersRow<M extends 'POST' | 'DELETE'>(method: M, verb: 'add' | 'remove', cli: { summary: string; examples: string[]; confirm?: true }, usersHelp: string) {
   return {
-    method, path: '/api/v1/legacyTeams/{id}/users', cost: 10, scopes: WRITE, pagination: 'none' as const, params, body: () => z.object({ users: userIds.check(z.minLength(1)) }),
+    method, path: '/api/v1/legacyTeams/{id}/users', cost: 10, scopes: WRITE, pagination: 'none' as const, params: params(), body: () => z.object({ users: userIds().check(z.minLength(1)) }),
     cli: { prompts: { id: { from: 'legacyTeams.list' }, users: { from: 'users.list' } }, command: ['legacy-teams', 'users', verb], ...cli, columns: ['user_id'], help: { id: 'team id', users: usersHelp }, wrapValues: 'user_id' },
   };
 }
@@ -40,10 +41,10 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     columns: COLUMNS,
     fields: TEAM_FIELDS,
     help,
-  }, { query: () => listQuery }),
+  }, { query: () => listQuery() }),
   get: getRow('/api/v1/legacyTeams/{id}', 2, READ, {
     command: ['legacy-teams', 'get'], summary: 'Show one team', examples: ['crmctl legacy-teams get 1', 'crmctl legacy-teams get 1 --skip-users 1 --json'], columns: TEAM_FIELDS, fields: TEAM_FIELDS, help: { ...help, id: 'team id' },
-  }, { query: () => z.object({ skip_users: z.optional(flag01) }) }),
+  }, { query: () => z.object({ skip_users: z.optional(flag01()) }) }),
   users: getRow('/api/v1/legacyTeams/{id}/users', 20, READ, {
     help: { id: 'team id' },
     command: ['legacy-teams', 'users', 'list'],
@@ -58,8 +59,8 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     columns: COLUMNS,
     fields: TEAM_FIELDS,
     help: { ...help, id: 'user id (a member of the teams listed)' },
-  }, { query: () => listQuery }),
-  create: createRow('/api/v1/legacyTeams', 10, WRITE, () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), manager_id: id, description: z.optional(z.string()), users: z.optional(userIds) }), {
+  }, { query: () => listQuery() }),
+  create: createRow('/api/v1/legacyTeams', 10, WRITE, () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), manager_id: id(), description: z.optional(z.string()), users: z.optional(userIds()) }), {
     prompts: { manager_id: { from: 'users.list' }, users: { from: 'users.list' } },
     command: ['legacy-teams', 'create'],
     summary: 'Create a team with a manager and, optionally, members',
@@ -80,10 +81,10 @@ export const legacyTeamOps = defineTable('legacyTeams', {
     body: () => z.object({
       name: z.optional(z.string().check(z.trim()).check(z.minLength(1))),
       description: z.optional(z.string()),
-      manager_id: z.optional(id),
-      users: z.optional(userIds),
-      active_flag: z.optional(flag01),
-      deleted_flag: z.optional(flag01),
+      manager_id: z.optional(id()),
+      users: z.optional(userIds()),
+      active_flag: z.optional(flag01()),
+      deleted_flag: z.optional(flag01()),
     }),
   }),
   addUsers: membersRow('POST', 'add', { summary: 'Add users to a team', examples: ['crmctl legacy-teams users add 1 --users 2,3'] }, 'user ids to add (existing users)'),

@@ -30,7 +30,7 @@ export const MESSAGE_COLUMNS = ['id', 'message_time', 'from.0.email_address', 't
 
 export const mailboxOps = defineTable('mailbox', {
   // `folder` is required by the service; its default is inbox, so the CLI always sends one.
-  threadsList: listRow('/api/v1/mailbox/mailThreads', 20, READ, 'offset', () => z.object({ folder: z._default(z.enum(MAIL_FOLDERS), 'inbox'), ...offsetQuery }), {
+  threadsList: listRow('/api/v1/mailbox/mailThreads', 20, READ, 'offset', () => z.object({ folder: z._default(z.enum(MAIL_FOLDERS), 'inbox'), ...offsetQuery() }), {
     command: ['mailbox', 'threads', 'list'],
     summary: 'List your mail threads of one folder, most recent message first',
     examples: ['crmctl mailbox threads list --folder inbox', 'crmctl mailbox threads list --folder archive --all --output ndjson'],
@@ -58,7 +58,7 @@ export const mailboxOps = defineTable('mailbox', {
     },
   }, {
     encoding: 'form',
-    body: () => z.object({ deal_id: z.optional(z.nullable(id)), lead_id: z.optional(z.nullable(uuid)), shared_flag: z.optional(flag01), read_flag: z.optional(flag01), archived_flag: z.optional(flag01) }),
+    body: () => z.object({ deal_id: z.optional(z.nullable(id())), lead_id: z.optional(z.nullable(uuid())), shared_flag: z.optional(flag01()), read_flag: z.optional(flag01()), archived_flag: z.optional(flag01()) }),
   }),
   threadsDelete: deleteRow('/api/v1/mailbox/mailThreads/{id}', 6, WRITE, { prompts: { id: { from: 'mailbox.threadsList', label: 'subject', query: { folder: 'inbox' } } }, command: ['mailbox', 'threads', 'delete'], summary: 'Delete a mail thread', examples: ['crmctl mailbox threads delete 1 --yes'], columns: ['id'] }),
   messagesGet: getRow('/api/v1/mailbox/mailMessages/{id}', 2, READ, {
@@ -68,5 +68,5 @@ export const mailboxOps = defineTable('mailbox', {
     columns: ['id', 'mail_thread_id', 'subject', 'from.0.email_address', 'to.0.email_address', 'message_time', 'read_flag', 'snippet'],
     fields: MESSAGE_FIELDS,
     handWritten: true,
-  }, { query: () => z.object({ include_body: z.optional(flag01) }) }),
+  }, { query: () => z.object({ include_body: z.optional(flag01()) }) }),
 } satisfies OperationTable);

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { uuid } from '../schemas.js';
@@ -11,7 +12,7 @@ export const PERMISSION_SET_FIELDS = ['id', 'name', 'description', 'app', 'type'
 const COLUMNS = ['id', 'name', 'app', 'type', 'assignment_count'];
 
 // Ids are strings in the interface; every id the service hands out is a UUID (the vendor's documents), so a typo is caught here.
-const params = z.object({ id: uuid });
+const params = once(() => z.object({ id: uuid() }));
 
 export const permissionSetOps = defineTable('permissionSets', {
   list: getRow('/api/v1/permissionSets', 20, ADMIN, {
@@ -29,7 +30,7 @@ export const permissionSetOps = defineTable('permissionSets', {
     examples: ['crmctl permission-sets get f07d229d-088a-4144-a40f-1fe64295d180'],
     columns: [...COLUMNS, 'description', 'contents'],
     fields: [...PERMISSION_SET_FIELDS, 'contents'],
-  }, { params }),
+  }, { params: params() }),
   assignments: listRow('/api/v1/permissionSets/{id}/assignments', 20, ADMIN, 'offset', offsetPage, {
     help: { id: 'permission set id (UUID)' },
     command: ['permission-sets', 'assignments'],
@@ -39,5 +40,5 @@ export const permissionSetOps = defineTable('permissionSets', {
     fields: ['user_id', 'permission_set_id', 'name'],
     // The service answers 404 for a set without assignments; the hand-written command shows an empty list then.
     handWritten: true,
-  }, { params }),
+  }, { params: params() }),
 } satisfies OperationTable);

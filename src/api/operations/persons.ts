@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, visibleToNumber, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
@@ -65,19 +66,19 @@ const COLUMNS = ['id', 'name', 'emails.0.value', 'phones.0.value', 'org_id', 'ow
 const V1_COLUMNS = ['id', 'name', 'email.0.value', 'phone.0.value', 'org_name', 'owner_name', 'update_time'];
 
 /** RFC 3339 date-time with a time zone, as the v2 list's time filters want it. */
-const rfc3339 = z.string().check(z.refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), {
+const rfc3339 = once(() => z.string().check(z.refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), {
   error: 'must be an RFC 3339 date-time with a zone, e.g. 2026-01-31T12:00:00Z',
-}));
-const firstChar = z.string().check(z.refine((s) => [...s].length === 1, { error: 'must be exactly one character (the first letter of the name)' }));
+})));
+const firstChar = once(() => z.string().check(z.refine((s) => [...s].length === 1, { error: 'must be exactly one character (the first letter of the name)' })));
 /** An e-mail address or phone number of a person, with its label. */
-const contact = z.object({ value: z.string().check(z.trim()).check(z.minLength(1)), primary: z.optional(z.boolean()), label: z.optional(z.string()) });
+const contact = once(() => z.object({ value: z.string().check(z.trim()).check(z.minLength(1)), primary: z.optional(z.boolean()), label: z.optional(z.string()) }));
 
-const detailQuery = {
+const detailQuery = once(() => ({
   include_fields: z.optional(z.array(z.enum(PERSON_INCLUDE_FIELDS))),
   custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))),
   include_option_labels: z.optional(z.boolean()),
   include_labels: z.optional(z.boolean()),
-};
+}));
 const DETAIL_HELP = {
   include_fields: 'extra fields to add; marketing_status and doi_status only with the marketing app',
   custom_fields: 'custom field keys to include (at most 15)',
@@ -95,46 +96,46 @@ function filterWins(winner: string, ignored: string[]) {
   };
 }
 
-const listQuery = z
+const listQuery = once(() => z
   .object({
-    filter_id: z.optional(id),
-    ids: z.optional(z.array(id).check(z.maxLength(100))),
-    owner_id: z.optional(id),
-    org_id: z.optional(id),
-    deal_id: z.optional(id),
-    updated_since: z.optional(rfc3339),
-    updated_until: z.optional(rfc3339),
+    filter_id: z.optional(id()),
+    ids: z.optional(z.array(id()).check(z.maxLength(100))),
+    owner_id: z.optional(id()),
+    org_id: z.optional(id()),
+    deal_id: z.optional(id()),
+    updated_since: z.optional(rfc3339()),
+    updated_until: z.optional(rfc3339()),
     sort_by: z.optional(z.enum(['id', 'update_time', 'add_time'])),
     sort_direction: z.optional(z.enum(['asc', 'desc'])),
-    ...detailQuery,
+    ...detailQuery(),
     ...cursorQuery(500),
-  }).check(z.superRefine(filterWins('filter_id', ['ids', 'owner_id', 'org_id', 'deal_id'])));
+  }).check(z.superRefine(filterWins('filter_id', ['ids', 'owner_id', 'org_id', 'deal_id']))));
 
-const v1ListQuery = z
+const v1ListQuery = once(() => z
   .object({
-    user_id: z.optional(id),
-    filter_id: z.optional(id),
-    first_char: z.optional(firstChar),
+    user_id: z.optional(id()),
+    filter_id: z.optional(id()),
+    first_char: z.optional(firstChar()),
     sort: z.optional(sortString(V1_SORT, true)),
-    ...offsetQuery,
-  }).check(z.superRefine(filterWins('filter_id', ['user_id'])));
+    ...offsetQuery(),
+  }).check(z.superRefine(filterWins('filter_id', ['user_id']))));
 
 /** The add and remove rows are the shared ones; a person's follower list and changelog differ (below). */
 const FOLLOWING = followerRows({ area: 'persons', noun: 'person', read: READ, write: ['contacts:full'], v1Columns: ['id', 'person_id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'person_id', 'add_time'] });
 
 /** A person's files, v2 and v1 form alike but for the fields they sort on (pages of at most 100). */
-const filesQuery = (sort: readonly string[]) => () => z.object({ ...offsetQuery, limit: z.optional(z.int().check(z.gte(1)).check(z.lte(100))), sort: z.optional(sortString(sort)) });
+const filesQuery = (sort: readonly string[]) => () => z.object({ ...offsetQuery(), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(100))), sort: z.optional(sortString(sort)) });
 
 /** Body fields a create and an update share, after name, owner and organization (the create adds add_time before them). */
 const personBody = () => ({
-  emails: z.optional(z.array(contact)), phones: z.optional(z.array(contact)), visible_to: z.optional(visibleToNumber), label_ids: z.optional(z.array(id)),
+  emails: z.optional(z.array(contact())), phones: z.optional(z.array(contact())), visible_to: z.optional(visibleToNumber()), label_ids: z.optional(z.array(id())),
   postal_address: z.optional(z.object({ value: z.optional(z.string()), country: z.optional(z.string()), admin_area_level_1: z.optional(z.string()), admin_area_level_2: z.optional(z.string()), locality: z.optional(z.string()), sublocality: z.optional(z.string()), route: z.optional(z.string()), street_number: z.optional(z.string()), subpremise: z.optional(z.string()), postal_code: z.optional(z.string()) })),
-  notes: z.optional(z.string()), im: z.optional(z.array(contact)), birthday: z.optional(z.string()), job_title: z.optional(z.string()),
+  notes: z.optional(z.string()), im: z.optional(z.array(contact())), birthday: z.optional(z.string()), job_title: z.optional(z.string()),
   marketing_status: z.optional(z.enum(['no_consent', 'unsubscribed', 'subscribed', 'archived'])), custom_fields: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export const personOps = defineTable('persons', {
-  list: listRow('/api/v2/persons', 10, READ, 'cursor', () => listQuery, {
+  list: listRow('/api/v2/persons', 10, READ, 'cursor', () => listQuery(), {
     customFields: 'person', command: ['persons', 'list'],
     summary: 'List persons (cursor-paged); --v1 for the offset-paged v1 list',
     examples: [
@@ -164,7 +165,7 @@ export const personOps = defineTable('persons', {
     columns: PERSON_FIELDS.filter((f) => !(PERSON_INCLUDE_FIELDS as readonly string[]).includes(f)),
     fields: PERSON_FIELDS,
     help: DETAIL_HELP,
-  }, { query: () => z.object(detailQuery) }),
+  }, { query: () => z.object(detailQuery()) }),
   changelog: listRow('/api/v1/persons/{id}/changelog', 20, RECENTS, 'cursor', cursorPage, {
     command: ['persons', 'changelog'],
     summary: 'Field changes of a person, newest first',
@@ -188,7 +189,7 @@ export const personOps = defineTable('persons', {
     columns: ['id', 'name', 'file_type', 'file_size', 'deal_id', 'add_time'],
     switch: '--v1',
   }, { maxLimit: 100 }),
-  flow: listRow('/api/v1/persons/{id}/flow', 40, RECENTS, 'offset', () => z.object({ ...offsetQuery, all_changes: z.optional(flag01), items: z.optional(z.array(z.enum(FLOW_ITEMS))) }), {
+  flow: listRow('/api/v1/persons/{id}/flow', 40, RECENTS, 'offset', () => z.object({ ...offsetQuery(), all_changes: z.optional(flag01()), items: z.optional(z.array(z.enum(FLOW_ITEMS))) }), {
     command: ['persons', 'flow'],
     summary: 'Updates about a person (notes, activities, changes, deals, files, mail), newest first',
     examples: ['crmctl persons flow 12 --items note,activity,personChange --all-changes 1'],
@@ -209,7 +210,7 @@ export const personOps = defineTable('persons', {
     columns: ['time', 'action', 'follower_user_id', 'actor_user_id'],
     fields: FOLLOWER_CHANGELOG_FIELDS,
   }),
-  mailMessages: listRow('/api/v1/persons/{id}/mailMessages', 20, MAIL, 'offset', () => z.object({ ...offsetQuery, include_body: z.optional(flag01) }), {
+  mailMessages: listRow('/api/v1/persons/{id}/mailMessages', 20, MAIL, 'offset', () => z.object({ ...offsetQuery(), include_body: z.optional(flag01()) }), {
     command: ['persons', 'mail-messages'],
     summary: 'Mail messages with a person, newest first',
     examples: ['crmctl persons mail-messages 12 --include-body 1 --json'],
@@ -236,7 +237,7 @@ export const personOps = defineTable('persons', {
     term: z.string(),
     fields: z.optional(z.array(z.enum(['custom_fields', 'email', 'notes', 'phone', 'name']))),
     exact_match: z.optional(z.boolean()),
-    organization_id: z.optional(id),
+    organization_id: z.optional(id()),
     include_fields: z.optional(z.array(z.enum(['person.picture']))),
     ...cursorQuery(500),
   }), {
@@ -252,7 +253,7 @@ export const personOps = defineTable('persons', {
       organization_id: 'at most 2000 persons are found per organization',
     },
   }, { beta: true }),
-  listV1: listRow('/v1/persons', null, READ, 'offset', () => v1ListQuery, {
+  listV1: listRow('/v1/persons', null, READ, 'offset', () => v1ListQuery(), {
     command: ['persons', 'list'],
     summary: 'List persons, v1 form (reached with `crmctl persons list --v1`)',
     examples: ['crmctl persons list --v1 --first-char a --sort "name ASC"', 'crmctl persons list --v1 --user-id 2 --all'],
@@ -265,7 +266,7 @@ export const personOps = defineTable('persons', {
     },
     switch: '--v1',
   }),
-  collection: listRow('/v1/persons/collection', null, READ, 'cursor', () => z.object({ since: z.optional(dateTime), until: z.optional(dateTime), owner_id: z.optional(id), first_char: z.optional(firstChar), ...cursorQuery(500) }), {
+  collection: listRow('/v1/persons/collection', null, READ, 'cursor', () => z.object({ since: z.optional(dateTime()), until: z.optional(dateTime()), owner_id: z.optional(id()), first_char: z.optional(firstChar()), ...cursorQuery(500) }), {
     command: ['persons', 'collection'],
     summary: 'Every person in one cursor-paged stream, for exports (global admins only)',
     examples: ['crmctl persons collection --since "2026-01-01 00:00:00" --all --output ndjson > persons.ndjson'],
@@ -281,14 +282,14 @@ export const personOps = defineTable('persons', {
     fields: V1_PERSON_FIELDS,
     switch: '--v1',
   }),
-  activities: listRow('/v1/persons/{id}/activities', null, READ, 'offset', () => z.object({ ...offsetQuery, done: z.optional(flag01), exclude: z.optional(z.array(id)) }), {
+  activities: listRow('/v1/persons/{id}/activities', null, READ, 'offset', () => z.object({ ...offsetQuery(), done: z.optional(flag01()), exclude: z.optional(z.array(id())) }), {
     command: ['persons', 'activities'],
     summary: 'Activities of a person',
     examples: ['crmctl persons activities 12 --done 0', 'crmctl persons activities 12 --exclude 4,9'],
     columns: ['id', 'type', 'subject', 'due_date', 'done', 'user_id', 'deal_id'],
     help: { done: '1 done only, 0 not done only (default both)', exclude: 'activity ids to leave out' },
   }),
-  deals: listRow('/v1/persons/{id}/deals', null, READ, 'offset', () => z.object({ ...offsetQuery, status: z.optional(z.enum(DEAL_STATUSES)), sort: z.optional(sortString(DEAL_SORT, true)) }), {
+  deals: listRow('/v1/persons/{id}/deals', null, READ, 'offset', () => z.object({ ...offsetQuery(), status: z.optional(z.enum(DEAL_STATUSES)), sort: z.optional(sortString(DEAL_SORT, true)) }), {
     command: ['persons', 'deals'],
     summary: 'Deals of a person',
     examples: ['crmctl persons deals 12 --status open --sort "value DESC"', 'crmctl persons deals 12 --status deleted'],
@@ -303,7 +304,7 @@ export const personOps = defineTable('persons', {
     columns: ['id', 'user_id', 'add_time'],
     switch: '--v1',
   }),
-  create: createRow('/api/v2/persons', 5, ['contacts:full'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), owner_id: z.optional(id), org_id: z.optional(z.nullable(id)), add_time: z.optional(dateTime), ...personBody() }), {
+  create: createRow('/api/v2/persons', 5, ['contacts:full'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), owner_id: z.optional(id()), org_id: z.optional(z.nullable(id())), add_time: z.optional(dateTime()), ...personBody() }), {
     customFields: 'person', command: ['persons', 'create'],
     summary: 'Create a person',
     examples: ['crmctl persons create --name "Alice Andersson" --org-id 1'],
@@ -316,7 +317,7 @@ export const personOps = defineTable('persons', {
     examples: ['crmctl persons update 1 --name "Alice A. Andersson"'],
     columns: ['id', 'name', 'org_id', 'owner_id', 'add_time', 'update_time'],
     fields: PERSON_WRITE_FIELDS,
-  }, { body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), owner_id: z.optional(id), org_id: z.optional(z.nullable(id)), ...personBody() }) }),
+  }, { body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), owner_id: z.optional(id()), org_id: z.optional(z.nullable(id())), ...personBody() }) }),
   delete: deleteRow('/api/v2/persons/{id}', 3, ['contacts:full'], {
     command: ['persons', 'delete'],
     summary: 'Delete a person',
@@ -333,7 +334,7 @@ export const personOps = defineTable('persons', {
     columns: ['id', 'name', 'label', 'org_id', 'owner_id', 'email', 'add_time'],
     fields: ['id', 'company_id', 'active_flag', 'phone', 'email', 'first_char', 'add_time', 'update_time', 'visible_to', 'picture_id', 'label', 'label_ids', 'org_name', 'owner_name', 'cc_email', 'owner_id', 'org_id', 'merge_what_id', 'name', 'first_name', 'last_name', 'email_messages_count', 'activities_count', 'done_activities_count', 'undone_activities_count', 'files_count', 'notes_count', 'followers_count', 'last_incoming_mail_time', 'last_outgoing_mail_time', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count', 'related_closed_deals_count', 'won_deals_count', 'related_won_deals_count', 'lost_deals_count', 'related_lost_deals_count', 'next_activity_date', 'next_activity_time', 'next_activity_id', 'last_activity_id', 'last_activity_date', 'participant_open_deals_count', 'participant_closed_deals_count'],
     confirm: true,
-  }, { body: () => z.object({ merge_with_id: id }) }),
+  }, { body: () => z.object({ merge_with_id: id() }) }),
   addPicture: createRow('/api/v1/persons/{id}/picture', 10, ['contacts:full'], () => z.object({ crop_x: z.optional(z.int()), crop_y: z.optional(z.int()), crop_width: z.optional(z.int()), crop_height: z.optional(z.int()) }), {
     command: ['persons', 'picture', 'upload'],
     summary: 'Upload a picture for a person from a file',

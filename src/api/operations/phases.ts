@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
@@ -13,7 +14,7 @@ const COLUMNS = ['id', 'name', 'board_id', 'order_nr'];
  * order_nr: from 1 to (phases on the board + 1). The upper bound depends on the board, so the
  * commands check it with a read of the board's phases before sending (commands/phases/checks.ts).
  */
-const orderNr = z.int().check(z.gte(1));
+const orderNr = once(() => z.int().check(z.gte(1)));
 
 const HELP = {
   name: 'phase name',
@@ -32,9 +33,9 @@ export const phaseOps = defineTable('phases', {
     columns: COLUMNS,
     fields: PHASE_FIELDS,
     help: { board_id: 'board whose phases to list' },
-  }, { beta: true, query: () => z.object({ board_id: id }) }),
+  }, { beta: true, query: () => z.object({ board_id: id() }) }),
   get: getRow('/api/v2/phases/{id}', 10, READ, { command: ['phases', 'get'], summary: 'Show one project phase', examples: ['crmctl phases get 2 --json'], columns: PHASE_FIELDS, fields: PHASE_FIELDS }, { beta: true }),
-  create: createRow('/api/v2/phases', 5, WRITE, () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), board_id: id, order_nr: z.optional(orderNr) }), {
+  create: createRow('/api/v2/phases', 5, WRITE, () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), board_id: id(), order_nr: z.optional(orderNr()) }), {
     prompts: { board_id: { from: 'boards.list' } },
     command: ['phases', 'create'],
     summary: 'Add a phase to a board (at --order-nr, else last)',
@@ -51,7 +52,7 @@ export const phaseOps = defineTable('phases', {
     columns: COLUMNS,
     fields: PHASE_FIELDS,
     help: { ...HELP, board_id: 'move the phase (and its projects) to this board' },
-  }, { beta: true, body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), board_id: z.optional(id), order_nr: z.optional(orderNr) }) }),
+  }, { beta: true, body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), board_id: z.optional(id()), order_nr: z.optional(orderNr()) }) }),
   delete: deleteRow('/api/v2/phases/{id}', 3, WRITE, {
     command: ['phases', 'delete'],
     summary: 'Delete an empty phase (the remaining phases are renumbered)',
@@ -64,7 +65,7 @@ export const phaseOps = defineTable('phases', {
     summary: 'List the phases of a board (v1 form)',
     examples: ['crmctl phases list --board-id 1'],
     ...V1_FORM,
-  }, { query: () => z.object({ board_id: id }) }),
+  }, { query: () => z.object({ board_id: id() }) }),
   getV1: getRow('/api/v1/projects/phases/{id}', 2, ['projects:read'], {
     command: ['phases', 'get'],
     summary: 'Show one phase (v1 form)',

@@ -9,7 +9,7 @@ const PIPELINE_FIELDS = ['id', 'name', 'order_nr', 'is_deleted', 'is_deal_probab
 /** Columns and known fields of one pipeline as a read or a write answers it. */
 const SHOWN = { columns: ['id', 'name', 'add_time', 'update_time'], fields: PIPELINE_FIELDS };
 /** The period (and, optionally, the user) both pipeline statistics are read for. */
-const periodQuery = () => z.object({ start_date: isoDate, end_date: isoDate, user_id: z.optional(id) });
+const periodQuery = () => z.object({ start_date: isoDate(), end_date: isoDate(), user_id: z.optional(id()) });
 
 export const pipelineOps = defineTable('pipelines', {
   list: listRow('/api/v2/pipelines', 5, ['deals:read', 'deals:full', 'admin'], 'cursor', () => z.object({ sort_by: z.optional(z.enum(['id', 'update_time', 'add_time'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), ...cursorQuery(500) }), {

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, cursorQuery, visibleToNumber, dateTime, id, offsetQuery, searchQuery } from '../schemas.js';
@@ -16,15 +17,15 @@ const VARIATION_FIELDS = ['id', 'name', 'product_id', 'prices'];
 const IMAGE_FIELDS = ['id', 'product_id', 'company_id', 'add_time'];
 
 /** One price per currency (the vendor's rule); cost and direct cost are optional. */
-const price = z.object({ price: z.number().check(z.gte(0)), currency, cost: z.optional(z.number().check(z.gte(0))), direct_cost: z.optional(z.number().check(z.gte(0))) });
-const prices = z.array(price).check(z.superRefine((list, ctx) => {
+const price = once(() => z.object({ price: z.number().check(z.gte(0)), currency: currency(), cost: z.optional(z.number().check(z.gte(0))), direct_cost: z.optional(z.number().check(z.gte(0))) }));
+const prices = once(() => z.array(price()).check(z.superRefine((list, ctx) => {
   const seen = new Set<string>();
   list.forEach((p, i) => {
     const c = p.currency.toUpperCase();
     if (seen.has(c)) ctx.addIssue({ code: 'custom', path: [i, 'currency'], message: `${c} appears twice; a product has one price per currency` });
     seen.add(c);
   });
-}));
+})));
 const PRODUCT_HELP = {
   prices: 'JSON [{"price":100,"currency":"EUR","cost":40}] — one price per currency',
   visible_to: '1 owner (and followers), 3 group/company, 5 group and sub-groups, 7 company',
@@ -42,12 +43,12 @@ const IMAGE_FILE = { columns: ['id', 'add_time'], fields: IMAGE_FIELDS, upload: 
 /** Body fields of a create and an update after the name (required on create, optional on update). */
 const productBody = () => ({
   code: z.optional(z.string()), description: z.optional(z.string()), unit: z.optional(z.string()), tax: z.optional(z.number().check(z.gte(0))), category: z.optional(z.number()),
-  owner_id: z.optional(id), is_linkable: z.optional(z.boolean()), visible_to: z.optional(visibleToNumber), prices: z.optional(prices), custom_fields: z.optional(z.record(z.string(), z.unknown())),
+  owner_id: z.optional(id()), is_linkable: z.optional(z.boolean()), visible_to: z.optional(visibleToNumber()), prices: z.optional(prices()), custom_fields: z.optional(z.record(z.string(), z.unknown())),
   billing_frequency: z.optional(z.enum(['one-time', 'annually', 'semi-annually', 'quarterly', 'monthly', 'weekly'])), billing_frequency_cycles: z.optional(z.nullable(z.int())),
 });
 
 export const productOps = defineTable('products', {
-  list: listRow('/api/v2/products', 10, ['products:read', 'products:full'], 'cursor', () => z.object({ owner_id: z.optional(id), ids: z.optional(z.array(id).check(z.maxLength(100))), filter_id: z.optional(id), sort_by: z.optional(z.enum(['id', 'name', 'add_time', 'update_time'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), updated_since: z.optional(dateTime), custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/products', 10, ['products:read', 'products:full'], 'cursor', () => z.object({ owner_id: z.optional(id()), ids: z.optional(z.array(id()).check(z.maxLength(100))), filter_id: z.optional(id()), sort_by: z.optional(z.enum(['id', 'name', 'add_time', 'update_time'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), updated_since: z.optional(dateTime()), custom_fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(15))), ...cursorQuery(500) }), {
     customFields: 'product', command: ['products', 'list'],
     summary: 'List products',
     examples: ['crmctl products list'],
@@ -100,7 +101,7 @@ export const productOps = defineTable('products', {
     examples: ['crmctl products variations list 1'],
     ...VARIATION,
   }),
-  addVariation: createRow('/api/v2/products/{id}/variations', 5, ['products:full'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), prices: z.optional(prices) }), {
+  addVariation: createRow('/api/v2/products/{id}/variations', 5, ['products:full'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), prices: z.optional(prices()) }), {
     command: ['products', 'variations', 'add'],
     summary: 'Add a variation to a product',
     examples: ['crmctl products variations add 1 --name "Large"'],
@@ -111,7 +112,7 @@ export const productOps = defineTable('products', {
     summary: 'Change a variation of a product',
     examples: ['crmctl products variations update 1 1 --name "XL"'],
     ...VARIATION,
-  }, { body: () => z.object({ name: z.optional(z.string()), prices: z.optional(prices) }) }),
+  }, { body: () => z.object({ name: z.optional(z.string()), prices: z.optional(prices()) }) }),
   deleteVariation: deleteRow('/api/v2/products/{id}/variations/{product_variation_id}', 3, ['products:full'], {
     command: ['products', 'variations', 'delete'],
     summary: 'Delete a variation of a product',
@@ -145,14 +146,14 @@ export const productOps = defineTable('products', {
     area: 'products', noun: 'product', read: ['products:read', 'products:full'], write: ['products:full'],
     v1Columns: ['id', 'user_id', 'add_time'], v1Fields: ['user_id', 'id', 'product_id', 'add_time'], v1Paged: true, v1Created: true, changelogSummary: 'Who started or stopped following a product',
   }),
-  deals: listRow('/api/v1/products/{id}/deals', 20, ['deals:read', 'deals:full'], 'offset', () => z.object({ status: z.optional(z.enum(['open', 'won', 'lost', 'deleted', 'all_not_deleted'])), ...offsetQuery }), {
+  deals: listRow('/api/v1/products/{id}/deals', 20, ['deals:read', 'deals:full'], 'offset', () => z.object({ status: z.optional(z.enum(['open', 'won', 'lost', 'deleted', 'all_not_deleted'])), ...offsetQuery() }), {
     command: ['products', 'deals'],
     summary: 'List the deals a product is attached to',
     examples: ['crmctl products deals 1'],
     columns: ['id', 'title', 'label', 'status', 'value', 'currency', 'pipeline_id'],
     fields: V1_DEAL_FIELDS,
   }),
-  files: listRow('/api/v1/products/{id}/files', 20, ['products:read', 'products:full'], 'offset', () => z.object({ sort: z.optional(z.string()), ...offsetQuery }), {
+  files: listRow('/api/v1/products/{id}/files', 20, ['products:read', 'products:full'], 'offset', () => z.object({ sort: z.optional(z.string()), ...offsetQuery() }), {
     command: ['products', 'files'],
     summary: 'List the files attached to a product',
     examples: ['crmctl products files 1'],

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { cursorQuery, id, isoDate, searchQuery } from '../schemas.js';
@@ -33,32 +34,32 @@ export const CUSTOM_FIELD_KEY = /^[0-9a-f]{40}(_currency)?$/;
  * custom_fields: keys are field hashes, null clears a value; an empty array is refused because the
  * service rejects it for multi-option (`set`) fields and no other field type takes an array.
  */
-export const customFields = z.record(z.string(), z.unknown()).check(z.superRefine((cf, ctx) => {
+export const customFields = once(() => z.record(z.string(), z.unknown()).check(z.superRefine((cf, ctx) => {
   for (const [key, value] of Object.entries(cf)) {
     if (!CUSTOM_FIELD_KEY.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `${key}: must be a 40-character custom field key (hex hash)` });
     else if (Array.isArray(value) && value.length === 0) {
       ctx.addIssue({ code: 'custom', path: [key], message: `${key}: an empty array cannot clear a multi-option field; use null` });
     }
   }
-}));
+})));
 
-const ids = z.array(id);
+const ids = once(() => z.array(id()));
 
-const common = {
+const common = once(() => ({
   description: z.optional(z.string()),
   status: z.optional(z.enum(SETTABLE_STATUSES)),
-  board_id: z.optional(id),
-  phase_id: z.optional(id),
-  owner_id: z.optional(id),
-  start_date: z.optional(isoDate),
-  end_date: z.optional(isoDate),
-  deal_ids: z.optional(ids),
-  person_ids: z.optional(ids),
-  org_ids: z.optional(ids),
-  label_ids: z.optional(ids),
+  board_id: z.optional(id()),
+  phase_id: z.optional(id()),
+  owner_id: z.optional(id()),
+  start_date: z.optional(isoDate()),
+  end_date: z.optional(isoDate()),
+  deal_ids: z.optional(ids()),
+  person_ids: z.optional(ids()),
+  org_ids: z.optional(ids()),
+  label_ids: z.optional(ids()),
   health_status: z.optional(z.int()),
-  custom_fields: z.optional(customFields),
-};
+  custom_fields: z.optional(customFields()),
+}));
 
 /**
  * Body object that refuses keys it does not know (a plain z.object would silently drop them from
@@ -74,21 +75,21 @@ function projectBody<T extends z.core.$ZodShape>(shape: T, mode: 'create' | 'upd
   }));
 }
 
-const createBody = projectBody({ title: z.string().check(z.trim()).check(z.minLength(1)), ...common, template_id: z.optional(id) }, 'create');
+const createBody = once(() => projectBody({ title: z.string().check(z.trim()).check(z.minLength(1)), ...common(), template_id: z.optional(id()) }, 'create'));
 
-const updateBody = projectBody(
+const updateBody = once(() => projectBody(
   {
     title: z.optional(z.string().check(z.trim()).check(z.minLength(1))),
-    ...common,
+    ...common(),
     description: z.optional(z.nullable(z.string())),
-    start_date: z.optional(z.nullable(isoDate)),
-    end_date: z.optional(z.nullable(isoDate)),
+    start_date: z.optional(z.nullable(isoDate())),
+    end_date: z.optional(z.nullable(isoDate())),
     health_status: z.optional(z.nullable(z.int())),
   },
   'update',
-);
+));
 
-const statusFilter = z.optional(z.array(z.enum(PROJECT_STATUSES)));
+const statusFilter = once(() => z.optional(z.array(z.enum(PROJECT_STATUSES))));
 
 const HELP = {
   board_id: 'project board; the phase must belong to it (default: the first board)',
@@ -111,7 +112,7 @@ const V1_FORM = { columns: ['id', 'title', 'status', 'person_id', 'org_id', 'own
 /** Body fields of a v1 create and update (the create adds template_id; the title is required there). */
 const v1Body = <T extends z.ZodMiniType>(title: T) => ({
   title, board_id: z.optional(z.number()), phase_id: z.optional(z.number()), description: z.optional(z.string()), status: z.optional(z.string()), owner_id: z.optional(z.number()),
-  start_date: z.optional(isoDate), end_date: z.optional(isoDate), deal_ids: z.optional(z.array(id)), org_id: z.optional(z.number()), person_id: z.optional(z.number()),
+  start_date: z.optional(isoDate()), end_date: z.optional(isoDate()), deal_ids: z.optional(z.array(id())), org_id: z.optional(z.number()), person_id: z.optional(z.number()),
   labels: z.optional(z.array(z.int())), health_status: z.optional(z.nullable(z.int())),
 });
 
@@ -128,12 +129,12 @@ function planRow<P extends string>(path: P, item: 'an activity' | 'a task', comm
 
 export const projectOps = defineTable('projects', {
   list: listRow('/api/v2/projects', 10, READ, 'cursor', () => z.object({
-    filter_id: z.optional(id),
-    status: statusFilter,
-    phase_id: z.optional(id),
-    deal_id: z.optional(id),
-    person_id: z.optional(id),
-    org_id: z.optional(id),
+    filter_id: z.optional(id()),
+    status: statusFilter(),
+    phase_id: z.optional(id()),
+    deal_id: z.optional(id()),
+    person_id: z.optional(id()),
+    org_id: z.optional(id()),
     ...cursorQuery(500),
   }), {
     customFields: 'project', command: ['projects', 'list'],
@@ -144,7 +145,7 @@ export const projectOps = defineTable('projects', {
     help: { filter_id: 'saved project filter id', status: 'comma list of open, completed, canceled, deleted (deleted hidden by default)', phase_id: 'projects in this phase', deal_id: 'projects linked to this deal', person_id: 'projects linked to this person', org_id: 'projects linked to this organization' },
   }),
   get: getRow('/api/v2/projects/{id}', 1, READ, { customFields: 'project', command: ['projects', 'get'], summary: 'Show one project (custom fields inside custom_fields)', examples: ['crmctl projects get 3 --json'], columns: PROJECT_FIELDS, fields: PROJECT_FIELDS }),
-  create: createRow('/api/v2/projects', 5, WRITE, () => createBody, {
+  create: createRow('/api/v2/projects', 5, WRITE, () => createBody(), {
     prompts: { board_id: { from: 'boards.list' }, phase_id: { from: 'phases.list', query: { board_id: '$board_id' } }, owner_id: { from: 'users.list' }, label_ids: { from: 'leadLabels.list' } },
     customFields: 'project', command: ['projects', 'create'],
     summary: 'Create a project on a board, optionally from a template',
@@ -164,7 +165,7 @@ export const projectOps = defineTable('projects', {
     columns: COLUMNS,
     fields: PROJECT_FIELDS,
     help: HELP,
-  }, { body: () => updateBody }),
+  }, { body: () => updateBody() }),
   // Archiving twice leaves the project archived once: safe to resend.
   archive: actionRow('/api/v2/projects/{id}/archive', 3, WRITE, {
     prompts: { id: { from: 'projects.list', label: 'title' } },
@@ -175,7 +176,7 @@ export const projectOps = defineTable('projects', {
     columns: ['id', 'title', 'status', 'archive_time'],
     fields: PROJECT_FIELDS,
   }, { idempotent: true }),
-  archived: listRow('/api/v2/projects/archived', 10, READ, 'cursor', () => z.object({ filter_id: z.optional(id), status: statusFilter, phase_id: z.optional(id), ...cursorQuery(500) }), {
+  archived: listRow('/api/v2/projects/archived', 10, READ, 'cursor', () => z.object({ filter_id: z.optional(id()), status: statusFilter(), phase_id: z.optional(id()), ...cursorQuery(500) }), {
     customFields: 'project', command: ['projects', 'archived'],
     summary: 'List archived projects',
     examples: ['crmctl projects archived --status completed --limit 50'],
@@ -187,8 +188,8 @@ export const projectOps = defineTable('projects', {
     term: z.string(),
     fields: z.optional(z.array(z.enum(['custom_fields', 'notes', 'title', 'description']))),
     exact_match: z.optional(z.boolean()),
-    person_id: z.optional(id),
-    organization_id: z.optional(id),
+    person_id: z.optional(id()),
+    organization_id: z.optional(id()),
     ...cursorQuery(100),
   }), {
     command: ['projects', 'search'],
@@ -231,7 +232,7 @@ export const projectOps = defineTable('projects', {
     examples: ['crmctl projects tasks 3'],
     columns: ['id', 'title', 'assignee_id', 'due_date', 'done', 'parent_task_id'],
   }),
-  listV1: listRow('/api/v1/projects', 20, READ, 'cursor', () => z.object({ filter_id: z.optional(id), status: z.optional(z.string()), phase_id: z.optional(id), include_archived: z.optional(z.boolean()), ...cursorQuery(500) }), {
+  listV1: listRow('/api/v1/projects', 20, READ, 'cursor', () => z.object({ filter_id: z.optional(id()), status: z.optional(z.string()), phase_id: z.optional(id()), include_archived: z.optional(z.boolean()), ...cursorQuery(500) }), {
     command: ['projects', 'list'], summary: 'List projects (v1 form)', examples: ['crmctl projects list'], ...V1_FORM,
   }),
   getV1: getRow('/api/v1/projects/{id}', 2, READ, { command: ['projects', 'get'], summary: 'Show one project (v1 form)', examples: ['crmctl projects get 1'], ...V1_FORM }),

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
@@ -20,11 +21,11 @@ export const VISIBILITY_SETTING_KEYS = [
 export const SETTING_FIELDS = [...VISIBILITY_SETTING_KEYS, 'deal_access_level', 'org_access_level', 'person_access_level', 'product_access_level'];
 
 /** 1, 3, 5, 7 with a message that says which (a bare literal union reports only "Invalid input"). */
-const visibility = z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)], {
+const visibility = once(() => z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(7)], {
   error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of 1, 3, 5, 7'),
-});
+}));
 
-const pipelineIds = z.array(id);
+const pipelineIds = once(() => z.array(id()));
 
 const VISIBILITY_HELP = '1 owner (and followers), 3 owner\'s group (company on Light/Growth), 5 group and sub-groups, 7 entire company';
 
@@ -46,7 +47,7 @@ export const roleOps = defineTable('roles', {
     // The settings come in additional_data; the hand-written command shows them with the role.
     handWritten: true,
   }),
-  create: createRow('/api/v1/roles', 10, ADMIN, () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), parent_role_id: z.optional(id) }), {
+  create: createRow('/api/v1/roles', 10, ADMIN, () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), parent_role_id: z.optional(id()) }), {
     prompts: { parent_role_id: { from: 'roles.list' } },
     command: ['roles', 'create'],
     summary: 'Create a role, at the top of the hierarchy or under a parent role',
@@ -63,7 +64,7 @@ export const roleOps = defineTable('roles', {
     help: { id: 'role id', parent_role_id: 'an existing role other than this one and its sub-roles' },
   }, {
     body: () => z
-      .object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), parent_role_id: z.optional(z.nullable(id)) }).check(z.superRefine((b, ctx) => {
+      .object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), parent_role_id: z.optional(z.nullable(id())) }).check(z.superRefine((b, ctx) => {
         if (b.name === undefined && b.parent_role_id === undefined) {
           ctx.addIssue({ code: 'custom', path: ['name'], message: 'give --name or --parent-role-id (or --unset parent_role_id)' });
         }
@@ -80,7 +81,7 @@ export const roleOps = defineTable('roles', {
     columns: ['user_id', 'role_id', 'name', 'parent_role_id', 'active_flag', 'type'],
     fields: ASSIGNMENT_FIELDS,
   }),
-  assignmentsAdd: createRow('/api/v1/roles/{id}/assignments', 10, ADMIN, () => z.object({ user_id: id }), {
+  assignmentsAdd: createRow('/api/v1/roles/{id}/assignments', 10, ADMIN, () => z.object({ user_id: id() }), {
     prompts: { id: { from: 'roles.list' }, user_id: { from: 'users.list' } },
     command: ['roles', 'assignments', 'add'],
     summary: 'Assign a user to a role (a user has one role; this moves them)',
@@ -95,7 +96,7 @@ export const roleOps = defineTable('roles', {
     examples: ['crmctl roles assignments remove 3 --user-id 2 --yes'],
     columns: ['id'],
     help: { id: 'role id', user_id: 'a user currently assigned to this role' },
-  }, { body: () => z.object({ user_id: id }) }),
+  }, { body: () => z.object({ user_id: id() }) }),
   settingsList: getRow('/api/v1/roles/{id}/settings', 20, ADMIN, {
     help: { id: 'role id' },
     command: ['roles', 'settings', 'list'],
@@ -103,7 +104,7 @@ export const roleOps = defineTable('roles', {
     examples: ['crmctl roles settings list 2', 'crmctl roles settings list 1 --json'],
     fields: SETTING_FIELDS,
   }),
-  settingsSet: createRow('/api/v1/roles/{id}/settings', 10, ADMIN, () => z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility }), {
+  settingsSet: createRow('/api/v1/roles/{id}/settings', 10, ADMIN, () => z.object({ setting_key: z.enum(VISIBILITY_SETTING_KEYS), value: visibility() }), {
     prompts: { id: { from: 'roles.list' } },
     command: ['roles', 'settings', 'set'],
     summary: 'Set (add or update) one default-visibility setting of a role',
@@ -129,7 +130,7 @@ export const roleOps = defineTable('roles', {
     help: { id: 'role id', 'visible_pipeline_ids.add': 'pipeline ids to make visible', 'visible_pipeline_ids.remove': 'pipeline ids to hide' },
   }, {
     body: () => z
-      .object({ visible_pipeline_ids: z.object({ add: z.optional(pipelineIds), remove: z.optional(pipelineIds) }) }).check(z.superRefine((b, ctx) => {
+      .object({ visible_pipeline_ids: z.object({ add: z.optional(pipelineIds()), remove: z.optional(pipelineIds()) }) }).check(z.superRefine((b, ctx) => {
         const add = b.visible_pipeline_ids.add ?? [];
         const remove = b.visible_pipeline_ids.remove ?? [];
         if (add.length === 0 && remove.length === 0) {

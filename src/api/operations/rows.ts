@@ -6,8 +6,8 @@ import { cursorQuery, offsetQuery, pathId } from '../schemas.js';
 type Placeholders<P extends string> = P extends `${string}{${infer N}}${infer R}` ? N | Placeholders<R> : never;
 
 /** The path parameters of a row whose every {placeholder} is a positive integer id (most rows). */
-export function pathIds<P extends string>(path: P): () => z.ZodMiniObject<{ [K in Placeholders<P>]: typeof pathId }> {
-  return () => z.object(Object.fromEntries([...path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1]!, pathId]))) as z.ZodMiniObject<{ [K in Placeholders<P>]: typeof pathId }>;
+export function pathIds<P extends string>(path: P): () => z.ZodMiniObject<{ [K in Placeholders<P>]: ReturnType<typeof pathId> }> {
+  return () => z.object(Object.fromEntries([...path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1]!, pathId()]))) as z.ZodMiniObject<{ [K in Placeholders<P>]: ReturnType<typeof pathId> }>;
 }
 
 /** What a row adds to the defaults of its builder (a query, a body, 201, a page size...). */
@@ -57,4 +57,4 @@ export function actionRow<P extends string, E extends Extra = Record<never, neve
 /** The query of a list that takes nothing but its page (cursor form, pages of at most 500). */
 export const cursorPage = () => z.object({ ...cursorQuery(500) });
 /** The query of a list that takes nothing but its page (start/limit form). */
-export const offsetPage = () => z.object({ ...offsetQuery });
+export const offsetPage = () => z.object({ ...offsetQuery() });

@@ -15,7 +15,7 @@ const SHOWN = { columns: ['id', 'name', 'pipeline_id', 'add_time', 'update_time'
 const stageBody = () => ({ deal_probability: z.optional(z.int().check(z.gte(0)).check(z.lte(100))), is_deal_rot_enabled: z.optional(z.boolean()), days_to_rotten: z.optional(z.nullable(z.int().check(z.gte(1)))) });
 
 export const stageOps = defineTable('stages', {
-  list: listRow('/api/v2/stages', 5, ['deals:read', 'deals:full', 'admin'], 'cursor', () => z.object({ pipeline_id: z.optional(id), sort_by: z.optional(z.enum(['id', 'update_time', 'add_time', 'order_nr'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/stages', 5, ['deals:read', 'deals:full', 'admin'], 'cursor', () => z.object({ pipeline_id: z.optional(id()), sort_by: z.optional(z.enum(['id', 'update_time', 'add_time', 'order_nr'])), sort_direction: z.optional(z.enum(['asc', 'desc'])), ...cursorQuery(500) }), {
     command: ['stages', 'list'],
     summary: 'List deal stages, optionally of one pipeline',
     examples: ['crmctl stages list'],
@@ -28,7 +28,7 @@ export const stageOps = defineTable('stages', {
     examples: ['crmctl stages get 1'],
     ...SHOWN,
   }),
-  create: createRow('/api/v2/stages', 5, ['admin'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), pipeline_id: id, ...stageBody() }), {
+  create: createRow('/api/v2/stages', 5, ['admin'], () => z.object({ name: z.string().check(z.trim()).check(z.minLength(1)), pipeline_id: id(), ...stageBody() }), {
     command: ['stages', 'create'],
     summary: 'Add a stage to a pipeline',
     examples: ['crmctl stages create --name "Legal review" --pipeline-id 1'],
@@ -40,7 +40,7 @@ export const stageOps = defineTable('stages', {
     examples: ['crmctl stages update 3 --deal-probability 60'],
     ...SHOWN,
   }, {
-    body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), pipeline_id: z.optional(id), ...stageBody() }),
+    body: () => z.object({ name: z.optional(z.string().check(z.trim()).check(z.minLength(1))), pipeline_id: z.optional(id()), ...stageBody() }),
   }),
   delete: deleteRow('/api/v2/stages/{id}', 3, ['admin'], {
     command: ['stages', 'delete'],

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { currency, id, isoDate } from '../schemas.js';
@@ -31,16 +32,16 @@ export const PAYMENT_FIELDS = [
 ];
 
 /** One payment as the interface describes it: amount, description, due_at (date). */
-export const payment = z.object({
+export const payment = once(() => z.object({
   amount: z.number(),
   description: z.optional(z.string()),
-  due_at: isoDate,
-});
-export type PaymentInput = z.infer<typeof payment>;
+  due_at: isoDate(),
+}));
+export type PaymentInput = z.infer<ReturnType<typeof payment>>;
 
 /** Required, non-empty payments; a missing list says how to give one. */
-const requiredPayments = z
-  .array(payment, { error: (iss) => (iss.input === undefined ? 'is required: give --payment AMOUNT:DUE_AT[:DESCRIPTION] (repeatable) or --payments-file FILE' : undefined) }).check(z.minLength(1));
+const requiredPayments = once(() => z
+  .array(payment(), { error: (iss) => (iss.input === undefined ? 'is required: give --payment AMOUNT:DUE_AT[:DESCRIPTION] (repeatable) or --payments-file FILE' : undefined) }).check(z.minLength(1)));
 
 const PAYMENT_HELP = 'repeatable AMOUNT:DUE_AT[:DESCRIPTION], e.g. 500:2026-03-01:"Setup fee"; or --payments-file';
 const COMMON_HELP = {
@@ -50,17 +51,17 @@ const COMMON_HELP = {
   payments: PAYMENT_HELP,
 };
 
-const createRecurringBody = z
+const createRecurringBody = once(() => z
   .object({
-    deal_id: id,
-    currency,
+    deal_id: id(),
+    currency: currency(),
     description: z.optional(z.string()),
     cadence_type: z.enum(CADENCES),
     cycles_count: z.optional(z.int().check(z.gte(1))),
     cycle_amount: z.int(),
-    start_date: isoDate,
+    start_date: isoDate(),
     infinite: z.optional(z.boolean()),
-    payments: z.optional(z.array(payment)),
+    payments: z.optional(z.array(payment())),
     update_deal_value: z.optional(z.boolean()),
   }).check(z.superRefine((b, ctx) => {
     // Interface: one of cycles_count or infinite must be set (exactly one: a counted subscription cannot also be endless).
@@ -69,14 +70,14 @@ const createRecurringBody = z
     } else if (b.infinite !== true && b.cycles_count === undefined) {
       ctx.addIssue({ code: 'custom', path: ['cycles_count'], message: 'is required unless --infinite is set (give exactly one of them)' });
     }
-  }));
+  })));
 
-const updateRecurringBody = z
+const updateRecurringBody = once(() => z
   .object({
-    effective_date: isoDate,
+    effective_date: isoDate(),
     description: z.optional(z.string()),
     cycle_amount: z.optional(z.int()),
-    payments: z.optional(z.array(payment)),
+    payments: z.optional(z.array(payment())),
     update_deal_value: z.optional(z.boolean()),
   }).check(z.superRefine((b, ctx) => {
     // Only payments due after effective_date change, so a payment due on or before it cannot be applied.
@@ -85,13 +86,13 @@ const updateRecurringBody = z
         ctx.addIssue({ code: 'custom', path: ['payments'], message: `item ${i + 1} is due ${p.due_at}; payments must be due after --effective-date ${b.effective_date}` });
       }
     });
-  }));
+  })));
 
 /** What the four writes that take payments answer and how they name the repeatable --payment flag. */
 const WITH_PAYMENTS = { columns: COLUMNS, fields: SUBSCRIPTION_FIELDS, flagNames: { payments: 'payment' } };
 
 export const subscriptionOps = defineTable('subscriptions', {
-  createRecurring: createRow('/v1/subscriptions/recurring', COST.write, WRITE, () => createRecurringBody, {
+  createRecurring: createRow('/v1/subscriptions/recurring', COST.write, WRITE, () => createRecurringBody(), {
     prompts: { deal_id: { from: 'deals.list', label: 'title' }, cycles_count: { or: ['infinite'] } },
     command: ['subscriptions', 'create-recurring'],
     summary: 'Add a recurring subscription to a deal (equal payments at a fixed cadence)',
@@ -111,7 +112,7 @@ export const subscriptionOps = defineTable('subscriptions', {
       payments: `additional payments: ${PAYMENT_HELP}`,
     },
   }),
-  createInstallment: createRow('/v1/subscriptions/installment', COST.write, WRITE, () => z.object({ deal_id: id, currency, payments: requiredPayments, update_deal_value: z.optional(z.boolean()) }), {
+  createInstallment: createRow('/v1/subscriptions/installment', COST.write, WRITE, () => z.object({ deal_id: id(), currency: currency(), payments: requiredPayments(), update_deal_value: z.optional(z.boolean()) }), {
     prompts: { deal_id: { from: 'deals.list', label: 'title' } },
     command: ['subscriptions', 'create-installment'],
     summary: 'Add an installment subscription to a deal (payments of varying amounts and dates)',
@@ -157,7 +158,7 @@ export const subscriptionOps = defineTable('subscriptions', {
       cycle_amount: 'new amount of each payment (integer)',
       payments: `additional payments due after --effective-date, replacing those: ${PAYMENT_HELP}`,
     },
-  }, { body: () => updateRecurringBody }),
+  }, { body: () => updateRecurringBody() }),
   updateInstallment: updateRow('PUT', '/v1/subscriptions/installment/{id}', COST.write, WRITE, {
     command: ['subscriptions', 'update-installment'],
     summary: 'Replace the payments of an installment subscription',
@@ -165,7 +166,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     examples: ['crmctl subscriptions update-installment 2 --payment 4000:2026-02-01 --payment 8500:2026-09-01 --update-deal-value'],
     ...WITH_PAYMENTS,
     help: { ...COMMON_HELP, payments: `the new full list of payments: ${PAYMENT_HELP}` },
-  }, { body: () => z.object({ payments: requiredPayments, update_deal_value: z.optional(z.boolean()) }) }),
+  }, { body: () => z.object({ payments: requiredPayments(), update_deal_value: z.optional(z.boolean()) }) }),
   cancelRecurring: updateRow('PUT', '/v1/subscriptions/recurring/{id}/cancel', COST.write, WRITE, {
     command: ['subscriptions', 'cancel'],
     summary: 'Cancel a recurring subscription: payments after --end-date (default today) are deleted',
@@ -176,7 +177,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     confirm: true,
     help: { end_date: 'YYYY-MM-DD, default today; the subscription then ends on the due date of the next payment after it' },
     optionalBody: true,
-  }, { body: () => z.object({ end_date: z.optional(isoDate) }) }),
+  }, { body: () => z.object({ end_date: z.optional(isoDate()) }) }),
   delete: deleteRow('/v1/subscriptions/{id}', COST.delete, WRITE, {
     command: ['subscriptions', 'delete'],
     summary: 'Delete a subscription (recurring or installment) and its payments',

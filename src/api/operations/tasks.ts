@@ -21,25 +21,25 @@ const V1_FORM = { columns: ['id', 'title', 'due_date', 'done', 'add_time', 'upda
 
 /** Body fields of a v2 create and update after the title and project (required on create, optional on update). */
 const taskBody = () => ({
-  parent_task_id: z.optional(z.nullable(id)), description: z.optional(z.nullable(z.string())), done: z.optional(flag01), milestone: z.optional(flag01),
-  due_date: z.optional(z.nullable(isoDate)), start_date: z.optional(z.nullable(isoDate)), assignee_id: z.optional(z.nullable(id)),
-  assignee_ids: z.optional(z.array(id).check(z.maxLength(10))), priority: z.optional(z.nullable(z.int().check(z.gte(0)))),
+  parent_task_id: z.optional(z.nullable(id())), description: z.optional(z.nullable(z.string())), done: z.optional(flag01()), milestone: z.optional(flag01()),
+  due_date: z.optional(z.nullable(isoDate())), start_date: z.optional(z.nullable(isoDate())), assignee_id: z.optional(z.nullable(id())),
+  assignee_ids: z.optional(z.array(id()).check(z.maxLength(10))), priority: z.optional(z.nullable(z.int().check(z.gte(0)))),
 });
 /** Body fields of a v1 create and update after the title and project. */
 const v1TaskBody = () => ({
   description: z.optional(z.string()), parent_task_id: z.optional(z.number()), assignee_id: z.optional(z.number()),
-  assignee_ids: z.optional(z.array(z.number()).check(z.maxLength(10))), done: z.optional(flag01), due_date: z.optional(isoDate),
+  assignee_ids: z.optional(z.array(z.number()).check(z.maxLength(10))), done: z.optional(flag01()), due_date: z.optional(isoDate()),
 });
 
 export const taskOps = defineTable('tasks', {
-  list: listRow('/api/v2/tasks', 10, ['projects:read', 'projects:full'], 'cursor', () => z.object({ is_done: z.optional(z.boolean()), is_milestone: z.optional(z.boolean()), assignee_id: z.optional(id), project_id: z.optional(id), parent_task_id: z.optional(z.string()), ...cursorQuery(500) }), {
+  list: listRow('/api/v2/tasks', 10, ['projects:read', 'projects:full'], 'cursor', () => z.object({ is_done: z.optional(z.boolean()), is_milestone: z.optional(z.boolean()), assignee_id: z.optional(id()), project_id: z.optional(id()), parent_task_id: z.optional(z.string()), ...cursorQuery(500) }), {
     command: ['tasks', 'list'],
     summary: 'List project tasks (of a project, a parent task, an assignee; done or not)',
     examples: ['crmctl tasks list'],
     columns: ['id', 'title', 'project_id', 'assignee_id', 'is_done', 'due_date'],
     fields: TASK_FIELDS,
   }, { beta: true }),
-  listV1: listRow('/api/v1/tasks', 20, ['projects:read', 'projects:full'], 'cursor', () => z.object({ assignee_id: z.optional(id), project_id: z.optional(id), parent_task_id: z.optional(id), done: z.optional(flag01), ...cursorQuery(500) }), {
+  listV1: listRow('/api/v1/tasks', 20, ['projects:read', 'projects:full'], 'cursor', () => z.object({ assignee_id: z.optional(id()), project_id: z.optional(id()), parent_task_id: z.optional(id()), done: z.optional(flag01()), ...cursorQuery(500) }), {
     command: ['tasks', 'list'],
     summary: 'List tasks (v1 form)',
     examples: ['crmctl tasks list'],
@@ -57,7 +57,7 @@ export const taskOps = defineTable('tasks', {
     examples: ['crmctl tasks get 1'],
     ...V1_FORM,
   }),
-  create: createRow('/api/v2/tasks', 5, ['projects:full'], () => z.object({ title: z.string().check(z.maxLength(255)), project_id: id, ...taskBody() }), {
+  create: createRow('/api/v2/tasks', 5, ['projects:full'], () => z.object({ title: z.string().check(z.maxLength(255)), project_id: id(), ...taskBody() }), {
     command: ['tasks', 'create'],
     summary: 'Create a task in a project (optionally under a parent task)',
     examples: ['crmctl tasks create --title "Kick-off" --project-id 1'],
@@ -76,7 +76,7 @@ export const taskOps = defineTable('tasks', {
     ...SHOWN,
   }, {
     beta: true,
-    body: () => z.object({ title: z.optional(z.string().check(z.maxLength(255))), project_id: z.optional(id), ...taskBody() }),
+    body: () => z.object({ title: z.optional(z.string().check(z.maxLength(255))), project_id: z.optional(id()), ...taskBody() }),
   }),
   updateV1: updateRow('PUT', '/api/v1/tasks/{id}', 10, ['projects:full'], {
     command: ['tasks', 'update'],

@@ -26,7 +26,7 @@ export const userOps = defineTable('users', {
     summary: 'Find users by name (or e-mail with --search-by-email 1)',
     examples: ['crmctl users find --term ada'],
     ...SHOWN,
-  }, { query: () => searchQuery({ term: z.string(), search_by_email: z.optional(flag01) }) }),
+  }, { query: () => searchQuery({ term: z.string(), search_by_email: z.optional(flag01()) }) }),
   me: getRow('/api/v1/users/me', 2, ['base'], {
     command: ['users', 'me'],
     summary: 'Show the user the credentials belong to',

@@ -1,3 +1,4 @@
+import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
 import { id } from '../schemas.js';
@@ -18,25 +19,25 @@ const COLUMNS = ['id', 'name', 'event_action', 'event_object', 'subscription_url
 const SCOPES = ['admin'];
 
 /** A full http(s) URL with a host; whether it is the service's own address is checked against the profile (commands/webhooks/checks.ts). */
-export const subscriptionUrl = z.string().check(z.refine((s) => {
+export const subscriptionUrl = once(() => z.string().check(z.refine((s) => {
   try {
     const u = new URL(s);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
   } catch {
     return false;
   }
-}, { error: 'must be a full http(s) URL, e.g. https://hooks.example.com/crm' }));
+}, { error: 'must be a full http(s) URL, e.g. https://hooks.example.com/crm' })));
 
 /** Path ids come in as text; a clear rule instead of a type error. */
-const webhookId = z.int({ error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }).check(z.gte(1, { error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }));
+const webhookId = once(() => z.int({ error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' }).check(z.gte(1, { error: 'must be a webhook id (a positive integer, see crmctl webhooks list)' })));
 
-const createBody = z
+const createBody = once(() => z
   .object({
-    subscription_url: subscriptionUrl,
+    subscription_url: subscriptionUrl(),
     event_action: z.enum(EVENT_ACTIONS),
     event_object: z.enum(EVENT_OBJECTS),
     name: z.string().check(z.trim()).check(z.minLength(1)),
-    user_id: z.optional(id),
+    user_id: z.optional(id()),
     http_auth_user: z.optional(z.string().check(z.minLength(1))),
     http_auth_password: z.optional(z.string().check(z.minLength(1))),
     version: z.optional(z.enum(WEBHOOK_VERSIONS)),
@@ -44,7 +45,7 @@ const createBody = z
     if (b.http_auth_password !== undefined && b.http_auth_user === undefined) {
       ctx.addIssue({ code: 'custom', path: ['http_auth_user'], message: 'is required with a password (basic auth needs a user name)' });
     }
-  }));
+  })));
 
 export const webhookOps = defineTable('webhooks', {
   list: getRow('/api/v1/webhooks', 10, SCOPES, {
@@ -54,7 +55,7 @@ export const webhookOps = defineTable('webhooks', {
     columns: COLUMNS,
     fields: WEBHOOK_FIELDS,
   }),
-  create: createRow('/api/v1/webhooks', 10, SCOPES, () => createBody, {
+  create: createRow('/api/v1/webhooks', 10, SCOPES, () => createBody(), {
     prompts: { user_id: { from: 'users.list' } },
     command: ['webhooks', 'create'],
     summary: 'Create a webhook: POST events <action>.<object> to a URL',
@@ -76,5 +77,5 @@ export const webhookOps = defineTable('webhooks', {
       version: 'payload version (default 2.0)',
     },
   }, { successStatus: 201 }),
-  delete: deleteRow('/api/v1/webhooks/{id}', 6, SCOPES, { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], columns: ['id'] }, { params: () => z.object({ id: webhookId }) }),
+  delete: deleteRow('/api/v1/webhooks/{id}', 6, SCOPES, { prompts: { id: { from: 'webhooks.list', label: '{event_action}.{event_object} {subscription_url}' } }, command: ['webhooks', 'delete'], summary: 'Delete a webhook', examples: ['crmctl webhooks delete 12 --yes'], columns: ['id'] }, { params: () => z.object({ id: webhookId() }) }),
 } satisfies OperationTable);

@@ -27,7 +27,7 @@ export function parsePaymentFlag(text: string, index: number): { amount: number;
   if (dueAt === undefined) bad('must be AMOUNT:DUE_AT[:DESCRIPTION], e.g. 500:2026-03-01:Setup fee');
   if (!AMOUNT.test(amount!.trim())) bad('AMOUNT must be a number');
   const due = dueAt!.trim();
-  const date = payment.shape.due_at.safeParse(due);
+  const date = payment().shape.due_at.safeParse(due);
   if (!date.success) bad(`DUE_AT ${date.error.issues[0]!.message}`);
   const description = rest.join(':').trim();
   return { amount: Number(amount), due_at: due, ...(description ? { description } : {}) };
@@ -37,7 +37,7 @@ export function parsePaymentFlag(text: string, index: number): { amount: number;
 function checkFileItems(items: unknown): unknown[] {
   if (!Array.isArray(items)) throw new ValidationError([{ field: '--payments-file', rule: 'must hold a JSON array of payments' }]);
   items.forEach((item, i) => {
-    const r = payment.safeParse(item);
+    const r = payment().safeParse(item);
     if (!r.success) {
       const issue = r.error.issues[0]!;
       const key = issue.path.map(String).join('.') || 'item';
