@@ -11,6 +11,7 @@ import { groupChunks, groupImports } from './lib/chunk-groups.mjs';
 import { sourceHash } from './lib/source-hash.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const REQUIRE_BANNER = "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);";
 rmSync('dist/cli', { recursive: true, force: true });
 const options = {
   entryPoints: { main: 'dist/main.js' },
@@ -35,8 +36,9 @@ const options = {
   // @napi-rs/keyring has native binaries per platform: an optional dependency, imported lazily inside
   // try/catch (src/config/secret-store.ts), so an install without it falls back to the config file.
   external: ['open', '@napi-rs/keyring'],
-  // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins.
-  banner: { js: "import { createRequire as __crmctlRequire } from 'node:module'; const require = __crmctlRequire(import.meta.url);" },
+  // Bundled CommonJS dependencies (undici, cli-table3) call require() for Node built-ins. esbuild puts
+  // the banner in every file; dropUnusedRequire() below keeps it only where `require` is used.
+  banner: { js: REQUIRE_BANNER },
   logLevel: 'warning',
   metafile: true,
 };
@@ -84,6 +86,22 @@ function lazyChildProcessForCommander() {
       }));
     },
   };
+}
+
+dropUnusedRequire(Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')));
+
+/**
+ * The `require` banner where nothing uses it is a createRequire() call per file at start-up (a table
+ * command loads 8 files; only esbuild's runtime helpers and a few libraries need it). The line stays,
+ * empty, so the source maps keep their line numbers.
+ */
+function dropUnusedRequire(files) {
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    if (!text.startsWith(REQUIRE_BANNER)) continue;
+    if (/\brequire\b/.test(text.slice(REQUIRE_BANNER.length))) continue;
+    writeFileSync(f, text.slice(REQUIRE_BANNER.length));
+  }
 }
 
 // BUNDLE_METAFILE=path writes esbuild's metafile (which source went into which chunk) for start-up work.
