@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import type { SandboxFixture } from '../helpers/sandbox.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/index.js';
-import { control, countIn, killMidRun, ndjson, workDir } from './helpers.js';
+import { control, countIn, demoSandboxPerTest, killMidRun, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 type Deal = { id: number; title: string; owner_id: number; status: string; custom_fields: Record<string, unknown> };
@@ -15,14 +15,8 @@ const bin = (args: string[], opts: { stdin?: string; cwd?: string } = {}) => spa
 const patches = async () => ((await fx.requests()) as Logged[]).filter((r) => r.method === 'PATCH');
 const deals = async () => fx.collection<Deal>('deals');
 
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(async () => fx.close());
-beforeEach(async () => {
-  await fx.reset('demo');
-  await control(fx, 'PUT', 'faults', {});
-  await fx.clearRequests();
+demoSandboxPerTest((f) => {
+  fx = f;
 });
 
 describe('bulk-update: 500 deals under faults and a kill -9, resumed', () => {

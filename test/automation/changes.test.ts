@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, ndjson, workDir } from './helpers.js';
+import { control, ndjson, runWithStdoutClosedEarly, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 let env: Record<string, string>;
@@ -172,13 +171,7 @@ describe('crmctl changes', () => {
   it('does not move the watermark when the reader closes the pipe (EPIPE), and pages by time', async () => {
     await control(fx, 'POST', 'bulk', { collection: 'deals', count: 1200 });
     const configDir = env.CRMCTL_CONFIG_DIR!;
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'changes', '--types', 'deals', '--since', '2h', '--page-size', '100'], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      child.stdout.once('data', () => child.stdout.destroy());
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
+    const result = await runWithStdoutClosedEarly(['changes', '--types', 'deals', '--since', '2h', '--page-size', '100'], cleanEnv(env));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Output closed early while writing stdout (EPIPE)');
     expect(result.stderr).toContain('The watermark did not move');

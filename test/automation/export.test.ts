@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { bulkLeads, control, ndjson, workDir } from './helpers.js';
+import { bulkLeads, control, ndjson, runWithStdoutClosedEarly, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...opts, env: fx.env });
@@ -189,13 +189,7 @@ describe('export write failures', () => {
   it('names a closed pipe (EPIPE) when the reader goes away, exit 1', async () => {
     await bulkLeads(fx, 3000);
     const env = cleanEnv(fx.env);
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'export', 'leads', '--page-size', '100'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      child.stdout.once('data', () => child.stdout.destroy());
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
+    const result = await runWithStdoutClosedEarly(['export', 'leads', '--page-size', '100'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Output closed early while writing stdout (EPIPE)');
     expect(result.stderr).toContain('--out FILE');

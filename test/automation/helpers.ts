@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
-import type { SandboxFixture } from '../helpers/sandbox.js';
+import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
 /** A fresh folder for output, checkpoint, journal and results files. */
 export function workDir(): string {
@@ -18,6 +19,35 @@ export async function control(fx: SandboxFixture, method: string, path: string, 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
+}
+
+/**
+ * One sandbox for the test file, reset to the demo seed with no faults and an empty request log before
+ * each test; `use` receives it once started (the file keeps it in its own `fx`).
+ */
+export function demoSandboxPerTest(use: (fx: SandboxFixture) => void): void {
+  let fx: SandboxFixture;
+  beforeAll(async () => {
+    fx = await startFixture();
+    use(fx);
+  });
+  afterAll(async () => fx.close());
+  beforeEach(async () => {
+    await fx.reset('demo');
+    await control(fx, 'PUT', 'faults', {});
+    await fx.clearRequests();
+  });
+}
+
+/** Runs crmctl with its stdout closed after the first chunk (as `| head -c1` does): exit code and stderr. */
+export function runWithStdoutClosedEarly(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
 }
 
 /** Inserts N synthetic leads through the bulk control endpoint. */

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import type { SandboxFixture } from '../helpers/sandbox.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/index.js';
-import { control, countIn, killMidRun, ndjson, workDir } from './helpers.js';
+import { control, countIn, demoSandboxPerTest, killMidRun, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...opts, env: fx.env });
@@ -19,14 +19,8 @@ const file = (name: string, text: string) => {
 };
 const rows = (n: number, f: (i: number) => Record<string, unknown>) => `${Array.from({ length: n }, (_, i) => JSON.stringify(f(i + 1))).join('\n')}\n`;
 
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(async () => fx.close());
-beforeEach(async () => {
-  await fx.reset('demo');
-  await control(fx, 'PUT', 'faults', {});
-  await fx.clearRequests();
+demoSandboxPerTest((f) => {
+  fx = f;
 });
 
 describe('import validation', () => {

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, countIn, killMidRun, ndjson, workDir } from './helpers.js';
+import type { SandboxFixture } from '../helpers/sandbox.js';
+import { control, countIn, demoSandboxPerTest, killMidRun, ndjson, workDir } from './helpers.js';
 
 // `crmctl import <kind> --upsert --match-on FIELD`, run as users run it (the bundle), against the sandbox.
 
@@ -17,14 +17,8 @@ const file = (name: string, text: string) => {
 };
 type Person = { id: number; name: string; owner_id: number; emails: Array<{ value: string }> };
 
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(async () => fx.close());
-beforeEach(async () => {
-  await fx.reset('demo');
-  await control(fx, 'PUT', 'faults', {});
-  await fx.clearRequests();
+demoSandboxPerTest((f) => {
+  fx = f;
 });
 
 const CSV = ['name,email,owner_id', 'Ann Import,ann@example.org,1', 'Ben Import,ben@example.org,2', 'Alice Andersson,alice.andersson@example.org,1', ''].join('\n');

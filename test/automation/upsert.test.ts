@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control } from './helpers.js';
+import type { SandboxFixture } from '../helpers/sandbox.js';
+import { demoSandboxPerTest } from './helpers.js';
 
 // `crmctl <area> upsert --by KEY`, run as users run it (the bundle), against the sandbox.
 
@@ -10,14 +10,8 @@ const run = (args: string[]) => spawnCli(args, { env: fx.env });
 const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET');
 type Person = { id: number; name: string; owner_id: number; emails: Array<{ value: string }> };
 
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(async () => fx.close());
-beforeEach(async () => {
-  await fx.reset('demo');
-  await control(fx, 'PUT', 'faults', {});
-  await fx.clearRequests();
+demoSandboxPerTest((f) => {
+  fx = f;
 });
 
 describe('persons upsert --by email', () => {
