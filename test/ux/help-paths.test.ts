@@ -105,3 +105,25 @@ describe('area and group pages have examples', () => {
     expect(lines.map((l) => l.split(' ').slice(3, 6).join(' '))).toEqual(['crmctl deals list', 'crmctl deals get', 'crmctl deals create']);
   });
 });
+
+// A command line builds only the command it names (src/program.ts `runnable`); help, the root page and
+// suggestions still see the whole tree.
+describe('only the named command is built; help and suggestions see every command', () => {
+  it('`crmctl --help deals` is the root page, listing every area', async () => {
+    const root = await run(['--help']);
+    const r = await run(['--help', 'deals']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(root.stdout);
+    for (const a of AREAS) expect(r.stdout).toContain(`\n  ${a.name}`);
+  });
+
+  it('a misspelt command gets the nearest one, at any depth, exit 2', async () => {
+    expect(await run(['deals', 'lst'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'lst'\n(Did you mean list?)\n" });
+    expect(await run(['deals', 'products', 'lst'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'lst'\n(Did you mean list?)\n" });
+  });
+
+  it('a named command still refuses an unknown option of its own', async () => {
+    const r = await run(['deals', 'list', '--bogus']);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--bogus'\n" });
+  });
+});
