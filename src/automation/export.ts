@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
+import type { Operation } from '../api/operation.js';
 import { prepare } from '../api/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
+import { canonical, hashOf } from '../runs/fingerprint.js';
+import { openRun, type ItemEntry, type Run } from '../runs/run.js';
 import { budgetNotice } from './budget-notice.js';
-import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { csvColumns, encoderFor, type ExportFormat } from './encoders.js';
 import { Progress } from './progress.js';
 import { LinkNamer } from './link-names.js';
@@ -18,64 +19,106 @@ export interface ExportOptions {
   format: ExportFormat;
   out?: string;
   resume: boolean;
+  /** Start a new run even when the checkpoint holds one (src/runs/run.ts). */
+  newRun?: boolean;
   columns?: string[];
   pageSize?: number;
+  /** deals, leads: read the archived list after the plain one (the plain list leaves archived records out). */
+  includeArchived?: boolean;
+  /** The checkpoint is removed when the export completes (an incremental export's full pass). */
+  ephemeral?: boolean;
 }
 
-/** What `<out>.checkpoint.json` holds: enough to continue byte-exactly after a kill. */
-export interface ExportCheckpoint {
-  version: 1;
-  resource: string;
-  operation: string;
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
-  format: ExportFormat;
-  columns?: string[];
-  /** Where the next page starts (offset or cursor); null when every page is written. */
+/** One page written: where the next starts, and the file length that holds exactly `records` records. */
+export interface PageEntry extends ItemEntry {
+  /** 0: the plain list; 1: the archived list (--include-archived). */
+  phase: number;
   next: string | number | null;
   records: number;
-  /** Length of the output file that holds exactly `records` records. */
   bytes: number;
-  updated_at: string;
+  columns?: string[];
 }
 
 export const checkpointPath = (out: string) => `${out}.checkpoint.json`;
 
 /**
- * Writes every record of a list, page by page: each page is encoded, written and fsynced, then the
- * checkpoint is replaced atomically, so at most one page is ever held and a killed run resumes at
- * the last checkpoint (output truncated to its byte length: no record twice, none missing).
+ * The kinds whose plain list leaves archived records out (since 2025-07-15, api-facts §11), with the
+ * list that holds them. Their exports say which were read, and --include-archived reads both.
+ */
+const ARCHIVED_LISTS: Record<string, () => Promise<Operation>> = {
+  deals: async () => (await import('../api/operations/deals.js')).dealOps.archived,
+  leads: async () => (await import('../api/operations/leads.js')).leadOps.archived,
+};
+
+export const hasArchivedList = (resource: string) => resource in ARCHIVED_LISTS;
+
+/**
+ * Writes every record of a list, page by page: each page is encoded, written and fsynced, then a page
+ * entry is appended to the run's journal (`<out>.checkpoint.json`, src/runs), so at most one page is
+ * ever held and a killed run resumes at the last page entry (output truncated to its byte length: no
+ * record twice, none missing).
  */
 export async function runExport(ctx: Context, o: ExportOptions): Promise<{ records: number }> {
-  const op = o.resource.op;
-  const cpFile = o.out ? checkpointPath(o.out) : undefined;
-  let cp: ExportCheckpoint | undefined;
-  if (o.resume) {
-    if (!o.out) throw new UsageError('--resume needs --out FILE (the checkpoint lives beside the output file)');
-    cp = readJson<ExportCheckpoint>(cpFile!);
-    if (cp) checkSameExport(cp, o);
-    else ctx.info(`No checkpoint at ${cpFile}; starting from the first record.`);
-  } else if (cpFile) {
-    removeIfExists(cpFile);
+  const archived = ARCHIVED_LISTS[o.resource.name];
+  if (o.includeArchived && !archived) throw new UsageError(`--include-archived: only for ${Object.keys(ARCHIVED_LISTS).join(' and ')} (the lists that leave archived records out)`);
+  const ops: Operation[] = [o.resource.op, ...(o.includeArchived && archived ? [await archived()] : [])];
+  if (archived) archivedNotice(ctx, o.resource.name, ops[1]);
+  if (o.resume && !o.out) throw new UsageError('--resume needs --out FILE (the checkpoint lives beside the output file)');
+
+  let run: Run | undefined;
+  let last: PageEntry | undefined;
+  let firstColumns: string[] | undefined;
+  if (o.out) {
+    const what = { resource: o.resource.name, operations: ops.map((op) => op.id), params: o.params, query: o.query, format: o.format, columns: o.columns ?? null };
+    const opened = await openRun(ctx, {
+      kind: 'export',
+      journal: checkpointPath(o.out),
+      input: { fingerprint: hashOf(canonical(what)), describe: `\`export ${o.resource.name} --format ${o.format}\`${Object.keys({ ...o.params, ...o.query }).length ? ` with ${JSON.stringify({ ...o.params, ...o.query })}` : ''}${o.includeArchived ? ' --include-archived' : ''} to ${o.out}` },
+      resume: o.resume,
+      newRun: o.newRun ?? false,
+      header: what,
+      ephemeral: o.ephemeral,
+    });
+    if (opened.state === 'done') return { records: Number(opened.end.counts && (opened.end.counts as { records?: number }).records) || 0 };
+    run = opened.run;
+    if (opened.state === 'resume') {
+      const pages = opened.entries.filter((e): e is PageEntry => e.key.startsWith('page:'));
+      last = pages[pages.length - 1];
+      firstColumns = pages.find((p) => p.columns)?.columns;
+    }
   }
 
   const http = await ctx.http();
-  const sink: Sink = o.out ? new FileSink(o.out, cp?.bytes) : new StreamSink(ctx.io.stdout);
-  let columns = cp?.columns ?? o.columns;
-  let written = cp?.records ?? 0;
-  let next: string | number | undefined = cp ? (cp.next ?? undefined) : undefined;
-  const finished = cp !== undefined && cp.next === null;
+  let sink: Sink;
+  try {
+    sink = o.out ? new FileSink(o.out, last?.bytes ?? (run?.resumable ? 0 : undefined)) : new StreamSink(ctx.io.stdout);
+  } catch (err) {
+    await run?.close();
+    throw err;
+  }
+  let columns = firstColumns ?? o.columns;
+  let written = last?.records ?? 0;
+  // Where to go on: the page after the last one written, or the next list once a list is done.
+  let phase = last ? (last.next === null ? last.phase + 1 : last.phase) : 0;
+  let next: string | number | undefined = last && last.next !== null ? last.next : undefined;
+  let page = last ? Number(last.key.slice(5)) + 1 : 0;
   const progress = new Progress(ctx, `export ${o.resource.name}`);
-  const pageSize = Math.min(o.pageSize ?? op.maxLimit ?? 100, op.maxLimit ?? 500);
+  const op0 = o.resource.op;
+  const pageSizeOf = (op: Operation) => Math.min(o.pageSize ?? op.maxLimit ?? 100, op.maxLimit ?? 500);
   // A CSV of a kind that imports names its links beside their ids, so it imports into another account.
   const importable = o.format === 'csv' && findImportResource(o.resource.name) !== undefined;
   const namer = o.format === 'csv' ? new LinkNamer(http) : undefined;
   // A CSV names custom fields as the web app does (one field-metadata read); import maps the names back.
-  const named = o.format === 'csv' && op.cli.customFields ? await csvNamer(ctx, op.cli.customFields) : undefined;
+  const named = o.format === 'csv' && op0.cli.customFields ? await csvNamer(ctx, op0.cli.customFields) : undefined;
 
   let noticed = false;
+  run?.watchSignals('page');
   try {
-    while (!finished) {
+    await run?.begin();
+    while (phase < ops.length) {
+      if (run?.stopping) throw run.stoppedError(`${written} records written to ${o.out}`);
+      const op = ops[phase]!;
+      const pageSize = pageSizeOf(op);
       const query: Record<string, unknown> = { ...o.query };
       if (op.pagination !== 'none') query.limit = pageSize;
       if (next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = next;
@@ -84,21 +127,17 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       const listed = Array.isArray(data) ? data : data == null ? [] : [data];
       const records = named ? listed.map(named) : listed;
       const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
-      if (o.format === 'csv' && columns === undefined) {
-        columns = csvColumns(op.cli.fields, records);
+      const newColumns = o.format === 'csv' && columns === undefined;
+      if (newColumns) {
+        columns = csvColumns(op0.cli.fields, records);
         if (importable) columns = LinkNamer.withNames(columns);
       }
       const encoder = encoderFor(o.format, columns);
       await sink.write(encoder.page(namer && columns ? await namer.annotate(records, columns) : records, written));
       sink.sync();
       written += records.length;
-      if (cpFile) {
-        const checkpoint: ExportCheckpoint = {
-          version: 1, resource: o.resource.name, operation: op.id, params: o.params, query: o.query, format: o.format,
-          ...(columns ? { columns } : {}), next: after ?? null, records: written, bytes: sink.bytes, updated_at: new Date().toISOString(),
-        };
-        writeJsonAtomic(cpFile, checkpoint);
-      }
+      await run?.append({ key: `page:${page}`, op: 'read', status: 'done', phase, next: after ?? null, records: written, bytes: sink.bytes, ...(newColumns && !o.columns ? { columns } : {}) } satisfies PageEntry);
+      page++;
       if (!noticed) {
         // The first answer gives both the total and what is left today: the rest of the run, priced.
         noticed = true;
@@ -110,39 +149,40 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
             : { tokens: perPage, per: `a page of ${pageSize} records` });
         }
       }
-      progress.update(written, { total: totalOf(envelope.additional_data) });
-      if (after === undefined) break;
-      next = after;
+      progress.update(written, { total: phase === 0 ? totalOf(envelope.additional_data) : undefined });
+      if (after === undefined) {
+        phase++;
+        next = undefined;
+      } else next = after;
     }
-    if (o.format === 'csv' && columns === undefined) columns = importable ? LinkNamer.withNames(csvColumns(op.cli.fields, [])) : csvColumns(op.cli.fields, []);
+    if (o.format === 'csv' && columns === undefined) columns = importable ? LinkNamer.withNames(csvColumns(op0.cli.fields, [])) : csvColumns(op0.cli.fields, []);
     await sink.write(encoderFor(o.format, columns).end(written));
     sink.sync();
   } catch (err) {
-    // A checkpoint on disk means --resume continues from it: the error report says how.
-    throw cpFile && existsSync(cpFile) ? markResumable(err) : err;
+    // A journal on disk means --resume continues from it: the error report says how.
+    if (!run?.resumable) throw err;
+    await run.pause(`${written} records written`);
+    throw markResumable(err);
   } finally {
     sink.close();
+    await run?.close();
   }
-  if (cpFile) removeIfExists(cpFile);
+  await run?.finish(`${written} records written to ${o.out}`, { records: written });
   progress.done(written);
   if (o.out) ctx.info(`Wrote ${written} ${o.resource.name} records to ${o.out}.`);
   return { records: written };
+}
+
+/** Says whether archived records are in the export: the plain lists of deals and leads leave them out. */
+function archivedNotice(ctx: Context, resource: string, archivedOp: Operation | undefined): void {
+  if (archivedOp) ctx.io.stderr.write(`note: archived ${resource} included: read after the others from ${archivedOp.method} ${archivedOp.path} (cost ${archivedOp.cost} a page).\n`);
+  else ctx.io.stderr.write(`note: archived ${resource} are not included (the service leaves them out of its ${resource} list); --include-archived adds them.\n`);
 }
 
 async function csvNamer(ctx: Context, itemType: NonNullable<ExportResource['op']['cli']['customFields']>): Promise<(record: unknown) => unknown> {
   const [{ checkReader }, { fieldCatalog }, { csvRecord }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js'), import('../names/read.js')]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
   return (r) => csvRecord(cat, r);
-}
-
-function checkSameExport(cp: ExportCheckpoint, o: ExportOptions): void {
-  const same = cp.resource === o.resource.name && cp.format === o.format && JSON.stringify(cp.params) === JSON.stringify(o.params) && JSON.stringify(cp.query) === JSON.stringify(o.query);
-  if (!same) {
-    throw new UsageError(
-      `--resume: the checkpoint is for \`export ${cp.resource} --format ${cp.format}\` with ${JSON.stringify({ ...cp.params, ...cp.query })}; this command differs.`,
-      'Run the same command as before with --resume, or drop --resume to start over.',
-    );
-  }
 }
 
 function totalOf(add: Record<string, unknown> | null | undefined): number | undefined {

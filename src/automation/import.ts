@@ -1,13 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
 import { prepare, type Prepared, type Reader } from '../api/prepare.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
-import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
 import type { HttpResponse } from '../http/types.js';
-import { Journal, removeIfExists } from './durable.js';
+import { canonical, hashFile, hashOf } from '../runs/fingerprint.js';
+import { isPassing } from '../runs/passing.js';
+import { openRun, type Run, type RunInput } from '../runs/run.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import { readOnlyFields, type ImportResource } from './resources.js';
@@ -15,7 +16,7 @@ import { RowMapper, type MappedRow } from './row-mapper.js';
 import { nameKey, resolveNames, type RefKind } from './name-refs.js';
 import { readRows, type InputFormat } from './rows.js';
 import type { Issue } from './validate-body.js';
-import { writeResults, type Outcome } from './results.js';
+import { writeImportResults, type Outcome } from './results.js';
 import { budgetProbe, customFieldsFor } from './lookups.js';
 import { budgetNotice } from './budget-notice.js';
 import type { RowPlan } from './upsert-import.js';
@@ -31,18 +32,13 @@ export interface ImportOptions {
   statePath: string;
   resultsPath: string;
   resume: boolean;
+  /** Start a new run even when the journal holds one (that one's record is kept: src/runs/run.ts). */
+  newRun?: boolean;
   dryRun: boolean;
+  /** A run nobody continues or undoes (a sandbox loaded from files): its journal and record go when it finishes. */
+  ephemeral?: boolean;
   /** import --upsert --match-on FIELD: rows update the record they match (src/automation/upsert-import.ts). */
   upsert?: { matchOn?: string };
-}
-
-interface RunHeader {
-  type: 'run';
-  run_id: string;
-  resource: string;
-  file: string;
-  format: InputFormat;
-  started_at: string;
 }
 
 const MAX_REPORTED = 50;
@@ -50,8 +46,9 @@ const MAX_REPORTED = 50;
 /**
  * Creates one record per input row. Every row is checked first (nothing is sent when one is bad,
  * unless --skip-invalid); then rows go out with bounded concurrency, paced to the cost budget, each
- * journaled as "sending" (fsynced) before the request and with its id or error after. A resumed run
- * reconciles the rows left in "sending" before it sends anything, so no row is created twice.
+ * journaled as "sending" (fsynced, with the body as sent) before the request and with its id or error
+ * after, in a run of src/runs (one account, one file content). A resumed run settles the rows left in
+ * "sending" (looked up with the body they carried) before it sends anything, so no row is created twice.
  */
 export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const { resource } = o;
@@ -61,45 +58,49 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
   const upsert = o.upsert ? await (await import('./upsert-import.js')).ImportUpsert.open(ctx, resource.name, o.upsert.matchOn) : undefined;
 
-  // What an earlier run left behind.
-  let journal = Journal.read(o.statePath);
-  // An upsert that finished is a sync done: running it again starts a new run (matching again), not a resume.
-  if (upsert && !o.resume && !o.dryRun && journal.some((e) => e.type === 'end')) {
-    removeIfExists(o.statePath);
-    journal = [];
-  }
-  const header = journal.find((e) => e.type === 'run') as RunHeader | undefined;
-  if (header && !o.resume && !o.dryRun) {
-    throw new UsageError(
-      `an import of ${header.file} (run ${header.run_id}, started ${header.started_at}) already has state in ${o.statePath}`,
-      'Continue it with --resume (rows already created are not sent again), or delete that file to import the rows again.',
-    );
-  }
-  if (header && (header.resource !== resource.name || header.format !== o.format)) {
-    throw new UsageError(`--resume: ${o.statePath} belongs to an import of ${header.resource} (${header.format}); this command imports ${resource.name} (${o.format})`);
-  }
+  // The run this journal holds (src/runs/run.ts): one account, one kind, one file content.
+  const fileHash = await hashFile(o.file);
+  const matchOn = upsert ? upsert.key.label : null;
+  const opened = await openRun(ctx, {
+    kind: 'import',
+    journal: o.statePath,
+    input: importInput(resource.name, o.format, matchOn, o.file, fileHash),
+    resume: o.resume,
+    newRun: o.newRun ?? false,
+    dryRun: o.dryRun,
+    header: { resource: resource.name, file: o.file, format: o.format, file_hash: fileHash, match_on: matchOn },
+    differs: (h) => (h.resource !== resource.name || h.format !== o.format || (h.match_on ?? null) !== matchOn
+      ? `it imports ${String(h.resource)} (${String(h.format)}${h.match_on ? `, upsert on ${String(h.match_on)}` : ''}); this command imports ${resource.name} (${o.format}${matchOn ? `, upsert on ${matchOn}` : ''})`
+      : `${o.file} changed since that run started (its content hash differs), so its lines are other rows now`),
+    ephemeral: o.ephemeral,
+  });
+  if (opened.state === 'done') return;
+  const run = opened.run;
+  const runId = run.id;
+
   const outcomes = new Map<number, Outcome>();
   const pending = new Map<number, number>(); // line → first send time, still "sending"
   const retrying = new Set<number>(); // failed on a passing error without an ambiguous answer
   const pendingUpdates = new Set<number>(); // upsert: the write in flight was the PATCH of a matched record
-  for (const e of journal) {
-    if (typeof e.line !== 'number') continue;
+  const lastSent = new Map<number, Record<string, unknown>>(); // the body each row's last send carried
+  for (const e of opened.state === 'resume' ? opened.entries : []) {
+    const line = Number(e.key);
     if (e.status === 'sending') {
-      if (!pending.has(e.line)) pending.set(e.line, Number(e.at ?? Date.now()));
-      if (e.update !== undefined) pendingUpdates.add(e.line);
-    } else if (e.error !== undefined && e.retry === true) {
+      if (!pending.has(line)) pending.set(line, Number(e.at ?? Date.now()));
+      if (e.op === 'update') pendingUpdates.add(line);
+      if (e.sent && typeof e.sent === 'object') lastSent.set(line, e.sent as Record<string, unknown>);
+    } else if (e.status === 'failed' && e.retry === true) {
       // Failed on something passing (budget, network, 5xx after every retry): --resume tries the row
       // again, after the same look-up as a row left in "sending", so it is never created twice.
-      outcomes.delete(e.line);
-      pending.set(e.line, Number(e.at ?? Date.now()));
-      retrying.add(e.line);
-    } else if (e.id !== undefined || e.error !== undefined) {
-      pending.delete(e.line);
-      const done: Outcome = e.id !== undefined ? { line: e.line, id: e.id as string | number } : { line: e.line, error: String(e.error) };
-      outcomes.set(e.line, e.action === undefined ? done : Object.assign(done, { action: e.action }));
+      outcomes.delete(line);
+      pending.set(line, Number(e.at ?? Date.now()));
+      retrying.add(line);
+    } else {
+      pending.delete(line);
+      const done: Outcome = e.status === 'done' ? { line, id: e.id as string | number } : { line, error: String(e.error) };
+      outcomes.set(line, e.action === undefined ? done : Object.assign(done, { action: e.action }, e.changed ? { changed: e.changed } : {}));
     }
   }
-  const runId = header?.run_id ?? randomBytes(6).toString('hex');
   const wasPending = new Set(pending.keys());
 
   const http = await ctx.http();
@@ -117,7 +118,6 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const invalidByLine = new Map<number, Issue[]>();
   const named: Array<{ line: number; refs: NonNullable<MappedRow['refs']> }> = [];
   const keys = new Map<string, number>();
-  const pendingBodies: Array<{ line: number; body: Record<string, unknown> }> = [];
   let valid = 0;
   for await (const { line, body, issues, refs } of mappedRows(o.file, o.format, mapper)) {
     const problems = [...issues];
@@ -139,12 +139,12 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       }
     }
     if (problems.length) invalidByLine.set(line, problems);
-    else {
-      valid++;
-      // A PATCH is not looked up by content: the row is matched again below, and finds its values there if it landed.
-      if (pending.has(line) && !pendingUpdates.has(line)) pendingBodies.push({ line, body: reconciler.prepare(body, markerFor(runId, line)) });
-    }
+    else valid++;
   }
+  // Rows a killed run left in "sending": looked up with the body that was sent (names resolved to ids,
+  // the marker), never with the file's row, whose names are not ids yet (issue 28.2). A PATCH is not
+  // looked up by content: the row is matched again below, and finds its values there if it landed.
+  const pendingBodies = [...pending.keys()].filter((line) => !pendingUpdates.has(line) && lastSent.has(line)).map((line) => ({ line, body: lastSent.get(line)! }));
   // Linked records given by name: looked up once; rows whose names match nothing (or several) are invalid.
   if (named.length) {
     const { ids, problems } = await resolveNames(ctx, http, wantedNames(named));
@@ -170,7 +170,10 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const skipped = skippedNote(mapper);
   if (skipped) ctx.warn(skipped);
   const invalid = [...invalidByLine].sort((a, b) => a[0] - b[0]).map(([line, issues]) => ({ line, issues }));
-  if (invalid.length && !o.skipInvalid) throw invalidRowsError(invalid, o.file);
+  if (invalid.length && !o.skipInvalid) {
+    await run.close();
+    throw invalidRowsError(invalid, o.file);
+  }
 
   if (o.dryRun && upsert) {
     const rows: Parameters<typeof upsert.printPlan>[0] = [];
@@ -187,30 +190,25 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     return;
   }
 
-  const log = new Journal(o.statePath);
   const progress = new Progress(ctx, `import ${resource.name}`);
-  let stopping = false;
   // A spent daily budget refuses every row until midnight: stop, keep the journal, say when to resume.
   let spent: DailyBudgetError | undefined;
-  const onSigint = () => {
-    stopping = true;
-    ctx.io.stderr.write('\nStopping after the rows in flight; run the same command with --resume to continue.\n');
-  };
-  process.once('SIGINT', onSigint);
+  run.watchSignals('rows');
+  const retryable = new Set<number>(); // failed on a passing error (or unsettled): --resume sends them again
   try {
-    if (!header) await log.append({ type: 'run', run_id: runId, resource: resource.name, file: o.file, format: o.format, started_at: new Date().toISOString() } satisfies RunHeader);
+    await run.begin();
 
     // Ids rows of this import own: a look-up by content never gives one of them to another row.
     const taken = new Set([...outcomes.values()].flatMap((x) => ('id' in x ? [String(x.id)] : [])));
-    // Rows a killed run left in "sending": find out whether they landed before sending anything.
+    // The settle step: rows a killed run left in "sending" are looked up before anything is sent.
     if (pendingBodies.length) {
       const since = Math.min(...pendingBodies.map((r) => pending.get(r.line)!));
       const found = reconciler.kind === 'none' ? new Map() : await reconciler.find(http, pendingBodies, since, taken);
       for (const r of pendingBodies) {
         const rec = found.get(r.line);
-        if (rec) await record(log, outcomes, { line: r.line, id: rec.id as string | number }, { reconciled: true });
+        if (rec) await record(run, outcomes, { line: r.line, id: rec.id as string | number }, { reconciled: true });
         // Without a look-up only rows known not to have landed (refused by the budget, never sent) go again.
-        else if (reconciler.kind === 'none' && !retrying.has(r.line)) await record(log, outcomes, { line: r.line, error: 'outcome unknown: the run stopped while this row was being sent, and this resource has no safe way to check; not resent (check the account, then remove the line from the file)' });
+        else if (reconciler.kind === 'none' && !retrying.has(r.line)) await record(run, outcomes, { line: r.line, error: 'outcome unknown: the run stopped while this row was being sent, and this resource has no safe way to check; not resent (check the account, then remove the line from the file)' });
         else pending.delete(r.line); // did not land: send it again below
       }
     }
@@ -229,26 +227,37 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     // An upsert row that matched a record sends its PATCH (idempotent: the client may resend it) instead of the create.
     const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan): Promise<void> => {
       const sentAt = Date.now();
-      await log.append({ line, status: 'sending', at: sentAt, ...(update ? { update: update.id } : {}) });
       try {
         if (upsert && update) {
-          await callOperation(http, upsert.ops.update, await upsert.updateInput(reader, update));
-          await record(log, outcomes, Object.assign({ line, id: update.id }, { action: 'updated', changed: update.changed }));
+          const input = await upsert.updateInput(reader, update);
+          // The values the PATCH replaces: an undo puts them back.
+          await run.append({ key: String(line), op: 'update', status: 'sending', at: sentAt, record: update.id, sent: input.body, prior: upsert.priorOf(line, update.patch) });
+          await callOperation(http, upsert.ops.update, input);
+          await record(run, outcomes, Object.assign({ line, id: update.id }, { action: 'updated', changed: update.changed }));
           sent++;
           progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
           return;
         }
-        const { envelope } = await callOperation(http, op, await entry(body), { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
+        const input = await entry(body);
+        await run.append({ key: String(line), op: 'create', status: 'sending', at: sentAt, sent: input.body });
+        const { envelope } = await callOperation(http, op, input, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
-        await record(log, outcomes, { line, id: (rec?.id ?? null) as string | number });
+        await record(run, outcomes, { line, id: (rec?.id ?? null) as string | number });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
-        if (err instanceof DailyBudgetError) { spent ??= err; stopping = true; }
+        if (err instanceof DailyBudgetError) {
+          spent ??= err;
+          run.requestStop();
+        }
         failed++;
         if (unsettled.has(line)) {
-          await record(log, outcomes, { line, error: `outcome unknown: the create may have landed and looking it up failed (${err.message}); --resume looks it up again and sends it only if it is not there` }, { retry: true, at: sentAt });
-        } else await record(log, outcomes, { line, error: err.message }, isPassing(err) ? { retry: true, at: sentAt } : {});
+          retryable.add(line);
+          await record(run, outcomes, { line, error: `outcome unknown: the create may have landed and looking it up failed (${err.message}); --resume looks it up again and sends it only if it is not there` }, { retry: true, at: sentAt });
+        } else if (isPassing(err)) {
+          retryable.add(line);
+          await record(run, outcomes, { line, error: err.message }, { retry: true, at: sentAt });
+        } else await record(run, outcomes, { line, error: err.message });
       }
       sent++;
       progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
@@ -256,7 +265,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
     budgetNotice(ctx, http, { tokens: Math.max(0, valid - outcomes.size) * (op.cost ?? 1), atLeast: op.cost == null });
     for await (const { line, body } of mappedRows(o.file, o.format, mapper)) {
-      if (stopping) break;
+      if (run.stopping) break;
       if (outcomes.has(line)) continue;
       if (invalidLines.has(line)) {
         outcomes.set(line, { line, error: invalidLines.get(line)!.map((i) => `${i.field}: ${i.rule}`).join('; '), skipped: true });
@@ -265,14 +274,21 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       const k = reconciler.key?.(body);
       if (k !== undefined && existing.has(k) && !ours.has(String(existing.get(k)))) {
         failed++;
-        await record(log, outcomes, { line, error: `name: ${JSON.stringify(k)} already exists (id ${existing.get(k)}); not created again` });
+        await record(run, outcomes, { line, error: `name: ${JSON.stringify(k)} already exists (id ${existing.get(k)}); not created again` });
         continue;
       }
       const plan = upsert ? await upsert.decide(line, (await entry(body)).body as Record<string, unknown>) : undefined;
       if (plan?.action === 'unchanged') {
         // A write a killed run left in flight that now finds its values: it landed (then, or by the run before).
         const action = wasPending.has(line) ? (pendingUpdates.has(line) ? 'updated' : 'created') : 'unchanged';
-        await record(log, outcomes, Object.assign({ line, id: plan.id }, { action }), wasPending.has(line) ? { reconciled: true } : {});
+        await record(run, outcomes, Object.assign({ line, id: plan.id }, { action }), wasPending.has(line) ? { reconciled: true } : {});
+        continue;
+      }
+      // Upsert creates look the key up once more just before the create: another run may have made the record since the list was read.
+      const late = plan?.action === 'create' ? await upsert!.createdMeanwhile(reader, line) : undefined;
+      if (late) {
+        await record(run, outcomes, Object.assign({ line, id: late }, { action: 'unchanged' }));
+        ctx.warn(`line ${line}: ${upsert!.area.noun} ${String(late)} with this ${upsert!.key.label} was created by someone else while this import ran; not created again (upsert is not a lock: docs/upsert.md)`);
         continue;
       }
       const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined).finally(() => inFlight.delete(p));
@@ -283,28 +299,41 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     progress.done(outcomes.size, { total: valid, extra: `${failed} failed` });
 
     if (upsert) for (const x of outcomes.values()) upsert.tag(x);
-    const summary = writeResults(o.resultsPath, outcomes);
+    const summary = writeImportResults(o.resultsPath, outcomes);
     ctx.debug(`pacing: ${pacer.stats.acquired} cost units, ${pacer.stats.waits} waits for the budget window`);
-    if (spent) throw spent;
-    if (stopping) throw new CancelledError(`Import stopped: ${summary.created} created, ${summary.failed} failed so far; results in ${o.resultsPath}. Continue with --resume.`);
-    if (stopping === false && summary.created + summary.failed + summary.skipped === 0 && sent === 0 && valid === 0) ctx.info('No rows to import.');
+    const counts = upsert ? upsert.counts(outcomes.values()) : undefined;
+    const said = counts ? `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.failed} failed` : `${summary.created} created, ${summary.failed} failed`;
+    if (spent) {
+      await run.pause(said);
+      throw spent;
+    }
+    if (run.stopping) {
+      await run.pause(said);
+      throw run.stoppedError(said, o.resultsPath);
+    }
+    if (summary.created + summary.failed + summary.skipped === 0 && sent === 0 && valid === 0) ctx.info('No rows to import.');
     if (upsert) {
       if (upsert.dropped.size) ctx.warn(`not changed on existing ${resource.name} (set only when one is created): ${[...upsert.dropped].join(', ')}`);
-      await printUpsertSummary(ctx, o, upsert.counts(outcomes.values()));
-      if (!summary.failed && !stopping) await log.append({ type: 'end', at: Date.now() });
+      await printUpsertSummary(ctx, o, counts!);
     } else await printSummary(ctx, o, summary);
+    // Rows that failed on a passing error keep the run open for --resume; refusals do not (the file would have to change).
+    if (retryable.size) await run.pause(said);
+    else await run.finish(said, { ...summary, ...counts });
     if (summary.failed) {
       throw new PartialFailureError(
         `${summary.failed} of ${summary.created + summary.failed} rows failed; see ${o.resultsPath}`,
-        'Rows that failed on a passing error (budget, network, 5xx) are sent again by the same command with --resume; fix the others and run again with --resume (rows already created are never sent twice).',
+        retryable.size
+          ? `${retryable.size} failed on a passing error (budget, network, 5xx): the same command with --resume sends them again (rows already created are never sent twice).${retryable.size < summary.failed ? ' The others were refused: correct them in a file of their own and import that.' : ''}`
+          : 'The service refused them: correct those rows in a file of their own (the results file lists them by line) and import that; this run is finished, so its rows are never sent twice.',
       );
     }
   } catch (err) {
+    if (!run.resumable) throw err;
     // The journal is kept: the error report names the command line that continues the import.
+    await run.pause();
     throw markResumable(err);
   } finally {
-    process.removeListener('SIGINT', onSigint);
-    await log.close();
+    await run.close();
   }
 }
 
@@ -377,19 +406,11 @@ function reconcileHook(
   };
 }
 
-/**
- * A failure that may not happen again (rate limit, network, 5xx after every retry) for a row that
- * did not land: worth sending again on --resume. Refusals (4xx) and unknown outcomes are not.
- */
-function isPassing(err: CliError): boolean {
-  if (err instanceof AmbiguousWriteError || err instanceof ValidationError || err instanceof AuthError || err instanceof NotFoundError || err instanceof UsageError) return false;
-  if (err instanceof ApiError) return err.status >= 500 || err.status === 429;
-  return true;
-}
-
-async function record(log: Journal, outcomes: Map<number, Outcome>, outcome: Outcome, extra: Record<string, unknown> = {}): Promise<void> {
+/** A row's outcome, in memory and in the run's journal (keyed by its line). */
+async function record(run: Run, outcomes: Map<number, Outcome>, outcome: Outcome, extra: Record<string, unknown> = {}): Promise<void> {
   outcomes.set(outcome.line, outcome);
-  await log.append({ ...outcome, ...extra });
+  const { line, ...rest } = outcome;
+  await run.append({ key: String(line), status: 'id' in outcome ? 'done' : 'failed', ...rest, ...extra });
 }
 
 function invalidRowsError(invalid: Array<{ line: number; issues: Issue[] }>, file: string): ValidationError {
@@ -443,6 +464,11 @@ async function printSummary(ctx: Context, o: ImportOptions, s: { created: number
     json: { resource: o.resource.name, ...s, results: o.resultsPath },
     text: `Imported ${s.created} ${o.resource.name}; ${s.failed} failed, ${s.skipped} skipped. Results: ${o.resultsPath}`,
   });
+}
+
+/** What an import run is of: the kind, the format, the upsert key and the file's content (its hash). */
+export function importInput(resource: string, format: InputFormat, matchOn: string | null, file: string, fileHash: string): RunInput {
+  return { fingerprint: hashOf(canonical({ resource, format, match_on: matchOn, file: fileHash })), describe: `${resource}${matchOn ? ` (upsert on ${matchOn})` : ''} from ${file}` };
 }
 
 export function defaultStatePath(file: string): string {

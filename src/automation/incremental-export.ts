@@ -18,7 +18,8 @@ import { ChangeFeed, CHANGE_TYPES, type Boundary, type ChangeType } from './chan
 import { isSpan, parseSince, serviceTimeOf } from './changes-time.js';
 import { LOCK_STALE_MS } from './changes-watermark.js';
 import { readJson, writeJsonAtomic } from './durable.js';
-import { checkpointPath, runExport, type ExportCheckpoint } from './export.js';
+import { Journal } from '../runs/journal.js';
+import { checkpointPath, runExport } from './export.js';
 import type { ExportResource } from './resources.js';
 
 /** What `<out>.state.json` holds. */
@@ -47,7 +48,8 @@ export function sinceParam(resource: ExportResource, since: string, resumedOut?:
   if (!fieldsOf(resource.op.query, 'query').some((f) => f.key === 'updated_since')) {
     throw new UsageError(`--since: the ${resource.name} list has no updated_since filter`, `Lists with one include ${CHANGE_TYPES.join(', ')}.`);
   }
-  const kept = isSpan(since) && resumedOut ? readJson<ExportCheckpoint>(checkpointPath(resumedOut))?.query.updated_since : undefined;
+  const header = isSpan(since) && resumedOut ? Journal.read(checkpointPath(resumedOut)).find((e) => e.type === 'run') : undefined;
+  const kept = (header?.query as Record<string, unknown> | undefined)?.updated_since;
   return `updated_since=${typeof kept === 'string' ? kept : at.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
 }
 
@@ -76,7 +78,8 @@ async function fullExport(ctx: Context, resource: ExportResource, out: string, p
   const newest = await read(ctx, resource.op, { query: { sort_by: 'update_time', sort_direction: 'desc', limit: 1 } });
   const top = Array.isArray(newest) ? (newest[0] as { update_time?: unknown } | undefined) : undefined;
   const from: Boundary = { time: serviceTimeOf(top?.update_time) ?? '1970-01-01 00:00:00', seen: [] };
-  const { records } = await runExport(ctx, { resource, params: {}, query: {}, format: 'ndjson', out, resume: false, pageSize });
+  // A full pass is always a new run, and leaves no checkpoint behind: the state file is the copy's record.
+  const { records } = await runExport(ctx, { resource, params: {}, query: {}, format: 'ndjson', out, resume: false, newRun: true, ephemeral: true, pageSize });
   saveState(out, resource, from, records);
   return from;
 }

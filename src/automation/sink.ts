@@ -27,7 +27,7 @@ export class FileSink implements Sink {
         const size = fstatSync(this.fd).size;
         if (size < resumeAt) {
           closeSync(this.fd);
-          throw new UsageError(`--resume: ${path} has ${size} bytes but the checkpoint names ${resumeAt}; the file was changed since. Run without --resume to start over.`);
+          throw new UsageError(`--resume: ${path} has ${size} bytes but the checkpoint names ${resumeAt}; the file was changed since. Run with --new-run to start over.`);
         }
         ftruncateSync(this.fd, resumeAt);
         this.bytes = resumeAt;

@@ -32,6 +32,11 @@ export class ImportUpsert {
   readonly dropped = new Set<string>();
   /** Records the one list read went through (for the cost a dry run shows). */
   private listed = 0;
+  /** When the list was read, and last read again for creates (our clock, ms). */
+  private readAt = 0;
+  private refreshedAt = 0;
+  /** Keys of records written since the list was read (by another run, or a killed run of this import). */
+  private readonly lateKeys = new Map<string, Rec>();
 
   private constructor(readonly ctx: Context, readonly area: UpsertArea, readonly key: MatchKey, readonly ops: Awaited<ReturnType<UpsertArea['ops']>>) {}
 
@@ -60,6 +65,7 @@ export class ImportUpsert {
     const wanted = new Set(this.keys.values());
     const byKey = new Map<string, Rec[]>();
     let read = 0;
+    this.readAt = this.refreshedAt = Date.now();
     for await (const r of readAll(reader, this.ops.list, {}, { all: true })) {
       read++;
       const rec = r as Rec;
@@ -99,6 +105,35 @@ export class ImportUpsert {
     const { patch, changed, dropped } = await changesFor(this.ctx, this.area, this.ops.update, body, rec);
     for (const d of dropped) this.dropped.add(d);
     return changed.length ? { action: 'update', id: rec.id as number | string, patch, changed } : { action: 'unchanged', id: rec.id as number | string };
+  }
+
+  /** The values a row's PATCH replaces, as the matched record held them: what an undo writes back. */
+  priorOf(line: number, patch: Rec): Rec {
+    const rec = this.matched.get(line) ?? {};
+    return Object.fromEntries(Object.keys(patch).map((k) => [k, rec[k] ?? null]));
+  }
+
+  /**
+   * Upsert is not a lock: another run may create a row's record after the list was read. Just before
+   * a create, the records written since the last read are read again (the list with updated_since,
+   * at most once a second, so a large import pays one cheap read a second, not one per row) and a
+   * record with the row's key is taken instead of creating a second one.
+   */
+  async createdMeanwhile(reader: Reader, line: number): Promise<number | string | undefined> {
+    const k = this.keys.get(line);
+    if (k === undefined || !this.readAt) return undefined;
+    const { fieldsOf } = await import('../input/fields.js');
+    if (!fieldsOf(this.ops.list.query, 'query').some((f) => f.key === 'updated_since')) return undefined;
+    if (Date.now() - this.refreshedAt >= 1000) {
+      // A margin for the service's clock and its 1 s resolution: a record read twice is harmless.
+      const since = new Date(Math.floor((this.refreshedAt - 5000) / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      this.refreshedAt = Date.now();
+      for await (const r of readAll(reader, this.ops.list, { query: { updated_since: since } }, { all: true })) {
+        for (const v of new Set(this.key.valuesOf(r as Rec))) this.lateKeys.set(v, r as Rec);
+      }
+    }
+    const rec = this.lateKeys.get(k);
+    return rec ? (rec.id as number | string) : undefined;
   }
 
   /** The PATCH of an update through the one entry. */

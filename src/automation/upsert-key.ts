@@ -21,7 +21,7 @@ export interface UpsertArea {
   searchable: Record<string, string>;
   /** Built-in words that mean another one (`--by name` of a deal is its title). */
   aliases: Record<string, string>;
-  ops(): Promise<{ create: Operation; update: Operation; get: Operation; search: Operation; list: Operation }>;
+  ops(): Promise<{ create: Operation; update: Operation; get: Operation; search: Operation; list: Operation; delete: Operation }>;
 }
 
 export const UPSERT_AREAS: Record<UpsertKind, UpsertArea> = {
@@ -47,8 +47,8 @@ export const UPSERT_AREAS: Record<UpsertKind, UpsertArea> = {
   },
 };
 
-function pick(t: { create: Operation; update: Operation; get: Operation; search: Operation; list: Operation }) {
-  return { create: t.create, update: t.update, get: t.get, search: t.search, list: t.list };
+function pick(t: { create: Operation; update: Operation; get: Operation; search: Operation; list: Operation; delete: Operation }) {
+  return { create: t.create, update: t.update, get: t.get, search: t.search, list: t.list, delete: t.delete };
 }
 
 /** Why a field cannot identify a record; said when --by names one. */

@@ -33,14 +33,22 @@ export async function runUpsert(ctx: Context, kind: UpsertKind, by: string | und
   const matches = await findMatches(ctx, area, ops, key, value);
   if (matches.length > 1) throw severalMatch(area, key, value, matches);
   const http = await ctx.http();
-  if (!matches.length) {
+  let found = matches[0];
+  if (!found) {
     const { envelope } = await callOperation(http, ops.create, prepared);
     const record = recordsOf(ops.create, envelope) as Rec;
-    say(ctx, `created ${area.noun} ${String(record?.id)} (no ${area.noun} has ${key.label} ${JSON.stringify(value)})`);
-    await show(ctx, ops.create, 'created', record);
-    return;
+    const first = await earlierTwin(ctx, area, ops, key, value, record);
+    if (!first) {
+      say(ctx, `created ${area.noun} ${String(record?.id)} (no ${area.noun} has ${key.label} ${JSON.stringify(value)})`);
+      await show(ctx, ops.create, 'created', record);
+      return;
+    }
+    // Upsert is not a lock: another run created the record between our search and our create. Ours is
+    // seconds old and nothing else knows it; the earlier one is kept, and these values go to it.
+    await callOperation(http, ops.delete, await prepare(ctx, ops.delete, { params: { id: String(record.id) } }));
+    say(ctx, `${area.noun} ${String(first.id)} with ${key.label} ${JSON.stringify(value)} was created by another run at the same time as ours (${String(record.id)}, now deleted): upsert is not a lock (docs/upsert.md); ${String(first.id)} is the match`);
+    found = first;
   }
-  const found = matches[0]!;
   const { patch, changed, dropped } = await changesFor(ctx, area, ops.update, body, found);
   if (dropped.length) say(ctx, `not changed on an existing ${area.noun} (set only when one is created): ${dropped.join(', ')}`);
   if (!changed.length) {
@@ -53,6 +61,16 @@ export async function runUpsert(ctx: Context, kind: UpsertKind, by: string | und
   const record = (recordsOf(ops.update, envelope) as Rec | null) ?? found;
   say(ctx, `updated ${area.noun} ${String(found.id)}: ${changed.join(', ')}`);
   await show(ctx, ops.create, 'updated', record, changed);
+}
+
+/**
+ * A record with the same key created before ours (a lower id) by a run at the same time: found by the
+ * same search, once our create has landed. Both runs look; only the later one finds an earlier twin,
+ * so the two converge on the first record instead of each keeping one.
+ */
+async function earlierTwin(ctx: Context, area: UpsertArea, ops: { search: Operation; get: Operation }, key: MatchKey, value: string, ours: Rec): Promise<Rec | undefined> {
+  const others = (await findMatches(ctx, area, ops, key, value)).filter((m) => String(m.id) !== String(ours.id) && Number(m.id) < Number(ours.id));
+  return others.sort((a, b) => Number(a.id) - Number(b.id))[0];
 }
 
 /**

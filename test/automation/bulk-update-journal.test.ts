@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/automation/durable.js';
+import { Journal } from '../../src/runs/journal.js';
 import { workDir } from './helpers.js';
 
 // The journal bulk-update shares with import and export: a caller that appends again as soon as its

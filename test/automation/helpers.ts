@@ -84,3 +84,15 @@ export function killMidRun(args: string[], env: Record<string, string | undefine
 export function countIn(file: string, marker: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split(marker).length - 1 : 0;
 }
+
+/**
+ * The first line of a run's journal as crmctl writes it for this sandbox's admin (src/runs/run.ts), for
+ * tests that lay out a journal a killed run would have left.
+ */
+export async function journalHeader(fx: SandboxFixture, kind: string, input: { fingerprint: string; describe: string }, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const me = (await (await fetch(`${fx.sandbox.url}/api/v1/users/me`, { headers: { authorization: `Bearer ${fx.env.CRMCTL_ACCESS_TOKEN}` } })).json()) as { data: { id: number; company_id: number } };
+  return {
+    type: 'run', v: 2, run_id: extra.run_id ?? 'abc123abc123', kind, command: [], input, started_at: new Date().toISOString(),
+    account: { origin: new URL(fx.sandbox.url).origin, company_id: me.data.company_id, user_id: me.data.id }, ...extra,
+  };
+}

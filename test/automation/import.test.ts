@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/index.js';
-import { control, countIn, demoSandboxPerTest, killMidRun, ndjson, workDir } from './helpers.js';
+import { importInput } from '../../src/automation/import.js';
+import { hashFile } from '../../src/runs/fingerprint.js';
+import { control, countIn, demoSandboxPerTest, journalHeader, killMidRun, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...opts, env: fx.env });
@@ -170,17 +172,18 @@ describe('import resume and reconcile', () => {
     const first = await run(['leads', 'create', '--title', 'Crash 1', '--organization-id', '1', '--origin-id', `crmctl-import:${runId}:1`, '--json']);
     const firstId = JSON.parse(first.stdout).id;
     const now = Date.now();
+    const sent = (i: number) => ({ title: `Crash ${i}`, organization_id: 1, origin_id: `crmctl-import:${runId}:${i}` });
+    const input = importInput('leads', 'ndjson', null, f, await hashFile(f));
     writeFileSync(`${f}.import-state.json`, `${[
-      { type: 'run', run_id: runId, resource: 'leads', file: f, format: 'ndjson', started_at: new Date(now).toISOString() },
-      { line: 1, status: 'sending', at: now }, { line: 1, id: firstId },
-      { line: 2, status: 'sending', at: now },
-      { line: 3, status: 'sending', at: now },
-    ].map((e) => JSON.stringify(e)).join('\n')}\n{"line":3,"id":"torn`);
+      await journalHeader(fx, 'import', input, { run_id: runId, resource: 'leads', file: f, format: 'ndjson' }),
+      { key: '1', op: 'create', status: 'sending', at: now, sent: sent(1) }, { key: '1', status: 'done', id: firstId },
+      { key: '2', op: 'create', status: 'sending', at: now, sent: sent(2) },
+      { key: '3', op: 'create', status: 'sending', at: now, sent: sent(3) },
+    ].map((e) => JSON.stringify(e)).join('\n')}\n{"key":"3","status":"done","id":"torn`);
     await fx.clearRequests();
     const r = await run(['import', 'leads', '--file', f, '--resume']);
     expect(r.code, r.stderr).toBe(0);
-    const sent = await posts();
-    expect(sent.map((p) => (p.body as { title: string }).title)).toEqual(['Crash 3']);
+    expect((await posts()).map((p) => (p.body as { title: string }).title)).toEqual(['Crash 3']);
     const crash = await leadsByTitle('Crash ');
     expect(crash.map((l) => l.title).sort()).toEqual(['Crash 1', 'Crash 2', 'Crash 3']);
     const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
@@ -210,18 +213,20 @@ describe('import resume and reconcile', () => {
     expect(results.every((x) => created.some((l) => l.id === x.id))).toBe(true);
   });
 
-  it('refuses to start over when a journal exists, unless --resume', async () => {
+  it('a finished import run again sends nothing (exit 0, "already done"); --resume likewise; --new-run imports again and keeps the old record', async () => {
     const f = file('leads.ndjson', rows(2, (i) => ({ title: `Twice ${i}`, organization_id: 1 })));
     expect((await run(['import', 'leads', '--file', f])).code).toBe(0);
     await fx.clearRequests();
-    const again = await run(['import', 'leads', '--file', f]);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain('already has state in');
-    expect(again.stderr).toContain('--resume');
-    const resumed = await run(['import', 'leads', '--file', f, '--resume']);
-    expect(resumed.code).toBe(0);
-    expect(await posts()).toEqual([]);
-    expect((await leadsByTitle('Twice ')).length).toBe(2);
+    for (const extra of [[], ['--resume']]) {
+      const again = await run(['import', 'leads', '--file', f, ...extra]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toMatch(/^Import already done at \d{4}-\d\d-\d\dT[\d:.]+Z: 2 created, 0 failed \(run [0-9a-f]{12}\); nothing sent\. --new-run to start again\.\n$/);
+      expect(await posts()).toEqual([]);
+    }
+    const fresh = await run(['import', 'leads', '--file', f, '--new-run']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toMatch(/The earlier run [0-9a-f]{12} is kept: its journal is now .*runs\/journals\/[0-9a-f]{12}\.ndjson/);
+    expect((await leadsByTitle('Twice ')).length).toBe(4);
   });
 
   it('creates every row exactly once through connection resets after commit (reconciled in-run)', async () => {

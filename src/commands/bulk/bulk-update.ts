@@ -3,6 +3,7 @@ import type { CommandSpec, OptionSpec } from '../../core/command.js';
 import { defineCommand } from '../../core/define-command.js';
 import { flag } from '../../core/flags.js';
 import { operationFields } from '../../input/operation-input.js';
+import { NEW_RUN_FLAG, RUN_POLICY_HELP } from '../../runs/policy-text.js';
 
 /** The operations one area's bulk update reads and writes. */
 export interface BulkTable {
@@ -51,6 +52,8 @@ export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable, sa
       `service has no bulk update for ${area}), paced to the cost budget and journaled, so --resume after Ctrl-C or`,
       `kill -9 changes no record twice: an answer lost after sending is settled by reading the record back.`,
       `Results per record (id, status updated/unchanged/failed, error) go to the results file; exit 7 when some failed.`,
+      'The journal is kept when the run finishes: it holds each record\'s values before the update.',
+      ...RUN_POLICY_HELP,
       'See docs/bulk.md.',
     ].join('\n'),
     examples: [
@@ -72,6 +75,7 @@ export function bulkUpdateCommand(area: string, noun: string, ops: BulkTable, sa
       state: flag.string({ value: 'file', description: `journal for --resume (default ./${area}.bulk-update-state.ndjson)` }),
       results: flag.string({ value: 'file', description: `results per record, ndjson {id, status, error} (default beside the journal: ${area}.bulk-update.results.ndjson)` }),
       resume: flag.bool({ description: 'continue an interrupted bulk update from its journal (the records it selected, the changes it made)' }),
+      newRun: flag.bool({ description: NEW_RUN_FLAG }),
     },
     async run(ctx, { flags, tableOpts }) {
       const { runBulkUpdate } = await import('../../automation/bulk-update.js');

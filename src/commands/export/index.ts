@@ -3,14 +3,19 @@ import { defineCommand } from '../../core/define-command.js';
 import { UsageError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
 import { EXPORT_FORMATS, formatFor } from '../../output/format.js';
+import { NEW_RUN_FLAG, RUN_POLICY_HELP } from '../../runs/policy-text.js';
 
 const exportCommand = defineCommand({
   path: ['export'],
   summary: 'Export every record of a resource as ndjson, json or csv (resumable)',
   description: [
     'Pages through the whole list in constant memory and writes each page as it arrives.',
-    'With --out, a checkpoint (<out>.checkpoint.json) is replaced after every page; if the run is',
-    'killed, the same command with --resume continues exactly where it stopped.',
+    'With --out, the run\'s journal (<out>.checkpoint.json) gets an entry after every page is on disk; if the run',
+    'is killed, the same command with --resume continues exactly where it stopped.',
+    'Archived deals and leads are not in the plain lists (since 2025-07-15): `export deals` and `export leads` say on',
+    'stderr whether they are included; --include-archived reads GET /api/v2/deals/archived (20 a page) or',
+    'GET /api/v1/leads/archived (v1: the only list of archived leads; 40 a page) after the plain list.',
+    ...RUN_POLICY_HELP,
     'Resources: run `crmctl export --list`. Lists that need an id or a filter take --param key=value.',
     '--since TIME exports only records updated since then (the list\'s updated_since). --incremental keeps',
     '--out FILE in step: a full export first, then only what changed, deleted records removed (docs/changes.md).',
@@ -22,6 +27,7 @@ const exportCommand = defineCommand({
     'crmctl export mailbox-threads --param folder=archive > threads.ndjson',
     'crmctl export deals --since 7d --out recent-deals.ndjson',
     'crmctl export deals --incremental --out deals.ndjson',
+    'crmctl export deals --include-archived --out all-deals.ndjson',
   ],
   args: [{ name: 'resource', description: 'what to export (see --list)', required: false }],
   flags: {
@@ -29,6 +35,8 @@ const exportCommand = defineCommand({
     format: flag.enum(EXPORT_FORMATS, { value: 'format', description: 'ndjson (default), json (one array) or csv; default from --out extension' }),
     param: flag.list({ value: 'key=value', description: 'path or query parameter of the list (repeatable), e.g. deal_ids=1,2' }),
     resume: flag.bool({ description: 'continue a killed export from <out>.checkpoint.json' }),
+    newRun: flag.bool({ description: NEW_RUN_FLAG }),
+    includeArchived: flag.bool({ description: 'deals, leads: also export the archived records (their own list, read after the plain one)' }),
     columns: flag.csv({ description: 'CSV columns (dotted paths allowed); default: the fields of the first page' }),
     pageSize: flag.int({ min: 1, description: 'records per request (default: the largest the list allows)' }),
     list: flag.bool({ description: 'list the resources that can be exported' }),
@@ -59,7 +67,7 @@ const exportCommand = defineCommand({
     const sinceParam = flags.since === undefined ? [] : [(await import('../../automation/incremental-export.js')).sinceParam(resource, flags.since, resumed)];
     const { params, query } = await listInput(ctx, resource.op, resource.name, [...flags.param, ...sinceParam]);
     const { runExport } = await import('../../automation/export.js');
-    await runExport(ctx, { resource, params, query, format, out: flags.out, resume: flags.resume, columns, pageSize });
+    await runExport(ctx, { resource, params, query, format, out: flags.out, resume: flags.resume, newRun: flags.newRun, includeArchived: flags.includeArchived, columns, pageSize });
   },
 });
 

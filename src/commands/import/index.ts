@@ -2,6 +2,7 @@ import type { AreaModule } from '../../core/command.js';
 import { defineCommand } from '../../core/define-command.js';
 import { UsageError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
+import { NEW_RUN_FLAG, RUN_POLICY_HELP } from '../../runs/policy-text.js';
 
 const importCommand = defineCommand({
   path: ['import'],
@@ -10,14 +11,16 @@ const importCommand = defineCommand({
     'Every row is checked with the create command\'s rules before anything is sent; bad rows are listed',
     'by line (exit 2), or left out with --skip-invalid. Rows are sent with bounded concurrency, paced to',
     'the account\'s cost budget. A journal (<file>.import-state.json) records each row before and after',
-    'it is sent, so --resume after Ctrl-C, a crash or kill -9 creates no duplicate: rows whose answer was',
-    'lost are looked up first (leads: origin_id marker; labels, roles, activity types: name).',
+    'it is sent (with the body as sent), so --resume after Ctrl-C, SIGTERM, a crash or kill -9 creates no duplicate:',
+    'rows whose answer was lost are looked up first with what was sent (leads: origin_id marker; labels, roles,',
+    'activity types: name; other kinds: content, linked names as the ids they resolved to).',
     'CSV headers: field names (value.amount or value_amount), common aliases, and custom field names',
     '(leads: "Budget" → its deal-field key). Linked records by name: "Organization", "Person", "Owner" (name',
     'or email) columns take a name, looked up once; rows whose name matches no record or several are listed.',
     'Results per row: <file>.results.ndjson. Exit 7 when rows failed.',
     'With --upsert --match-on FIELD (persons, organizations, deals, products) a row updates the record it matches',
     '(only the fields that differ; the list is read once) or creates one; results say created/updated/unchanged.',
+    ...RUN_POLICY_HELP,
     'Resources: run `crmctl import --list`.',
   ].join('\n'),
   examples: [
@@ -37,6 +40,7 @@ const importCommand = defineCommand({
     state: flag.string({ value: 'file', description: 'journal for --resume (default <file>.import-state.json)' }),
     results: flag.string({ value: 'file', description: 'per-row results, ndjson {line, id} or {line, error} (default <file>.results.ndjson)' }),
     resume: flag.bool({ description: 'continue an interrupted import from its journal' }),
+    newRun: flag.bool({ description: NEW_RUN_FLAG }),
     dryRun: flag.bool({ description: 'check every row and print the plan (rows, cost, time at the current budget); sends no write' }),
     list: flag.bool({ description: 'list the resources that can be imported' }),
     upsert: flag.bool({ description: 'persons, organizations, deals, products: update the record a row matches (only what differs) instead of creating one; see docs/upsert.md' }),
@@ -70,6 +74,7 @@ const importCommand = defineCommand({
       statePath: flags.state ?? defaultStatePath(file),
       resultsPath: flags.results ?? defaultResultsPath(file),
       resume: flags.resume,
+      newRun: flags.newRun,
       dryRun: flags.dryRun,
       ...(flags.upsert ? { upsert: { matchOn: flags.matchOn } } : {}),
     });

@@ -1,0 +1,79 @@
+/**
+ * The account a run belongs to: the API origin, the company and the user the credentials act as. A
+ * journal is only continued against the same account (issue 28.1: a journal written against one
+ * profile "resumed" against another created nothing there and said it had).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { envCredentialKind } from '../auth/credentials.js';
+import type { Context } from '../core/context.js';
+import { writeJsonAtomic } from '../fs/atomic-write.js';
+import { hashOf } from './fingerprint.js';
+import { runsDir } from './paths.js';
+
+export interface AccountIdentity {
+  origin: string;
+  company_id: number | null;
+  user_id: number | null;
+  /** The profile the credentials came from (absent when the environment gave them). */
+  profile?: string;
+}
+
+/**
+ * Who the credentials act as: the origin from the credentials, company and user from one
+ * GET /api/v1/users/me (cost 2), read once per token. The profile only names it for people.
+ */
+export function accountOf(ctx: Context): Promise<AccountIdentity> {
+  let known = seen.get(ctx);
+  if (!known) {
+    known = readAccount(ctx);
+    seen.set(ctx, known);
+  }
+  return known;
+}
+
+const seen = new WeakMap<Context, Promise<AccountIdentity>>();
+
+async function readAccount(ctx: Context): Promise<AccountIdentity> {
+  const creds = await (await ctx.credentials()).get();
+  const origin = new URL(creds.baseUrl).origin;
+  const profile = envCredentialKind(ctx.env) ? {} : { profile: await ctx.profileName() };
+  // A token acts as one user of one company for its whole life: what users/me said about it is kept
+  // (by a hash of the origin and the credentials, never the credentials), so a run pays the read once a token.
+  const cacheFile = join(runsDir(ctx.env), 'accounts.json');
+  const key = hashOf(`${origin}\u0000${JSON.stringify(creds.headers)}`);
+  const cache = readCache(cacheFile);
+  const known = cache[key];
+  if (known) return { origin, company_id: known.company_id, user_id: known.user_id, ...profile };
+  const [{ read }, { userOps }] = await Promise.all([import('../api/prepare.js'), import('../api/operations/users.js')]);
+  const me = ((await read(ctx, userOps.me)) ?? {}) as { id?: unknown; company_id?: unknown };
+  const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
+  const found = { company_id: num(me.company_id), user_id: num(me.id) };
+  try {
+    // A handful of tokens at most are alive at once; older entries go.
+    const kept = Object.entries(cache).slice(-19);
+    writeJsonAtomic(cacheFile, Object.fromEntries([...kept, [key, found]]));
+  } catch (err) {
+    ctx.debug(`runs: could not keep the account of this token (${(err as Error).message})`);
+  }
+  return { origin, ...found, ...profile };
+}
+
+function readCache(file: string): Record<string, { company_id: number | null; user_id: number | null }> {
+  try {
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { company_id: number | null; user_id: number | null }>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Same company, same user, same service: the profile name does not matter (two names may hold one login). */
+export function sameAccount(a: AccountIdentity, b: AccountIdentity): boolean {
+  return a.origin === b.origin && a.company_id === b.company_id && a.user_id === b.user_id;
+}
+
+/** `profile target: company 123 (user 7) at https://x.example`. */
+export function describeAccount(a: AccountIdentity): string {
+  const who = `company ${a.company_id ?? '?'} (user ${a.user_id ?? '?'}) at ${a.origin}`;
+  return a.profile ? `profile ${a.profile}: ${who}` : who;
+}

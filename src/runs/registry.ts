@@ -1,0 +1,96 @@
+/**
+ * The index of runs of one config dir: `<configDir>/runs/<run id>.json`, one small record per run
+ * (kind, command line, account, where its journal is, times, status, summary), replaced atomically.
+ * A file per run rather than one shared file: concurrent runs never write the same file, and a later
+ * `crmctl runs list` reads the folder. The journal stays where the user expects it (`--state`,
+ * `<file>.import-state.json`); the record points at it, and follows it when `--new-run` sets an old
+ * journal aside (into `<configDir>/runs/journals/`).
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeJsonAtomic } from '../fs/atomic-write.js';
+import type { AccountIdentity } from './account.js';
+import { runsDir } from './paths.js';
+
+export { runsDir } from './paths.js';
+
+export type RunKind = 'import' | 'export' | 'bulk-update' | 'backup' | 'restore' | 'undo';
+export type RunStatus = 'running' | 'stopped' | 'done';
+
+export interface RunRecord {
+  id: string;
+  kind: RunKind;
+  command: string[];
+  account: AccountIdentity;
+  /** Absolute path of the journal. */
+  journal: string;
+  /** What the run was started on, in words (`leads from leads.csv`). */
+  input: string;
+  started_at: string;
+  /** `running` also for a run killed without a chance to say so. */
+  status: RunStatus;
+  finished_at?: string;
+  /** `1206 created, 0 failed`. */
+  summary?: string;
+}
+
+const recordPath = (env: NodeJS.ProcessEnv, id: string) => join(runsDir(env), `${id}.json`);
+
+export function saveRecord(env: NodeJS.ProcessEnv, rec: RunRecord): void {
+  writeJsonAtomic(recordPath(env, rec.id), { ...rec, journal: resolve(rec.journal) });
+}
+
+export function readRecord(env: NodeJS.ProcessEnv, id: string): RunRecord | undefined {
+  return readJson<RunRecord>(recordPath(env, id));
+}
+
+/** Every run this config dir knows, newest first (for `runs list`, and tests). */
+export function listRecords(env: NodeJS.ProcessEnv): RunRecord[] {
+  const dir = runsDir(env);
+  if (!existsSync(dir)) return [];
+  const out: RunRecord[] = [];
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith('.json')) continue;
+    try {
+      const r = readJson<RunRecord>(join(dir, f));
+      if (r?.id) out.push(r);
+    } catch {
+      // a record being replaced by another process: the next list sees it whole
+    }
+  }
+  return out.sort((a, b) => b.started_at.localeCompare(a.started_at));
+}
+
+/**
+ * Moves a journal out of the user's way (`--new-run`), keeping it: the old run's record now points
+ * into `<configDir>/runs/journals/`. A rename where it can, else a copy (another file system).
+ */
+export function setAside(env: NodeJS.ProcessEnv, journal: string, runId: string): string {
+  const dir = join(runsDir(env), 'journals');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const to = join(dir, `${runId}.ndjson`);
+  try {
+    renameSync(journal, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    copyFileSync(journal, to);
+    unlinkSync(journal);
+  }
+  const rec = readRecord(env, runId);
+  if (rec) saveRecord(env, { ...rec, journal: to });
+  return to;
+}
+
+export function removeRecord(env: NodeJS.ProcessEnv, id: string): void {
+  try {
+    unlinkSync(recordPath(env, id));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+/** A record, or undefined when there is none (or it is being replaced: the next read sees it whole). */
+function readJson<T>(path: string): T | undefined {
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}

@@ -1,0 +1,304 @@
+/**
+ * One engine for every long run that writes to (or reads from) an account and must survive a kill:
+ * import, export, bulk-update now; backup, restore and undo later.
+ *
+ * A run has an id, a kind, the command line, the account it belongs to (src/runs/account.ts), its
+ * input (a fingerprint: the file's content hash, the list query, the selection and changes), times
+ * and a status. Its journal is an append-only, fsynced ndjson file (group commit, src/runs/journal.ts):
+ *
+ *   {"type":"run","v":2,"run_id":…,"kind":…,"command":[…],"account":{…},"input":{…},"started_at":…, …}
+ *   {"key":"3","op":"create","status":"sending","at":…,"sent":{…the body as sent, names resolved…}}
+ *   {"key":"3","status":"done","id":57}
+ *   {"key":"12","op":"update","status":"sending","record":12,"sent":{…},"prior":{…values before…}}
+ *   {"key":"filter:temp","op":"delete","status":"done","record":9,"deleted":{…}}
+ *   {"type":"end","at":…,"summary":"1206 created, 0 failed","counts":{…}}
+ *
+ * Entries are keyed by an item key (an input line, a record id, later `kind:oldId`); "sending" is on
+ * disk before the write goes out, the outcome after. What was sent, what it replaced and what was
+ * deleted are in the journal, so an undo can be derived from the journal alone.
+ *
+ * The policy, the same for every kind (docs/reliability.md, "Runs"):
+ * - `--resume` with no run at the journal's path: exit 2 naming the path;
+ * - an unfinished run there, without `--resume`: exit 2 naming `--resume` and `--new-run`;
+ * - a finished run there, same input: nothing is sent, exit 0, "already done at T: summary";
+ * - a run of another account, or of another input (a changed file): never continued, exit 2 naming both;
+ * - `--new-run`: a new run; the old journal is set aside under the config dir, its record kept.
+ */
+import type { Context } from '../core/context.js';
+import { CancelledError, UsageError } from '../core/errors.js';
+import { accountOf, describeAccount, sameAccount, type AccountIdentity } from './account.js';
+import { removeIfExists } from '../fs/remove.js';
+import { Journal } from './journal.js';
+import { readRecord, removeRecord, saveRecord, setAside, type RunKind, type RunRecord } from './registry.js';
+
+export type { RunKind } from './registry.js';
+
+type Rec = Record<string, unknown>;
+
+/** What a run was started on: compared before a journal is continued. */
+export interface RunInput {
+  fingerprint: string;
+  /** In words, for messages and `runs list`: `leads from leads.csv`. */
+  describe: string;
+}
+
+export interface RunHeader extends Rec {
+  type: 'run';
+  v: 2;
+  run_id: string;
+  kind: RunKind;
+  command: string[];
+  account: AccountIdentity;
+  input: RunInput;
+  started_at: string;
+}
+
+export interface RunEnd extends Rec {
+  type: 'end';
+  at: string;
+  summary: string;
+}
+
+/** One item's entry: "sending" before its write, the outcome after. */
+export interface ItemEntry extends Rec {
+  key: string;
+  status: 'sending' | 'done' | 'failed';
+  op?: 'create' | 'update' | 'delete' | 'read';
+}
+
+export interface OpenOptions {
+  kind: RunKind;
+  /** Where the journal is (kept where users expect it: `--state`, `<file>.import-state.json`). */
+  journal: string;
+  /** The command's input; undefined takes the journal's (bulk-update --resume without fields). */
+  input: RunInput | undefined;
+  resume: boolean;
+  newRun: boolean;
+  /** Checks the journal as a run would, and writes nothing. */
+  dryRun?: boolean;
+  /** The kind's own header fields (resource, file, format; area, selection, changes…). */
+  header?: Rec;
+  /** The sentence that says how the journal's input differs from this command's. */
+  differs?: (journal: RunHeader, now: RunInput) => string;
+  /**
+   * Undoes what a run killed mid-way left in the account that is no part of its work (bulk-update's
+   * temporary filter), before the journal is continued or set aside; only for the same account.
+   */
+  cleanup?: (header: RunHeader, entries: ItemEntry[], append: (e: ItemEntry) => Promise<void>) => Promise<void>;
+  /** A finished run's journal is removed at its end (an incremental export's full pass: its state file is its record). */
+  ephemeral?: boolean;
+}
+
+export type Opened =
+  | { state: 'new'; run: Run }
+  | { state: 'resume'; run: Run; entries: ItemEntry[] }
+  | { state: 'done'; header: RunHeader; end: RunEnd };
+
+const newId = () => globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12);
+
+/** Applies the policy to what the journal's path holds; prints the "already done" line itself. */
+export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
+  if (o.resume && o.newRun) throw new UsageError('--resume and --new-run: choose one (--resume continues the run in the journal, --new-run starts another)');
+  const all = Journal.read(o.journal);
+  const header = all.find((e) => e.type === 'run') as RunHeader | undefined;
+  const start = async (): Promise<Opened> => {
+    if (o.resume) throw new UsageError(`--resume: there is no ${o.kind} run to continue at ${o.journal}`, `Run the command without --resume to start one${o.kind === 'export' ? '' : ' (--state names another journal)'}.`);
+    // Only a run that will write needs to know its account now; a dry run of a new one sends no extra read.
+    const account = o.dryRun ? undefined : await accountOf(ctx);
+    return { state: 'new', run: new Run(ctx, o, newHeader(o, account), false) };
+  };
+  if (!header) return start();
+  const legacy = header.v !== 2 || !header.account;
+  const cleanup = async () => {
+    if (!o.cleanup || o.dryRun) return;
+    let j: Journal | undefined;
+    try {
+      await o.cleanup(header, items(all), (e) => (j ??= new Journal(o.journal)).append(e));
+    } finally {
+      await j?.close();
+    }
+  };
+  if (o.newRun) {
+    if (!o.dryRun) {
+      if (!legacy && sameAccount(header.account, await accountOf(ctx))) await cleanup();
+      const kept = setAside(ctx.env, o.journal, String(header.run_id ?? 'legacy'));
+      ctx.io.stderr.write(`The earlier run ${String(header.run_id ?? '')} is kept: its journal is now ${kept}.\n`);
+    }
+    return { ...(await start()), state: 'new' } as Opened;
+  }
+  if (legacy) {
+    throw new UsageError(
+      `${o.journal} was written by an earlier crmctl and does not say which account it belongs to; it is not continued`,
+      'Finish it with the crmctl that started it, or start again with --new-run (the old journal is kept under the config dir).',
+    );
+  }
+  if (header.kind !== o.kind) throw new UsageError(`${o.journal} is the journal of a ${header.kind} run, not of ${o.kind}`, 'Give this command its own journal (--state FILE).');
+  const account = await accountOf(ctx);
+  if (!sameAccount(header.account, account)) {
+    throw new UsageError(
+      `${o.resume ? '--resume: ' : ''}${o.journal} belongs to a ${o.kind} run (${header.run_id}) of ${describeAccount(header.account)}; this command acts on ${describeAccount(account)}. A journal is never continued against another account.`,
+      `Continue it with the credentials of that account, or give this run its own journal (--state FILE), or --new-run to set the old journal aside.`,
+    );
+  }
+  await cleanup();
+  const end = all.find((e) => e.type === 'end') as RunEnd | undefined;
+  if (o.input && o.input.fingerprint !== header.input.fingerprint) {
+    const why = o.differs?.(header, o.input) ?? `it holds ${header.input.describe}; this command is ${o.input.describe}`;
+    throw new UsageError(
+      `${o.resume ? '--resume: ' : ''}${o.journal} belongs to ${end ? 'a finished' : 'an unfinished'} ${o.kind} run (${header.run_id}, started ${header.started_at}): ${why}`,
+      `--new-run starts a new run (the earlier run's record is kept)${o.kind === 'export' ? '' : ', or --state FILE gives this one its own journal'}.`,
+    );
+  }
+  if (end) {
+    ctx.io.stderr.write(`${o.kind === 'export' ? 'Export' : o.kind === 'import' ? 'Import' : 'Bulk update'} already done at ${end.at}: ${end.summary} (run ${header.run_id}); nothing sent. --new-run to start again.\n`);
+    return { state: 'done', header, end };
+  }
+  if (!o.resume && !o.dryRun) {
+    throw new UsageError(
+      `an unfinished ${o.kind} run (${header.run_id}, started ${header.started_at}, ${header.input.describe}) has its journal in ${o.journal}`,
+      `Continue it with --resume (what it did is not done again), or start over with --new-run (the unfinished run's record is kept).`,
+    );
+  }
+  const run = new Run(ctx, o, header, true);
+  // Entries the clean-up appended are read again: the run continues from what is on disk.
+  return { state: 'resume', run, entries: items(o.cleanup && !o.dryRun ? Journal.read(o.journal) : all) };
+}
+
+const items = (all: Rec[]): ItemEntry[] => all.filter((e): e is ItemEntry => typeof e.key === 'string');
+
+function newHeader(o: OpenOptions, account: AccountIdentity | undefined): RunHeader {
+  return {
+    ...o.header,
+    type: 'run',
+    v: 2,
+    run_id: newId(),
+    kind: o.kind,
+    command: process.argv.slice(2),
+    account: account ?? { origin: '', company_id: null, user_id: null },
+    input: o.input ?? { fingerprint: '', describe: '' },
+    started_at: new Date().toISOString(),
+  };
+}
+
+/** What a run does with its journal and its record in the index. */
+export class Run {
+  private log: Journal | undefined;
+  private stopRequested = false;
+  private ended = false;
+  private readonly signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
+
+  constructor(private readonly ctx: Context, private readonly o: OpenOptions, readonly header: RunHeader, private started: boolean) {}
+
+  get id(): string {
+    return this.header.run_id;
+  }
+
+  get journal(): string {
+    return this.o.journal;
+  }
+
+  /** Writes the header (a new run) and the run's record; entries may be appended after. */
+  async begin(extra: Rec = {}): Promise<void> {
+    if (this.log) return;
+    Object.assign(this.header, extra);
+    if (!this.started) {
+      // A journal without its header (killed while writing it) announced nothing: start it anew.
+      removeIfExists(this.o.journal);
+    }
+    this.log = new Journal(this.o.journal);
+    if (!this.started) await this.log.append(this.header);
+    this.started = true;
+    this.saveRecord({ status: 'running' });
+  }
+
+  append(entry: ItemEntry | Rec): Promise<void> {
+    if (!this.log) throw new Error('internal: run entry before begin()');
+    return this.log.append(entry);
+  }
+
+  /** Every item settled: the end entry (then "already done" for the same command) and the record. */
+  async finish(summary: string, counts: Rec = {}): Promise<void> {
+    const at = new Date().toISOString();
+    await this.append({ type: 'end', at, summary, counts });
+    this.ended = true;
+    await this.close();
+    this.saveRecord({ status: 'done', finished_at: at, summary });
+    if (this.o.ephemeral) {
+      removeIfExists(this.o.journal);
+      removeRecord(this.ctx.env, this.id);
+    }
+  }
+
+  /** Unfinished (stopped, budget spent, passing failures): the journal stays for --resume. */
+  async pause(summary?: string): Promise<void> {
+    await this.close();
+    if (this.started && !this.ended) this.saveRecord({ status: 'stopped', ...(summary ? { summary } : {}) });
+  }
+
+  /** A journal is on disk and the run is not finished: the same command with --resume continues it. */
+  get resumable(): boolean {
+    return this.started && !this.ended;
+  }
+
+  /** Nothing was written (declined at the prompt): the journal and its record go. */
+  async discard(): Promise<void> {
+    await this.close();
+    removeIfExists(this.o.journal);
+    removeRecord(this.ctx.env, this.id);
+  }
+
+  async close(): Promise<void> {
+    const log = this.log;
+    this.log = undefined;
+    await log?.close();
+    this.unwatch();
+  }
+
+  /**
+   * The one stop policy: SIGINT (Ctrl-C) and SIGTERM (`timeout`, a CI cancel, `docker stop`) stop
+   * sending; the writes in flight finish and are journaled; the journal is kept and the message says
+   * how to continue. A second signal of the same kind ends the process at once (Node's default).
+   */
+  watchSignals(what: string): void {
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+      const handler = () => {
+        this.stopRequested = true;
+        this.ctx.io.stderr.write(`\nStopping after the ${what} in flight (${sig}); the journal ${this.o.journal} is kept: run the same command with --resume to continue.\n`);
+      };
+      process.once(sig, handler);
+      this.signalHandlers.push([sig, handler]);
+    }
+  }
+
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
+  /** Stops sending (a spent daily budget), as a signal would. */
+  requestStop(): void {
+    this.stopRequested = true;
+  }
+
+  /** The error of a run stopped by a signal (exit 3). */
+  stoppedError(summary: string, results?: string): CancelledError {
+    return new CancelledError(`${this.o.kind === 'import' ? 'Import' : this.o.kind === 'export' ? 'Export' : 'Bulk update'} stopped: ${summary} so far${results ? `; results in ${results}` : ''}. Continue with --resume.`);
+  }
+
+  private unwatch(): void {
+    for (const [sig, h] of this.signalHandlers.splice(0)) process.removeListener(sig, h);
+  }
+
+  private saveRecord(patch: Partial<RunRecord>): void {
+    const h = this.header;
+    const prev = readRecord(this.ctx.env, this.id);
+    try {
+      saveRecord(this.ctx.env, {
+        id: h.run_id, kind: h.kind, command: h.command, account: h.account, journal: this.o.journal, input: h.input.describe, started_at: h.started_at,
+        status: 'running', ...(prev ? { ...prev, journal: this.o.journal } : {}), ...patch,
+      });
+    } catch (err) {
+      // The index is for finding runs later; a config dir that cannot be written must not stop the run itself.
+      this.ctx.debug(`runs: the index record of run ${h.run_id} could not be written (${(err as Error).message})`);
+    }
+  }
+}
