@@ -62,7 +62,6 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   const archived = ARCHIVED_LISTS[o.resource.name];
   if (o.includeArchived && !archived) throw new UsageError(`--include-archived: only for ${Object.keys(ARCHIVED_LISTS).join(' and ')} (the lists that leave archived records out)`);
   const ops: Operation[] = [o.resource.op, ...(o.includeArchived && archived ? [await archived()] : [])];
-  if (archived) archivedNotice(ctx, o.resource.name, ops[1]);
   if (o.resume && !o.out) throw new UsageError('--resume needs --out FILE (the checkpoint lives beside the output file)');
 
   let run: Run | undefined;
@@ -88,6 +87,8 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
     }
   }
 
+  // An incremental copy (ephemeral full pass) follows the changes feed, which has its own rules about archived records.
+  if (archived && !o.ephemeral) archivedNotice(ctx, o.resource.name, ops[1]);
   const http = await ctx.http();
   let sink: Sink;
   try {
@@ -158,6 +159,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
     if (o.format === 'csv' && columns === undefined) columns = importable ? LinkNamer.withNames(csvColumns(op0.cli.fields, [])) : csvColumns(op0.cli.fields, []);
     await sink.write(encoderFor(o.format, columns).end(written));
     sink.sync();
+    await run?.finish(`${written} records written to ${o.out}`, { records: written });
   } catch (err) {
     // A journal on disk means --resume continues from it: the error report says how.
     if (!run?.resumable) throw err;
@@ -167,7 +169,6 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
     sink.close();
     await run?.close();
   }
-  await run?.finish(`${written} records written to ${o.out}`, { records: written });
   progress.done(written);
   if (o.out) ctx.info(`Wrote ${written} ${o.resource.name} records to ${o.out}.`);
   return { records: written };

@@ -103,9 +103,8 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
   const header = all.find((e) => e.type === 'run') as RunHeader | undefined;
   const start = async (): Promise<Opened> => {
     if (o.resume) throw new UsageError(`--resume: there is no ${o.kind} run to continue at ${o.journal}`, `Run the command without --resume to start one${o.kind === 'export' ? '' : ' (--state names another journal)'}.`);
-    // Only a run that will write needs to know its account now; a dry run of a new one sends no extra read.
-    const account = o.dryRun ? undefined : await accountOf(ctx);
-    return { state: 'new', run: new Run(ctx, o, newHeader(o, account), false) };
+    // A new run learns its account when it begins (its header is written): a run refused before, or a dry run, sends no extra read.
+    return { state: 'new', run: new Run(ctx, o, newHeader(o, undefined), false) };
   };
   if (!header) return start();
   const legacy = header.v !== 2 || !header.account;
@@ -205,6 +204,7 @@ export class Run {
       // A journal without its header (killed while writing it) announced nothing: start it anew.
       removeIfExists(this.o.journal);
     }
+    if (!this.started) this.header.account = await accountOf(this.ctx);
     this.log = new Journal(this.o.journal);
     if (!this.started) await this.log.append(this.header);
     this.started = true;

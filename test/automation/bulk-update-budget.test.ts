@@ -49,6 +49,9 @@ describe('bulk-update and the daily budget', () => {
     const state = join(dir, 'state.ndjson');
     const results = join(dir, 'results.ndjson');
     const args = ['deals', 'bulk-update', '--ids', ids.join(','), '--field', 'owner_id=2', '--state', state, '--results', results, '--yes', '--concurrency', '1'];
+    // A run learns its account once per token (users/me, cost 2): learnt here by a run that changes nothing.
+    expect((await run(['deals', 'bulk-update', '--ids', '99999', '--field', 'owner_id=1', '--state', join(dir, 'warm.ndjson'), '--yes'])).code).toBe(7);
+    await fx.clearRequests();
     // The read (10) and five updates (5 each) fit; then the day is spent.
     await setDaily({ daily_used: 100_000 - 35 });
     const r = await run(args);

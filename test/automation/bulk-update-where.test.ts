@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, workDir } from './helpers.js';
+import { control, journalEntries, killMidRun, signalMidRun, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 type Deal = { id: number; owner_id: number; status: string };
@@ -41,8 +41,9 @@ describe('bulk-update --where', () => {
     expect(r.stderr).toContain(`  selected through temporary filter ${created} (created for the selection and deleted before this plan)\n`);
     expect(r.stderr).toMatch(/^ {4}\d+ × 5 \(PATCH \/api\/v2\/deals\/\{id\}\), plus \d+ already spent on reads and the temporary filter$/m);
     // Field names and users read to build the tree; the filter lives from its create to its delete, before any update.
-    expect(log.slice(0, 5)).toEqual(['GET /api/v1/dealFields 200', 'GET /api/v1/users 200', 'POST /api/v1/filters 200', `GET /api/v2/deals?filter_id=${created} 200`, `DELETE /api/v1/filters/${created} 200`]);
-    expect(log.slice(5).every((l) => l.startsWith('PATCH /api/v2/deals/'))).toBe(true);
+    // The run's account (users/me) is read as its journal begins, before the filter's create is journaled.
+    expect(log.slice(0, 6)).toEqual(['GET /api/v1/users/me 200', 'GET /api/v1/dealFields 200', 'GET /api/v1/users 200', 'POST /api/v1/filters 200', `GET /api/v2/deals?filter_id=${created} 200`, `DELETE /api/v1/filters/${created} 200`]);
+    expect(log.slice(6).every((l) => l.startsWith('PATCH /api/v2/deals/'))).toBe(true);
     expect(await filters()).toEqual(before);
     expect(r.stdout).toBe(`Updated ${selected.length} deals; 0 unchanged, 0 failed. Results: ${results}\n`);
 
@@ -73,6 +74,9 @@ describe('bulk-update --where', () => {
   });
 
   it('a budget spent between the create and the read: exit 6, and the filter that could not be deleted is named with the command that deletes it', async () => {
+    // A run learns its account once per token (users/me): learnt here by a run that changes nothing.
+    expect((await run(['deals', 'bulk-update', '--ids', '99999', '--field', 'owner_id=1', '--state', join(workDir(), 'warm.ndjson'), '--yes'])).code).toBe(7);
+    await fx.clearRequests();
     // The field names (20) and the create (10) fit; its answer says 0 left.
     await control(fx, 'POST', 'budget', { daily_used: 100_000 - 30 });
     const r = await run(['deals', 'bulk-update', '--where', 'Status = open', '--field', 'owner_id=2', '--state', join(workDir(), 's.ndjson'), '--yes']);
@@ -85,4 +89,41 @@ describe('bulk-update --where', () => {
     expect(r.stderr).toMatch(/^error: The daily budget is spent/m);
     expect((await fx.requests()).map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v1/dealFields', 'POST /api/v1/filters']);
   });
+
+  // Issue 28.10: `timeout`, a CI cancel and `docker stop` send SIGTERM.
+  it('SIGTERM while the temporary filter exists: it is deleted before the process ends (exit 3); nothing is updated', async () => {
+    const before = await filters();
+    const state = join(workDir(), 'state.ndjson');
+    await control(fx, 'PUT', 'faults', { latencyMs: 300, seed: 1 });
+    const r = await signalMidRun(['deals', 'bulk-update', '--where', 'Status = open', '--field', 'owner_id=2', '--state', state, '--yes'], fx.env, () => journalEntries(state).some((e) => e.key === 'filter:temporary' && e.op === 'create' && e.status === 'done'), 'SIGTERM');
+    await control(fx, 'PUT', 'faults', {});
+    expect(r.signal).toBe(null);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('error: Bulk update stopped before its plan: nothing was updated (the temporary filter is deleted).');
+    expect(await filters()).toEqual(before);
+    expect((await fx.requests()).filter((q) => q.method === 'PATCH')).toEqual([]);
+  }, 60_000);
+
+  it('kill -9 while the temporary filter exists: the next run deletes it first and says so; --resume selects again and completes', async () => {
+    const before = await filters();
+    const dir = workDir();
+    const state = join(dir, 'state.ndjson');
+    const args = ['deals', 'bulk-update', '--where', 'Status = open', '--field', 'owner_id=2', '--state', state, '--results', join(dir, 'r.ndjson'), '--yes'];
+    await control(fx, 'PUT', 'faults', { latencyMs: 300, seed: 1 });
+    await killMidRun(args, fx.env, () => journalEntries(state).some((e) => e.key === 'filter:temporary' && e.op === 'create' && e.status === 'done'));
+    await control(fx, 'PUT', 'faults', {});
+    const left = (await fx.collection<{ id: number; name: string }>('filters')).filter((f) => f.name.startsWith('crmctl bulk-update '));
+    expect(left.length).toBe(1);
+
+    const again = await run(args);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`was stopped while its temporary filter ${left[0]!.id} existed; deleting it now.\n`);
+    expect(again.stderr).toContain('Continue it with --resume');
+    expect(await filters()).toEqual(before);
+
+    const resumed = await run([...args, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(await filters()).toEqual(before);
+    expect((await fx.collection<Deal>('deals')).filter((d) => d.status === 'open').every((d) => d.owner_id === 2)).toBe(true);
+  }, 60_000);
 });

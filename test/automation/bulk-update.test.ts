@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/index.js';
-import { control, countIn, demoSandboxPerTest, killMidRun, ndjson, workDir } from './helpers.js';
+import { control, countIn, demoSandboxPerTest, journalEntries, killMidRun, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 type Deal = { id: number; title: string; owner_id: number; status: string; custom_fields: Record<string, unknown> };
@@ -32,7 +32,7 @@ describe('bulk-update: 500 deals under faults and a kill -9, resumed', () => {
     // Gateway errors before the handler (refused), resets before it and after it committed its write
     // (the answer lost after the write was applied, as with a timeout), and latency so the kill lands mid-run.
     await control(fx, 'PUT', 'faults', { rate5xx: 0.05, rateReset: 0.08, resetAfterCommitShare: 0.6, latencyMs: 3, seed: 7 });
-    await killMidRun(args, fx.env, () => countIn(state, '"status":"updated"') >= 150, `${ids.join('\n')}\n`);
+    await killMidRun(args, fx.env, () => countIn(state, '"action":"updated"') >= 150, `${ids.join('\n')}\n`);
     const changedBefore = (await deals()).filter((d) => d.title.startsWith('Bulk deal ') && d.owner_id === 2).length;
     expect(changedBefore).toBeGreaterThan(100);
     expect(changedBefore).toBeLessThan(500);
@@ -62,8 +62,12 @@ describe('bulk-update: 500 deals under faults and a kill -9, resumed', () => {
 
     const rows = ndjson(readFileSync(results, 'utf8'));
     expect(rows).toEqual(ids.map((id) => ({ id, status: 'updated' })));
-    // Every record settled: the journal is gone, the results stay.
-    expect(existsSync(state)).toBe(false);
+    // Every record settled: the run is finished, its journal kept (each record's values before the update are in it).
+    const entries = journalEntries(state);
+    expect(entries.pop()).toMatchObject({ type: 'end', summary: '500 updated, 0 unchanged, 0 failed' });
+    const sending = entries.filter((e) => e.status === 'sending');
+    expect(new Set(sending.map((e) => e.key)).size).toBe(500);
+    expect(sending.every((e) => e.op === 'update' && e.sent.owner_id === 2 && e.prior.owner_id !== 2)).toBe(true);
   }, 240_000);
 });
 
@@ -237,7 +241,8 @@ describe('bulk-update: plan, confirmation and selection', () => {
 
     const again = await bin(args, { cwd: dir });
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain('already has state in deals.bulk-update-state.ndjson');
+    expect(again.stderr).toContain('error: an unfinished bulk-update run (');
+    expect(again.stderr).toContain('has its journal in deals.bulk-update-state.ndjson\nhint: Continue it with --resume (what it did is not done again), or start over with --new-run');
     const other = await bin([...args.slice(0, 4), '--field', 'Deal notes=something else', '--yes', '--resume'], { cwd: dir });
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('--resume: the journal in deals.bulk-update-state.ndjson sets');

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { bulkLeads, control, ndjson, runWithStdoutClosedEarly, workDir } from './helpers.js';
+import { bulkLeads, control, journalEntries, lastPage, ndjson, runWithStdoutClosedEarly, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...opts, env: fx.env });
@@ -24,7 +24,7 @@ describe('export formats', () => {
     await bulkLeads(fx, 1203);
     const r = await run(['export', 'leads', '--page-size', '500']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('note: archived leads are not included (the service leaves them out of its leads list); --include-archived adds them.\n');
     const live = (await fx.collection<Lead>('leads')).filter((l) => !l.is_archived);
     const out = ndjson(r.stdout);
     expect(out.map((l) => l.id)).toEqual(live.map((l) => l.id));
@@ -44,7 +44,8 @@ describe('export formats', () => {
     expect(r.stdout).toBe('');
     const labels = await fx.collection<{ id: string; name: string }>('leadLabels');
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(labels);
-    expect(existsSync(`${out}.checkpoint.json`)).toBe(false);
+    // The run's journal stays, finished: the same command again sends nothing.
+    expect(journalEntries(`${out}.checkpoint.json`).pop()).toMatchObject({ type: 'end', summary: `${labels.length} records written to ${out}` });
   });
 
   it('writes an empty json array and a header-only csv when there are no records', async () => {
@@ -113,8 +114,8 @@ describe('export --resume', () => {
       const child = spawn(process.execPath, [BIN, 'export', 'leads', '--out', out, '--page-size', '100'], { env, stdio: 'ignore' });
       const timer = setInterval(() => {
         if (existsSync(`${out}.checkpoint.json`)) {
-          const cp = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8'));
-          if (cp.records >= 1500) {
+          const cp = lastPage(`${out}.checkpoint.json`);
+          if (cp && cp.records >= 1500) {
             clearInterval(timer);
             child.kill('SIGKILL');
           }
@@ -126,8 +127,8 @@ describe('export --resume', () => {
         else reject(new Error(`export finished before the kill (code ${code})`));
       });
     });
-    const cp = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8'));
-    expect(cp).toMatchObject({ resource: 'leads', format: 'ndjson' });
+    expect(journalEntries(`${out}.checkpoint.json`)[0]).toMatchObject({ type: 'run', kind: 'export', resource: 'leads', format: 'ndjson' });
+    const cp = lastPage(`${out}.checkpoint.json`)!;
     expect(cp.records).toBeGreaterThan(0);
     // Simulate a torn page after the checkpoint: resume must drop it.
     writeFileSync(out, '{"id":"torn', { flag: 'a' });
@@ -142,7 +143,7 @@ describe('export --resume', () => {
     expect(ids).toEqual(live);
     // The resumed run started at the checkpointed offset, not at 0.
     expect((await fx.requests())[0]!.query.start).toBe(String(cp.next));
-    expect(existsSync(`${out}.checkpoint.json`)).toBe(false);
+    expect(journalEntries(`${out}.checkpoint.json`).pop()).toMatchObject({ type: 'end' });
   });
 
   it('resumes a json export into one valid array', async () => {
@@ -156,7 +157,10 @@ describe('export --resume', () => {
     const lines = expected.split('\n');
     const partial = lines.slice(0, 201).join('\n').replace(/,$/, '');
     writeFileSync(out, `${partial},\n{"id":"half-writ`);
-    writeFileSync(`${out}.checkpoint.json`, JSON.stringify({ version: 1, resource: 'leads', operation: 'leads.list', params: {}, query: {}, format: 'json', next: 200, records: 200, bytes: Buffer.byteLength(partial), updated_at: new Date().toISOString() }));
+    // The finished run's header, and the page entries of a run killed after two pages.
+    const header = journalEntries(`${out}.checkpoint.json`)[0];
+    const page = (n: number, records: number, bytes: number) => ({ key: `page:${n}`, op: 'read', status: 'done', phase: 0, next: records, records, bytes });
+    writeFileSync(`${out}.checkpoint.json`, `${[header, page(0, 100, 1), page(1, 200, Buffer.byteLength(partial))].map((e) => JSON.stringify(e)).join('\n')}\n`);
     const r = await run(['export', 'leads', '--out', out, '--page-size', '100', '--resume']);
     expect(r.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(expected);
@@ -165,11 +169,13 @@ describe('export --resume', () => {
   it('refuses --resume with a checkpoint of another export, and --resume without --out', async () => {
     const dir = workDir();
     const out = join(dir, 'x.ndjson');
-    writeFileSync(out, '');
-    writeFileSync(`${out}.checkpoint.json`, JSON.stringify({ version: 1, resource: 'notes', operation: 'notes.list', params: {}, query: {}, format: 'ndjson', next: 100, records: 0, bytes: 0 }));
+    expect((await run(['export', 'notes', '--out', out])).code).toBe(0);
+    await fx.clearRequests();
     const r = await run(['export', 'leads', '--out', out, '--resume']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('the checkpoint is for `export notes --format ndjson`');
+    expect(r.stderr).toContain(`--resume: ${out}.checkpoint.json belongs to a finished export run (`);
+    expect(r.stderr).toContain(`it holds \`export notes --format ndjson\` to ${out}; this command is \`export leads --format ndjson\` to ${out}`);
+    expect(r.stderr).toContain('hint: --new-run starts a new run');
     const noOut = await run(['export', 'leads', '--resume']);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toContain('--resume needs --out FILE');
@@ -180,10 +186,16 @@ describe('export --resume', () => {
 describe('export write failures', () => {
   it('names a full disk (ENOSPC) and the fix, exit 1', async () => {
     if (!existsSync('/dev/full')) return;
-    const r = await run(['export', 'leads', '--out', '/dev/full']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('No space left on the device while writing /dev/full (ENOSPC)');
-    expect(r.stderr).toContain('--resume');
+    // The run's journal goes beside the output (/dev/full.checkpoint.json): none before, none left after.
+    rmSync('/dev/full.checkpoint.json', { force: true });
+    try {
+      const r = await run(['export', 'leads', '--out', '/dev/full']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('No space left on the device while writing /dev/full (ENOSPC)');
+      expect(r.stderr).toContain('--resume');
+    } finally {
+      rmSync('/dev/full.checkpoint.json', { force: true });
+    }
   });
 
   it('names a closed pipe (EPIPE) when the reader goes away, exit 1', async () => {

@@ -96,3 +96,42 @@ export async function journalHeader(fx: SandboxFixture, kind: string, input: { f
     account: { origin: new URL(fx.sandbox.url).origin, company_id: me.data.company_id, user_id: me.data.id }, ...extra,
   };
 }
+
+/** The entries of a run's journal (ndjson; a torn last line is left out, as crmctl reads it). */
+export function journalEntries(path: string): any[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').flatMap((l) => {
+    try {
+      return l.trim() ? [JSON.parse(l)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The last page an export's journal (`<out>.checkpoint.json`) records: records, bytes and where the next page starts. */
+export function lastPage(checkpoint: string): { records: number; bytes: number; next: string | number | null; phase: number } | undefined {
+  return journalEntries(checkpoint).filter((e) => typeof e.key === 'string' && e.key.startsWith('page:')).pop();
+}
+
+/**
+ * Runs the bundle and sends it `signal` once `progressed()` says the run is under way; resolves with how
+ * it ended (a process that handles the signal exits with a code; one that does not dies by it).
+ */
+export function signalMidRun(args: string[], env: Record<string, string | undefined>, progressed: () => boolean, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const timer = setInterval(() => {
+      if (progressed()) {
+        clearInterval(timer);
+        child.kill(signal);
+      }
+    }, 3);
+    child.on('close', (code, sig) => {
+      clearInterval(timer);
+      resolve({ code, signal: sig, stderr });
+    });
+  });
+}

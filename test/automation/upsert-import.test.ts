@@ -34,8 +34,15 @@ describe('import --upsert --match-on email', () => {
     expect(results.map((r) => [r.line, r.action])).toEqual([[2, 'created'], [3, 'created'], [4, 'unchanged']]);
     expect(results[2].id).toBe(1);
 
+    // The same command again: the run is finished, nothing is read or sent (the run policy, src/runs).
     await fx.clearRequests();
-    const second = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email']);
+    const done = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toMatch(/^Import already done at .+: 2 created, 0 updated, 1 unchanged, 0 failed \(run [0-9a-f]{12}\); nothing sent\. --new-run to start again\.\n$/);
+    expect((await fx.requests()).filter((r) => !r.path.includes('Fields'))).toEqual([]);
+
+    // A new run (a sync again) matches every row and writes nothing.
+    const second = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email', '--new-run']);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain('Upserted persons: 0 created, 0 updated, 3 unchanged; 0 failed, 0 skipped.');
     expect(await writes()).toEqual([]);
@@ -52,8 +59,12 @@ describe('import --upsert --match-on email', () => {
     expect((await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email'])).code).toBe(0);
     const ben = (await fx.collection<Person>('persons')).find((p) => p.name === 'Ben Import')!;
     writeFileSync(f, CSV.replace('Ben Import,ben@example.org,2', 'Ben Import,ben@example.org,3'));
+    // The file changed: its journal is not continued, a new run is asked for.
+    const refused = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${f} changed since that run started (its content hash differs)`);
     await fx.clearRequests();
-    const r = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email']);
+    const r = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email', '--new-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Upserted persons: 0 created, 1 updated, 2 unchanged;');
     const w = await writes();

@@ -13,6 +13,7 @@ import { startAuthFixture } from '../auth/helpers.js';
 // @ts-expect-error -- plain ESM script shared with scripts/reliability-*.mjs (no type declarations)
 import { startSandboxProcess } from '../../scripts/reliability-lib.mjs';
 import { BIN, STACK_FRAME } from './helpers.js';
+import { lastPage } from '../automation/helpers.js';
 
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
@@ -254,14 +255,14 @@ describe('the service vanishes mid-list (sandbox process killed with SIGKILL bet
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Could not reach the service|connection/i);
     clean(r);
-    const cp = JSON.parse(readFileSync(`${out}.checkpoint.json`, 'utf8'));
+    const cp = lastPage(`${out}.checkpoint.json`)!;
     expect(statSync(out).size).toBe(cp.bytes);
     const partial = readFileSync(out, 'utf8').split('\n').filter(Boolean);
     expect(partial.length).toBe(cp.records);
     for (const l of partial) expect(() => JSON.parse(l)).not.toThrow();
 
-    // The service comes back (same data file, new port): --resume finishes without a duplicate.
-    const again = await startSandboxProcess(['--data', data]);
+    // The service comes back (same data file, same address: a journal belongs to one API origin): --resume finishes without a duplicate.
+    const again = await startSandboxProcess(['--data', data, '--port', new URL(env.CRMCTL_API_DOMAIN!).port]);
     try {
       const resumed = await runBin(['export', 'leads', '--out', out, '--resume'], { ...env, CRMCTL_API_DOMAIN: again.url });
       expect(resumed.code, resumed.stderr).toBe(0);
@@ -269,7 +270,7 @@ describe('the service vanishes mid-list (sandbox process killed with SIGKILL bet
       const live = ((await again.control('GET', 'state/leads')).data as Array<{ id: string; is_archived: boolean }>).filter((l) => !l.is_archived);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.length).toBe(live.length);
-      expect(existsSync(`${out}.checkpoint.json`)).toBe(false);
+      expect(lastPage(`${out}.checkpoint.json`)!.records).toBe(live.length);
     } finally {
       await again.kill9();
     }

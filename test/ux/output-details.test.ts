@@ -1,12 +1,12 @@
 // Output details of issue 18 point 6: what people see on stdout/stderr for formulas in TSV, a bad
 // date, plain --emails, derived --fields, user admins, options given to a group, auth status in a
 // pipe, a deal's value after its products change, and a progress line followed by an error.
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { bulkLeads, control, workDir } from '../automation/helpers.js';
+import { bulkLeads, control, lastPage, workDir } from '../automation/helpers.js';
 
 let fx: SandboxFixture;
 const run = (args: string[], opts: { tty?: boolean; env?: Record<string, string> } = {}) => runCli(args, { tty: opts.tty, env: { ...fx.env, NO_COLOR: '1', ...opts.env } });
@@ -115,7 +115,7 @@ describe('messages', () => {
     const out = join(workDir(), 'leads.ndjson');
     const running = run(['export', 'leads', '--out', out, '--page-size', '20'], { tty: true, env: { CRMCTL_MAX_RETRIES: '0' } });
     // Once a page is checkpointed (and its progress shown, in the same turn), every later page fails.
-    while (!existsSync(`${out}.checkpoint.json`)) await new Promise((r) => setTimeout(r, 2));
+    while (!lastPage(`${out}.checkpoint.json`)) await new Promise((r) => setTimeout(r, 2));
     await control(fx, 'PUT', 'faults', { rate5xx: 1, seed: 1 });
     const r = await running;
     await control(fx, 'PUT', 'faults', {});
@@ -128,11 +128,12 @@ describe('messages', () => {
     expect(lines.slice(err + 1)).toContain(`hint: its progress is saved; continue with: crmctl export leads --out ${out} --page-size 20 --resume`);
   });
 
-  it('an import with failed rows names the exact command line that continues it', async () => {
+  it('an import whose failed rows were refused says how to send them (a file of their own), not --resume: the run is finished', async () => {
     const file = join(workDir(), 'leads.csv');
     writeFileSync(file, 'title,person_id\nGood lead,1\nBad lead,99999\n');
     const r = await run(['import', 'leads', '--file', file]);
     expect(r.code).toBe(7);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('hint: its progress'))).toEqual([`hint: its progress is saved; continue with: crmctl import leads --file ${file} --resume`]);
+    expect(r.stderr).toContain('hint: The service refused them: correct those rows in a file of their own (the results file lists them by line) and import that; this run is finished, so its rows are never sent twice.\n');
+    expect(r.stderr).not.toContain('hint: its progress is saved');
   });
 });
