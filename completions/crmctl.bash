@@ -60,7 +60,7 @@ _crmctl() {
     "leads bulk-update")
       case "$prev" in
       esac
-      words="--owner-id --person-id --organization-id --updated-since --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume";;
+      words="--owner-id --person-id --organization-id --updated-since --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume --new-run";;
     "leads convert")
       case "$prev" in
       esac
@@ -304,7 +304,7 @@ _crmctl() {
       case "$prev" in
         --status) COMPREPLY=($(compgen -W "open won lost deleted" -- "$cur")); return;;
       esac
-      words="--owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume";;
+      words="--owner-id --person-id --org-id --pipeline-id --stage-id --status --updated-since --updated-until --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume --new-run";;
     "organizations")
       case "$prev" in
       esac
@@ -416,7 +416,7 @@ _crmctl() {
     "organizations bulk-update")
       case "$prev" in
       esac
-      words="--owner-id --updated-since --updated-until --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume";;
+      words="--owner-id --updated-since --updated-until --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume --new-run";;
     "activities")
       case "$prev" in
       esac
@@ -446,7 +446,7 @@ _crmctl() {
     "activities bulk-update")
       case "$prev" in
       esac
-      words="--owner-id --deal-id --lead-id --person-id --org-id --done --updated-since --updated-until --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume";;
+      words="--owner-id --deal-id --lead-id --person-id --org-id --done --updated-since --updated-until --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume --new-run";;
     "products")
       case "$prev" in
       esac
@@ -567,7 +567,7 @@ _crmctl() {
     "products bulk-update")
       case "$prev" in
       esac
-      words="--owner-id --updated-since --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume";;
+      words="--owner-id --updated-since --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume --new-run";;
     "persons")
       case "$prev" in
       esac
@@ -691,7 +691,7 @@ _crmctl() {
     "persons bulk-update")
       case "$prev" in
       esac
-      words="--owner-id --org-id --deal-id --updated-since --updated-until --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume";;
+      words="--owner-id --org-id --deal-id --updated-since --updated-until --ids --filter-id --where --field --data --dry-run --concurrency --state --results --resume --new-run";;
     "notes")
       case "$prev" in
       esac
@@ -1762,12 +1762,12 @@ _crmctl() {
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
       esac
-      words="--out --format --param --resume --columns --page-size --list --since --incremental";;
+      words="--out --format --param --resume --new-run --include-archived --columns --page-size --list --since --incremental";;
     "import")
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
       esac
-      words="--file --format --skip-invalid --concurrency --state --results --resume --dry-run --list --upsert --match-on";;
+      words="--file --format --skip-invalid --concurrency --state --results --resume --new-run --dry-run --list --upsert --match-on";;
     "pull")
       case "$prev" in
       esac

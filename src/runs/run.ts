@@ -112,7 +112,10 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
     if (!o.cleanup || o.dryRun) return;
     let j: Journal | undefined;
     try {
-      await o.cleanup(header, items(all), (e) => (j ??= new Journal(o.journal)).append(e));
+      await o.cleanup(header, items(all), (e) => {
+        if (!j) j = new Journal(o.journal);
+        return j.append(e);
+      });
     } finally {
       await j?.close();
     }
