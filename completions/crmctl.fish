@@ -2094,7 +2094,7 @@ complete -c crmctl -n '__fish_seen_subcommand_from apply' -l plan -r -d 'carry o
 complete -c crmctl -n '__fish_seen_subcommand_from mcp' -l areas -r -d 'one tool per operation of these areas (comma-separated command names, e.g. leads'
 complete -c crmctl -n '__fish_seen_subcommand_from mcp' -l all-tools -d 'one tool per operation of every area instead of the discovery tools (183+ tools:'
 complete -c crmctl -n '__fish_seen_subcommand_from mcp' -l allow-writes -d 'offer creates and updates (default: reads only)'
-complete -c crmctl -n '__fish_seen_subcommand_from mcp' -l allow-destructive -d 'offer deletes, merges and other destructive calls too (needs --allow-writes)'
+complete -c crmctl -n '__fish_seen_subcommand_from mcp' -l allow-destructive -d 'allow destructive calls too: deletes, merges, archives, deactivations, emptied m'
 complete -c crmctl -n '__fish_seen_subcommand_from mcp' -l list-tools -d 'print the tools offered (name, kind, cost, scopes) and exit'
 complete -c crmctl -n '__fish_seen_subcommand_from destroy' -l state -r -d 'state file written by crmctl apply (required)'
 complete -c crmctl -n '__fish_seen_subcommand_from destroy' -l dry-run -d 'list what would be deleted and the cost; send nothing'

@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { UNTRUSTED_NOTE } from '../../src/mcp/untrusted.js';
 import { ORG_FIELD_KEYS, PERSON_FIELD_KEYS } from '../../src/sandbox/handlers/fields.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
@@ -27,6 +28,13 @@ async function open(flags: string[]): Promise<Client> {
   return c;
 }
 
+/** A result or resource: the answer under `data`, after checking the note that marks it as data. */
+function marked(text: string): any {
+  const parsed = JSON.parse(text);
+  expect(parsed.untrusted_content).toBe(UNTRUSTED_NOTE);
+  return parsed.data;
+}
+
 /** One task's traffic: every tool call and resource read, counted in calls and JSON bytes both ways. */
 class Session {
   calls = 0;
@@ -39,7 +47,7 @@ class Session {
     this.count({ name, arguments: args }, r);
     const text = r.content.map((c) => c.text).join('\n');
     if (r.isError) throw new Error(`${name} failed: ${text}`);
-    return JSON.parse(text);
+    return marked(text);
   }
 
   /** An operation outside the curated list, the way an assistant reaches it: find, describe, call. */
@@ -55,7 +63,7 @@ class Session {
     const uri = `crmctl://account/${path}`;
     const r = await client.readResource({ uri });
     this.count({ uri }, r);
-    return JSON.parse((r.contents[0] as { text: string }).text);
+    return marked((r.contents[0] as { text: string }).text);
   }
 
   private count(request: unknown, response: unknown): void {
