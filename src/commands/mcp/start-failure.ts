@@ -1,9 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { AuthError, CliError } from '../../core/errors.js';
 
-/** Environment variables that carry credentials of their own (no profile needed). */
-const ENV_CREDENTIALS = ['CRMCTL_ACCESS_TOKEN', 'CRMCTL_API_TOKEN', 'CRMCTL_REFRESH_TOKEN'];
-
 /**
  * Why `crmctl mcp` could not start, as ONE line: clients show a server's stderr in a log (or only its
  * last line) and otherwise say no more than "Connection closed". The usual cause is the client's
@@ -12,8 +9,8 @@ const ENV_CREDENTIALS = ['CRMCTL_ACCESS_TOKEN', 'CRMCTL_API_TOKEN', 'CRMCTL_REFR
  */
 export async function startFailure(ctx: Context, err: unknown): Promise<unknown> {
   if (!(err instanceof CliError)) return err;
-  const { configDir } = await import('../../config/store.js');
-  if (err instanceof AuthError && !ENV_CREDENTIALS.some((k) => ctx.env[k])) {
+  const [{ configDir }, { envCredentialKind }] = await Promise.all([import('../../config/store.js'), import('../../auth/credentials.js')]);
+  if (err instanceof AuthError && !envCredentialKind(ctx.env)) {
     // No hint line: the fixes are in the line itself.
     return new AuthError(`crmctl mcp: no credentials for profile "${await ctx.profileName()}" in ${configDir(ctx.env)} (set CRMCTL_CONFIG_DIR in the client's env, or run crmctl auth login)`, '');
   }
