@@ -6,11 +6,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UNTRUSTED_NOTE } from '../../src/mcp/untrusted.js';
 import { ORG_FIELD_KEYS, PERSON_FIELD_KEYS } from '../../src/sandbox/handlers/fields.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { dataOf } from './helpers.js';
 
 let fx: SandboxFixture;
 let client: Client;
@@ -28,13 +28,6 @@ async function open(flags: string[]): Promise<Client> {
   return c;
 }
 
-/** A result or resource: the answer under `data`, after checking the note that marks it as data. */
-function marked(text: string): any {
-  const parsed = JSON.parse(text);
-  expect(parsed.untrusted_content).toBe(UNTRUSTED_NOTE);
-  return parsed.data;
-}
-
 /** One task's traffic: every tool call and resource read, counted in calls and JSON bytes both ways. */
 class Session {
   calls = 0;
@@ -47,7 +40,7 @@ class Session {
     this.count({ name, arguments: args }, r);
     const text = r.content.map((c) => c.text).join('\n');
     if (r.isError) throw new Error(`${name} failed: ${text}`);
-    return marked(text);
+    return dataOf(text);
   }
 
   /** An operation outside the curated list, the way an assistant reaches it: find, describe, call. */
@@ -63,7 +56,7 @@ class Session {
     const uri = `crmctl://account/${path}`;
     const r = await client.readResource({ uri });
     this.count({ uri }, r);
-    return marked((r.contents[0] as { text: string }).text);
+    return dataOf((r.contents[0] as { text: string }).text);
   }
 
   private count(request: unknown, response: unknown): void {

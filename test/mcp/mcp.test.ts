@@ -1,14 +1,13 @@
 // `crmctl mcp` driven by the MCP SDK's own client over stdio: the bundle (bin/crmctl.js) is spawned
 // as an assistant's client would spawn it, against a sandbox on loopback. Each test checks what the
 // client receives and what reached the sandbox.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
-import { UNTRUSTED_NOTE } from '../../src/mcp/untrusted.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
-import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { callMcpTool, connectMcp, dataOf } from './helpers.js';
 
 let fx: SandboxFixture;
 const open: Client[] = [];
@@ -40,31 +39,21 @@ function secrets(): string[] {
 const extraSecrets: string[] = [];
 
 async function connect(flags: string[] = [], env: Record<string, string> = {}): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...flags], env: cleanEnv({ ...fx.env, ...env }) as Record<string, string>, stderr: 'pipe' });
-  transport.stderr?.on('data', (d) => {
-    stderrText += String(d);
-    received.push(String(d));
+  const client = await connectMcp({ ...fx.env, ...env }, flags, (text) => {
+    stderrText += text;
+    received.push(text);
   });
-  const client = new Client({ name: 'crmctl-test', version: '1.0.0' });
-  await client.connect(transport);
   open.push(client);
   return client;
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string }> {
-  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
-  const text = r.content.map((c) => c.text).join('\n');
-  received.push(text);
-  return { isError: r.isError === true, text };
+  const r = await callMcpTool(client, name, args);
+  received.push(r.text);
+  return r;
 }
 
-/** A successful result or resource: the fixed note that its content is data, and the answer under `data`. */
-function data(text: string): any {
-  const parsed = JSON.parse(text);
-  expect(Object.keys(parsed)).toEqual(['untrusted_content', 'data']);
-  expect(parsed.untrusted_content).toBe(UNTRUSTED_NOTE);
-  return parsed.data;
-}
+const data = dataOf;
 
 const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET');
 
