@@ -125,7 +125,7 @@ export class HttpClient implements HttpPort {
           const settled = await this.reconcile(req, `status ${res.status}`);
           if (settled) return settled;
         }
-        const asked = askedWaitMs(res, this.clock.now());
+        const asked = askedWaitMs(res, this.serviceNow());
         // A 429 asking for hours is the daily budget without its headers (they can be missing): stop, as for a spent day.
         if (asked !== undefined && asked > this.opts.maxWaitMs) {
           if (res.status === 429) {
@@ -193,7 +193,7 @@ export class HttpClient implements HttpPort {
 
   private async wait(attempt: number, res: HttpResponse | undefined, why: string, req: Pick<HttpRequest, 'method' | 'path'>): Promise<void> {
     let ms = backoffDelay(attempt, this.opts.baseDelayMs, this.opts.maxDelayMs, () => this.clock.random());
-    const asked = res ? askedWaitMs(res, this.clock.now()) : undefined;
+    const asked = res ? askedWaitMs(res, this.serviceNow()) : undefined;
     // Retry-After is jittered a little, so clients told the same second do not all come back at once.
     if (asked !== undefined) ms = Math.max(ms, asked) + (retryAfterMs(res!.headers['retry-after']) !== undefined ? Math.round(this.clock.random() * 100) : 0);
     this.trace(`~ retry #${attempt + 1} in ${ms} ms (${why})`);
@@ -290,9 +290,12 @@ function first(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** How long the answer asks us to wait before retrying: Retry-After, or a 429's window reset; undefined when it does not say. */
-function askedWaitMs(res: HttpResponse, now: number): number | undefined {
-  const after = retryAfterMs(res.headers['retry-after'], now);
+/**
+ * How long the answer asks us to wait before retrying: Retry-After, or a 429's window reset; undefined
+ * when it does not say. `serviceNow` reads a Retry-After date on the service's clock, which wrote it.
+ */
+function askedWaitMs(res: HttpResponse, serviceNow: number): number | undefined {
+  const after = retryAfterMs(res.headers['retry-after'], serviceNow);
   if (after !== undefined) return after;
   const reset = Number(first(res.headers['x-ratelimit-reset']));
   return res.status === 429 && Number.isFinite(reset) ? reset * 1000 : undefined;

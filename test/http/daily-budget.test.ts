@@ -104,6 +104,16 @@ describe('daily budget in the HTTP client', () => {
     expect(notices).toEqual(['crmctl: the service answered 429 to GET /api/v1/leads; waiting 30 s, until 21:13:50 UTC (service time), then retrying']);
   });
 
+  it('a Retry-After date is read on the service\'s clock (which wrote it), not ours', async () => {
+    // The service is 2 h behind: "30 s from its now" is in our past, and would be no wait at all on our clock.
+    const serviceNow = START - 2 * 3_600_000;
+    const headers = { date: new Date(serviceNow).toUTCString(), 'retry-after': new Date(serviceNow + 30_000).toUTCString() };
+    const { http, slept, notices } = setup([answer(429, headers), answer(200, {})]);
+    await http.send(GET);
+    expect(slept).toEqual([30_050]);
+    expect(notices).toEqual(['crmctl: the service answered 429 to GET /api/v1/leads; waiting 30 s, until 20:13:50 UTC (service time), then retrying']);
+  });
+
   it('short waits (the burst window) stay quiet', async () => {
     const { http, notices } = setup([answer(429, { 'retry-after': '2' }), answer(200, {})]);
     await http.send(GET);
