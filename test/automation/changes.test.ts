@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { cleanEnv, runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { loopback } from '../http/loopback.js';
 import { control, ndjson, runWithStdoutClosedEarly, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
@@ -340,6 +341,28 @@ describe('crmctl changes', () => {
     expect(summary(ndjson(r.stdout))).toEqual([['deals', 'added', deal]]);
     expect(existsSync(legacy)).toBe(false);
     expect(JSON.parse(readFileSync(await watermarkFile('deals'), 'utf8')).seen).toEqual([expect.stringMatching(new RegExp(`^deals:${deal}:`))]);
+  });
+
+  it('a span needs the service\'s clock: without a Date header it is refused, naming the way round; a fixed time still runs', async () => {
+    const api = await loopback((req, res) => {
+      res.sendDate = false;
+      const body = req.url!.startsWith('/api/v1/users/me') ? { success: true, data: { id: 7, company_id: 9 } } : { success: true, data: [], additional_data: { pagination: { more_items_in_collection: false } } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    try {
+      const noDate = { CRMCTL_ACCESS_TOKEN: 'tok-no-date-0123456789', CRMCTL_API_DOMAIN: api.url, CRMCTL_CONFIG_DIR: tempConfigDir() };
+      const r = await runCli(['changes', '--since', '24h'], { env: noDate });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'error: The service\'s answer had no Date header, so a span like --since 24h cannot be counted on its clock.\nhint: Give --since as a time instead, e.g. --since 2026-11-24T06:00:00Z.\n',
+      });
+      expect(api.seen.map((q) => q.url)).toEqual(['/api/v1/users/me']);
+      expect((await runCli(['changes', '--since', '2026-11-24T06:00:00Z'], { env: noDate })).code).toBe(0);
+      expect(readdirSync(join(noDate.CRMCTL_CONFIG_DIR, 'changes')).filter((f) => f.endsWith('.json'))).toEqual([`http_127.0.0.1_${api.port}.c9.u7.deals+persons+organizations+activities+products.json`]);
+    } finally {
+      await api.close();
+    }
   });
 
   // Last: the sandbox's clock stays ahead for the rest of the file (less than a token's life).
