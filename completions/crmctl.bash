@@ -1749,7 +1749,7 @@ _crmctl() {
     "webhooks listen")
       case "$prev" in
       esac
-      words="--port --user --password-stdin --forward --max-events --timeout --max-body --max-concurrent";;
+      words="--port --user --password-stdin --forward --max-events --timeout --max-body --max-concurrent --max-forward-queue --max-forward-bytes";;
     "api")
       case "$prev" in
       esac

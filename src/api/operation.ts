@@ -2,6 +2,9 @@ import type * as z from 'zod/mini';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** What a call does to the account: reads nothing changes; destructive loses data or access (deletes, archives, deactivations...). */
+export type Effect = 'read' | 'write' | 'destructive';
+
 /** offset: start/limit + additional_data.pagination; cursor: cursor/limit + additional_data.next_cursor. */
 export type Pagination = 'offset' | 'cursor' | 'none';
 
@@ -104,6 +107,12 @@ export interface OperationSpec {
   encoding?: 'json' | 'form' | 'multipart';
   /** Safe to resend when the outcome is unknown (GET, PUT, PATCH, DELETE are; POST creates are not). */
   idempotent?: boolean;
+  /**
+   * What the call does to the account when its method does not say it (src/api/effect.ts): a POST or PUT
+   * that deletes, archives or replaces data is `destructive`. Calls whose arguments decide are in
+   * src/api/effect-rules.ts instead.
+   */
+  effect?: Effect;
   params?: ObjectSchema;
   query?: z.ZodMiniType;
   /** Object body, or an array body for bulk option operations. */

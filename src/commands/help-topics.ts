@@ -27,6 +27,7 @@ export const HELP_TOPICS: Record<string, () => string> = {
       '  CRMCTL_DEBUG=1         same as --debug (HTTP trace on stderr, secrets redacted)',
       '  CRMCTL_MAX_RETRIES     retries on 429/5xx/resets (default 5)',
       '  CRMCTL_RETRY_BASE_MS   first backoff step in ms (default 300; jittered, doubled each time)',
+      '  CRMCTL_MAX_RETRY_WAIT  longest wait in seconds a 429 may ask for (default 60); past it the run stops as for a spent daily budget (exit 6)',
       '  CRMCTL_HTTP_TRANSPORT  node (default, fastest start-up) or undici',
       '  CRMCTL_WEBHOOK_PASSWORD basic-auth password for `crmctl webhooks listen --user`',
       '  CRMCTL_BUDGET_WINDOW_SEC budget window assumed by `import --dry-run` estimates (default 2)',

@@ -80,6 +80,8 @@ export interface HttpPort {
   serviceNow(): number;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
   readonly clockOffsetMs: number | undefined;
+  /** Forgets a day seen spent: the next request is sent and its answer believed (crmctl mcp, before each call). */
+  recheckDaily(): void;
   send(req: HttpRequest): Promise<HttpResponse>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { Context } from '../core/context.js';
-import { callTool, type ToolResult } from './call-tool.js';
+import { callTool, dataResult, errorResult as fail, type ToolResult } from './call-tool.js';
 import { fieldsOf, RESOURCE_PREFIX } from './resources.js';
 import { allTools, offeredTools, refusal, type ToolDef, type ToolKind, type ToolPolicy } from './tools.js';
 
@@ -56,7 +56,7 @@ export const META_TOOLS: ListedTool[] = [
   {
     name: 'call_operation',
     title: 'Call an operation',
-    description: 'Run any operation by name with its arguments (as describe_operation gives them). Same checks, pacing and refusals as a named tool: writes need a server started with --allow-writes, deletes --allow-destructive too. Lists return one page.',
+    description: 'Run any operation by name with its arguments (as describe_operation gives them). Same checks, pacing and refusals as a named tool: writes need a server started with --allow-writes; destructive calls (deletes, archives, deactivations, merges, emptied member lists) --allow-destructive too. Lists return one page.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -88,8 +88,6 @@ function fatal(message: string): never {
   throw new Error(message);
 }
 
-const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] });
-const fail = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 function words(s: string): string[] {
   return s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
@@ -106,7 +104,8 @@ function find(args: Record<string, unknown>, policy: ToolPolicy): ToolResult {
   const areas = new Set(allTools().map((t) => t.area));
   if (area && !areas.has(area)) return fail(`Invalid arguments: area: unknown area ${area}; areas: ${[...areas].sort().join(', ')}`);
   const scored = allTools()
-    .filter((t) => (!area || t.area === area) && (!kind || t.kind === kind) && (!policy.areas || policy.areas.has(t.area)))
+    // A write that some arguments make destructive is found as either.
+    .filter((t) => (!area || t.area === area) && (!kind || t.kind === kind || (kind === 'destructive' && t.destructiveWhen.length > 0)) && (!policy.areas || policy.areas.has(t.area)))
     .map((t) => {
       const hay = new Set([...words(t.name), ...words(t.op.cli.summary), ...words(t.area)].map(stem));
       const inName = new Set(words(t.name).map(stem));
@@ -117,9 +116,9 @@ function find(args: Record<string, unknown>, policy: ToolPolicy): ToolResult {
     .sort((a, b) => b.score - a.score || Number(a.t.name.endsWith('_v1')) - Number(b.t.name.endsWith('_v1')));
   const operations = scored.slice(0, limit).map(({ t }) => {
     const refused = refusal(t, policy);
-    return { name: t.name, kind: t.kind, summary: t.op.cli.summary, cost: t.op.cost ?? null, ...(refused ? { refused } : {}) };
+    return { name: t.name, kind: t.kind, ...(t.destructiveWhen.length ? { destructive_when: t.destructiveWhen } : {}), summary: t.op.cli.summary, cost: t.op.cost ?? null, ...(refused ? { refused } : {}) };
   });
-  return text({ operations, count: operations.length, more: scored.length > limit });
+  return dataResult({ operations, count: operations.length, more: scored.length > limit });
 }
 
 /** Resource URIs holding the ids an operation's arguments take. */
@@ -141,6 +140,7 @@ async function describe(ctx: Context, args: Record<string, unknown>, policy: Too
   const answer: Record<string, unknown> = {
     name: t.name,
     kind: t.kind,
+    ...(t.destructiveWhen.length ? { destructive_when: t.destructiveWhen } : {}),
     description: t.description,
     method: t.op.method,
     path: t.op.path,
@@ -160,7 +160,7 @@ async function describe(ctx: Context, args: Record<string, unknown>, policy: Too
       answer.custom_fields_unavailable = err instanceof Error ? err.message : String(err);
     }
   }
-  return text(answer);
+  return dataResult(answer);
 }
 
 /** The discovery tools' calls; undefined for any other name. */

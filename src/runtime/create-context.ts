@@ -52,6 +52,8 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
           trace: globals.debug ? write : undefined,
           maxRetries: numberEnv(env.CRMCTL_MAX_RETRIES, 5),
           baseDelayMs: numberEnv(env.CRMCTL_RETRY_BASE_MS, 300),
+          maxWaitMs: numberEnv(env.CRMCTL_MAX_RETRY_WAIT, 60) * 1000,
+          notice: write,
           userAgent: `crmctl/${VERSION} node/${process.versions.node}`,
         });
       })();

@@ -10,6 +10,7 @@ import { ORG_FIELD_KEYS, PERSON_FIELD_KEYS } from '../../src/sandbox/handlers/fi
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { dataOf } from './helpers.js';
 
 let fx: SandboxFixture;
 let client: Client;
@@ -39,7 +40,7 @@ class Session {
     this.count({ name, arguments: args }, r);
     const text = r.content.map((c) => c.text).join('\n');
     if (r.isError) throw new Error(`${name} failed: ${text}`);
-    return JSON.parse(text);
+    return dataOf(text);
   }
 
   /** An operation outside the curated list, the way an assistant reaches it: find, describe, call. */
@@ -55,7 +56,7 @@ class Session {
     const uri = `crmctl://account/${path}`;
     const r = await client.readResource({ uri });
     this.count({ uri }, r);
-    return JSON.parse((r.contents[0] as { text: string }).text);
+    return dataOf((r.contents[0] as { text: string }).text);
   }
 
   private count(request: unknown, response: unknown): void {

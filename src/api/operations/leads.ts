@@ -130,7 +130,7 @@ export const leadOps = defineTable('leads', {
     examples: ['crmctl leads convert <lead-id> --stage-id 2 --wait'],
     help: { stage_id: 'target stage; its pipeline follows (default: first stage of the default pipeline)', pipeline_id: 'first stage of this pipeline; ignored with --stage-id' },
     handWritten: true,
-  }, { params: params() }),
+  }, { params: params(), effect: 'destructive' }),
   conversionStatus: getRow('/api/v2/leads/{id}/convert/status/{conversion_id}', 1, READ, {
     command: ['leads', 'conversion-status'], summary: 'Show a lead conversion job (deal id once completed)', examples: ['crmctl leads conversion-status <lead-id> <conversion-id>'], columns: ['conversion_id', 'status', 'deal_id', 'lead_id'],
   }, { params: () => z.object({ id: uuid(), conversion_id: uuid() }) }),
