@@ -72,7 +72,8 @@ describe('in-process, with a terminal of 0 columns', () => {
       { eval: true, workerData: { main: DIST_MAIN, env: cleanEnv({ ...fx.env, NO_COLOR: '1' }) } },
     );
     const result = await new Promise<{ code: number; out: string; err: string } | 'stuck'>((resolve, reject) => {
-      const timer = setTimeout(() => resolve('stuck'), 15_000);
+      // Generous: loading the modules in a worker on a busy machine takes seconds; the old loop never ended.
+      const timer = setTimeout(() => resolve('stuck'), 60_000);
       worker.once('message', (m) => {
         clearTimeout(timer);
         resolve(m);
@@ -86,7 +87,7 @@ describe('in-process, with a terminal of 0 columns', () => {
     expect(r.out).toContain('Hot');
     // Nothing drawn: no spinner frame, no escape codes.
     expect(r.err).toBe('');
-  }, 30_000);
+  }, 90_000);
 });
 
 const haveTmux = spawnSync('tmux', ['-V']).status === 0;
