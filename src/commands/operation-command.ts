@@ -65,6 +65,8 @@ export interface CallView {
   derived?: string[];
   /** One record shown whole (a get): every custom field by name is a column too (named-view.ts). */
   allCustomFields?: boolean;
+  /** Query parameters the read takes for this presentation (a person's include_labels); a flag given wins. */
+  query?: Record<string, unknown>;
 }
 
 function optionFor(f: FieldSpec): OptionSpec {
@@ -199,10 +201,16 @@ async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: R
     validateParams(op, raw.params);
     if (ext.adjust) raw = await ext.adjust(ctx, raw, opts);
     await promptForGaps(ctx, op, raw);
-    const input = await prepare(ctx, op, raw);
+    // The presentation is decided before the call: it may refuse a --fields (exit 2, nothing sent) or ask for more in the read.
+    const own = ext.view?.(ctx, op);
+    if (own?.query) raw = { ...raw, query: { ...own.query, ...raw.query } };
+    const input = await prepare(ctx, op, raw).catch(async (err: unknown) => {
+      // Off a terminal nothing was asked: name every input left out in one error, not one per run.
+      if (ctx.canPrompt || !(err instanceof ValidationError)) throw err;
+      throw (await import('../input/missing-inputs.js')).withEveryMissing(err, op, operationFields(op).fields, raw);
+    });
     const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
     try {
-      const own = ext.view?.(ctx, op);
       const view = op.cli.customFields ? await namedView(ctx, op, opts, own) : own;
       await executeOperation(ctx, op, input, { present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
       if (ext.after) await ext.after.run(ctx, input);

@@ -126,7 +126,14 @@ describe('with json or ndjson output a failure is one JSON line on stderr', () =
     const r = await spawnCli(['leads', 'create', '--json'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(oneLine(r.stderr)).toEqual({ error: { code: 'validation', exit_code: 2, message: '--title: is required', issues: [{ field: '--title', rule: 'is required' }], hint: null, status: null, request_id: null } });
+    // Every input left out, in one error (issue 29.5).
+    expect(oneLine(r.stderr)).toEqual({
+      error: {
+        code: 'validation', exit_code: 2, message: '--title: is required\n--person-id: a lead needs a person or an organization: give --person-id or --organization-id (or both)',
+        issues: [{ field: '--title', rule: 'is required' }, { field: '--person-id', rule: 'a lead needs a person or an organization: give --person-id or --organization-id (or both)' }],
+        hint: 'Not a terminal, so nothing is asked: give each of these flags (on a terminal crmctl asks for them).', status: null, request_id: null,
+      },
+    });
     expect(await fx.requests()).toEqual([]);
   });
 
@@ -186,7 +193,7 @@ describe('with json or ndjson output a failure is one JSON line on stderr', () =
   it('the text form is unchanged without json output', async () => {
     const r = await spawnCli(['leads', 'create'], { env: fx.env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: --title: is required\n');
+    expect(r.stderr).toBe('error: --title: is required\n--person-id: a lead needs a person or an organization: give --person-id or --organization-id (or both)\nhint: Not a terminal, so nothing is asked: give each of these flags (on a terminal crmctl asks for them).\n');
     const u = await spawnCli(['leads', 'list', '--bogus'], { env: fx.env });
     expect(u.stderr).toBe("error: unknown option '--bogus'\n");
   });

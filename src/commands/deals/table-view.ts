@@ -8,7 +8,15 @@ import { derivedView } from '../table-view.js';
  */
 export const DEAL_TABLE_COLUMNS = ['id', 'title', 'value', 'stage', 'status', 'owner'];
 
-export const dealTableView = derivedView({ columns: DEAL_TABLE_COLUMNS, derived: ['value', 'stage', 'owner'], present: withNames });
+export const dealTableView = derivedView({ columns: DEAL_TABLE_COLUMNS, derived: ['value', 'stage', 'owner', 'labels'], present: withLabels });
+
+/** `--fields labels` names a deal's labels (the options of the deal field `label`); otherwise nothing more is read. */
+async function* withLabels(ctx: Context, records: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  const named = withNames(ctx, records);
+  if (!ctx.globals.fields?.includes('labels')) return yield* named;
+  const { withNames: withLinked } = await import('../link-namer.js');
+  yield* withLinked(ctx, named, [{ column: 'labels', idField: 'label_ids', kind: 'deal-label' }]);
+}
 
 type Deal = Record<string, unknown>;
 
