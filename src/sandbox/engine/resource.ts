@@ -55,6 +55,8 @@ export interface SearchSpec<R> {
   fields: readonly string[];
   /** Extra query filters (person_id, organization_id, ...). */
   filters?: Record<string, ListFilter<R>>;
+  /** Names of filters that, when given, cap what is found at FOUND_PER_LINK (search.ts). */
+  capped?: readonly string[];
   /** Scores a record (0 = no match) and collects what matched. */
   match: (state: SandboxState, rec: R, term: string, exact: boolean, fields: ReadonlySet<string>) => { score: number; custom?: string[]; notes?: string[] };
   /** The `item` of a search result. */

@@ -193,6 +193,8 @@ export const dealSpec: ResourceSpec<Deal> = {
       organization_id: { kind: 'int', test: (d, v: number) => d.org_id === v },
       status: { kind: 'string', test: (d, v: string) => d.status === v },
     },
+    // The vendor's documents: at most 2000 deals are found per person, organization or status.
+    capped: ['person_id', 'organization_id', 'status'],
     match: (state, d, term, exact, fields) => searchText(state, {
       term, exact, fields, title: fields.has('title') ? [d.title] : [], notes: state.notes.filter((n) => n.deal_id === d.id).map((n) => n.content),
       entity: 'deal', custom: d.custom_fields,
