@@ -84,6 +84,8 @@ export interface ResourceSpec<R extends Rec & { id: number }> {
   fields?: FieldEntity;
   /** Records with owner_id/visible_to: reads check the caller may see them. */
   owned?: boolean;
+  /** Records attached to deals, leads, persons or organizations: seen only by who may see those items (access.ts). */
+  attached?: boolean;
   /** Members of create and update bodies. */
   members: Record<string, Rule>;
   required?: readonly string[];

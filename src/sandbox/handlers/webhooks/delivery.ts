@@ -9,7 +9,7 @@ import type { SandboxEvent } from '../../store/events.js';
 import type { SandboxState } from '../../store/state.js';
 import type { User } from '../../store/records.js';
 import type { HandlerContext } from '../../types.js';
-import { canSee, permittedUserIds } from '../../engine/access.js';
+import { canSee, canSeeAttached } from '../../engine/access.js';
 import { payloadV1, payloadV2, type DeliveryInfo } from './payload.js';
 import { addressesOf, isLoopback } from './reachable.js';
 import { webhooks, type Webhook } from './store.js';
@@ -103,25 +103,30 @@ export function matches(wh: Pick<Webhook, 'event_action' | 'event_object'>, e: P
 type Owned = { owner_id: number; visible_to: string | number };
 const isOwned = (r: Record<string, unknown> | null): r is Record<string, unknown> & Owned => typeof r?.owner_id === 'number';
 
-/** The webhook's authorizing user must be able to access the object (a global admin sees all). */
+/**
+ * The webhook's authorizing user must be able to access the object (a global admin sees all): an owned
+ * record by its own visibility, and a record attached to items (a note on a lead, an activity on a deal)
+ * by theirs, as the reads decide.
+ */
 export function userMaySee(state: SandboxState, user: User, e: SandboxEvent): boolean {
   if (user.is_admin || e.object === 'user') return true;
   const rec = e.data ?? e.previous;
-  return isOwned(rec) ? canSee(state, user, rec) : true;
+  if (!rec) return true;
+  return (!isOwned(rec) || canSee(state, user, rec)) && canSeeAttached(state, user, rec);
 }
 
 function onEvent(h: Holder, e: SandboxEvent): void {
   const { ctx } = h;
   const { state } = ctx;
   const correlationId = randomUUID();
+  let permitted: number[] | undefined;
   for (const wh of webhooks(state).all()) {
     if (wh.is_active !== 1 || !matches(wh, e)) continue;
     const user = state.users.get(wh.user_id);
     if (!user?.active_flag || !userMaySee(state, user, e)) continue;
-    const rec = e.data ?? e.previous;
+    permitted ??= state.users.filter((u) => u.active_flag && userMaySee(state, u, e)).map((u) => u.id);
     const info: DeliveryInfo = {
-      attempt: 1, correlationId, eventId: randomUUID(), companyId: state.company.id,
-      host: hostOf(ctx.baseUrl), permittedUserIds: isOwned(rec) ? permittedUserIds(state, rec) : state.users.filter((u) => u.active_flag).map((u) => u.id),
+      attempt: 1, correlationId, eventId: randomUUID(), companyId: state.company.id, host: hostOf(ctx.baseUrl), permittedUserIds: permitted,
     };
     enqueue(h, { who: identity(wh), e, info });
   }
