@@ -11,7 +11,7 @@ import type { User } from '../../store/records.js';
 import type { HandlerContext } from '../../types.js';
 import { canSee, canSeeAttached } from '../../engine/access.js';
 import { payloadV1, payloadV2, type DeliveryInfo } from './payload.js';
-import { addressesOf, isLoopback } from './reachable.js';
+import { onLoopback, unreachableReason } from './reachable.js';
 import { webhooks, type Webhook } from './store.js';
 
 export const RETRY_DELAYS_MS = [300, 1000, 3000];
@@ -152,12 +152,16 @@ async function deliver(h: Holder, job: Job, generation: number): Promise<void> {
   await wait(ctx, 0);
   // A local emulator never sends an account's events off the machine: the create accepts any URL the
   // service would (a public host), but only loopback targets get deliveries; others fail at once, logged.
+  // The URL is checked again (a name may resolve elsewhere than when the webhook was created): never the
+  // sandbox itself, never a private or unspecified address.
   const target = current(ctx.state, who);
-  if (target && !(await onLoopback(target.subscription_url))) {
+  const url = target ? new URL(target.subscription_url) : undefined;
+  const refused = url && ((await unreachableReason(url, ctx.baseUrl)) ?? ((await onLoopback(url)) ? null : 'the sandbox delivers only to loopback'));
+  if (url && refused) {
     if (h.generation !== generation) return;
     webhooks(ctx.state).update(who.id, { last_delivery_time: ctx.now().toISOString(), last_http_status: null });
     h.stats.failed++;
-    ctx.log(`sandbox: webhook ${who.id}: not delivered to ${new URL(target.subscription_url).host} (the sandbox delivers only to loopback)`);
+    ctx.log(`sandbox: webhook ${who.id}: not delivered to ${url.host} (${refused})`);
     return;
   }
   for (let n = 1; ; n++) {
@@ -175,12 +179,6 @@ async function deliver(h: Holder, job: Job, generation: number): Promise<void> {
     }
     await wait(ctx, delay);
   }
-}
-
-/** Whether every address the URL's host names is loopback (127/8, ::1). */
-async function onLoopback(url: string): Promise<boolean> {
-  const addrs = await addressesOf(new URL(url).hostname);
-  return addrs.length > 0 && addrs.every(isLoopback);
 }
 
 /** One POST; the answer's status, or null when none came (refused, reset, timeout). */
