@@ -169,7 +169,7 @@ describe('sandbox rules (sent directly, as the CLI would refuse to)', () => {
   it.each([
     [{ subscription_url: undefined }, 'subscription_url', 'is required'],
     [{ event_action: 'update' }, 'event_action', 'must be one of create, change, delete, *'],
-    [{ event_object: 'invoice' }, 'event_object', 'must be one of activity, deal, lead, note, organization, person, pipeline, product, stage, user, *'],
+    [{ event_object: 'invoice' }, 'event_object', 'must be one of activity, deal, lead, note, organization, person, pipeline, product, stage, user, project, task, board, phase, deal_product, deal_installment, *'],
     [{ name: '' }, 'name', 'is required'],
     [{ version: '3.0' }, 'version', 'must be one of 1.0, 2.0'],
     [{ user_id: 99 }, 'user_id', 'user 99 does not exist or is not active'],

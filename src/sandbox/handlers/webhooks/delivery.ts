@@ -12,7 +12,7 @@ import type { HandlerContext } from '../../types.js';
 import { canSee, canSeeAttached } from '../../engine/access.js';
 import { payloadV1, payloadV2, type DeliveryInfo } from './payload.js';
 import { onLoopback, unreachableReason } from './reachable.js';
-import { webhooks, type Webhook } from './store.js';
+import { isV2Only, webhooks, type Webhook } from './store.js';
 
 export const RETRY_DELAYS_MS = [300, 1000, 3000];
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -96,7 +96,9 @@ function pump(h: Holder, key: string, q: Queue): void {
   }
 }
 
-export function matches(wh: Pick<Webhook, 'event_action' | 'event_object'>, e: Pick<SandboxEvent, 'action' | 'object'>): boolean {
+export function matches(wh: Pick<Webhook, 'event_action' | 'event_object' | 'version'>, e: Pick<SandboxEvent, 'action' | 'object'>): boolean {
+  // A version 1.0 webhook on '*' is not sent the objects only v2 knows.
+  if (wh.version === '1.0' && isV2Only(String(e.object))) return false;
   return (wh.event_action === '*' || wh.event_action === e.action) && (wh.event_object === '*' || wh.event_object === e.object);
 }
 

@@ -3,7 +3,7 @@ import type { HandlerContext, RouteDef, SandboxRequest, SandboxResponse } from '
 import { has, type Body } from '../../http/validate.js';
 import { badUrl, invalidField, webhookNotFound } from './errors.js';
 import { unreachableReason } from './reachable.js';
-import { EVENT_ACTIONS, EVENT_OBJECTS, MAX_WEBHOOKS_PER_USER, VERSIONS, webhooks, type Webhook } from './store.js';
+import { EVENT_ACTIONS, EVENT_OBJECTS, isV2Only, MAX_WEBHOOKS_PER_USER, VERSIONS, webhooks, type Webhook } from './store.js';
 
 const SCOPES = ['admin'];
 const FIELDS = ['subscription_url', 'event_action', 'event_object', 'name', 'user_id', 'http_auth_user', 'http_auth_password', 'version'];
@@ -62,6 +62,8 @@ async function create(req: SandboxRequest, ctx: HandlerContext) {
   const event_object = oneOf(requiredText(b, 'event_object'), 'event_object', EVENT_OBJECTS);
   const name = requiredText(b, 'name');
   const version = has(b, 'version') && b.version !== null ? oneOf(String(b.version), 'version', VERSIONS) : '2.0';
+  // The 2026 objects exist in webhooks v2 only; a version 1.0 payload has no form for them.
+  if (version === '1.0' && isV2Only(event_object)) throw invalidField('event_object', `${event_object} is delivered only by webhooks of version 2.0`);
 
   let userId = req.userId;
   if (has(b, 'user_id') && b.user_id !== null) {
