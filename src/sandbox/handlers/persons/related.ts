@@ -142,6 +142,8 @@ function deals(req: SandboxRequest, ctx: HandlerContext) {
   const status = req.query.oneOf('status', DEAL_STATUSES) ?? 'all_not_deleted';
   const cutoff = ctx.now().getTime() - 30 * DAY;
   const rows = dealsOf(state, p.id, true).filter((d) => {
+    // Archived deals are served only by the archived list (since 2025-07-15).
+    if (d.is_archived) return false;
     const deleted = state.deals.isDeleted(d.id);
     // deleted: deals deleted in the last 30 days (interface).
     if (status === 'deleted') return deleted && Date.parse(String(d.delete_time ?? d.update_time)) >= cutoff;
