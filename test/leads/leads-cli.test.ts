@@ -197,17 +197,21 @@ describe('leads update, archive, delete', () => {
     expect((await fx.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
-  it('archive_reason only while archiving or on an archived lead', async () => {
+  it('archive_reason only while archiving; an archived lead takes no edit but un-archiving', async () => {
     const id = await newLead();
     await fx.clearRequests();
     const r = await run(['leads', 'update', id, '--archive-reason', 'why']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--archive-reason: only for an archived lead');
+    expect(r.stderr).toContain('--archive-reason: only together with --is-archived true');
     expect((await fx.requests()).filter((q) => q.method === 'PATCH')).toEqual([]);
     const archived = await json(['leads', 'archive', id, '--reason', 'No budget']);
     expect(archived).toMatchObject({ is_archived: true, archive_reason: 'No budget' });
     const list = await json(['leads', 'archived']);
     expect(list.map((l: { id: string }) => l.id)).toContain(id);
+    await fx.clearRequests();
+    const again = await run(['leads', 'update', id, '--archive-reason', 'Other']);
+    expect(again).toMatchObject({ code: 2, stderr: `error: --archive-reason: lead ${id} is archived and cannot be changed; un-archive it first (crmctl leads unarchive ${id})\n` });
+    expect((await fx.requests()).map((q) => q.method)).toEqual(['GET']);
     expect((await json(['leads', 'list', '--all'])).map((l: { id: string }) => l.id)).not.toContain(id);
     const back = await json(['leads', 'unarchive', id]);
     expect(back).toMatchObject({ is_archived: false, archive_reason: null });
