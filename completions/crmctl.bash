@@ -1738,7 +1738,7 @@ _crmctl() {
     "webhooks create")
       case "$prev" in
         --action) COMPREPLY=($(compgen -W "create change delete *" -- "$cur")); return;;
-        --object) COMPREPLY=($(compgen -W "activity deal lead note organization person pipeline product stage user *" -- "$cur")); return;;
+        --object) COMPREPLY=($(compgen -W "activity deal lead note organization person pipeline product stage user project task board phase deal_product deal_installment *" -- "$cur")); return;;
         --payload-version) COMPREPLY=($(compgen -W "1.0 2.0" -- "$cur")); return;;
       esac
       words="--url --action --object --name --user-id --auth-user --auth-password --payload-version --data --auth-password-stdin";;

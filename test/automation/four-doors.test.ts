@@ -136,7 +136,7 @@ describe('--data keys a command does not know are refused, not dropped', () => {
 describe('account checks are attached to operations that exist', () => {
   it('every id in the registry names a write operation of the tables, and its check loads', async () => {
     const ids = Object.keys(ACCOUNT_CHECKS);
-    expect(ids.length).toBe(41);
+    expect(ids.length).toBe(49);
     expect(ids.filter((id) => operationById(id)?.method === undefined || operationById(id)!.method === 'GET')).toEqual([]);
     for (const id of ids) expect(typeof (await ACCOUNT_CHECKS[id]!())).toBe('function');
   });

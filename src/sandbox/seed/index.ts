@@ -3,13 +3,14 @@
 import type { SandboxState, SeedName } from '../store/state.js';
 import type { AreaModule } from '../types.js';
 import { seedBase } from './base.js';
-import { seedDemo } from './demo.js';
+import { seedArchivedDeal, seedDemo } from './demo.js';
 
 export function makeSeeder(areas: AreaModule[]) {
   return (state: SandboxState, name: SeedName): void => {
     seedBase(state);
     if (name === 'demo') seedDemo(state);
     for (const a of areas) a.seed?.(state, name);
+    if (name === 'demo') seedArchivedDeal(state);
   };
 }
 
