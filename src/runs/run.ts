@@ -94,6 +94,12 @@ export type Opened =
   | { state: 'resume'; run: Run; entries: ItemEntry[] }
   | { state: 'done'; header: RunHeader; end: RunEnd };
 
+/** A run's kind as its messages name it ("Backup already done at …"). */
+const KIND_WORDS: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo' };
+
+/** The kinds whose command names its journal with --state (export and backup keep it beside their output). */
+const hasStateFlag = (kind: RunKind) => kind !== 'export' && kind !== 'backup';
+
 const newId = () => globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12);
 
 /** Applies the policy to what the journal's path holds; prints the "already done" line itself. */
@@ -102,7 +108,7 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
   const all = Journal.read(o.journal);
   const header = all.find((e) => e.type === 'run') as RunHeader | undefined;
   const start = async (): Promise<Opened> => {
-    if (o.resume) throw new UsageError(`--resume: there is no ${o.kind} run to continue at ${o.journal}`, `Run the command without --resume to start one${o.kind === 'export' ? '' : ' (--state names another journal)'}.`);
+    if (o.resume) throw new UsageError(`--resume: there is no ${o.kind} run to continue at ${o.journal}`, `Run the command without --resume to start one${hasStateFlag(o.kind) ? ' (--state names another journal)' : ''}.`);
     // A new run learns its account when it begins (its header is written): a run refused before, or a dry run, sends no extra read.
     return { state: 'new', run: new Run(ctx, o, newHeader(o, undefined), false) };
   };
@@ -139,7 +145,7 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
   if (!sameAccount(header.account, account)) {
     throw new UsageError(
       `${o.resume ? '--resume: ' : ''}${o.journal} belongs to a ${o.kind} run (${header.run_id}) of ${describeAccount(header.account)}; this command acts on ${describeAccount(account)}. A journal is never continued against another account.`,
-      `Continue it with the credentials of that account, or give this run its own journal (--state FILE), or --new-run to set the old journal aside.`,
+      `Continue it with the credentials of that account, or ${hasStateFlag(o.kind) ? 'give this run its own journal (--state FILE)' : 'write this run elsewhere (another --out)'}, or --new-run to set the old journal aside.`,
     );
   }
   await cleanup();
@@ -148,11 +154,11 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
     const why = o.differs?.(header, o.input) ?? `it holds ${header.input.describe}; this command is ${o.input.describe}`;
     throw new UsageError(
       `${o.resume ? '--resume: ' : ''}${o.journal} belongs to ${end ? 'a finished' : 'an unfinished'} ${o.kind} run (${header.run_id}, started ${header.started_at}): ${why}`,
-      `--new-run starts a new run (the earlier run's record is kept)${o.kind === 'export' ? '' : ', or --state FILE gives this one its own journal'}.`,
+      `--new-run starts a new run (the earlier run's record is kept)${hasStateFlag(o.kind) ? ', or --state FILE gives this one its own journal' : ''}.`,
     );
   }
   if (end) {
-    ctx.io.stderr.write(`${o.kind === 'export' ? 'Export' : o.kind === 'import' ? 'Import' : 'Bulk update'} already done at ${end.at}: ${end.summary} (run ${header.run_id}); nothing sent. --new-run to start again.\n`);
+    ctx.io.stderr.write(`${KIND_WORDS[o.kind]} already done at ${end.at}: ${end.summary} (run ${header.run_id}); nothing sent. --new-run to start again.\n`);
     return { state: 'done', header, end };
   }
   if (!o.resume && !o.dryRun) {
@@ -284,7 +290,7 @@ export class Run {
 
   /** The error of a run stopped by a signal (exit 3). */
   stoppedError(summary: string, results?: string): CancelledError {
-    return new CancelledError(`${this.o.kind === 'import' ? 'Import' : this.o.kind === 'export' ? 'Export' : 'Bulk update'} stopped: ${summary} so far${results ? `; results in ${results}` : ''}. Continue with --resume.`);
+    return new CancelledError(`${KIND_WORDS[this.o.kind]} stopped: ${summary} so far${results ? `; results in ${results}` : ''}. Continue with --resume.`);
   }
 
   private unwatch(): void {
