@@ -204,7 +204,8 @@ export class HttpClient implements HttpPort {
       for (const [k, v] of Object.entries(redactHeaders(res.headers as Record<string, unknown>))) {
         if (/^(x-|retry-after|content-type|date)/i.test(k)) this.trace(`< ${k}: ${String(v)}`);
       }
-      const shown = typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed));
+      // Redacted before it is cut short: a secret across the cut would otherwise leave its first half.
+      const shown = redactText(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)), this.opts.credentials.secrets());
       if (shown) this.trace(`< ${shown.length > 2000 ? `${shown.slice(0, 2000)}… (${shown.length} chars)` : shown}`);
     }
     return { status: res.status, headers: res.headers, body: parsed };
