@@ -161,10 +161,19 @@ async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSour
   };
 }
 
+/**
+ * First use of a profile whose secrets are not where this version keeps them (in the config file
+ * while a keychain works, in keychain entries shared by every config directory): move them and say
+ * so, once. Every command that reads a stored profile's secrets calls this first.
+ */
+export async function settleSecrets(name: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<void> {
+  const moved = await migrateSecrets(name, env);
+  if (moved) warn(moved);
+}
+
 /** Credentials of a stored profile, refreshed near expiry and once after a 401. */
 export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug: (l: string) => void, warn: (l: string) => void = debug): Promise<CredentialSource> {
-  // First use of a profile whose secrets sit in the config file while a keychain works: move them.
-  if (await migrateSecrets(name, env)) warn(`moved the secrets of profile ${name} (tokens, client secret) from the config file to the OS keychain`);
+  await settleSecrets(name, env, warn);
   let profile = await getProfile(name, env);
   if (!profile?.accessToken) {
     throw new AuthError(

@@ -57,7 +57,7 @@ describe('credentials from the environment', () => {
     it('an env token without CRMCTL_API_DOMAIN is not sent to the profile\'s API address', async () => {
       const t = await fx.mint();
       await fx.seedProfile('default', t);
-      for (const [name, value] of [['CRMCTL_ACCESS_TOKEN', t.access_token], ['CRMCTL_API_TOKEN', 'api-token-0123456789']]) {
+      for (const [name, value] of [['CRMCTL_ACCESS_TOKEN', t.access_token], ['CRMCTL_API_TOKEN', 'api-token-0123456789']] as const) {
         const r = await runCli(['lead-labels', 'list'], { env: { ...fx.env, [name]: value } });
         expect(r.code).toBe(2);
         expect(r.stderr).toBe(`error: ${name} is set but CRMCTL_API_DOMAIN is not set: set ${name} and CRMCTL_API_DOMAIN together, or neither\n${HINT.replace(/\n$/, '')} CRMCTL_API_DOMAIN is the api_domain of the token response, e.g. https://yourcompany.example.com.\n`);
