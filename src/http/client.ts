@@ -24,6 +24,8 @@ export interface HttpClientOptions {
   transport?: Transport;
   /** Time, sleeps and jitter (a fake one in tests). */
   clock?: Clock;
+  /** Where a request's `notice` is said, once per text (stderr; a deprecated v1 endpoint). */
+  notice?: (line: string) => void;
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
@@ -45,7 +47,9 @@ export class HttpClient implements HttpPort {
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
   clockOffsetMs: number | undefined;
   private readonly transport: Transport;
-  private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport' | 'clock'>> & Pick<HttpClientOptions, 'trace'>;
+  private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport' | 'clock' | 'notice'>> & Pick<HttpClientOptions, 'trace' | 'notice'>;
+  /** Notices already said this run. */
+  private readonly said = new Set<string>();
 
   constructor(opts: HttpClientOptions) {
     this.opts = {
@@ -67,6 +71,10 @@ export class HttpClient implements HttpPort {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
+    if (req.notice && !this.said.has(req.notice)) {
+      this.said.add(req.notice);
+      this.opts.notice?.(req.notice);
+    }
     let refreshed = false;
     let attempt = 0;
     for (;;) {
