@@ -1,20 +1,15 @@
 // Issue 29.12: the v1 forms of operations that have v2 forms are out of support since 2026-08-01
 // (deprecated 2026-01-01). Every command that calls one says so in --help, and once on stderr when it
 // runs (never in --json stdout), naming the v2 way.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { demoSandboxPerTest } from '../automation/helpers.js';
+import type { SandboxFixture } from '../helpers/sandbox.js';
 import { tools } from './helpers.js';
 
 let fx: SandboxFixture;
 const { run } = tools(() => fx);
-
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(async () => fx.close());
-beforeEach(async () => {
-  await fx.reset('demo');
-  await fx.clearRequests();
+demoSandboxPerTest((f) => {
+  fx = f;
 });
 
 const notice = (call: string, use: string) => `notice: ${call} is a v1 endpoint out of support since 2026-08-01; use ${use} (v2)\n`;
