@@ -346,10 +346,12 @@ export async function migrateSecrets(name: string, env: NodeJS.ProcessEnv): Prom
   return updateStore(env, async (data) => {
     const cur = data.profiles[name];
     if (!cur || (await needsMove(env, cur)) !== why) return undefined;
-    await place(env, data, name, (await withSecrets(env, name, cur)) as unknown as Record<string, unknown>);
-    return why === 'file'
-      ? `moved the secrets of profile ${name} (tokens, client secret) from the config file to the OS keychain`
-      : `moved the OS keychain entries of profile ${name} to entries of its config directory ${profileRef(env, name).dir} (before, every config directory with a profile "${name}" shared one set); another config directory with a profile "${name}" must log in again`;
+    const full = (await withSecrets(env, name, cur)) as unknown as Record<string, unknown>;
+    await place(env, data, name, full);
+    if (why === 'file') return `moved the secrets of profile ${name} (tokens, client secret) from the config file to the OS keychain`;
+    // Entries of earlier versions that hold nothing (logged out) move without a word.
+    if (!SECRET_FIELDS.some((f) => typeof full[f] === 'string')) return undefined;
+    return `moved the OS keychain entries of profile ${name} to entries of its config directory ${profileRef(env, name).dir} (before, every config directory with a profile "${name}" shared one set); another config directory with a profile "${name}" must log in again`;
   });
 }
 
