@@ -24,7 +24,7 @@ export interface HttpClientOptions {
   transport?: Transport;
   /** Time, sleeps and jitter (a fake one in tests). */
   clock?: Clock;
-  /** Where a request's `notice` is said, once per text (stderr; a deprecated v1 endpoint). */
+  /** One line on stderr: a request's `notice` (a deprecated v1 endpoint), once per run and text. */
   notice?: (line: string) => void;
 }
 
@@ -73,7 +73,7 @@ export class HttpClient implements HttpPort {
   async send(req: HttpRequest): Promise<HttpResponse> {
     if (req.notice && !this.said.has(req.notice)) {
       this.said.add(req.notice);
-      this.opts.notice?.(req.notice);
+      this.opts.notice?.(`notice: ${req.notice}`);
     }
     let refreshed = false;
     let attempt = 0;

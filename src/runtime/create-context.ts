@@ -50,9 +50,9 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
           credentials,
           transport: await createTransport(env.CRMCTL_HTTP_TRANSPORT),
           trace: globals.debug ? write : undefined,
-          notice: (line) => write(`notice: ${line}`),
           maxRetries: numberEnv(env.CRMCTL_MAX_RETRIES, 5),
           baseDelayMs: numberEnv(env.CRMCTL_RETRY_BASE_MS, 300),
+          notice: write,
           userAgent: `crmctl/${VERSION} node/${process.versions.node}`,
         });
       })();
