@@ -1835,7 +1835,7 @@ _crmctl() {
     "doctor")
       case "$prev" in
       esac
-      words="";;
+      words="--deprecated";;
     "budget")
       case "$prev" in
       esac

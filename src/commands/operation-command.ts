@@ -124,7 +124,7 @@ export function commandFromOperation(op: Operation, ext: CommandExtension = {}):
   return withLazyOptions(
     {
       path: op.cli.command,
-      summary: (ext.summary ?? op.cli.summary) + (op.beta ? ' (beta)' : ''),
+      summary: (ext.summary ?? op.cli.summary) + (op.beta ? ' (beta)' : '') + (op.deprecated ? ' (v1, out of support)' : ''),
       description: op.cli.description,
       examples: ext.examples ?? op.cli.examples,
       args: args.map((a) => ({ name: a, description: op.cli.help?.[a] ?? `${a.replace(/_/g, ' ')} (path parameter)`, required: false })),
@@ -163,7 +163,7 @@ export function switchedCommand(primary: Operation, alternates: Operation[], ext
     path: first.path,
     summary: first.summary,
     args: first.args,
-    description: switches.map((s) => `${s.flag} calls ${s.op.method} ${s.op.path} instead of ${primary.method} ${primary.path}.`).join('\n'),
+    description: switches.map((s) => `${s.flag} calls ${s.op.method} ${s.op.path} instead of ${primary.method} ${primary.path}${s.op.deprecated ? `: a v1 endpoint out of support since ${s.op.deprecated.outOfSupport} (deprecated ${s.op.deprecated.since}); without ${s.flag} the command uses v2` : ''}.`).join('\n'),
     examples: [...new Set(forms.flatMap((f) => f.op === primary ? f.spec.examples : f.op.cli.examples))],
     operations: forms.map((f) => f.op),
     fields: [...new Set(forms.flatMap((f) => f.op.cli.fields ?? []))],
@@ -189,7 +189,7 @@ export function switchedCommand(primary: Operation, alternates: Operation[], ext
       if (!prev) merged.set(key, o);
       else if (prev.choices && o.choices) merged.set(key, { ...prev, choices: [...new Set([...prev.choices, ...o.choices])] });
     }
-    return [...merged.values(), ...switches.map((s) => ({ flags: s.flag, description: `use the other form: ${s.op.cli.summary}` }))];
+    return [...merged.values(), ...switches.map((s) => ({ flags: s.flag, description: `use the other form: ${s.op.cli.summary}${s.op.deprecated ? ` (out of support since ${s.op.deprecated.outOfSupport})` : ''}` }))];
   });
 }
 

@@ -67,8 +67,12 @@ describe('crmctl commands --json: the whole tree', () => {
   });
 
   it('names the operations each command calls, with cost and scopes', () => {
-    expect(byPath('leads create').operations).toEqual([{ id: 'leads.create', method: 'POST', path: '/api/v1/leads', cost: 10, scopes: ['leads:full'], beta: false }]);
-    expect(byPath('webhooks create').operations).toEqual([{ id: 'webhooks.create', method: 'POST', path: '/api/v1/webhooks', cost: 10, scopes: ['admin'], beta: false }]);
+    expect(byPath('leads create').operations).toEqual([{ id: 'leads.create', method: 'POST', path: '/api/v1/leads', cost: 10, scopes: ['leads:full'], beta: false, deprecated: null }]);
+    expect(byPath('webhooks create').operations).toEqual([{ id: 'webhooks.create', method: 'POST', path: '/api/v1/webhooks', cost: 10, scopes: ['admin'], beta: false, deprecated: null }]);
+    // A v1 endpoint out of support says so, with the v2 way.
+    expect(byPath('persons deals').operations).toEqual([
+      { id: 'persons.deals', method: 'GET', path: '/v1/persons/{id}/deals', cost: null, scopes: ['contacts:read', 'contacts:full'], beta: false, deprecated: { since: '2026-01-01', out_of_support: '2026-08-01', use: 'crmctl deals list --person-id ID' } },
+    ]);
     expect(byPath('leads').operations).toEqual([]);
     expect(byPath('leads').runnable).toBe(false);
   });

@@ -80,7 +80,7 @@ describe('a 403 from the service', () => {
     expect(scopes.some((s) => s.startsWith('contacts:'))).toBe(true);
     const r = await spawnCli(['persons', 'collection', '--profile', 'regular'], { env: auth.env });
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^error: Permission denied \(403\) for GET \/v1\/persons\/collection: .+\.\n/);
+    expect(r.stderr).toMatch(/^notice: GET \/v1\/persons\/collection is a v1 endpoint out of support since 2026-08-01; use crmctl persons list \(v2\)\nerror: Permission denied \(403\) for GET \/v1\/persons\/collection: .+\.\n/);
     expect(r.stderr).not.toContain('needs one of the scopes');
   });
 
