@@ -5,7 +5,7 @@ import { kinds } from '../kinds.js';
 import { stableJson } from '../state.js';
 import { checkSchema } from '../validate.js';
 import { memoCost, memoReader, nameFilters, UNNAMED } from './filter-names.js';
-import { CONFIG_KINDS, PARENT_KEY as PARENT, readsFrom, USER_REF, type ConfigKind, type Live } from './kinds.js';
+import { CONFIG_KINDS, nestedIds, PARENT_KEY as PARENT, readsFrom, sharedKeyReason, USER_REF, type ConfigKind, type Live } from './kinds.js';
 
 
 /** One configuration record of the account, with the handle pull writes for it. */
@@ -25,6 +25,8 @@ export interface LiveRecord {
    * whose conditions the interface does not describe): pull lists it in reference.yaml instead.
    */
   unwritable?: string;
+  /** How many records of the account share this one's natural key, when more than one does (then it is unwritable). */
+  shared?: number;
 }
 
 export interface LiveAccount {
@@ -119,10 +121,12 @@ function describe(byKind: Map<string, Live[]>): LiveRecord[] {
       const unwritable = refused.length ? refused.map((p) => `${p.path.join('.')}: ${p.rule}`).join('; ') : typeof rec[UNNAMED] === 'string' ? rec[UNNAMED] : undefined;
       return { ck, rec, id, spec, parentId, key: ck.key(spec, parentId), handle: '', label: words.join('/'), ...(unwritable ? { unwritable } : {}) };
     });
-    if (ck.sharedKey) {
-      const count = new Map<string, number>();
-      for (const it of items) count.set(it.key, (count.get(it.key) ?? 0) + 1);
-      for (const it of items) if (count.get(it.key)! > 1 && !it.unwritable) Object.assign(it, { unwritable: ck.sharedKey });
+    // The service allows two lead labels called "Dup": no file record could be matched with one of them.
+    const count = new Map<string, number>();
+    for (const it of items) count.set(it.key, (count.get(it.key) ?? 0) + 1);
+    for (const it of items) {
+      const n = count.get(it.key)!;
+      if (n > 1) Object.assign(it, { shared: n, unwritable: it.unwritable ?? sharedKeyReason(ck) });
     }
     items.sort((a, b) => compare(a, b, all));
     for (const it of items) {
@@ -131,7 +135,28 @@ function describe(byKind: Map<string, Live[]>): LiveRecord[] {
       byId.set(`${ck.kind}:${String(it.id)}`, it);
     }
   }
+  notWrittenWithTarget(all, byId);
   return all;
+}
+
+/**
+ * A record that refers to one the files do not hold (a stage of a pipeline that shares its name
+ * with another) cannot be written either: its reference would name no record of the files.
+ */
+function notWrittenWithTarget(all: LiveRecord[], byId: Map<string, LiveRecord>): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const r of all) {
+      if (r.unwritable) continue;
+      const targets: Array<[string, unknown]> = [...Object.entries(r.ck.refs ?? {}).map(([k, kind]) => [kind, r.spec[k]] as [string, unknown]), ...nestedIds(r.ck, r.spec)];
+      if (r.ck.parent) targets.push([r.ck.parent.kind, r.parentId]);
+      const gone = targets.map(([kind, id]) => byId.get(`${kind}:${String(id)}`)).find((t) => t?.unwritable);
+      if (gone) {
+        r.unwritable = `refers to ${gone.ck.kind} ${gone.label}, which is not configuration either (${gone.unwritable})`;
+        changed = true;
+      }
+    }
+  }
 }
 
 /** Children in their parent's order, then by position (stages, phases) or by name. */
