@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { kinds } from '../kinds.js';
 import { stableJson } from '../state.js';
 import { checkSchema } from '../validate.js';
-import { memoCost, memoReader, nameFilters, UNNAMED } from './filter-names.js';
+import { memoCost, memoReader, nameFilters, PERSONAL, type PersonalValue, UNNAMED } from './filter-names.js';
 import { CONFIG_KINDS, nestedIds, PARENT_KEY as PARENT, readsFrom, sharedKeyReason, USER_REF, type ConfigKind, type Live } from './kinds.js';
 
 
@@ -58,10 +58,22 @@ export function liveSpec(ck: ConfigKind, rec: Live): Record<string, unknown> {
 }
 
 /**
- * Reads the configuration of the account, kinds in dependency order (settings need the roles,
- * phases the boards). Each live record gets a natural key and a handle derived from its names.
+ * Replaces people's data in the account's text (`pull --sample`: the sample's names, and the names
+ * filters hold in their conditions, become the sample's pseudonyms wherever they appear).
  */
-export async function readLive(reader: Reader, wanted: Set<string>): Promise<LiveAccount> {
+export interface TextScrub {
+  /** Values known to be people's data (a filter's condition on a person's name). */
+  learn(values: PersonalValue[]): void;
+  /** A copy of `value` with every known value in its text replaced. */
+  value<T>(value: T): T;
+}
+
+/**
+ * Reads the configuration of the account, kinds in dependency order (settings need the roles,
+ * phases the boards). Each live record gets a natural key and a handle derived from its names
+ * (after `scrub`, when given: a handle must not spell a name either).
+ */
+export async function readLive(reader: Reader, wanted: Set<string>, scrub?: TextScrub): Promise<LiveAccount> {
   const need = new Set(wanted);
   for (const ck of CONFIG_KINDS) if (need.has(ck.kind) && readsFrom(ck)) need.add(readsFrom(ck)!);
   const byKind = new Map<string, Live[]>();
@@ -88,6 +100,10 @@ export async function readLive(reader: Reader, wanted: Set<string>): Promise<Liv
     byKind.set(ck.kind, ck.combine ? ck.combine(kept) : kept);
   }
   const users = CONFIG_KINDS.some((k) => need.has(k.kind) && (k.userRefs || k.nestedRefs?.some((r) => r.kind === USER_REF))) ? await readUsers(reader) : [];
+  if (scrub) {
+    for (const f of byKind.get('filter') ?? []) if (Array.isArray(f[PERSONAL])) scrub.learn(f[PERSONAL] as PersonalValue[]);
+    for (const [kind, list] of byKind) byKind.set(kind, list.map((r) => scrub.value(r)));
+  }
   const records = describe(byKind);
   const fingerprint = `sha256:${createHash('sha256').update(stableJson(records.map((r) => [r.ck.kind, r.id, r.parentId ?? null, r.spec]))).digest('hex')}`;
   return { records: records.filter((r) => wanted.has(r.ck.kind)), cost: cost + (users.length ? (userOps.list.cost ?? 0) : 0), fingerprint, users };

@@ -23,12 +23,15 @@ const pull = defineCommand({
   async run(ctx, { flags }) {
     if (!flags.out) throw new UsageError('--out: is required (the directory to write the configuration into)', 'Example: crmctl pull --out config/');
     const { runPull } = await import('./run.js');
-    await runPull(ctx, { dir: flags.out });
-    if (flags.sample !== undefined) {
-      const { writeSample } = await import('./sample.js');
-      const r = await writeSample(ctx, { dir: flags.out, count: flags.sample });
-      ctx.info(`Sample: ${r.records} records in ${r.files.length} files under ${flags.out}/sample/.`);
+    if (flags.sample === undefined) {
+      await runPull(ctx, { dir: flags.out });
+      return;
     }
+    // The sample's names are replaced in every file of the directory, so it is picked first.
+    const sample = await (await import('./sample.js')).prepareSample(ctx, flags.sample);
+    await runPull(ctx, { dir: flags.out, scrub: sample.scrub });
+    const r = await sample.write(flags.out);
+    ctx.info(`Sample: ${r.records} records in ${r.files.length} files under ${flags.out}/sample/.`);
   },
 });
 
