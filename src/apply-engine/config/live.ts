@@ -6,6 +6,7 @@ import { stableJson } from '../state.js';
 import { checkSchema } from '../validate.js';
 import { memoCost, memoReader, nameFilters, PERSONAL, type PersonalValue, UNNAMED } from './filter-names.js';
 import { CONFIG_KINDS, nestedIds, PARENT_KEY as PARENT, readsFrom, sharedKeyReason, USER_REF, type ConfigKind, type Live } from './kinds.js';
+import { pushAll } from '../../core/lists.js';
 
 
 /** One configuration record of the account, with the handle pull writes for it. */
@@ -85,10 +86,10 @@ export async function readLive(reader: Reader, wanted: Set<string>, scrub?: Text
     for (const r of ck.reads(parents)) {
       cost += r.op.cost ?? 0;
       const raw = { ...(r.params ? { params: r.params } : {}), ...(r.query ? { query: r.query } : {}) };
-      if (ck.explode) out.push(...ck.explode(await read(reader, r.op, raw), r));
+      if (ck.explode) pushAll(out, ck.explode(await read(reader, r.op, raw), r));
       else if (r.op.pagination === 'none') {
         const answer = await read(reader, r.op, raw);
-        out.push(...(Array.isArray(answer) ? answer : extractList(answer)));
+        pushAll(out, Array.isArray(answer) ? (answer as Live[]) : extractList(answer));
       } else for await (const x of readAll(reader, r.op, raw)) out.push(x as Live);
     }
     const kept = out.filter((x) => !ck.keep || ck.keep(x));
