@@ -52,7 +52,8 @@ export function configFiles(records: LiveRecord[], users: Array<{ id: number; em
 /** Records the create operations would refuse as the account holds them: listed in reference.yaml. */
 export function unwritable(records: LiveRecord[]): unknown[] {
   // Goals have their own section (goals-reference.ts), with their ids named.
-  return records.filter((r) => r.unwritable && r.ck.kind !== 'goal').map((r) => ({ kind: r.ck.kind, label: r.label, spec: r.spec, refused: r.unwritable }));
+  // Records that share a natural key look alike: their ids tell which is which.
+  return records.filter((r) => r.unwritable && r.ck.kind !== 'goal').map((r) => ({ kind: r.ck.kind, ...(r.shared ? { id: r.id } : {}), label: r.label, spec: r.spec, refused: r.unwritable }));
 }
 
 /** Read-only settings, listed for reference: never applied (apply -f <dir> skips reference.yaml). */
