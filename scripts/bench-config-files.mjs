@@ -6,41 +6,16 @@
 //     and peak RSS of each, and their ratios.
 //  2. `crmctl plan -f <that file>` against an empty sandbox, end to end (read, check, plan, print).
 //  3. A "billion laughs" file and a 50,000-deep file: exit code and time to the refusal.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measuredNode } from './lib/bulk-measure.mjs';
 import { BIN, startSandboxProcess } from './lib/processes.mjs';
 
 const MB = Number(process.env.BENCH_CONFIG_MB ?? 19);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TIME = '/usr/bin/time';
 const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-
-/** Runs node with `args`, resolving { code, seconds, peakRssKb, stderr } (peak RSS from /usr/bin/time -v, else /proc VmHWM). */
-function measured(args, env = process.env) {
-  const useTime = existsSync(TIME);
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(useTime ? TIME : process.execPath, useTime ? ['-v', process.execPath, ...args] : args, { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT });
-    let stderr = '';
-    let hwm = 0;
-    child.stderr.on('data', (d) => (stderr += d));
-    const poll = useTime ? undefined : setInterval(() => {
-      try {
-        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (m) hwm = Math.max(hwm, Number(m[1]));
-      } catch { /* exited */ }
-    }, 20);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (poll) clearInterval(poll);
-      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ code, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssKb: m ? Number(m[1]) : hwm, stderr: stderr.split('\tCommand being timed')[0] });
-    });
-  });
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'crmctl-bench-config-'));
 try {
@@ -57,21 +32,21 @@ try {
   const records = parts.length - 2;
   console.log(`configuration file: ${fmt(statSync(file).size / 1e6, 1)} MB, ${fmt(records)} lead labels (node ${process.version})`);
 
-  const before = await measured(['--input-type=module', '-e', `
+  const before = await measuredNode(['--input-type=module', '-e', `
     import { readFileSync } from 'node:fs';
     import { LineCounter, parseDocument } from 'yaml';
     const lc = new LineCounter();
     const doc = parseDocument(readFileSync(${JSON.stringify(file)}, 'utf8'), { lineCounter: lc, uniqueKeys: true, prettyErrors: true });
     const items = doc.contents.get('records', true).items.map((item) => item.toJS(doc));
     if (items.length !== ${records}) process.exit(3);
-  `]);
-  const after = await measured(['--input-type=module', '-e', `
+  `], process.env, ROOT);
+  const after = await measuredNode(['--input-type=module', '-e', `
     import { readFixtures } from './dist/apply-engine/parse.js';
     const r = readFixtures([${JSON.stringify(file)}]);
     if (r.records.length !== ${records} || r.issues.length) { console.error(JSON.stringify(r.issues.slice(0, 3))); process.exit(3); }
-  `]);
+  `], process.env, ROOT);
   for (const [name, m] of [['one document (before)', before], ['record by record (now)', after]]) {
-    if (m.code !== 0) throw new Error(`${name} exited ${m.code}: ${m.stderr.slice(-800)}`);
+    if (m.code !== 0) throw new Error(`${name} exited ${m.code}: ${m.stderr.split('\tCommand being timed')[0].slice(-800)}`);
     console.log(`  read as ${name.padEnd(24)} ${fmt(m.seconds, 1).padStart(6)} s   peak RSS ${fmt(m.peakRssKb / 1024).padStart(6)} MB`);
   }
   console.log(`  now/before: time ${fmt(after.seconds / before.seconds, 2)}, peak RSS ${fmt(after.peakRssKb / before.peakRssKb, 2)}`);
@@ -83,9 +58,9 @@ try {
   try {
     const token = await (await fetch(`${sb.info.url}/__sandbox/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"user_id":1}' })).json();
     const apiEnv = { ...env, CRMCTL_ACCESS_TOKEN: token.data.access_token, CRMCTL_API_DOMAIN: sb.info.url };
-    const plan = await measured([BIN, 'plan', '-f', file], apiEnv);
+    const plan = await measuredNode([BIN, 'plan', '-f', file], apiEnv);
     console.log(`  crmctl plan -f (empty sandbox)   ${fmt(plan.seconds, 1).padStart(6)} s   peak RSS ${fmt(plan.peakRssKb / 1024).padStart(6)} MB   exit ${plan.code} (8: changes)`);
-    if (plan.code !== 8) console.log(plan.stderr.slice(-800));
+    if (plan.code !== 8) console.log(plan.stderr.split('\tCommand being timed')[0].slice(-800));
 
     // 3. Hostile files: refused with exit 2 naming the file.
     const laughs = join(dir, 'laughs.yaml');
@@ -96,7 +71,7 @@ try {
     const deep = join(dir, 'deep.yaml');
     writeFileSync(deep, `config: labels\nrecords:\n  - kind: lead-label\n    name: deep\n    spec: { name: x, color: green, junk: ${'['.repeat(50_000)}${']'.repeat(50_000)} }\n`);
     for (const [name, path] of [['billion laughs', laughs], ['50,000 deep', deep]]) {
-      const m = await measured([BIN, 'plan', '-f', path], apiEnv);
+      const m = await measuredNode([BIN, 'plan', '-f', path], apiEnv);
       console.log(`  ${name.padEnd(32)} ${fmt(m.seconds, 2).padStart(6)} s   exit ${m.code}: ${m.stderr.split('\n')[0]}`);
     }
   } finally {

@@ -22,9 +22,16 @@ export interface Split {
   placeholderLine: number;
   /** Lines the list spans in the file (the placeholder takes one). */
   listLines: number;
-  /** Each item's text, from the start of its first line, and that line's number in the file. */
-  items: Array<{ text: string; line: number }>;
+  /**
+   * The items in runs of consecutive ones (about BATCH_BYTES of text each: a document per item costs
+   * more in set-up than in parsing), each run's text from the start of its first line, that line's
+   * number in the file, and how many items it holds.
+   */
+  batches: Array<{ text: string; line: number; count: number }>;
 }
+
+/** Text parsed as one document at a time: large enough to spread the parser's set-up, small enough that its nodes stay few. */
+const BATCH_BYTES = 64 * 1024;
 
 export type Scan =
   | { kind: 'split'; split: Split }
@@ -72,7 +79,8 @@ export function scanRecords(text: string): Scan {
       } else pending.rest += token;
     }
     if (atLineStart && !/^[ \t]*$/.test(token) && token !== '\n' && token !== '\r\n' && token[0] !== '#') {
-      const head: Head = { lineStart, line, col: offset - lineStart, token, flow, rest: '' };
+      // A block scalar's lines come as one token that starts with their indentation.
+      const head: Head = { lineStart, line, col: offset - lineStart + /^[ \t]*/.exec(token)![0].length, token, flow, rest: '' };
       heads.push(head);
       if (!token.includes('\n')) pending = head;
       atLineStart = false;
@@ -124,8 +132,20 @@ function splitAt(text: string, heads: Head[], lastLine: number): Split | undefin
     placeholder: before.length + place.indexOf('['),
     placeholderLine: start.line,
     listLines: endLine - start.line,
-    items: items.map((h, i) => ({ text: text.slice(h.lineStart, items[i + 1]?.lineStart ?? regionEnd), line: h.line })),
+    batches: batchesOf(text, items, regionEnd),
   };
+}
+
+function batchesOf(text: string, items: Head[], regionEnd: number): Split['batches'] {
+  const out: Split['batches'] = [];
+  for (let i = 0; i < items.length; ) {
+    const first = items[i]!;
+    let j = i + 1;
+    while (j < items.length && items[j]!.lineStart - first.lineStart < BATCH_BYTES) j++;
+    out.push({ text: text.slice(first.lineStart, items[j]?.lineStart ?? regionEnd), line: first.line, count: j - i });
+    i = j;
+  }
+  return out;
 }
 
 /** The file's line of a line of the header (the lines after the list moved up when it became one line). */
