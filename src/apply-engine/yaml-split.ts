@@ -4,7 +4,7 @@ import { Lexer } from 'yaml';
 // `yaml` library keeps a node per value: ~75 bytes of memory per byte of file (a 19 MB file took
 // 1.4 GB before the records were even planned). The list's items are independent, so they are
 // found with the library's lexer (which knows quotes, block scalars, comments and flow collections:
-// a `-` inside any of them is not an item) and parsed one at a time; what is around the list (the
+// a `-` inside any of them is not an item) and parsed a run of them at a time; what is around the list (the
 // `config:` marker, comments) is parsed as a small document of its own. When the file is not that
 // plain shape — anchors and aliases (which may point from one record into another), several
 // documents, a list in flow style (JSON) — the caller parses it whole.
