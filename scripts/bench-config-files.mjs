@@ -47,9 +47,9 @@ try {
   `], process.env, ROOT);
   for (const [name, m] of [['one document (before)', before], ['record by record (now)', after]]) {
     if (m.code !== 0) throw new Error(`${name} exited ${m.code}: ${m.stderr.split('\tCommand being timed')[0].slice(-800)}`);
-    console.log(`  read as ${name.padEnd(24)} ${fmt(m.seconds, 1).padStart(6)} s   peak RSS ${fmt(m.peakRssKb / 1024).padStart(6)} MB`);
+    console.log(`  read as ${name.padEnd(24)} ${fmt(m.seconds, 1).padStart(6)} s (CPU ${fmt(m.cpuSeconds, 1)} s)   peak RSS ${fmt(m.peakRssKb / 1024).padStart(6)} MB`);
   }
-  console.log(`  now/before: time ${fmt(after.seconds / before.seconds, 2)}, peak RSS ${fmt(after.peakRssKb / before.peakRssKb, 2)}`);
+  console.log(`  now/before: CPU ${fmt(after.cpuSeconds / before.cpuSeconds, 2)}, wall ${fmt(after.seconds / before.seconds, 2)}, peak RSS ${fmt(after.peakRssKb / before.peakRssKb, 2)}`);
 
   // 2. End to end against an empty sandbox: every label is a create.
   const env = { ...process.env, CRMCTL_CONFIG_DIR: dir };
@@ -59,7 +59,7 @@ try {
     const token = await (await fetch(`${sb.info.url}/__sandbox/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"user_id":1}' })).json();
     const apiEnv = { ...env, CRMCTL_ACCESS_TOKEN: token.data.access_token, CRMCTL_API_DOMAIN: sb.info.url };
     const plan = await measuredNode([BIN, 'plan', '-f', file], apiEnv);
-    console.log(`  crmctl plan -f (empty sandbox)   ${fmt(plan.seconds, 1).padStart(6)} s   peak RSS ${fmt(plan.peakRssKb / 1024).padStart(6)} MB   exit ${plan.code} (8: changes)`);
+    console.log(`  crmctl plan -f (empty sandbox)   ${fmt(plan.seconds, 1).padStart(6)} s (CPU ${fmt(plan.cpuSeconds, 1)} s)   peak RSS ${fmt(plan.peakRssKb / 1024).padStart(6)} MB   exit ${plan.code} (8: changes)`);
     if (plan.code !== 8) console.log(plan.stderr.split('\tCommand being timed')[0].slice(-800));
 
     // 3. Hostile files: refused with exit 2 naming the file.

@@ -36,7 +36,9 @@ export function measuredNode(args, env, cwd = undefined) {
       if (poll) clearInterval(poll);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ code, stderr, seconds, peakRssKb: m ? Number(m[1]) : hwm, via: useTime ? '/usr/bin/time -v' : '/proc VmHWM' });
+      // CPU seconds (user + system) hold on a busy machine where wall time does not.
+      const cpu = ['User', 'System'].map((k) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(stderr)?.[1] ?? Number.NaN));
+      resolve({ code, stderr, seconds, cpuSeconds: cpu[0] + cpu[1], peakRssKb: m ? Number(m[1]) : hwm, via: useTime ? '/usr/bin/time -v' : '/proc VmHWM' });
     });
   });
 }

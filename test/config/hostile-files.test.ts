@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnCli, type RunResult } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { api, tempDir } from './helpers.js';
 
@@ -87,15 +86,7 @@ describe('a large legitimate file', () => {
     const rows: string[] = [];
     for (let i = 0; i < n; i++) rows.push(`- kind: lead-label\n  name: l${i}\n  spec: { name: Label ${i}, color: green }`);
     const path = file('labels.yaml', `${rows.join('\n')}\n`);
-    const r = await new Promise<RunResult>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--stack-size=200', BIN, 'apply', '-f', path, '--dry-run', '--state', join(tempDir(), 'state.json')], { env: cleanEnv(fx.env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
+    const r = await spawnCli(['apply', '-f', path, '--dry-run', '--state', join(tempDir(), 'state.json')], { env: fx.env, nodeArgs: ['--stack-size=200'], timeoutMs: 290_000 });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
