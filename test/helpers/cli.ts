@@ -59,10 +59,10 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Run
   return { code, stdout: out, stderr: err };
 }
 
-/** Runs the real bin in a child process (for start-up, signals, concurrency). */
-export function spawnCli(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
+/** Runs the real bin in a child process (for start-up, signals, concurrency); `nodeArgs` go to node itself (`--stack-size=200`). */
+export function spawnCli(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; cwd?: string; nodeArgs?: string[] } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], { env: cleanEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
