@@ -1,12 +1,14 @@
-// Runs once around the whole suite. The contract tests read ../shared (the service interface and the
-// vendor's OpenAPI documents). Where it is absent they skip (test/helpers/interface-spec.ts); this says
-// so loudly at the start and in the final lines of the run.
+// Runs once around the whole suite. It builds the bundle when the sources changed (ensureBuilt), and
+// it reports on ../shared: the contract tests read the service interface and the vendor's OpenAPI
+// documents there. Where it is absent they skip (test/helpers/interface-spec.ts); this says so loudly
+// at the start and in the final lines of the run.
 //
 // A missing ../shared fails the run only when CRMCTL_REQUIRE_SHARED says so: this project's CI sets it
 // (.ci/run), because there the reference data is checked out beside the clone and a skip would hide a
 // broken checkout. `CI` alone decides nothing: a user's clone has no ../shared, and their CI sets CI=true.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './ux/built.js';
 
 const SHARED = fileURLToPath(new URL('../../shared/', import.meta.url));
 const NEEDED = ['spec/service-interface.md', 'reference/openapi/pipedrive-v1.yaml', 'reference/openapi/pipedrive-v2.yaml', 'reference/openapi/index-v1.txt', 'reference/openapi/index-v2.txt'];
@@ -26,6 +28,9 @@ export function requiresShared(v: string | undefined): boolean {
 }
 
 export default function setup(): () => void {
+  // Tests run the bundle users run (spawned, or in-process through runBin): build it once, here, when the
+  // sources changed since the last build, rather than in whichever test worker asks first.
+  ensureBuilt();
   const gone = missing();
   if (gone.length && requiresShared(process.env.CRMCTL_REQUIRE_SHARED)) {
     throw new Error(`CRMCTL_REQUIRE_SHARED is set, but the reference data the contract tests need is missing: ${gone.map((f) => `${SHARED}${f}`).join(', ')}. Check out ../shared beside the repository, or unset CRMCTL_REQUIRE_SHARED to skip the contract tests.`);

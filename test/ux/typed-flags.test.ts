@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defineCommand } from '../../src/core/define-command.js';
 import { flag, flagOptions, parseFlags } from '../../src/core/flags.js';
 import { ValidationError } from '../../src/core/errors.js';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 
 // A command's flags are described once; the run function's `flags` are typed from that description.
 // The @ts-expect-error lines are the test: tsc -p tsconfig.test.json fails if reading an undeclared
@@ -72,7 +72,7 @@ describe('typed flags', () => {
   });
 
   it('a bad value on the command line is exit 2 before anything is sent', async () => {
-    const r = await spawnCli(['import', 'leads', '--file', 'rows.ndjson', '--concurrency', '0']);
+    const r = await runBin(['import', 'leads', '--file', 'rows.ndjson', '--concurrency', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--concurrency: must be an integer from 1 to 64 (got "0")');
   });
