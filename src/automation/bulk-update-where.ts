@@ -1,6 +1,6 @@
 import { callOperation, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { prepare, type Reader } from '../api/prepare.js';
+import { prepare, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { CancelledError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { callOperation } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { checkReader, keyName, prepare, read, readerOf, type Prepared, type Reader } from '../api/prepare.js';
+import { checkReader, keyName, prepare, read, readerOf, type Prepared, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpResponse } from '../http/types.js';

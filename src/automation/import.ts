@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
-import { prepare, type Prepared, type Reader } from '../api/prepare.js';
+import { prepare, type Prepared, type Reader } from '../entry/prepare.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
 import { AmbiguousWriteError, ApiError, AuthError, CancelledError, CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';

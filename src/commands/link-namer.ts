@@ -85,7 +85,7 @@ class Names {
     if (whole && this.wholeRead.has(readKey)) return;
     const map = this.known.get(kind) ?? new Map<number, string>();
     this.known.set(kind, map);
-    const [{ readAll }, op] = await Promise.all([import('../api/prepare.js'), listOf(kind)]);
+    const [{ readAll }, op] = await Promise.all([import('../entry/prepare.js'), listOf(kind)]);
     const query: Record<string, unknown> =
       under !== undefined ? { [under]: parent }
       : kind === 'user' || kind === 'board' ? {}

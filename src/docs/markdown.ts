@@ -1,6 +1,6 @@
 import { EXIT_DESCRIPTIONS } from '../core/exit-codes.js';
-import { HELP_TOPICS } from '../commands/help-topics.js';
-import { groupExamples } from '../commands/help-format.js';
+import { HELP_TOPICS } from './help-topics.js';
+import { groupExamples } from './help-format.js';
 import { flatten, type TreeNode } from './tree.js';
 import { mcpPage } from './mcp-page.js';
 

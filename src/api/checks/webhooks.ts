@@ -1,6 +1,6 @@
 import type { CheckReader } from '../entry-types.js';
 import { ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '0.0.0.0']);
 const port = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
