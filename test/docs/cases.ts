@@ -256,9 +256,11 @@ export const CASES: Record<string, BlockCase[]> = {
       async setup(t) {
         t.state.port = await freePort();
       },
-      until: /Ping/,
+      // The listener's line (piped: the delivery's JSON), not the create's own output, ends the block.
+      until: /"title":"Ping"/,
       check(r) {
-        expect(r.stdout).toMatch(/create.*lead.*Ping|Ping.*create/i);
+        const event = JSON.parse(r.stdout.split('\n').find((l) => l.includes('"title":"Ping"'))!) as { meta: { action: string; entity: string } };
+        expect(event.meta).toMatchObject({ action: 'create', entity: 'lead' });
       },
     },
   ],
