@@ -1,7 +1,7 @@
 import { deprecationPhrase } from '../core/deprecation.js';
 import { EXIT_DESCRIPTIONS } from '../core/exit-codes.js';
-import { HELP_TOPICS } from '../commands/help-topics.js';
-import { groupExamples } from '../commands/help-format.js';
+import { HELP_TOPICS } from './help-topics.js';
+import { groupExamples } from './help-format.js';
 import { flatten, type TreeNode } from './tree.js';
 import { mcpPage } from './mcp-page.js';
 

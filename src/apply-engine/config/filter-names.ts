@@ -1,5 +1,5 @@
 import type { Operation } from '../../api/operation.js';
-import { checkReader, type CheckReader, type Reader } from '../../api/prepare.js';
+import { checkReader, type CheckReader, type Reader } from '../../entry/prepare.js';
 import { FILTER_FIELD_KIND } from '../name-deps.js';
 import type { FixtureRecord } from '../parse.js';
 import { findTokens } from '../refs.js';

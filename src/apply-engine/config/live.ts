@@ -1,5 +1,5 @@
 import { userOps } from '../../api/operations/users.js';
-import { read, readAll, type Reader } from '../../api/prepare.js';
+import { read, readAll, type Reader } from '../../entry/prepare.js';
 import { createHash } from 'node:crypto';
 import { kinds } from '../kinds.js';
 import { stableJson } from '../state.js';

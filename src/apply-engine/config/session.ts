@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Operation } from '../../api/operation.js';
-import { read, type Reader } from '../../api/prepare.js';
+import { read, type Reader } from '../../entry/prepare.js';
 import { userOps } from '../../api/operations/users.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import type { FixtureRecord } from '../parse.js';

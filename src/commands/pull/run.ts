@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { read } from '../../api/prepare.js';
+import { read } from '../../entry/prepare.js';
 import { currencyOps } from '../../api/operations/currencies.js';
 import { projectTemplateOps } from '../../api/operations/project-templates.js';
 import { userOps } from '../../api/operations/users.js';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkReader } from '../../api/prepare.js';
+import { checkReader } from '../../entry/prepare.js';
 import type { Context } from '../../core/context.js';
 import { csvColumns, encoderFor } from '../../automation/encoders.js';
 import { LinkNamer } from '../../automation/link-names.js';
