@@ -8,6 +8,7 @@ import { loadAuditConfig, onlyChecks } from './audit/config.js';
 import { atOrAbove, summary } from './audit/session.js';
 import { runAudit } from './audit/run.js';
 import { parseDay } from './dates.js';
+import { parseRegion } from './region.js';
 import { planDedupe } from './dedupe-plan.js';
 import { HEALTH_TOOLS, type HealthTool } from './mcp-tool-defs.js';
 import type { Severity } from './types.js';
@@ -57,7 +58,7 @@ function argProblems(tool: HealthTool, args: Record<string, unknown>): Array<{ f
 
 async function audit(ctx: Context, a: Record<string, unknown>) {
   let cfg = onlyChecks(loadAuditConfig(undefined), (a.checks as string[] | undefined) ?? []);
-  if (typeof a.region === 'string') cfg = { ...cfg, phoneRegion: a.region.toUpperCase() };
+  if (typeof a.region === 'string') cfg = { ...cfg, phoneRegion: parseRegion(a.region, 'region') };
   const asOf = typeof a.as_of === 'string' ? parseDay(a.as_of, 'as_of') : undefined;
   const r = await runAudit(ctx, { cfg, asOf });
   const min = (a.min_severity as Severity | undefined) ?? 'info';
@@ -78,6 +79,6 @@ async function dedupe(ctx: Context, a: Record<string, unknown>) {
   const op = kind === 'persons' ? (await import('../api/operations/persons.js')).personOps.list : (await import('../api/operations/organizations.js')).organizationOps.list;
   const records: Array<Record<string, unknown> & { id: number; name: string; add_time: string }> = [];
   for await (const r of readAll(ctx, op, {})) records.push(r as (typeof records)[number]);
-  const plan = planDedupe(kind, records, (a.keep as 'oldest' | 'most-complete' | undefined) ?? 'oldest', { match: own.match, threshold: own.nameSimilarity, region: typeof a.region === 'string' ? a.region.toUpperCase() : cfg.phoneRegion });
+  const plan = planDedupe(kind, records, (a.keep as 'oldest' | 'most-complete' | undefined) ?? 'oldest', { match: own.match, threshold: own.nameSimilarity, region: typeof a.region === 'string' ? parseRegion(a.region, 'region') : cfg.phoneRegion });
   return { dry_run: true, ...plan, groups: plan.groups.slice(0, 50), more_groups: Math.max(0, plan.groups.length - 50) };
 }

@@ -34,7 +34,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 }
 
 describe('account health over MCP', () => {
-  it('three read tools in the default list, read-only or not', async () => {
+  it('three read tools in the default list, read-only or not', { timeout: 90_000 }, async () => {
     for (const flags of [[], ['--allow-writes', '--allow-destructive']]) {
       const { tools } = await (await connect(flags)).listTools();
       const health = tools.filter((t) => ['account_audit', 'pipeline_analytics', 'dedupe_plan'].includes(t.name));

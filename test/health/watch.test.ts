@@ -13,7 +13,7 @@ let fx: SandboxFixture;
 demoSandboxPerTest((f) => (fx = f));
 
 /** A fresh config directory per test: the watch state lives there. */
-const fresh = () => ({ ...fx.env, CRMCTL_CONFIG_DIR: tempConfigDir() });
+const fresh = (): Record<string, string> => ({ ...fx.env, CRMCTL_CONFIG_DIR: tempConfigDir() });
 const CHECKS = ['--checks', 'invalid-emails,duplicate-persons,stale-deals'];
 
 async function addPersonWithBadEmail(env: Record<string, string>): Promise<number> {
@@ -86,7 +86,7 @@ describe('crmctl watch: one state per profile and account', () => {
     const b = await runCli(['watch', ...CHECKS, '--json'], { env: envB });
     expect(b.code).toBe(8);
     expect(JSON.parse(b.stdout).length).toBeGreaterThan(4);
-    expect(readdirSync(join(env.CRMCTL_CONFIG_DIR, 'watch')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
+    expect(readdirSync(join(env.CRMCTL_CONFIG_DIR!, 'watch')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
     // And the first account is still as it was: nothing new there.
     const a = await runCli(['watch', ...CHECKS], { env });
     expect(a.code, a.stderr).toBe(0);

@@ -27,10 +27,10 @@ const normalize = defineCommand({
   async run(ctx, { args, flags }) {
     if (args[0] !== 'persons') throw new UsageError(`<kind>: must be persons (got ${JSON.stringify(args[0])})`);
     if (!flags.phones && !flags.emails) throw new ValidationError([{ field: '--phones, --emails', rule: 'give at least one: --phones E164 and/or --emails lower' }]);
-    if (flags.region !== undefined && !/^[A-Za-z]{2}$/.test(flags.region)) throw new ValidationError([{ field: '--region', rule: `must be a two-letter country code such as EE, US, GB (got ${JSON.stringify(flags.region)})` }]);
+    const region = flags.region === undefined ? undefined : (await import('../../health/region.js')).parseRegion(flags.region, '--region');
     if (!flags.dryRun) throw new UsageError('writing needs the undo record; not yet available', 'Run with --dry-run to see every value before → after (nothing is changed).');
     const { runNormalize } = await import('./run.js');
-    await runNormalize(ctx, { phones: flags.phones, emails: flags.emails, region: flags.region?.toUpperCase(), changedOnly: flags.changedOnly });
+    await runNormalize(ctx, { phones: flags.phones, emails: flags.emails, region, changedOnly: flags.changedOnly });
   },
 });
 

@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.js';
-import { ValidationError } from '../../core/errors.js';
 import { budgetNotice } from '../../automation/budget-notice.js';
 import { parseDay } from '../dates.js';
+import { parseRegion } from '../region.js';
 import { SEVERITIES, severityRank, type Finding, type Severity } from '../types.js';
 import { loadAuditConfig, onlyChecks, type AuditConfig } from './config.js';
 import { describeReads, leastCost } from './reads.js';
@@ -19,10 +19,7 @@ export interface AuditFlags {
 export function settingsOf(f: AuditFlags): { cfg: AuditConfig; asOf: string | undefined } {
   let cfg = loadAuditConfig(f.config);
   cfg = onlyChecks(cfg, f.checks ?? []);
-  if (f.region !== undefined) {
-    if (!/^[A-Za-z]{2}$/.test(f.region)) throw new ValidationError([{ field: '--region', rule: `must be a two-letter country code such as EE, US, GB (got ${JSON.stringify(f.region)})` }]);
-    cfg = { ...cfg, phoneRegion: f.region.toUpperCase() };
-  }
+  if (f.region !== undefined) cfg = { ...cfg, phoneRegion: parseRegion(f.region, '--region') };
   return { cfg, asOf: f.asOf === undefined ? undefined : parseDay(f.asOf, '--as-of') };
 }
 
