@@ -3,7 +3,12 @@ import { defineCommand } from '../../core/define-command.js';
 import { flag } from '../../core/flags.js';
 import { auditFlags, severityGate } from './flags.js';
 
-/** `crmctl audit`: the account's data health, read-only. */
+/**
+ * `crmctl audit`: the account's data health, read-only. The health commands list no `operations:`:
+ * importing the operation tables here would make these areas load zod, which moves modules into the
+ * table chunk every table command loads (test/ux/bundle-startup.test.ts); their descriptions say what
+ * they read and what it costs, and the runs say it again on stderr before reading.
+ */
 const audit = defineCommand({
   path: ['audit'],
   summary: 'Check the account\'s data: duplicates, deals without a next step, stale deals, bad e-mails and phones (read-only)',
