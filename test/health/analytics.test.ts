@@ -153,6 +153,11 @@ describe('crmctl analytics: reads and refusals', () => {
     const r2 = await runCli(['analytics', 'funnel', '--pipeline', 'Sale'], { env: fx.env });
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain('error: --pipeline: no pipeline "Sale" in the account; pipelines: Sales (1), Partnerships (2)');
+    await fx.clearRequests();
+    const r3 = await runCli(['analytics', 'funnel', ...AT, '--from', '2025-03-01'], { env: fx.env });
+    expect(r3.code).toBe(2);
+    expect(r3.stderr).toContain('error: --from: must be on or before the end of the period, 2025-02-01 (--as-of)');
+    expect(await fx.requests()).toEqual([]);
   });
 
   it('conversion refusals: a rate missing, a currency the account does not have, a rate without --convert-to', async () => {

@@ -39,6 +39,7 @@ export async function loadPipelineData(reader: Reader, o: AnalyticsOptions): Pro
   const asOf = o.asOf === undefined ? undefined : parseDay(o.asOf, '--as-of');
   const from = o.from === undefined ? undefined : parseDay(o.from, '--from');
   if (o.rates?.length && !o.convertTo) throw new ValidationError([{ field: '--rate', rule: 'needs --convert-to (the currency the rates convert into)' }]);
+  if (asOf && from && from > asOf) throw new ValidationError([{ field: '--from', rule: `must be on or before the end of the period, ${asOf} (--as-of)` }]);
   const [{ pipelineOps }, { stageOps }, { dealOps }] = await Promise.all([
     import('../../api/operations/pipelines.js'),
     import('../../api/operations/stages.js'),
