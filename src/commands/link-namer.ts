@@ -114,7 +114,7 @@ class Names {
     const map = this.names(kind);
     if (whole) this.wholeRead.add(readKey);
     if (kind !== 'lead-label' && isLabel(kind)) return this.loadLabelOptions(kind, map);
-    const [{ readAll }, op] = await Promise.all([import('../api/prepare.js'), listOf(kind)]);
+    const [{ readAll }, op] = await Promise.all([import('../entry/prepare.js'), listOf(kind)]);
     const query: Record<string, unknown> =
       under !== undefined ? { [under]: Number(parent) }
       : kind === 'user' || kind === 'board' || kind === 'lead-label' ? {}
@@ -135,7 +135,7 @@ class Names {
   private async loadLabelOptions(kind: Exclude<LabelKind, 'lead-label'>, map: Map<string, string>): Promise<void> {
     const { itemType, field: key } = LABEL_FIELD[kind];
     try {
-      const [{ checkReader }, { fieldCatalog }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js')]);
+      const [{ checkReader }, { fieldCatalog }] = await Promise.all([import('../entry/prepare.js'), import('../names/catalog.js')]);
       const cat = await fieldCatalog(checkReader(this.ctx), itemType, this.ctx);
       for (const o of cat.field(key)?.options ?? []) if (!map.has(String(o.id))) map.set(String(o.id), o.label);
     } catch (err) {

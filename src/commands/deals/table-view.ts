@@ -46,7 +46,7 @@ interface Names {
 /** Stage and user names; a list the token may not read (scope) leaves ids in place, said under --debug. */
 async function loadNames(ctx: Context): Promise<Names> {
   const [{ readAll }, { stageOps }, { userOps }] = await Promise.all([
-    import('../../api/prepare.js'),
+    import('../../entry/prepare.js'),
     import('../../api/operations/stages.js'),
     import('../../api/operations/users.js'),
   ]);
