@@ -7,7 +7,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { toRequest } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import type { Prepared } from '../api/prepare.js';
+import type { Prepared } from '../entry/prepare.js';
 import type { HttpPort } from '../core/http-port.js';
 
 export interface Downloaded {

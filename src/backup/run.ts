@@ -17,7 +17,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { callOperation, nextPage, paginate, recordsOf } from '../api/call.js';
-import { checkReader, prepare, read } from '../api/prepare.js';
+import { checkReader, prepare, read, readerOf } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
@@ -218,7 +218,7 @@ class Backup {
     const { fieldCatalog } = await import('../names/catalog.js');
     for (const t of ITEM_TYPES) {
       // Read fresh (not the per-profile cache): the catalog is the one of the backup's moment.
-      const cat = await fieldCatalog(checkReader(this.ctx), t, {});
+      const cat = await fieldCatalog(checkReader(this.ctx), t, readerOf(this.http));
       cost += 10;
       writeJsonAtomic(paths.fields(this.o.out, t), cat.fields.map((f) => ({ key: f.key, name: f.name, field_type: f.type, custom: f.custom, options: f.options })));
     }
