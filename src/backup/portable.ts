@@ -93,6 +93,8 @@ export function toPortable(side: Side, kind: string, rec: Rec, link: Link): Port
     }
     out[key] = v;
   }
+  // A record's empty currency is its account's default (the service fills it in on a write).
+  if ('currency' in rec && (rec.currency === '' || rec.currency === null) && rec.value !== undefined && typeof rec.value !== 'object') out.currency = side.defaultCurrency;
   if (Object.keys(fields).length) out.fields = fields;
   return { rec: (clean(out) as Rec | undefined) ?? {}, unmapped };
 }

@@ -83,7 +83,8 @@ export function fromPortable(target: Side, users: UserMap, step: RestoreStep, re
       continue;
     }
     if (!accepted.has(key)) {
-      dropped.push(key0);
+      // Archived state is carried by the archive step that follows the create (restore-plan.ts).
+      if (key0 !== 'is_archived') dropped.push(key0);
       continue;
     }
     const to = k.links[key0];

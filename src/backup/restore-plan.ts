@@ -106,12 +106,12 @@ export const RESTORE_STEPS = (): RestoreStep[] => [
 
 /** Kinds a backup holds that restore does not write, and why (the report lists them). */
 export const NOT_RESTORED: Record<string, string> = {
-  'deal-discounts': 'not restored by this version (add them with crmctl deals discounts add)',
-  'deal-installments': 'not restored by this version (installments need the deal\'s one-time products first; add them by hand)',
-  'deal-followers': 'not restored: the owner follows what it creates; other followers are not carried by this version',
-  'person-followers': 'not restored: the owner follows what it creates; other followers are not carried by this version',
-  'organization-followers': 'not restored: the owner follows what it creates; other followers are not carried by this version',
-  files: 'not restored: the service takes no file upload through crmctl; the bytes are in files/<id> of the backup',
+  'deal-discounts': 'this version does not write them (add them with crmctl deals discounts add)',
+  'deal-installments': 'this version does not write them (installments need the deal\'s one-time products first; add them by hand)',
+  'deal-followers': 'the owner follows what it creates; other followers are not carried by this version',
+  'person-followers': 'the owner follows what it creates; other followers are not carried by this version',
+  'organization-followers': 'the owner follows what it creates; other followers are not carried by this version',
+  files: 'the service takes no file upload through crmctl; the bytes are in files/<id> of the backup',
 };
 
 /** What the service keeps that no write carries: listed in every report. */

@@ -67,6 +67,7 @@ export const AREAS: AreaEntry[] = [
   { name: 'apply', summary: 'Create or update records from fixture or configuration files (idempotent)', group: 'Automation', load: () => import('./apply/index.js').then((m) => m.area) },
   { name: 'backup', summary: 'Write the whole account into a directory: configuration, every record kind, files (resumable)', group: 'Automation', load: () => import('./backup/index.js').then((m) => m.area) },
   { name: 'restore', summary: 'Write a backup (crmctl backup) into this account: configuration, then records with every link kept (resumable)', group: 'Automation', load: () => import('./restore/index.js').then((m) => m.area) },
+  { name: 'diff', summary: 'Compare a backup with this account (after a restore) or with another backup: per kind identical, changed, only in one (exit 8: different)', group: 'Automation', load: () => import('./diff/index.js').then((m) => m.area) },
   { name: 'mcp', summary: 'Serve the account as MCP tools for AI assistants (read-only unless allowed)', group: 'Automation', load: () => import('./mcp/index.js').then((m) => m.area) },
   { name: 'destroy', summary: 'Delete the records crmctl apply created, dependents first', group: 'Automation', load: () => import('./destroy/index.js').then((m) => m.area) },
   { name: 'commands', summary: 'Every command as JSON for scripts and agents: flags, operations, exit codes', group: 'Automation', load: () => import('./commands/index.js').then((m) => m.area) },
