@@ -43,7 +43,10 @@ export class IdMap {
 
   private of(kind: string): Map<string, unknown> {
     let m = this.maps.get(kind);
-    if (!m) this.maps.set(kind, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.maps.set(kind, m);
+    }
     return m;
   }
 

@@ -22,7 +22,7 @@ import { findByContent, matches } from '../automation/content-lookup.js';
 import type { Context } from '../core/context.js';
 import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
-import { prepare, readAll, readerOf } from '../entry/prepare.js';
+import { prepare, readAll, readerOf, type Prepared } from '../entry/prepare.js';
 import { writeJsonAtomic } from '../fs/atomic-write.js';
 import { jsonSchemaOf, propertiesOf } from '../input/json-schema.js';
 import { accountOf, describeAccount } from '../runs/account.js';
@@ -33,7 +33,6 @@ import { Progress } from '../automation/progress.js';
 import { budgetNotice } from '../automation/budget-notice.js';
 import { paths, readManifest, type Manifest } from './format.js';
 import { accountKey, IdMap } from './idmap.js';
-import { backupKind } from './kinds.js';
 import { toPortable } from './portable.js';
 import { loadDescriptors, NEVER_CARRIED, NOT_RESTORED, RESTORE_STEPS, type RestoreStep } from './restore-plan.js';
 import { fromPortable, UserMap } from './restore-body.js';
@@ -219,10 +218,10 @@ class Restore {
   }
 
   async kind(s: RestoreStep, count: number): Promise<void> {
-    const counts = (this.counts[s.kind] = { in_backup: count, created: 0, failed: 0 });
+    const counts = { in_backup: count, created: 0, failed: 0 };
+    this.counts[s.kind] = counts;
     const op = await s.create();
     const accepted = new Set(Object.keys((op.body ? propertiesOf(jsonSchemaOf(op.body)) : undefined) ?? {}));
-    const item = backupKind(s.kind)!;
     for await (const rec of lines(paths.records(this.o.dir, s.kind))) {
       const old = rec.id;
       const key = `${s.kind}:${String(old)}`;
@@ -246,7 +245,6 @@ class Restore {
         await this.run.append({ key: `${key}:archive`, status: 'done', op: 'update', record: id as string });
         this.archived.add(key);
       }
-      void item;
     }
   }
 
@@ -254,7 +252,7 @@ class Restore {
   private async createOne(s: RestoreStep, op: Operation, accepted: Set<string>, rec: Rec, key: string): Promise<boolean> {
     const old = rec.id;
     const parentId = s.parent ? this.idmap.get(s.parent.kind === 'deals' ? dealFileOf(this.idmap, rec[s.parent.key]) : s.parent.kind, rec[s.parent.key]) : undefined;
-    if (s.parent && parentId === undefined) return this.fail(s.kind, key, old, `its ${s.parent.key} ${String(rec[s.parent.key])} was not restored`, false);
+    if (s.parent && parentId === undefined) return this.fail(key, `its ${s.parent.key} ${String(rec[s.parent.key])} was not restored`);
     const p = toPortable(this.source, s.kind, rec, (k, id) => this.idmap.get(k, id));
     const built = fromPortable(this.target, this.users, s, p.rec, accepted);
     if (s.kind === 'persons' && this.noContactSync) {
@@ -269,11 +267,11 @@ class Restore {
     for (const f of built.dropped) this.noteDropped(s.kind, f);
     for (const u of [...p.unmapped, ...built.unmapped]) this.unmappedLinks.set(`${s.kind} ${u.split(' ')[0]}`, (this.unmappedLinks.get(`${s.kind} ${u.split(' ')[0]}`) ?? 0) + 1);
     const params = s.parent ? { id: parentId } : {};
-    let input;
+    let input: Prepared;
     try {
       input = await prepare(this.ctx, op, { params, body: built.body }, { naming: 'keys', container: key });
     } catch (err) {
-      if (err instanceof CliError && err.exitCode === 2) return this.fail(s.kind, key, old, err.message, false);
+      if (err instanceof CliError && err.exitCode === 2) return this.fail(key, err.message);
       throw err;
     }
     const sent = input.body as Rec;
@@ -310,7 +308,7 @@ class Restore {
         this.noContactSync = true;
         return this.createOne(s, op, accepted, rec, key);
       }
-      return this.fail(s.kind, key, old, err.message, false);
+      return this.fail(key, err.message);
     }
   }
 
@@ -323,11 +321,10 @@ class Restore {
     return true;
   }
 
-  private async fail(kind: string, key: string, old: unknown, error: string, passing: boolean): Promise<boolean> {
+  /** A refusal (exit-2 kind: the entry's checks, a 4xx): final, reported, never sent again by --resume. */
+  private async fail(key: string, error: string): Promise<boolean> {
     this.refused.set(key, error);
-    await this.run.append({ key, status: 'failed', error, passing });
-    void kind;
-    void old;
+    await this.run.append({ key, status: 'failed', error, passing: false });
     return false;
   }
 
@@ -351,7 +348,10 @@ class Restore {
 
   private noteDropped(kind: string, field: string): void {
     let s = this.notCarried.get(kind);
-    if (!s) this.notCarried.set(kind, (s = new Set()));
+    if (!s) {
+      s = new Set();
+      this.notCarried.set(kind, s);
+    }
     s.add(field);
   }
 

@@ -286,7 +286,9 @@ class Backup {
     const op = await c.op();
     const rows: Rec[] = [];
     let cost = 0;
-    const pages = (input: Parameters<typeof paginate>[2]) => paginate(this.http, op, input, { all: true, onPage: () => void (cost += op.cost ?? 0) });
+    const pages = (input: Parameters<typeof paginate>[2]) => paginate(this.http, op, input, { all: true, onPage: () => {
+      cost += op.cost ?? 0;
+    } });
     if ('param' in c.by) {
       for (const id of ids) {
         const input = await prepare(this.ctx, op, { params: { [c.by.param]: id } });
