@@ -1,6 +1,6 @@
 /**
  * The backup directory, the contract backup writes and restore, diff and `sandbox start --from` read
- * (docs/backup-format.md): where each part lives, the manifest's shape, and the one check of its version.
+ * (docs/migrations.md ("What backup writes")): where each part lives, the manifest's shape, and the one check of its version.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -108,7 +108,7 @@ export const SAME_RECORDS: Record<string, string[]> = {
 
 /**
  * Fields the service sets (ids, times, counts, the creator, names it copies from linked records):
- * diff never compares them, restore never sends them. One list, printed in docs/backup-format.md.
+ * diff never compares them, restore never sends them. One list, printed in docs/migrations.md ("What backup writes").
  */
 export const SERVICE_SET_FIELDS: readonly string[] = [
   'id', 'add_time', 'update_time', 'created_at', 'updated_at', 'created', 'modified', 'creator_user_id', 'creator_id', 'created_by', 'updated_by',

@@ -1,5 +1,5 @@
 /**
- * `crmctl backup --out DIR`: the whole account into a directory (docs/backup-format.md), on the run
+ * `crmctl backup --out DIR`: the whole account into a directory (docs/migrations.md ("What backup writes")), on the run
  * engine (src/runs): one journal in DIR/.run tied to the account, the policy of every run (--resume,
  * --new-run, "already done"), Ctrl-C and a spent budget stop it with its state kept.
  *

@@ -15,7 +15,7 @@ const backup = defineCommand({
     'participants and followers, leads and archived leads, projects and archived projects, tasks, activities, notes and',
     'their comments, files, call logs, followers of persons and organizations; users, pipelines, stages, labels, boards',
     'and phases for their ids), files/<id> (each file\'s bytes), and manifest.json last: counts, sha256 of every file, the',
-    'account and the service\'s time. The format: docs/backup-format.md.',
+    'account and the service\'s time. The format: docs/migrations.md ("What backup writes").',
     'Memory stays flat (one page at a time, files streamed to disk). Before the rest, it reads the deals\' count',
     '(GET /api/v1/deals/summary) and the first page of every list, and prints the estimated cost against what is left',
     'of the daily budget. A spent budget stops it (exit 6) with its journal kept: --resume continues after the reset.',
