@@ -21,6 +21,7 @@
  * --thorough reads followers of every record that has any, and discounts of every deal.
  */
 import type { Operation } from '../api/operation.js';
+import { ops } from './ops.js';
 
 type Rec = Record<string, unknown>;
 
@@ -45,14 +46,6 @@ export interface ListPass {
 }
 
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
-const ops = {
-  deals: () => import('../api/operations/deals.js').then((m) => m.dealOps),
-  leads: () => import('../api/operations/leads.js').then((m) => m.leadOps),
-  persons: () => import('../api/operations/persons.js').then((m) => m.personOps),
-  orgs: () => import('../api/operations/organizations.js').then((m) => m.organizationOps),
-  products: () => import('../api/operations/products.js').then((m) => m.productOps),
-  projects: () => import('../api/operations/projects.js').then((m) => m.projectOps),
-};
 
 /** Followers beyond the owner's own follow (or any, --thorough). */
 const followers = (op: () => Promise<Operation>, kind: string, parentKey: string): ChildRead => ({
@@ -94,14 +87,14 @@ export const LIST_PASSES: readonly ListPass[] = [
   { kind: 'leads-archived', op: async () => (await ops.leads()).archived },
   { kind: 'projects', op: async () => (await ops.projects()).list },
   { kind: 'projects-archived', op: async () => (await ops.projects()).archived },
-  { kind: 'tasks', op: async () => (await import('../api/operations/tasks.js')).taskOps.list },
-  { kind: 'activities', op: async () => (await import('../api/operations/activities.js')).activityOps.list },
+  { kind: 'tasks', op: async () => (await ops.tasks()).list },
+  { kind: 'activities', op: async () => (await ops.activities()).list },
   {
-    kind: 'notes', op: async () => (await import('../api/operations/notes.js')).noteOps.list, query: { sort: 'id ASC' },
-    children: [{ kind: 'note-comments', op: async () => (await import('../api/operations/notes.js')).noteOps.commentsList, by: { param: 'id' }, parentKey: 'note_id', when: () => true }],
+    kind: 'notes', op: async () => (await ops.notes()).list, query: { sort: 'id ASC' },
+    children: [{ kind: 'note-comments', op: async () => (await ops.notes()).commentsList, by: { param: 'id' }, parentKey: 'note_id', when: () => true }],
   },
-  { kind: 'files', op: async () => (await import('../api/operations/files.js')).fileOps.list, query: { sort: 'id ASC' }, bytes: true },
-  { kind: 'call-logs', op: async () => (await import('../api/operations/call-logs.js')).callLogOps.list },
+  { kind: 'files', op: async () => (await ops.files()).list, query: { sort: 'id ASC' }, bytes: true },
+  { kind: 'call-logs', op: async () => (await ops.callLogs()).list },
 ];
 
 /** The kinds a pass writes: its own and its children's. */

@@ -8,6 +8,7 @@
  */
 import type { Operation } from '../api/operation.js';
 import type { ContentDescriptor } from '../automation/content-lookup.js';
+import { ops } from './ops.js';
 
 type Rec = Record<string, unknown>;
 
@@ -32,18 +33,6 @@ export interface RestoreStep {
   settle: Settle;
 }
 
-const ops = {
-  deals: () => import('../api/operations/deals.js').then((m) => m.dealOps),
-  leads: () => import('../api/operations/leads.js').then((m) => m.leadOps),
-  persons: () => import('../api/operations/persons.js').then((m) => m.personOps),
-  orgs: () => import('../api/operations/organizations.js').then((m) => m.organizationOps),
-  products: () => import('../api/operations/products.js').then((m) => m.productOps),
-  projects: () => import('../api/operations/projects.js').then((m) => m.projectOps),
-  tasks: () => import('../api/operations/tasks.js').then((m) => m.taskOps),
-  activities: () => import('../api/operations/activities.js').then((m) => m.activityOps),
-  notes: () => import('../api/operations/notes.js').then((m) => m.noteOps),
-  callLogs: () => import('../api/operations/call-logs.js').then((m) => m.callLogOps),
-};
 const descriptors = () => import('../automation/content-lookup.js').then((m) => m.CONTENT_DESCRIPTORS);
 // Kinds the import has no descriptor for: what identifies their records, declared here.
 const LEAD: ContentDescriptor = { fields: ['title', 'person_id', 'organization_id'] };
