@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { checkReader } from '../../api/prepare.js';
 import type { Context } from '../../core/context.js';
 import { csvColumns, encoderFor } from '../../automation/encoders.js';
-import { LinkNamer } from '../../automation/link-names.js';
 import { findExportResource } from '../../automation/resources.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { fieldCatalog } from '../../names/catalog.js';
 import { csvRecord } from '../../names/read.js';
+import { withNameColumns } from '../../names/links/columns.js';
+import { RecordNames } from '../../names/links/record-names.js';
+import { linkNames } from '../../names/links/resolver.js';
 import { Pseudonyms } from './pseudonym.js';
 import { linkId, pickSample, type Picked, type Rec } from './sample-pick.js';
 import { keptCustomColumns, pseudonymize, SAMPLE_KINDS, sampleColumns, type SampleKind } from './sample-policy.js';
@@ -22,7 +24,7 @@ import { keptCustomColumns, pseudonymize, SAMPLE_KINDS, sampleColumns, type Samp
 export async function writeSample(ctx: Context, opts: { dir: string; count: number }): Promise<{ files: string[]; records: number }> {
   const picked = await pickSample(ctx, opts.count);
   const fakes = new Pseudonyms(ctx.env.CRMCTL_SAMPLE_KEY || undefined);
-  const namer = new LinkNamer(await ctx.http());
+  const names = linkNames(checkReader(ctx), ctx);
   const out = join(opts.dir, 'sample');
   mkdirSync(out, { recursive: true });
   const files: string[] = [];
@@ -31,10 +33,10 @@ export async function writeSample(ctx: Context, opts: { dir: string; count: numb
     const op = findExportResource(kind)!.op;
     const cat = op.cli.customFields ? await fieldCatalog(checkReader(ctx), op.cli.customFields, ctx) : undefined;
     const base = picked[kind].map((r) => (cat ? csvRecord(cat, r) : r) as Rec);
-    const columns = sampleColumns(kind, LinkNamer.withNames(csvColumns(op.cli.fields, base)), cat ? keptCustomColumns(cat) : new Set());
+    const columns = sampleColumns(kind, withNameColumns(csvColumns(op.cli.fields, base), op.cli.customFields), cat ? keptCustomColumns(cat) : new Set());
     const rows = base.map((r) => namesFromSample(r, picked));
     // Stage and pipeline names are configuration: read as an export reads them.
-    const named = (await namer.annotate(rows, columns)) as Rec[];
+    const named = (await new RecordNames(names, op.cli.customFields, kind).annotate(rows, { only: columns })) as Rec[];
     const faked = named.map((r) => pseudonymize(kind, r, (k, v) => fakes.fake(k, v), (k, v) => fakes.fakeList(k, v)));
     const enc = encoderFor('csv', columns);
     const file = join(out, `${kind}.csv`);
