@@ -214,7 +214,10 @@ export async function importScenario({ sandbox, env, dir, tag, rows, kills = 0, 
   let killed = 0;
   let resumesAfterFailure = 0;
   for (let attempt = 0; attempt < kills + 5; attempt++) {
-    const args = ['import', kind, '--file', file, '--concurrency', String(concurrency), ...(attempt ? ['--resume'] : [])];
+    // The run policy (docs/migrations.md, "Runs"): --resume only when a run began (its header is in the
+    // journal); a kill that came before that left nothing to resume, so the import starts anew.
+    const began = existsSync(journal) && readFileSync(journal, 'utf8').includes('"type":"run"');
+    const args = ['import', kind, '--file', file, '--concurrency', String(concurrency), ...(began ? ['--resume'] : [])];
     const r = await crmctlProcess(args, env, killed < kills ? killer(journal) : undefined);
     runs.push({ code: r.code, signal: r.signal, stderr: r.stderr.slice(-2000) });
     if (r.signal === 'SIGKILL') {

@@ -24,7 +24,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   }
   try {
     if (argv[0] === 'help' && argv[1] && !argv[1].startsWith('-')) {
-      const { helpTopic, HELP_TOPICS } = await import('./commands/help-topics.js');
+      const { helpTopic, HELP_TOPICS } = await import('./docs/help-topics.js');
       const text = helpTopic(argv[1]);
       if (text) {
         io.stdout.write(text);

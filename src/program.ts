@@ -7,7 +7,7 @@ import { parseFieldList, parseOutputFormat, parseQuery, type GlobalOptions } fro
 import { VERSION } from './core/version.js';
 import type { IO } from './core/io.js';
 import { AREAS, findArea, type AreaEntry } from './commands/areas.js';
-import { groupExamples, operationHelp } from './commands/help-format.js';
+import { groupExamples, operationHelp } from './docs/help-format.js';
 import { hintForeignFlags, hintSubcommandOptions } from './commands/subcommand-hint.js';
 import { safeLines } from './output/safe-text.js';
 

@@ -11,7 +11,7 @@
  * small one the changes feed needs until one shared function exists.
  */
 import { userOps } from '../api/operations/users.js';
-import { read } from '../api/prepare.js';
+import { read } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { CliError } from '../core/errors.js';
 

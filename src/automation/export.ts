@@ -1,6 +1,6 @@
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { prepare } from '../api/prepare.js';
+import { prepare } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
 import { canonical, hashOf } from '../runs/fingerprint.js';
@@ -195,7 +195,7 @@ const STAMPS = new Set(['id', 'creator_user_id', 'creator_id', 'last_update_user
 /** The names an importable kind's export carries (src/names/links/record-names.ts), in the form of the file's format. */
 async function recordNames(ctx: Context, resource: ExportResource, format: ExportFormat) {
   const [{ checkReader }, { linkNames }, { RecordNames }, { withNameColumns }] = await Promise.all([
-    import('../api/prepare.js'), import('../names/links/resolver.js'), import('../names/links/record-names.js'), import('../names/links/columns.js'),
+    import('../entry/prepare.js'), import('../names/links/resolver.js'), import('../names/links/record-names.js'), import('../names/links/columns.js'),
   ]);
   const names = linkNames(checkReader(ctx), ctx);
   const itemType = resource.op.cli.customFields;
@@ -211,7 +211,7 @@ async function recordNames(ctx: Context, resource: ExportResource, format: Expor
 }
 
 async function csvNamer(ctx: Context, itemType: NonNullable<ExportResource['op']['cli']['customFields']>): Promise<(record: unknown) => unknown> {
-  const [{ checkReader }, { fieldCatalog }, { csvRecord }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js'), import('../names/read.js')]);
+  const [{ checkReader }, { fieldCatalog }, { csvRecord }] = await Promise.all([import('../entry/prepare.js'), import('../names/catalog.js'), import('../names/read.js')]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
   return (r) => csvRecord(cat, r);
 }

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
-import { checkReader, prepare, type Prepared, type Reader } from '../api/prepare.js';
+import { checkReader, prepare, type Prepared, type Reader } from '../entry/prepare.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
 import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
@@ -117,7 +117,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   // Linked records given by name (org_name, owner_email, stage_name, label_names...): every name looked
   // up once (src/names/links, one read per kind) before the rows are checked, so rows carry the ids
   // and a name that finds nothing or several records is a problem of its row.
-  await mapper.resolveNames(linkNames(checkReader(reader)), mappedRows(o.file, o.format, mapper));
+  await mapper.resolveNames(linkNames(checkReader(reader), ctx), mappedRows(o.file, o.format, mapper));
 
   // Pass 1: every row checked before anything is written.
   const invalidByLine = new Map<number, Issue[]>();

@@ -64,7 +64,7 @@ export function linkedNamesView(links: Link[], opts: LinkedViewOptions = {}): (c
  * read once however many pages are shown).
  */
 export async function* namedLinks(ctx: Context, records: AsyncIterable<unknown>, links: Link[], shown?: (r: unknown) => unknown): AsyncGenerator<unknown> {
-  const [{ checkReader }, { linkNames }, { withLinkNames }] = await Promise.all([import('../api/prepare.js'), import('../names/links/resolver.js'), import('../names/links/table-names.js')]);
+  const [{ checkReader }, { linkNames }, { withLinkNames }] = await Promise.all([import('../entry/prepare.js'), import('../names/links/resolver.js'), import('../names/links/table-names.js')]);
   yield* withLinkNames(linkNames(checkReader(ctx), ctx), records, links, shown);
 }
 

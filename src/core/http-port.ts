@@ -47,6 +47,8 @@ export interface HttpRequest {
   onErrorResponse?: (res: HttpResponse) => void | Promise<void>;
   /** A 2xx body is streamed into this (downloads) instead of being parsed; `body` is then undefined. */
   sink?: DownloadSink;
+  /** Said once per run on stderr before the first such request (a deprecated v1 endpoint; core/deprecation.ts). */
+  notice?: string;
 }
 
 export interface HttpResponse {

@@ -1,3 +1,4 @@
+import { HEALTH_TOOLS } from '../health/mcp-tool-defs.js';
 import { CURATED_READS, CURATED_WRITES, listedTools, META_TOOLS } from '../mcp/discovery.js';
 import { accountResources } from '../mcp/resources.js';
 import { allTools, type ToolDef, type ToolPolicy } from '../mcp/tools.js';
@@ -101,6 +102,7 @@ export function mcpPage(): string {
     '',
     ...META_TOOLS.map((t) => `- \`${t.name}\`: ${t.description}`),
     `- a few named tools for the commonest reads: ${CURATED_READS.map((n) => `\`${n}\``).join(', ')}; with \`--allow-writes\` also ${CURATED_WRITES.map((n) => `\`${n}\``).join(', ')}.`,
+    `- account health, read-only (docs/health.md): ${HEALTH_TOOLS.map((t) => `\`${t.name}\``).join(', ')}.`,
     '',
     'Every operation stays reachable (find, describe, call), each with its exact JSON Schema, and a named tool and',
     '`call_operation` run through the same function, so the rules and refusals are the same. Grouping tools per area',

@@ -29,7 +29,10 @@ export interface HttpClientOptions {
    * a 429 asking for more is taken as the day's budget spent (default 60 s, CRMCTL_MAX_RETRY_WAIT).
    */
   maxWaitMs?: number;
-  /** One line on stderr when a wait the service asked for is long enough to notice (always, not only on a terminal). */
+  /**
+   * One whole line on stderr: a wait the service asked for that is long enough to notice, or a request's
+   * `notice` (a deprecated v1 endpoint, once per run and text).
+   */
   notice?: (line: string) => void;
 }
 
@@ -56,6 +59,8 @@ export class HttpClient implements HttpPort {
   clockOffsetMs: number | undefined;
   private readonly transport: Transport;
   private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport' | 'clock' | 'notice'>> & Pick<HttpClientOptions, 'trace' | 'notice'>;
+  /** Notices already said this run. */
+  private readonly said = new Set<string>();
 
   constructor(opts: HttpClientOptions) {
     this.opts = {
@@ -78,6 +83,10 @@ export class HttpClient implements HttpPort {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
+    if (req.notice && !this.said.has(req.notice)) {
+      this.said.add(req.notice);
+      this.opts.notice?.(`notice: ${req.notice}`);
+    }
     let refreshed = false;
     let attempt = 0;
     for (;;) {
@@ -241,7 +250,8 @@ export class HttpClient implements HttpPort {
       for (const [k, v] of Object.entries(redactHeaders(res.headers as Record<string, unknown>))) {
         if (/^(x-|retry-after|content-type|date)/i.test(k)) this.trace(`< ${k}: ${String(v)}`);
       }
-      const shown = typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed));
+      // Redacted before it is cut short: a secret across the cut would otherwise leave its first half.
+      const shown = redactText(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)), this.opts.credentials.secrets());
       if (shown) this.trace(`< ${shown.length > 2000 ? `${shown.slice(0, 2000)}… (${shown.length} chars)` : shown}`);
     }
     return { status: res.status, headers: res.headers, body: parsed };

@@ -1,5 +1,5 @@
 import { callOperation, nextPage, recordsOf, totalOf } from '../api/call.js';
-import { prepare, type Prepared } from '../api/prepare.js';
+import { prepare, type Prepared } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';

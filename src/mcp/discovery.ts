@@ -1,4 +1,5 @@
 import type { Context } from '../core/context.js';
+import { HEALTH_TOOLS, isHealthTool } from '../health/mcp-tool-defs.js';
 import { callTool, dataResult, errorResult as fail, type ToolResult } from './call-tool.js';
 import { fieldsOf, RESOURCE_PREFIX } from './resources.js';
 import { allTools, offeredTools, refusal, type ToolDef, type ToolKind, type ToolPolicy } from './tools.js';
@@ -81,7 +82,8 @@ export function listedTools(policy: ToolPolicy): ListedTool[] {
   const curated = [...CURATED_READS, ...(policy.allowWrites ? CURATED_WRITES : [])]
     .map((n) => byName.get(n) ?? fatal(`internal: curated MCP tool ${n} is not an operation of the tables`))
     .filter((t) => refusal(t, policy) === undefined);
-  return [...META_TOOLS, ...curated.map(asListed)];
+  // Account health (src/health/mcp-tools.ts): read tools, listed under every policy.
+  return [...META_TOOLS, ...curated.map(asListed), ...HEALTH_TOOLS];
 }
 
 function fatal(message: string): never {
@@ -165,6 +167,7 @@ async function describe(ctx: Context, args: Record<string, unknown>, policy: Too
 
 /** The discovery tools' calls; undefined for any other name. */
 export async function callMetaTool(ctx: Context, name: string, args: Record<string, unknown>, policy: ToolPolicy): Promise<ToolResult | undefined> {
+  if (isHealthTool(name)) return (await import('../health/mcp-tools.js')).callHealthTool(ctx, name, args);
   if (name === 'find_operations') return find(args, policy);
   if (name === 'describe_operation') return describe(ctx, args, policy);
   if (name === 'call_operation') {

@@ -57,7 +57,7 @@ export async function loadChoices(ctx: Context, hint: PromptSource & { from: str
   const query = resolveQuery(hint.query, given);
   if (!query) return { unavailable: `${hint.from} needs ${Object.values(hint.query ?? {}).join(', ')} first` };
   try {
-    const { readAll } = await import('../api/prepare.js');
+    const { readAll } = await import('../entry/prepare.js');
     const records: unknown[] = [];
     for await (const r of readAll(ctx, op, { query }, { limit: MAX_CHOICES + 1 })) records.push(r);
     const value = hint.value ?? 'id';

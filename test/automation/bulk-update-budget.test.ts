@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, workDir } from './helpers.js';
+import { control, journalEntries, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 let ids: number[];
@@ -72,6 +72,10 @@ describe('bulk-update and the daily budget', () => {
     expect(patched).toEqual(ids.slice(5).map((id) => `/api/v2/deals/${id}`));
     const owners = (await fx.collection<{ id: number; owner_id: number }>('deals')).filter((d) => ids.includes(d.id)).map((d) => d.owner_id);
     expect(owners).toEqual(ids.map(() => 2));
-    expect(existsSync(state)).toBe(false);
+    // Every record settled: the run is finished (its journal is kept: it holds the values an undo puts back).
+    expect(journalEntries(state).pop()).toMatchObject({ type: 'end', summary: '20 updated, 0 unchanged, 0 failed' });
+    const again = await run([...args, '--resume']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^Bulk update already done at .*: 20 updated, 0 unchanged, 0 failed \(run \w+\); nothing sent\./m);
   });
 });

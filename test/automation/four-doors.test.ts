@@ -1,5 +1,5 @@
 // One operation, four doors: a command, an MCP tool call, an import row and a fixture all take the
-// same entry (src/api/prepare.ts), so the same bad input is refused with the same rule at each, and
+// same entry (src/entry/prepare.ts), so the same bad input is refused with the same rule at each, and
 // nothing is written. The reads an account check needs are the only requests, listed exactly.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

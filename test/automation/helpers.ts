@@ -80,6 +80,23 @@ export function killMidRun(args: string[], env: Record<string, string | undefine
   });
 }
 
+/**
+ * Runs the bundle and kills it with SIGKILL from inside `arm`'s callback. A test arms it on the
+ * in-process sandbox's events (`fx.sandbox.state.events`): the kill then lands after a write committed
+ * and before its answer left, so the write landed and the client never learnt it, on any machine speed.
+ */
+export function killWhen(args: string[], env: Record<string, string | undefined>, arm: (kill: () => void) => () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'ignore', 'ignore'] });
+    const disarm = arm(() => child.kill('SIGKILL'));
+    child.on('exit', (code, signal) => {
+      disarm();
+      if (signal === 'SIGKILL') resolve();
+      else reject(new Error(`crmctl ${args.slice(0, 2).join(' ')} finished before the kill (code ${code})`));
+    });
+  });
+}
+
 /** How many times `marker` stands in a file now (0 while it does not exist). */
 export function countIn(file: string, marker: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split(marker).length - 1 : 0;

@@ -36,7 +36,8 @@ describe('a 429 asking for a long wait, without daily-budget headers', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
-    const lines = r.stderr.split('\n');
+    const [note, ...lines] = r.stderr.split('\n');
+    expect(note).toBe('note: archived deals are not included (the service leaves them out of its deals list); --include-archived adds them.');
     expect(lines[0]).toMatch(/^error: The service refused GET \/api\/v2\/deals \(429\) and asked to wait 8 h 20 min, longer than crmctl waits \(1 min\): taken as the daily budget spent\. Try again after (\d\d:\d\d:\d\d) UTC \(service time\)\.$/);
     const until = /after (\d\d:\d\d:\d\d) UTC/.exec(lines[0]!)![1]!;
     expect(Math.abs(secondsOf(until) - secondsOf(serviceClock(30_000_000)))).toBeLessThanOrEqual(2);
@@ -45,8 +46,8 @@ describe('a 429 asking for a long wait, without daily-budget headers', () => {
       `hint: its progress is saved; continue with: crmctl export deals --out ${out} --resume`,
       '',
     ]);
-    // Two requests: the first page, and the refused one; nothing retried.
-    expect(api.seen.map((s) => s.url)).toEqual(['/api/v2/deals?limit=500', '/api/v2/deals?cursor=page2&limit=500']);
+    // Whose account the run's journal belongs to, the first page, and the refused one; nothing retried.
+    expect(api.seen.map((s) => s.url)).toEqual(['/api/v1/users/me', '/api/v2/deals?limit=500', '/api/v2/deals?cursor=page2&limit=500']);
     expect(existsSync(`${out}.checkpoint.json`)).toBe(true);
     expect(readFileSync(out, 'utf8')).toContain('First page');
   });

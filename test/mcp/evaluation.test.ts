@@ -159,8 +159,8 @@ describe('MCP evaluation: tasks with the default tool list', () => {
     const deals = await fx.collection<Rec>('deals');
     const inStage = deals.filter((d) => d.stage_id === stage.id && d.status === 'open');
     // Every deal of the seed in the stage moved there in 2025: all stuck, all Sam's now; the fresh one is not.
-    expect(inStage.map((d) => [d.title, d.owner_id])).toEqual([['Acme annual licence', sam.id], ['Regional expansion licence', sam.id], ['Fresh demo', 1]]);
-    expect(stuck).toHaveLength(2);
+    expect(inStage.map((d) => [d.title, d.owner_id])).toEqual([['Acme annual licence', sam.id], ['Regional expansion licence', sam.id], ['Globex renewal 2025', sam.id], ['Fresh demo', 1]]);
+    expect(stuck).toHaveLength(3);
   });
 
   task('2. add a call activity tomorrow to the largest open deal of "Umbrella Logistics"', async (s) => {

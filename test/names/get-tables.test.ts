@@ -4,13 +4,13 @@
 // labels; json keeps the service's record (and --names gives it by name). Names cost reads the request
 // log shows: the field list (cached per profile) and one list per linked kind.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { runBin, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ensureBuilt } from '../ux/built.js';
 
 let fx: SandboxFixture;
 let config: string;
-const bin = (args: string[]) => spawnCli(args, { env: { ...fx.env, CRMCTL_CONFIG_DIR: config } });
+const bin = (args: string[]) => runBin(args, { env: { ...fx.env, CRMCTL_CONFIG_DIR: config } });
 const ok = async (args: string[]) => {
   const r = await bin(args);
   expect(r.stderr, args.join(' ')).toBe('');

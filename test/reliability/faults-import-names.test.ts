@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
-import { control, demoSandboxPerTest, journalEntries, killMidRun, ndjson, workDir } from '../automation/helpers.js';
+import { control, demoSandboxPerTest, journalEntries, killWhen, ndjson, workDir } from '../automation/helpers.js';
 
 let fx: SandboxFixture;
 demoSandboxPerTest((f) => {
@@ -45,13 +45,16 @@ describe('kill -9 mid-import with linked names, then --resume: 0 duplicates, 0 l
       const f = join(workDir(), `${kind}.csv`);
       writeFileSync(f, `${head}\n${Array.from({ length: ROWS }, (_, i) => `${tag} ${i + 1}${tail}`).join('\n')}\n`);
       const journal = `${f}.import-state.json`;
-      // Slow answers: the kill lands while creates are in flight (sent, answer not yet back).
+      // Slow answers keep creates in flight; the kill comes inside the sixth create, after its write and
+      // before its answer: that row (and those still in flight, which land after the kill) exist in the
+      // account while the journal has them "sending".
       await control(fx, 'PUT', 'faults', { latencyMs: 250, seed: 1 });
-      await killMidRun(['import', kind, '--file', f, '--concurrency', '4'], fx.env, () => {
-        const e = journalEntries(journal);
-        const done = new Set(e.filter((x) => x.status === 'done').map((x) => x.key));
-        return done.size >= 4 && e.some((x) => x.status === 'sending' && !done.has(x.key));
-      });
+      let creates = 0;
+      await killWhen(['import', kind, '--file', f, '--concurrency', '4'], fx.env, (kill) => fx.sandbox.state.events.on((e) => {
+        if (e.action === 'create' && String((e.data as Rec | null)?.[k.title] ?? '').startsWith(`${tag} `) && ++creates === 6) kill();
+      }));
+      // The creates still in the latency wait land now, with nobody to hear the answer.
+      await new Promise((r) => setTimeout(r, 600));
       await control(fx, 'PUT', 'faults', {});
       const inFlight = (() => {
         const e = journalEntries(journal);
@@ -61,6 +64,9 @@ describe('kill -9 mid-import with linked names, then --resume: 0 duplicates, 0 l
       expect(inFlight.length).toBeGreaterThan(0);
       // What was sent carries the resolved ids, not names.
       expect(Object.values(inFlight[0]!.sent).some((v) => v === n.org.id || v === n.person.id)).toBe(true);
+      // At least one of them landed: a resend would duplicate it (what the look-up must prevent).
+      const landed = (await fx.collection<Rec>(k.collection)).filter((x) => inFlight.some((e) => e.sent[k.title] === x[k.title]));
+      expect(landed.length).toBeGreaterThan(0);
 
       const r = await runCli(['import', kind, '--file', f, '--resume'], { env: fx.env });
       expect(r.code, r.stderr).toBe(0);

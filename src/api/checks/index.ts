@@ -1,4 +1,4 @@
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { Operation } from '../operation.js';
 import type { CheckReader } from '../entry-types.js';
 

@@ -2,7 +2,7 @@ import { dealFieldOps } from '../operations/deal-fields.js';
 import { leadLabelOps } from '../operations/lead-labels.js';
 import { leadOps } from '../operations/leads.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { CheckReader } from '../entry-types.js';
 
 /** Channel options configured for the company (deal field `channel`). */

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { CheckReader } from '../entry-types.js';
 import { ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 
 type Kind = 'public' | 'loopback' | 'private' | 'unspecified' | 'reserved';
 

@@ -3,7 +3,7 @@ import { leadOps } from '../../api/operations/leads.js';
 import { defineCommand } from '../../core/define-command.js';
 import { CliError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
-import { prepare } from '../../api/prepare.js';
+import { prepare } from '../../entry/prepare.js';
 import { collectFlags, commandFromOperation } from '../operation-command.js';
 import { fetchOperation } from '../run-operation.js';
 

@@ -40,11 +40,11 @@ const mcp = defineCommand({
     const mode: 'discovery' | 'operations' = areas || flags.allTools ? 'operations' : 'discovery';
     const policy = { mode, areas, allowWrites, allowDestructive };
     if (flags.listTools) {
-      const [{ listedTools }, { allTools }, { renderRecords }] = await Promise.all([import('../../mcp/discovery.js'), import('../../mcp/tools.js'), import('../../output/render.js')]);
+      const [{ listedTools }, { allTools }, { renderRecords }, { isHealthTool }] = await Promise.all([import('../../mcp/discovery.js'), import('../../mcp/tools.js'), import('../../output/render.js'), import('../../health/mcp-tool-defs.js')]);
       const defs = new Map(allTools().map((t) => [t.name, t]));
       const rows = listedTools(policy).map((l) => {
         const t = defs.get(l.name);
-        return { name: l.name, kind: t?.kind ?? 'discovery', area: t?.area ?? '', cost: t?.op.cost ?? null, scopes: t?.op.scopes.join(' ') ?? '', description: l.description };
+        return { name: l.name, kind: t?.kind ?? (isHealthTool(l.name) ? 'read' : 'discovery'), area: t?.area ?? '', cost: t?.op.cost ?? null, scopes: t?.op.scopes.join(' ') ?? '', description: l.description };
       });
       await renderRecords(ctx, rows, { columns: ['name', 'kind', 'cost', 'scopes'], fields: ['name', 'kind', 'area', 'cost', 'scopes', 'description'] });
       return;

@@ -1,4 +1,4 @@
-import type { CheckReader } from '../../api/entry-types.js';
+import type { CheckReader, Reader } from '../../api/entry-types.js';
 import { type FieldCatalog, fieldCatalog, type ItemType } from '../catalog.js';
 import { KINDS, type LinkEntry, type LinkKind } from './kinds.js';
 import { ambiguousRule, noMatchRule, optionRule } from './wording.js';
@@ -61,7 +61,7 @@ export class LinkNames {
   private readonly indexes = new Map<LinkKind, Promise<Map<string, LinkEntry[]>>>();
 
   /** `owner` is what the field catalog's cache belongs to (a CLI Context; src/names/catalog.ts). */
-  constructor(readonly reader: CheckReader, private readonly owner: unknown = reader) {}
+  constructor(readonly reader: CheckReader, private readonly owner: Reader = reader) {}
 
   // ---- id → name ----------------------------------------------------------------------------
 
@@ -309,8 +309,8 @@ const shared = new WeakMap<object, LinkNames>();
  * The resolver of a run or command: one per `reader.memo` (an import's reads), else per owner (the
  * CLI Context), so every part of one command reads each list once.
  */
-export function linkNames(reader: CheckReader, owner: unknown = reader): LinkNames {
-  const key = (reader.memo ?? (typeof owner === 'object' && owner !== null ? owner : reader)) as object;
+export function linkNames(reader: CheckReader, owner: Reader = reader): LinkNames {
+  const key: object = reader.memo ?? owner;
   let r = shared.get(key);
   if (!r) {
     r = new LinkNames(reader, owner);
