@@ -29,11 +29,24 @@ describe('export formats', () => {
     const out = ndjson(r.stdout);
     expect(out.map((l) => l.id)).toEqual(live.map((l) => l.id));
     const reqs = await fx.requests();
-    expect(reqs.map((q) => [q.method, q.path, q.query.start ?? '0', q.query.limit])).toEqual([
+    const pages = reqs.filter((q) => q.path === '/api/v1/leads');
+    expect(pages.map((q) => [q.method, q.path, q.query.start ?? '0', q.query.limit])).toEqual([
       ['GET', '/api/v1/leads', '0', '500'],
       ['GET', '/api/v1/leads', '500', '500'],
       ['GET', '/api/v1/leads', '1000', '500'],
     ]);
+    // The names beside the link ids (so the file imports into another account): each linked list
+    // read once, however many pages the export writes.
+    expect(reqs.filter((q) => q.path !== '/api/v1/leads').map((q) => q.path)).toEqual(['/api/v2/dealFields', '/api/v2/organizations', '/api/v2/persons', '/api/v1/users', '/api/v1/leadLabels']);
+  });
+
+  it('export --raw writes the service\'s records as they are: one read per page, nothing else', async () => {
+    await bulkLeads(fx, 600);
+    const r = await run(['export', 'leads', '--page-size', '500', '--raw']);
+    expect(r.code).toBe(0);
+    const out = ndjson(r.stdout);
+    expect(Object.keys(out[0]!).filter((k) => ['organization_name', 'person_name', 'owner_email', 'label_names', 'fields'].includes(k))).toEqual([]);
+    expect((await fx.requests()).map((q) => [q.path, q.query.start ?? '0'])).toEqual([['/api/v1/leads', '0'], ['/api/v1/leads', '500']]);
   });
 
   it('writes a json array (streamed, valid JSON) to --out, format taken from the extension', async () => {

@@ -125,8 +125,7 @@ export class LinkNames {
     if (hits.length === 1) return { id: hits[0]!.ref, entry: hits[0] };
     if (hits.length > 1) return { rule: ambiguousRule(kind, t, hits) };
     const entries = await this.whole(kind);
-    const known = entries.filter((e) => within === undefined || e.parent === within).flatMap((e) => (spec.parent && within === undefined ? [e.key, e.shown] : [e.shown]));
-    return { rule: noMatchRule(kind, t, known) };
+    return { rule: noMatchRule(kind, t, entries.filter((e) => within === undefined || e.parent === within)) };
   }
 
   /**

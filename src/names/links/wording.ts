@@ -5,10 +5,16 @@ import { KINDS, type LinkEntry, type LinkKind } from './kinds.js';
 // (an import column, `--where`, `--field`, a fixture, restore). The door puts its own label in front
 // (`line 3: org_name: `, `--where "Stage = Won": `).
 
-/** `no organization "Acme"` (did you mean the nearest name?). */
-export function noMatchRule(kind: LinkKind, text: string, known: readonly string[]): string {
-  const near = nearest(text, [...new Set(known)]);
-  const hint = kind === 'user' ? '; give a name, an e-mail or an id (crmctl users list)' : '';
+/** Kinds whose records are few (configuration): a name that finds none lists them all. */
+const LISTED: ReadonlySet<LinkKind> = new Set(['stage', 'pipeline', 'board', 'phase', 'activity-type', 'deal-label', 'person-label', 'organization-label', 'lead-label', 'project-label']);
+
+/**
+ * `no organization "Acme" (did you mean "Acme Inc"?)`; a user's adds how else to give one, and a
+ * kind of configuration lists its records by key (`; stages: Sales/Qualified, ...`).
+ */
+export function noMatchRule(kind: LinkKind, text: string, entries: readonly LinkEntry[]): string {
+  const near = nearest(text, [...new Set(entries.flatMap((e) => [e.key, e.shown]))]);
+  const hint = kind === 'user' ? '; give a name, an email or an id (crmctl users list)' : LISTED.has(kind) && entries.length ? `; ${KINDS[kind].plural}: ${[...new Set(entries.map((e) => e.key))].join(', ')}` : '';
   return `no ${KINDS[kind].noun} "${text}"${near && near !== text ? ` (did you mean "${near}"?)` : ''}${hint}`;
 }
 
