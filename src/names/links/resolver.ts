@@ -59,6 +59,7 @@ export class LinkNames {
   private readonly missing = new Map<LinkKind, Set<string>>();
   private readonly catalogs = new Map<ItemType, Promise<FieldCatalog>>();
   private readonly indexes = new Map<LinkKind, Promise<Map<string, LinkEntry[]>>>();
+  private readonly keyedKinds = new Map<LinkKind, Promise<void>>();
 
   /** `owner` is what the field catalog's cache belongs to (a CLI Context; src/names/catalog.ts). */
   constructor(readonly reader: CheckReader, private readonly owner: Reader = reader) {}
@@ -76,6 +77,7 @@ export class LinkNames {
       if (!opts.bestEffort) throw err;
       this.reader.debug(`names of ${KINDS[kind].plural} unavailable (${err instanceof Error ? err.message : String(err)}); showing ids`);
     }
+    if (opts.style === 'key') await this.keyed(kind);
     const map = this.map(kind);
     for (const id of wanted) {
       const e = map.get(id);
@@ -157,7 +159,8 @@ export class LinkNames {
   private index(kind: LinkKind): Promise<Map<string, LinkEntry[]>> {
     let p = this.indexes.get(kind);
     if (!p) {
-      p = this.whole(kind).then((entries) => {
+      p = this.whole(kind).then(async (entries) => {
+        await this.keyed(kind);
         const out = new Map<string, LinkEntry[]>();
         for (const e of entries) {
           for (const n of new Set([e.key, e.shown, ...e.aliases].map(normName))) {
@@ -280,7 +283,6 @@ export class LinkNames {
         if (e) out.push(e);
       }
     }
-    if (spec.parent) await this.keyUnderParents(kind, out);
     return out;
   }
 
@@ -293,11 +295,23 @@ export class LinkNames {
     return e;
   }
 
-  /** A stage's key is "Pipeline/Stage", a phase's "Board/Phase": one syntax, unique in the account. */
-  private async keyUnderParents(kind: LinkKind, entries: LinkEntry[]): Promise<void> {
-    const parentKind = KINDS[kind].parent!.kind;
-    const parents = new Map((await this.whole(parentKind)).map((p) => [p.id, p.shown]));
-    for (const e of entries) e.key = `${e.parent !== undefined ? (parents.get(e.parent) ?? e.parent) : '?'}/${e.shown}`;
+  /**
+   * A stage's key is "Pipeline/Stage", a phase's "Board/Phase": one syntax, unique in the account.
+   * Set only when a key is asked (a table shows names and reads no parents).
+   */
+  private keyed(kind: LinkKind): Promise<void> {
+    const spec = KINDS[kind];
+    if (!spec.parent) return Promise.resolve();
+    let p = this.keyedKinds.get(kind);
+    if (!p) {
+      p = (async () => {
+        const parents = new Map((await this.whole(spec.parent!.kind)).map((x) => [x.id, x.shown]));
+        for (const e of this.map(kind).values()) e.key = `${e.parent !== undefined ? (parents.get(e.parent) ?? e.parent) : '?'}/${e.shown}`;
+      })();
+      this.keyedKinds.set(kind, p);
+      p.catch(() => this.keyedKinds.delete(kind));
+    }
+    return p;
   }
 }
 
