@@ -197,15 +197,24 @@ async function recordNames(ctx: Context, resource: ExportResource, format: Expor
   const [{ checkReader }, { linkNames }, { RecordNames }, { withNameColumns }] = await Promise.all([
     import('../entry/prepare.js'), import('../names/links/resolver.js'), import('../names/links/record-names.js'), import('../names/links/columns.js'),
   ]);
-  const names = linkNames(checkReader(ctx), ctx);
+  const reader = checkReader(ctx);
+  const names = linkNames(reader, ctx);
   const itemType = resource.op.cli.customFields;
   // Links the create does not take (a deal's source_lead_id, set by a conversion): named in the warning.
   const readOnly = new Set([...readOnlyFields(resource.name)].filter((k) => /_ids?$/.test(k) && !STAMPS.has(k)));
   const by = new RecordNames(names, itemType, resource.name, readOnly);
   const catalog = itemType ? await names.catalog(itemType) : undefined;
+  // A product's variations are a list of their own: carried in a `variations` member (product-variations.ts).
+  const variations = resource.name === 'products' ? (await import('./product-variations.js')).withVariations : undefined;
   return {
-    columns: (columns: string[]) => withNameColumns(columns, itemType),
-    annotate: (records: unknown[]) => by.annotate(records, catalog ? { custom: { catalog, form: format === 'csv' ? 'cells' : 'fields' } } : {}),
+    columns: (columns: string[]) => {
+      const named = withNameColumns(columns, itemType);
+      return variations && !named.includes('variations') ? [...named, 'variations'] : named;
+    },
+    annotate: async (records: unknown[]) => {
+      const named = await by.annotate(records, catalog ? { custom: { catalog, form: format === 'csv' ? 'cells' : 'fields' } } : {});
+      return variations ? variations(reader, named) : named;
+    },
     warning: () => by.warning(),
   };
 }

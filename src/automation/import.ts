@@ -13,6 +13,7 @@ import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import { readOnlyFields, type ImportResource } from './resources.js';
 import { RowMapper, type MappedRow } from './row-mapper.js';
+import { addVariations, type VariationInput } from './product-variations.js';
 import { linkNames } from '../names/links/resolver.js';
 import { readRows, type InputFormat } from './rows.js';
 import type { Issue } from './validate-body.js';
@@ -213,7 +214,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     // Rows whose create may have landed and whose look-up then failed: unsettled until --resume looks again.
     const unsettled = new Set<number>();
     // An upsert row that matched a record sends its PATCH (idempotent: the client may resend it) instead of the create.
-    const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan): Promise<void> => {
+    const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan, variations?: VariationInput[]): Promise<void> => {
       const sentAt = Date.now();
       try {
         if (upsert && update) {
@@ -231,6 +232,10 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
         const { envelope } = await callOperation(http, op, input, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
+        // A product's variations follow its create; one the service refuses is said, the product stays.
+        if (variations?.length && rec?.id != null) {
+          for (const why of await addVariations(reader, http, rec.id, variations)) ctx.warn(`line ${line}: product ${String(rec.id)} created; ${why}`);
+        }
         await record(run, outcomes, { line, id: (rec?.id ?? null) as string | number });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
@@ -252,7 +257,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     };
 
     budgetNotice(ctx, http, { tokens: Math.max(0, valid - outcomes.size) * (op.cost ?? 1), atLeast: op.cost == null });
-    for await (const { line, body } of mappedRows(o.file, o.format, mapper)) {
+    for await (const { line, body, variations } of mappedRows(o.file, o.format, mapper)) {
       if (run.stopping) break;
       if (outcomes.has(line)) continue;
       if (invalidLines.has(line)) {
@@ -279,7 +284,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
         ctx.warn(`line ${line}: ${upsert!.area.noun} ${String(late)} with this ${upsert!.key.label} was created by someone else while this import ran; not created again (upsert is not a lock: docs/upsert.md)`);
         continue;
       }
-      const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined).finally(() => inFlight.delete(p));
+      const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined, plan?.action === 'update' ? undefined : variations).finally(() => inFlight.delete(p));
       inFlight.add(p);
       if (inFlight.size >= concurrency) await Promise.race(inFlight);
     }

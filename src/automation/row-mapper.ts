@@ -7,6 +7,10 @@ import type { FieldSpec } from '../input/fields.js';
 import { bodyFields, coerceTextValues, type Issue } from './validate-body.js';
 import { namedColumns, type NamedColumn, type NameTarget } from '../names/links/columns.js';
 import type { LinkNames, Resolved } from '../names/links/resolver.js';
+import { variationsOf, type VariationInput } from './product-variations.js';
+
+/** Where `place` keeps a row's variations until `finish` takes them out of the body (no field has this name). */
+const VARIATIONS = '\u0000variations';
 
 /** Custom field metadata (GET /api/v1/dealFields for leads): header "Budget" → its 40-hex key. */
 export interface CustomField {
@@ -37,7 +41,9 @@ type Target =
   | { kind: 'field'; path: string[] }
   | { kind: 'custom'; name: string; part: 'value' | 'currency' | 'until' }
   | { kind: 'ref'; ref: NamedColumn; header: string }
-  | { kind: 'nested'; key: string; subkeys: string[] };
+  | { kind: 'nested'; key: string; subkeys: string[] }
+  /** A product's variations: added after the create (product-variations.ts), not part of its body. */
+  | { kind: 'variations' };
 
 /** A linked record a row gives by name: looked up once per import, before the rows are checked. */
 export interface NameRef {
@@ -57,6 +63,8 @@ export interface MappedRow {
   issues: Issue[];
   /** Linked records the row gave by name. */
   refs?: NameRef[];
+  /** A product's variations, added once the product is created. */
+  variations?: VariationInput[];
 }
 
 /** A row's cells for one custom field: its value and the companion columns an export writes beside it. */
@@ -94,6 +102,7 @@ export class RowMapper {
     }
     // Name columns first: "Organization" holds a name (or an id), not only an alias of the id field.
     for (const [header, ref] of namedColumns(op.cli.customFields, new Set(this.fields.map((f) => f.path[0]!)))) this.byNorm.set(header, { kind: 'ref', ref, header });
+    if (resource === 'products') this.byNorm.set('variations', { kind: 'variations' });
     // An object field as one cell (what an export writes): "address" = its JSON, or its text.
     const parents = new Map<string, string[]>();
     for (const f of this.fields) if (f.path.length === 2) parents.set(f.path[0]!, [...(parents.get(f.path[0]!) ?? []), f.path[1]!]);
@@ -215,6 +224,11 @@ export class RowMapper {
 
   private place(raw: Record<string, unknown>, t: Target, v: unknown, issues: Issue[], refs: NameRef[], custom: Map<string, CustomCells>): void {
     if (t.kind === 'field') setAt(raw, t.path, v);
+    else if (t.kind === 'variations') {
+      const r = variationsOf(v);
+      if ('issue' in r) issues.push(r.issue);
+      else raw[VARIATIONS] = r.variations;
+    }
     else if (t.kind === 'nested') {
       const r = nestedValue(t.subkeys, v);
       if ('rule' in r) issues.push({ field: t.key, rule: r.rule });
@@ -268,8 +282,10 @@ export class RowMapper {
     const byName = [...custom].map(([name, cells]) => [name, namedValue(cells)] as const).filter(([, v]) => v !== undefined);
     if (byName.length) raw.fields = { ...(raw.fields && typeof raw.fields === 'object' ? raw.fields : {}), ...Object.fromEntries(byName) };
     this.withIds(raw, refs, issues);
+    const variations = raw[VARIATIONS] as VariationInput[] | undefined;
+    delete raw[VARIATIONS];
     let body = flagsAsNumbers(this.fields, raw);
-    const named = refs.length ? { refs } : {};
+    const named = { ...(refs.length ? { refs } : {}), ...(variations?.length ? { variations } : {}) };
     if (text) {
       const c = coerceTextValues(this.fields, body);
       body = c.body;

@@ -24,7 +24,6 @@ async function cli(fx: SandboxFixture, args: string[]): Promise<string> {
   expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
   return r.stdout;
 }
-const json = async (fx: SandboxFixture, args: string[]) => JSON.parse(await cli(fx, [...args, '--json'])) as Rec;
 
 /** The configuration every account gets; `own` is what a target has first (so its ids and keys differ). */
 async function configure(fx: SandboxFixture, own: boolean): Promise<void> {
@@ -90,6 +89,7 @@ const SEED: Record<(typeof KINDS)[number], Rec[]> = {
   products: [{
     name: 'Widget RT', code: 'W-RT', unit: 'piece', tax: 20, owner: 'owen.owner@example.com', category_name: 'Hardware', fields: { Platform: 'Mobile' },
     prices: [{ currency: 'EUR', price: 100, cost: 40 }, { currency: 'USD', price: 110, cost: 45 }],
+    variations: [{ name: 'Large', prices: [{ currency: 'EUR', price: 120, cost: 50 }] }, { name: 'Small' }],
   }],
   deals: [
     {
@@ -206,5 +206,11 @@ describe('export from one account, import into another configured differently (i
     const pf = await fieldsOf(ndjsonTarget, 'product');
     expect(String(product.category)).toBe(optionsOf(pf, 'category').get('Hardware'));
     expect((product.prices as Rec[]).map((p) => [p.currency, p.price, p.cost])).toEqual([['EUR', 100, 40], ['USD', 110, 45]]);
+    // The variations were added to the target's own product, prices and all.
+    const variations = ndjson(await cli(ndjsonTarget, ['products', 'variations', 'list', String(product.id), '-o', 'ndjson'])) as Rec[];
+    expect(variations.map((v) => [v.product_id, v.name, (v.prices as Rec[]).map((p) => [p.currency, p.price, p.cost])])).toEqual([
+      [product.id, 'Large', [['EUR', 120, 50]]],
+      [product.id, 'Small', []],
+    ]);
   });
 });
