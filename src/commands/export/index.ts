@@ -22,7 +22,8 @@ const exportCommand = defineCommand({
     'A kind that imports (organizations, persons, deals, leads, ...) carries its links by name beside their ids',
     '(org_name, owner_email, stage_name as "Pipeline/Stage", label_names, ...) and its custom fields by name (CSV',
     'columns; a `fields` member in ndjson and json), so the file imports into another account; links it cannot',
-    'carry by name are listed in one warning. --raw writes the service\'s records as they are.',
+    'carry by name are listed in one warning. Products carry their variations (one more read per product).',
+    '--raw writes the service\'s records as they are.',
   ].join('\n'),
   examples: [
     'crmctl export leads --out leads.ndjson',
