@@ -8,6 +8,7 @@ import { bodyFields, coerceTextValues, type Issue } from './validate-body.js';
 import { namedColumns, type NamedColumn, type NameTarget } from '../names/links/columns.js';
 import type { LinkNames, Resolved } from '../names/links/resolver.js';
 import { variationsOf, type VariationInput } from './product-variations.js';
+import { HASH } from '../names/entry.js';
 
 /** Where `place` keeps a row's variations until `finish` takes them out of the body (no field has this name). */
 const VARIATIONS = '\u0000variations';
@@ -209,7 +210,7 @@ export class RowMapper {
     // belong to the account the file came from: the keys are left out (custom_fields, a lead's top-level keys).
     const byName = isObject((value as Record<string, unknown>).fields) && Object.keys((value as Record<string, Record<string, unknown>>).fields!).length > 0;
     for (const { k, v, t } of entries) {
-      if (byName && (k === 'custom_fields' || HASH_KEY.test(k))) {
+      if (byName && (k === 'custom_fields' || HASH.test(k))) {
         this.skippedKeys.add(k === 'custom_fields' ? k : 'custom field keys');
         continue;
       }
@@ -386,8 +387,6 @@ function nameList(v: unknown): unknown[] {
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** A custom field's hash key (a lead's custom values are top-level members). */
-const HASH_KEY = /^[0-9a-f]{40}(_currency|_until)?$/;
 
 /**
  * Null members inside object fields mean "not set" in an export (address parts, custom fields

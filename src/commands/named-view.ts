@@ -1,7 +1,7 @@
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { formatFor } from '../output/format.js';
-import type { LinkKind } from '../names/links/kinds.js';
+import { CUSTOM_FIELD_LINKS as LINKED } from '../names/links/kinds.js';
 
 /** A call's presentation (operation-command.ts CallView, restated here so the two files import one way). */
 interface CallView {
@@ -66,8 +66,6 @@ export async function namedView(ctx: Context, op: Operation, names: boolean, bas
   };
 }
 
-/** Custom field types whose value is the id of a linked record, and the kind of record. */
-const LINKED: Record<string, LinkKind> = { user: 'user', org: 'organization', people: 'person' };
 
 async function* mapRecords(records: AsyncIterable<unknown>, f: (r: unknown) => unknown): AsyncGenerator<unknown> {
   for await (const r of records) yield f(r);

@@ -4,11 +4,10 @@ import { ValidationError } from '../core/errors.js';
 import type { RawInput } from '../input/operation-input.js';
 import { type FieldCatalog, fieldCatalog } from './catalog.js';
 import { customValuesByKey, type Issue, placementOf } from './write.js';
+import { CUSTOM_FIELD_LINKS } from './links/kinds.js';
 
-const HASH = /^[0-9a-f]{40}(_currency|_until)?$/;
-
-/** Custom field types whose value is the id of a linked record, and the kind of record (src/names/links). */
-const LINKED = { user: 'user', org: 'organization', people: 'person' } as const;
+/** A custom field's hash key, or one of its companion members (`<key>_currency`, `<key>_until`). */
+export const HASH = /^[0-9a-f]{40}(_currency|_until)?$/;
 
 /**
  * A linked-record field's value given by name ("Account manager=Reggie Regular" or an e-mail,
@@ -19,7 +18,7 @@ const LINKED = { user: 'user', org: 'organization', people: 'person' } as const;
 async function linksByName(reader: CheckReader, cat: FieldCatalog, named: Body, label: (name: string) => string, owner: Reader): Promise<Issue[]> {
   const wanted = Object.entries(named).flatMap(([k, v]) => {
     const f = cat.customField(k);
-    const kind = f ? LINKED[f.type as keyof typeof LINKED] : undefined;
+    const kind = f ? CUSTOM_FIELD_LINKS[f.type] : undefined;
     return kind && typeof v === 'string' && !/^\s*\d+\s*$/.test(v) ? [{ k, v, f: f!, kind }] : [];
   });
   if (!wanted.length) return [];

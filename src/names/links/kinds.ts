@@ -132,3 +132,6 @@ export const KINDS: Record<LinkKind, KindSpec> = {
 };
 
 export const LINK_KINDS = Object.keys(KINDS) as LinkKind[];
+
+/** Custom field types whose value is the id of a linked record, and the kind of record (user, org, people fields). */
+export const CUSTOM_FIELD_LINKS: Readonly<Record<string, 'user' | 'organization' | 'person'>> = { user: 'user', org: 'organization', people: 'person' };

@@ -1,7 +1,7 @@
 import type { FieldCatalog, FieldInfo, ItemType } from '../catalog.js';
 import { csvRecord, namedValue, rawCustomValues } from '../read.js';
 import { type NameColumn, nameColumnsOf } from './columns.js';
-import { KINDS, type LinkKind } from './kinds.js';
+import { CUSTOM_FIELD_LINKS, KINDS, type LinkKind } from './kinds.js';
 import { type LinkNames, linkIds } from './resolver.js';
 
 // What an export writes so its file imports into another account (issue 30.4): beside each link id
@@ -11,8 +11,7 @@ import { type LinkNames, linkIds } from './resolver.js';
 
 type Rec = Record<string, unknown>;
 
-/** Custom field types whose value is the id of a linked record. */
-const LINKED: Record<string, LinkKind> = { user: 'user', org: 'organization', people: 'person' };
+const LINKED = CUSTOM_FIELD_LINKS;
 
 /** Kinds whose records carry something other than an id (an activity's type is its key_string). */
 const BY_REF: ReadonlySet<LinkKind> = new Set(['activity-type', 'currency']);
