@@ -49,6 +49,21 @@ describe('export formats', () => {
     expect((await fx.requests()).map((q) => [q.path, q.query.start ?? '0'])).toEqual([['/api/v1/leads', '0'], ['/api/v1/leads', '500']]);
   });
 
+  it('a link whose name two records share cannot be carried by name: the name is left empty and one warning says which and why', async () => {
+    expect((await run(['organizations', 'create', '--name', 'Acme Corporation'])).code).toBe(0);
+    const deals = (await fx.collection<{ org_id: number | null; is_deleted: boolean; is_archived: boolean }>('deals')).filter((d) => !d.is_deleted && !d.is_archived);
+    const r = await run(['export', 'deals']);
+    expect(r.code, r.stderr).toBe(0);
+    const acme = deals.filter((d) => d.org_id === 1).length;
+    expect(acme).toBeGreaterThan(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning: '))).toEqual([
+      `warning: links not carried by name (an import into another account leaves them out): org_id of ${acme} deals (2 organizations are called "Acme Corporation")`,
+    ]);
+    const out = ndjson(r.stdout);
+    expect(out.filter((d) => d.org_id === 1).map((d) => d.org_name)).toEqual(Array(acme).fill(null));
+    expect(out.filter((d) => d.org_id === 2).map((d) => d.org_name)).toContain('Globex Industries');
+  });
+
   it('writes a json array (streamed, valid JSON) to --out, format taken from the extension', async () => {
     const dir = workDir();
     const out = join(dir, 'labels.json');
