@@ -13,11 +13,10 @@ import { planJson, planText, type BulkPlan } from './bulk-update-plan.js';
 import { recordsByIds, recordsOfFilter, selectionOf, type RecordId } from './bulk-update-select.js';
 import { FILTER_KEY } from './bulk-update-where.js';
 import { Progress } from './progress.js';
-import { canonical, hashOf } from '../runs/fingerprint.js';
-import { Journal } from '../runs/journal.js';
+import { canonical } from '../runs/fingerprint.js';
 import { isPassing } from '../runs/passing.js';
 import { writeResults } from '../runs/results.js';
-import { openRun, type Run } from '../runs/run.js';
+import { itemStates, openRun, readRun, runInput, type Run } from '../runs/run.js';
 
 type Rec = Record<string, unknown>;
 
@@ -75,11 +74,12 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   const opened = await openRun(ctx, {
     kind: 'bulk-update',
     journal: statePath,
-    input: sel && changesGiven ? { fingerprint: hashOf(canonical({ area, selected, changes: changesGiven })), describe: `${area} ${selection}: sets ${JSON.stringify(changesGiven)}` } : undefined,
+    input: sel && changesGiven ? runInput({ area, selected, changes: changesGiven }, `${area} ${selection}: sets ${JSON.stringify(changesGiven)}`) : undefined,
     resume: flags.resume,
     newRun: flags.newRun,
     dryRun: flags.dryRun,
     header: { area, selection, changes: changesGiven, ...(sel?.kind === 'where' ? { where: sel.where, filter_type: sel.type } : {}) },
+    journalFlag: '--state',
     // A temporary --where filter a killed run left behind goes first, whatever happens next.
     cleanup: async (h, entries, append) => (await import('./bulk-update-where.js')).removeLeftoverFilter(ctx, reader, http, h.run_id, entries, append),
   });
@@ -114,16 +114,12 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   try {
     if (header && journaledIds) {
       ids = journaledIds;
-      for (const e of entries) {
-        if (e.key === 'selection' || e.key.startsWith('filter:')) continue;
-        const id = String(e.key);
-        if (e.status === 'sending' || (e.status === 'failed' && e.retry === true)) {
-          outcomes.delete(id);
-          pending.add(id);
-        } else {
-          pending.delete(id);
+      for (const { key, unsettled, last: e } of itemStates(entries).values()) {
+        if (key === 'selection' || key.startsWith('filter:')) continue;
+        if (unsettled) pending.add(key);
+        else {
           const status = e.status === 'failed' ? 'failed' : e.action === 'unchanged' ? 'unchanged' : 'updated';
-          outcomes.set(id, { id: (e.record ?? e.key) as RecordId, status, ...(e.error !== undefined ? { error: String(e.error) } : {}) });
+          outcomes.set(key, { id: (e.record ?? e.key) as RecordId, status, ...(e.error !== undefined ? { error: String(e.error) } : {}) });
         }
       }
       if (o.filters.some((f) => o.tableOpts[f.flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())] !== undefined) || flags.ids !== undefined || flags.filterId !== undefined || flags.where.length > 0) {
@@ -234,7 +230,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
     let failed = 0;
     const sendOne = async (id: RecordId, input: Prepared): Promise<void> => {
       // The values the update replaces, from the record as read for the plan: an undo writes them back.
-      await run.append({ key: String(id), op: 'update', status: 'sending', at: Date.now(), record: id, sent: input.body, prior: priorValues(current.get(String(id)) ?? {}, input.body as Rec) });
+      await run.sending(String(id), { op: 'update', record: id, sent: input.body as Rec, prior: priorValues(current.get(String(id)) ?? {}, input.body as Rec) });
       let unsettled = false;
       // PATCH is idempotent on paper, but a blind resend would write a record twice: ask the record first.
       const reconcile = async (): Promise<HttpResponse | undefined> => {
@@ -318,7 +314,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
  * begun its journal for the temporary filter, which is deleted by now, so nothing is left to continue.
  */
 async function endBeforeWrites(run: Run): Promise<void> {
-  if (run.resumable && !Journal.read(run.journal).some((e) => e.key === FILTER_KEY && e.op === 'delete' && e.status !== 'done')) await run.discard();
+  if (run.resumable && !readRun(run.journal).items.some((e) => e.key === FILTER_KEY && e.op === 'delete' && e.status !== 'done')) await run.discard();
   else await run.close();
 }
 
@@ -364,5 +360,6 @@ function fieldOf(update: Operation, field: string): string {
 async function record(run: Run, outcomes: Map<string, Outcome>, outcome: Outcome, extra: Rec = {}): Promise<void> {
   outcomes.set(String(outcome.id), outcome);
   const { id, status, error } = outcome;
-  await run.append({ key: String(id), status: status === 'failed' ? 'failed' : 'done', record: id, ...(status === 'failed' ? { error } : { action: status }), ...extra });
+  if (status === 'failed') await run.failed(String(id), error ?? 'failed', { record: id, ...extra });
+  else await run.done(String(id), { record: id, action: status, ...extra });
 }

@@ -13,7 +13,7 @@ import { VERSION } from '../core/version.js';
  * Builds the context a command runs with (gh's Factory): the heavy pieces are imported on first use,
  * so `crmctl --help` and `crmctl leads --help` load no HTTP, auth, config or prompt code.
  */
-export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions): Context {
+export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, argv: readonly string[]): Context {
   const canPrompt = io.isStdinTTY && io.isStdoutTTY && !isCI(env) && !globals.noInput;
   const colorEnabled = globals.color && io.isStdoutTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   let creds: Promise<CredentialSource> | undefined;
@@ -28,6 +28,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
   const ctx: Context = {
     io,
     env,
+    argv,
     globals,
     canPrompt,
     colorEnabled,
