@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply mcp destroy commands auth doctor budget quota completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply mcp destroy commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
     "leads")
       case "$prev" in
       esac
@@ -1738,7 +1738,7 @@ _crmctl() {
     "webhooks create")
       case "$prev" in
         --action) COMPREPLY=($(compgen -W "create change delete *" -- "$cur")); return;;
-        --object) COMPREPLY=($(compgen -W "activity deal lead note organization person pipeline product stage user *" -- "$cur")); return;;
+        --object) COMPREPLY=($(compgen -W "activity deal lead note organization person pipeline product stage user project task board phase deal_product deal_installment *" -- "$cur")); return;;
         --payload-version) COMPREPLY=($(compgen -W "1.0 2.0" -- "$cur")); return;;
       esac
       words="--url --action --object --name --user-id --auth-user --auth-password --payload-version --data --auth-password-stdin";;
@@ -1749,7 +1749,7 @@ _crmctl() {
     "webhooks listen")
       case "$prev" in
       esac
-      words="--port --user --password-stdin --forward --max-events --timeout --max-body --max-concurrent";;
+      words="--port --user --password-stdin --forward --max-events --timeout --max-body --max-concurrent --max-forward-queue --max-forward-bytes";;
     "api")
       case "$prev" in
       esac
@@ -1792,6 +1792,63 @@ _crmctl() {
       case "$prev" in
       esac
       words="";;
+    "audit")
+      case "$prev" in
+      esac
+      words="--config --checks --as-of --region --strict --list-checks";;
+    "watch")
+      case "$prev" in
+        --fail-on) COMPREPLY=($(compgen -W "info warning error" -- "$cur")); return;;
+      esac
+      words="--config --checks --as-of --region --fail-on --post --baseline --reset";;
+    "analytics")
+      case "$prev" in
+      esac
+      words="funnel forecast velocity aging slippage coverage scorecard";;
+    "analytics funnel")
+      case "$prev" in
+      esac
+      words="--pipeline --as-of --from --convert-to --rate";;
+    "analytics forecast")
+      case "$prev" in
+      esac
+      words="--pipeline --as-of --from --convert-to --rate";;
+    "analytics velocity")
+      case "$prev" in
+      esac
+      words="--pipeline --as-of --from --convert-to --rate";;
+    "analytics aging")
+      case "$prev" in
+      esac
+      words="--pipeline --as-of --from --convert-to --rate";;
+    "analytics slippage")
+      case "$prev" in
+      esac
+      words="--pipeline --as-of --from --convert-to --rate";;
+    "analytics coverage")
+      case "$prev" in
+      esac
+      words="--pipeline --as-of --from --convert-to --rate";;
+    "analytics scorecard")
+      case "$prev" in
+      esac
+      words="--pipeline --as-of --from --convert-to --rate";;
+    "digest")
+      case "$prev" in
+        --format) COMPREPLY=($(compgen -W "md html" -- "$cur")); return;;
+      esac
+      words="--format --out --with-history --pipeline --as-of --from --convert-to --rate --config --checks --region";;
+    "dedupe")
+      case "$prev" in
+        --keep) COMPREPLY=($(compgen -W "oldest most-complete" -- "$cur")); return;;
+      esac
+      words="persons organizations --dry-run --keep --similarity --config --region";;
+    "normalize")
+      case "$prev" in
+        --phones) COMPREPLY=($(compgen -W "E164" -- "$cur")); return;;
+        --emails) COMPREPLY=($(compgen -W "lower" -- "$cur")); return;;
+      esac
+      words="persons --phones --emails --region --dry-run --changed-only";;
     "auth")
       case "$prev" in
       esac
@@ -1835,7 +1892,7 @@ _crmctl() {
     "doctor")
       case "$prev" in
       esac
-      words="";;
+      words="--deprecated";;
     "budget")
       case "$prev" in
       esac
@@ -1872,7 +1929,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply mcp destroy commands auth doctor budget quota completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply mcp destroy commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status bulk-update convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -2281,6 +2338,19 @@ _crmctl_subs() {
     "mcp") echo "";;
     "destroy") echo "";;
     "commands") echo "";;
+    "audit") echo "";;
+    "watch") echo "";;
+    "analytics") echo "funnel forecast velocity aging slippage coverage scorecard";;
+    "analytics funnel") echo "";;
+    "analytics forecast") echo "";;
+    "analytics velocity") echo "";;
+    "analytics aging") echo "";;
+    "analytics slippage") echo "";;
+    "analytics coverage") echo "";;
+    "analytics scorecard") echo "";;
+    "digest") echo "";;
+    "dedupe") echo "";;
+    "normalize") echo "";;
     "auth") echo "login status token refresh logout profiles";;
     "auth login") echo "";;
     "auth status") echo "";;

@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandboxProcess } from './lib/processes.mjs';
+import { sandboxControl, startSandboxProcess } from './lib/processes.mjs';
 import { collectRequests, measuredCrmctl, windowsOf } from './lib/bulk-measure.mjs';
 
 const SMALL = Number(process.env.BENCH_EXPORT_SMALL ?? 100_000);
@@ -23,12 +23,7 @@ const env = { ...process.env, CRMCTL_CONFIG_DIR: dir };
 delete env.CRMCTL_PROFILE;
 const sb = await startSandboxProcess(['--port', '0', '--no-profile', '--seed', 'demo'], env);
 const url = sb.info.url;
-const control = async (method, path, body) => {
-  const res = await fetch(`${url}/__sandbox/${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json)}`);
-  return json.data;
-};
+const control = sandboxControl(url);
 const fmt = (n, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 try {

@@ -62,3 +62,5 @@ try {
 // Bulk export/import benchmarks: their own script (minutes, not seconds), run after the start-up numbers.
 // BENCH_STARTUP_ONLY=1 skips them.
 if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-bulk.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+// Account health: audit of 50k deals against an export of them (scripts/bench-health.mjs).
+if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-health.mjs', import.meta.url).pathname], { stdio: 'inherit' });

@@ -7,6 +7,7 @@ import { buildProgram } from './program.js';
 import { findArea } from './commands/areas.js';
 import { sourceFrames } from './core/crash-report.js';
 import { redactText } from './core/redact.js';
+import { safeLines } from './output/safe-text.js';
 import { commanderErrorJson, errorJson, wantsJsonErrors, type ErrorJson } from './core/error-json.js';
 import { shellLine } from './core/shell-quote.js';
 import { VERSION } from './core/version.js';
@@ -25,7 +26,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
   }
   try {
     if (argv[0] === 'help' && argv[1] && !argv[1].startsWith('-')) {
-      const { helpTopic, HELP_TOPICS } = await import('./commands/help-topics.js');
+      const { helpTopic, HELP_TOPICS } = await import('./docs/help-topics.js');
       const text = helpTopic(argv[1]);
       if (text) {
         io.stdout.write(text);
@@ -62,14 +63,16 @@ function report(err: unknown, io: IO, ctx: Context | undefined, argv: string[]):
     // Commander already printed its message (unknown option, missing argument...).
     return EXIT.USAGE;
   }
+  // Messages quote values (a record's title, a name the service sent, a cell of a file): control
+  // characters are shown as escapes, so an error cannot rewrite the screen it is printed on.
   if (err instanceof CliError) {
-    io.stderr.write(`error: ${redactText(err.message, secrets)}\n`);
-    if (err.hint) io.stderr.write(`hint: ${redactText(err.hint, secrets)}\n`);
+    io.stderr.write(`error: ${safeLines(redactText(err.message, secrets))}\n`);
+    if (err.hint) io.stderr.write(`hint: ${safeLines(redactText(err.hint, secrets))}\n`);
     if (isResumable(err)) io.stderr.write(`hint: ${redactText(resumeLine(argv), secrets)}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
-  io.stderr.write(`error: unexpected failure: ${redactText(message, secrets)}\n`);
+  io.stderr.write(`error: unexpected failure: ${safeLines(redactText(message, secrets))}\n`);
   if (err instanceof Error && err.stack) {
     // The bundle is minified: name the source files and lines through its source maps.
     const frames = sourceFrames(err.stack, ctx?.globals.debug ? 30 : 5);

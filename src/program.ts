@@ -7,8 +7,9 @@ import { parseFieldList, parseOutputFormat, parseQuery, type GlobalOptions } fro
 import { VERSION } from './core/version.js';
 import type { IO } from './core/io.js';
 import { AREAS, findArea, type AreaEntry } from './commands/areas.js';
-import { groupExamples, operationHelp } from './commands/help-format.js';
-import { hintSubcommandOptions } from './commands/subcommand-hint.js';
+import { groupExamples, operationHelp } from './docs/help-format.js';
+import { hintForeignFlags, hintSubcommandOptions } from './commands/subcommand-hint.js';
+import { safeLines } from './output/safe-text.js';
 
 export interface ProgramHooks {
   /** Receives the context of the command that ran, so main can close it. */
@@ -37,9 +38,11 @@ export function createRoot(io: IO, quietUsageErrors = false): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => (quietUsageErrors ? undefined : write(s)),
+      // Commander quotes the words of the command line in its errors: shown safe like every message.
+      outputError: (s, write) => (quietUsageErrors ? undefined : write(safeLines(s))),
     })
     .exitOverride();
+  hintForeignFlags(root);
   root.addHelpText('after', '\nAlso: --no-color (or NO_COLOR=1) turns colours off everywhere.\n\nExamples:\n  $ crmctl sandbox start --seed demo\n  $ crmctl auth login --profile sandbox\n  $ crmctl leads list --json\n\nMore: crmctl help environment | output | exit-codes');
   return root;
 }
@@ -77,6 +80,7 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
   top.exitOverride();
   const specOf = (c: Command) => (c as Command & { [SPEC]?: CommandSpec })[SPEC];
   hintSubcommandOptions(top, words ?? [], specOf);
+  hintForeignFlags(top);
   const groups = new Map<string, Command>([[entry.name, top]]);
   const chosen = words ? runnable(mod.commands, words) : [];
   for (const spec of chosen.length ? chosen : mod.commands) {
@@ -89,6 +93,7 @@ export function addArea(root: Command, entry: AreaEntry, mod: AreaModule, io: IO
         g.configureOutput(root.configureOutput());
         g.exitOverride();
         hintSubcommandOptions(g, words ?? [], specOf);
+        hintForeignFlags(g);
         groups.set(key, g);
       }
       parent = g;
@@ -179,6 +184,7 @@ function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, h
   }
   cmd.configureOutput(cmd.parent?.configureOutput() ?? {});
   cmd.exitOverride();
+  hintForeignFlags(cmd);
   const after = [
     spec.examples.length ? examplesBlock(spec.examples) : '',
     spec.operations?.length ? `\n${operationHelp(spec.operations)}` : '',

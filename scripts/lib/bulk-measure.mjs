@@ -11,12 +11,17 @@ const TIME = '/usr/bin/time';
  * `/usr/bin/time -v` when present, else from polling /proc/PID/status VmHWM (the kernel's high-water mark).
  */
 export function measuredCrmctl(args, env) {
+  return measuredNode([BIN, ...args], env);
+}
+
+/** Runs `node ...args` (a script or `-e` code) measured as measuredCrmctl measures crmctl; `cwd` for `-e` imports. */
+export function measuredNode(args, env, cwd = undefined) {
   const useTime = existsSync(TIME);
   const cmd = useTime ? TIME : process.execPath;
-  const argv = useTime ? ['-v', process.execPath, BIN, ...args] : [BIN, ...args];
+  const argv = useTime ? ['-v', process.execPath, ...args] : args;
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'], cwd });
     let stderr = '';
     let hwm = 0;
     child.stderr.on('data', (d) => (stderr += d));
@@ -31,7 +36,9 @@ export function measuredCrmctl(args, env) {
       if (poll) clearInterval(poll);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ code, stderr, seconds, peakRssKb: m ? Number(m[1]) : hwm, via: useTime ? '/usr/bin/time -v' : '/proc VmHWM' });
+      // CPU seconds (user + system) hold on a busy machine where wall time does not.
+      const cpu = ['User', 'System'].map((k) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(stderr)?.[1] ?? Number.NaN));
+      resolve({ code, stderr, seconds, cpuSeconds: cpu[0] + cpu[1], peakRssKb: m ? Number(m[1]) : hwm, via: useTime ? '/usr/bin/time -v' : '/proc VmHWM' });
     });
   });
 }

@@ -46,3 +46,13 @@ export function startSandboxProcess(args, env) {
     child.on('close', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
   });
 }
+
+/** Calls the sandbox's control endpoints (/__sandbox/...): resolves with `data`, throws on a refusal. */
+export function sandboxControl(url) {
+  return async (method, path, body) => {
+    const res = await fetch(`${url}/__sandbox/${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json)}`);
+    return json.data;
+  };
+}

@@ -1,5 +1,6 @@
 import type { HttpPort } from '../core/http-port.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
+import { deprecationNotice } from '../core/deprecation.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { pathParamProblem } from './path-param.js';
 import { isIdempotent, type Operation } from './operation.js';
@@ -41,6 +42,7 @@ export function toRequest(op: Operation, input: Prepared, extra: Partial<HttpReq
     idempotent: isIdempotent(op),
     cost: op.cost,
     scopes: [...op.scopes],
+    notice: deprecationNotice(op),
     ...extra,
   };
 }

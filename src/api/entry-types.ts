@@ -1,10 +1,23 @@
 import type { HttpPort } from '../core/http-port.js';
 import type { CredentialSource } from '../http/types.js';
-import type { RawInput, ValidInput } from '../input/operation-input.js';
 import type { Operation } from './operation.js';
 
-// The contracts of the one entry (prepare.ts), kept apart from it so that the call layer and the
-// account checks can name them without importing the entry itself (no import circle).
+// The contracts of the one entry (src/entry/prepare.ts), kept below it so that the call layer and the
+// account checks name them without importing the entry itself (no import circle).
+
+/** Input of one call before its schemas checked it (from flags, a fixture, a row, an MCP tool call). */
+export interface RawInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** Input the operation's schemas accepted (transforms applied: a path id is a number now). */
+export interface ValidInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
 
 declare const preparedBrand: unique symbol;
 
@@ -25,6 +38,13 @@ export interface Reader {
   credentials?(): Promise<CredentialSource>;
   /** Answers of reads made with this reader, kept so many rows checked against one list read it once (import). */
   memo?: Map<string, Promise<unknown>>;
+  /**
+   * The environment and profile of a CLI Context (a Context is a Reader): what caches kept under the
+   * config directory are keyed by (src/names/cache.ts). A reader made from an HttpPort has neither and
+   * keeps such caches in memory.
+   */
+  env?: NodeJS.ProcessEnv;
+  profileName?(): Promise<string>;
 }
 
 /** What an account check may use: a Reader plus reads that go through the same entry. */

@@ -1,6 +1,11 @@
 import type * as z from 'zod/mini';
+import type { Deprecation } from '../core/deprecation.js';
+import { deprecationOf } from './deprecations.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a call does to the account: reads nothing changes; destructive loses data or access (deletes, archives, deactivations...). */
+export type Effect = 'read' | 'write' | 'destructive';
 
 /** offset: start/limit + additional_data.pagination; cursor: cursor/limit + additional_data.next_cursor. */
 export type Pagination = 'offset' | 'cursor' | 'none';
@@ -104,11 +109,22 @@ export interface OperationSpec {
   encoding?: 'json' | 'form' | 'multipart';
   /** Safe to resend when the outcome is unknown (GET, PUT, PATCH, DELETE are; POST creates are not). */
   idempotent?: boolean;
+  /**
+   * What the call does to the account when its method does not say it (src/api/effect.ts): a POST or PUT
+   * that deletes, archives or replaces data is `destructive`. Calls whose arguments decide are in
+   * src/api/effect-rules.ts instead.
+   */
+  effect?: Effect;
   params?: ObjectSchema;
   query?: z.ZodMiniType;
   /** Object body, or an array body for bulk option operations. */
   body?: z.ZodMiniType;
   cli: OperationCli;
+  /**
+   * The vendor deprecated this v1 form (it has a v2 form): set by defineTable from the vendor's
+   * deprecations (src/api/deprecations.ts), never written in a table.
+   */
+  deprecated?: Deprecation;
 }
 
 /** A row with its identity: `id` is `<area>.<key>` (`leads.update`), stable for docs, tests and checkpoints. */
@@ -122,7 +138,7 @@ const SCHEMA_KEYS: readonly SchemaKey[] = ['params', 'query', 'body'];
  * first access and kept. A command builds the schemas of the operations it runs, not of its whole area
  * (building every zod schema of a table was most of the cost of loading it).
  */
-export type OperationRow = Omit<OperationSpec, SchemaKey> & {
+export type OperationRow = Omit<OperationSpec, SchemaKey | 'deprecated'> & {
   params?: ObjectSchema | (() => ObjectSchema);
   query?: z.ZodMiniType | (() => z.ZodMiniType);
   body?: z.ZodMiniType | (() => z.ZodMiniType);
@@ -147,6 +163,8 @@ export function defineTable<T extends OperationTable>(area: string, rows: T): Ta
   const out: Record<string, Operation> = {};
   for (const [key, spec] of Object.entries(rows)) {
     const row: Record<string, unknown> = { ...spec, id: `${area}.${key}`, area, key };
+    const deprecated = deprecationOf(spec.method, spec.path);
+    if (deprecated) row.deprecated = deprecated;
     for (const k of SCHEMA_KEYS) {
       const make = spec[k];
       if (typeof make !== 'function') continue;

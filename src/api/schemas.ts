@@ -51,6 +51,20 @@ export function searchQuery<T extends z.core.$ZodShape>(shape: T) {
   }));
 }
 
+/**
+ * A list query whose saved filter makes the service ignore other filters: the CLI refuses the mix
+ * rather than send filters that silently do nothing (docs/interface-deviations.md). In the query
+ * schema, so every door (command, MCP, export) holds it.
+ */
+export function filterWins(winner: string, ignored: readonly string[]) {
+  return (q: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
+    if (q[winner] === undefined) return;
+    for (const k of ignored) {
+      if (q[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `is ignored by the service when --${winner.replace(/_/g, '-')} is given (the filter wins); drop one of them` });
+    }
+  };
+}
+
 export const offsetQuery = once(() => ({ start: z.optional(z.int().check(z.gte(0))), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(500))) }));
 export function cursorQuery(max = 500) {
   return { cursor: z.optional(z.string()), limit: z.optional(z.int().check(z.gte(1)).check(z.lte(max))) };

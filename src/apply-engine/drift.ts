@@ -1,4 +1,4 @@
-import { read, type Reader } from '../api/prepare.js';
+import { read, type Reader } from '../entry/prepare.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Plan } from './plan.js';
 import { specHash, stableJson, type FixtureState } from './state.js';

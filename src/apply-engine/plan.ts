@@ -6,7 +6,7 @@ import { foreignTouch } from './prior.js';
 import { removalPlan } from './remove.js';
 import { namedDependencies } from './name-deps.js';
 import { where, type FixtureRecord } from './parse.js';
-import { envText, fieldOf, findTokens, resolveTokens, UNKNOWN, type Token } from './refs.js';
+import { envText, fieldOf, findTokens, forbiddenReference, resolveTokens, UNKNOWN, type Token } from './refs.js';
 import { redactSecrets, specHash, stableJson, type FixtureState, type StateEntry } from './state.js';
 import { checkParams, checkSchema, shapeOf, typedEnv, unknownKeys, type Problem } from './validate.js';
 
@@ -87,6 +87,8 @@ export function makePlan(records: FixtureRecord[], state: FixtureState, opts: Pl
     const { found, bad } = findTokens({ spec: rec.spec, params: rec.parents });
     for (const b of bad) issues.push({ field: fieldLabel(rec, b.path), rule: `${b.text} is not a reference: write \${ref:<name>.<field>}, \${env:VAR} or \${env:VAR:-default} (and $\${ for a literal \${)` });
     for (const f of found) {
+      const forbidden = forbiddenReference(f.token);
+      if (forbidden) issues.push({ field: fieldLabel(rec, f.path), rule: forbidden });
       if (f.token.type === 'ref' && !byName.has(f.token.name)) {
         issues.push({ field: fieldLabel(rec, f.path), rule: `${f.token.text} refers to an unknown record "${f.token.name}" (not in the fixture files)` });
       }

@@ -1,5 +1,5 @@
 import { callOperation } from '../api/call.js';
-import { prepare, read, type Reader } from '../api/prepare.js';
+import { prepare, read, type Reader } from '../entry/prepare.js';
 import type { KindDef } from './kinds.js';
 import type { FixtureRecord } from './parse.js';
 import { tokensOf } from './refs.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AuthError } from '../core/errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import type { CredentialSource } from '../http/types.js';
 import { withFileLock } from '../fs/lock.js';
 import { configDir, getProfile, migrateSecrets, resolveProfileName, updateProfile, type Profile } from '../config/store.js';
@@ -25,11 +25,43 @@ export interface CredentialOptions {
   warn?: (line: string) => void;
 }
 
-/** Which credentials the environment supplies, in precedence order (for `auth status` too). */
+/**
+ * The credential variables come in sets, and a set is used whole or not at all: a token with the API
+ * address it belongs to, a refresh token with its client and OAuth server. Half a set is refused
+ * (exit 2, nothing sent) instead of being completed from the stored profile: a CI job whose token
+ * secret is missing (an empty variable) must not run against the default profile's account, and an
+ * env token must not be sent to a profile's API address.
+ */
+function checkEnvSets(env: NodeJS.ProcessEnv): void {
+  const given = (k: string) => Boolean(env[k]);
+  const state = (k: string) => (env[k] === undefined ? 'not set' : 'empty');
+  const token = ['CRMCTL_ACCESS_TOKEN', 'CRMCTL_API_TOKEN'].find(given);
+  const refresh = given('CRMCTL_REFRESH_TOKEN');
+  const nothingSent = 'Nothing was sent. Give the whole set (docs/auth.md, "CI and scripts"), or unset them all to use the stored profile.';
+  if (given('CRMCTL_API_DOMAIN') && !token && !refresh) {
+    const missing = env.CRMCTL_API_TOKEN !== undefined && env.CRMCTL_ACCESS_TOKEN === undefined ? 'CRMCTL_API_TOKEN' : 'CRMCTL_ACCESS_TOKEN';
+    throw new UsageError(`CRMCTL_API_DOMAIN is set but ${missing} is ${state(missing)}: set CRMCTL_ACCESS_TOKEN (or CRMCTL_API_TOKEN) and CRMCTL_API_DOMAIN together, or neither`, nothingSent);
+  }
+  if (token && !given('CRMCTL_API_DOMAIN')) {
+    throw new UsageError(`${token} is set but CRMCTL_API_DOMAIN is ${state('CRMCTL_API_DOMAIN')}: set ${token} and CRMCTL_API_DOMAIN together, or neither`, `${nothingSent} CRMCTL_API_DOMAIN is the api_domain of the token response, e.g. https://yourcompany.example.com.`);
+  }
+  if (refresh) {
+    const missing = ['CRMCTL_CLIENT_ID', 'CRMCTL_CLIENT_SECRET', 'CRMCTL_AUTH_URL'].filter((k) => !given(k));
+    if (missing.length) {
+      throw new UsageError(`CRMCTL_REFRESH_TOKEN is set but ${missing.map((k) => `${k} is ${state(k)}`).join(', ')}: set CRMCTL_REFRESH_TOKEN, CRMCTL_CLIENT_ID, CRMCTL_CLIENT_SECRET and CRMCTL_AUTH_URL together, or none of them`, nothingSent);
+    }
+  }
+}
+
+/**
+ * Which credentials the environment supplies, in precedence order (for `auth status` and `doctor` too).
+ * Half a set of variables is refused here, so every command that reads credentials refuses it alike.
+ */
 export function envCredentialKind(env: NodeJS.ProcessEnv): 'access_token' | 'api_token' | 'refresh_token' | undefined {
+  checkEnvSets(env);
   if (env.CRMCTL_ACCESS_TOKEN) return 'access_token';
   if (env.CRMCTL_API_TOKEN) return 'api_token';
-  if (env.CRMCTL_CLIENT_ID && env.CRMCTL_CLIENT_SECRET && env.CRMCTL_REFRESH_TOKEN) return 'refresh_token';
+  if (env.CRMCTL_REFRESH_TOKEN) return 'refresh_token';
   return undefined;
 }
 
@@ -55,37 +87,19 @@ export async function createCredentialSource(opts: CredentialOptions): Promise<C
   return profileSource(name, env, debug, opts.warn);
 }
 
-/** The stored profile if it can be read; env-only setups do not need a config file at all. */
-async function profileIfAny(opts: CredentialOptions): Promise<{ name: string; profile: Profile | undefined }> {
-  const name = await resolveProfileName(opts.env, opts.profile);
-  return { name, profile: await getProfile(name, opts.env) };
-}
-
 async function envTokenSource(opts: CredentialOptions, kind: 'access_token' | 'api_token'): Promise<CredentialSource> {
   const { env, debug } = opts;
-  let baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN, 'CRMCTL_API_DOMAIN') : undefined;
-  let profileName = await resolveProfileName(env, opts.profile);
-  if (!baseUrl) {
-    const { name, profile } = await profileIfAny(opts);
-    profileName = name;
-    baseUrl = profile?.apiDomain;
-    if (!baseUrl) {
-      throw new AuthError(
-        `${kind === 'access_token' ? 'CRMCTL_ACCESS_TOKEN' : 'CRMCTL_API_TOKEN'} is set but there is no API address: set CRMCTL_API_DOMAIN, or log in profile "${name}" so it stores one (its apiDomain).`,
-        `e.g. CRMCTL_API_DOMAIN=https://yourcompany.example.com, or ${loginHint(name).replace(/^Run /, 'run ')}`,
-      );
-    }
-    debug(`auth: API address from profile ${name}`);
-  }
+  // checkEnvSets made sure the address came with the token.
+  const baseUrl = normalizeDomain(env.CRMCTL_API_DOMAIN!, 'CRMCTL_API_DOMAIN');
   const apiToken = env.CRMCTL_API_TOKEN;
   let accessToken = env.CRMCTL_ACCESS_TOKEN;
   const seen = new Set<string>([accessToken, apiToken, env.CRMCTL_CLIENT_SECRET, env.CRMCTL_REFRESH_TOKEN].filter((s): s is string => !!s));
   debug(`auth: using ${kind === 'access_token' ? 'CRMCTL_ACCESS_TOKEN (Bearer)' : 'CRMCTL_API_TOKEN (x-api-token)'} from the environment`);
-  const refresher = kind === 'access_token' && env.CRMCTL_CLIENT_ID && env.CRMCTL_CLIENT_SECRET && env.CRMCTL_REFRESH_TOKEN ? envRefresher(opts, profileName) : undefined;
+  const refresher = kind === 'access_token' && env.CRMCTL_REFRESH_TOKEN ? envRefresher(opts) : undefined;
   return {
     async get() {
       const headers: Record<string, string> = kind === 'api_token' ? { 'x-api-token': apiToken! } : { authorization: `Bearer ${accessToken}` };
-      return { baseUrl: baseUrl!, headers };
+      return { baseUrl, headers };
     },
     async refreshAfter401() {
       if (!refresher) return false;
@@ -99,24 +113,13 @@ async function envTokenSource(opts: CredentialOptions, kind: 'access_token' | 'a
   };
 }
 
-/** In-memory refresh from env client credentials; never writes the config file. */
-function envRefresher(opts: CredentialOptions, profileName: string) {
+/** In-memory refresh from env client credentials (the whole set, checkEnvSets); never writes the config file. */
+function envRefresher(opts: CredentialOptions) {
   const { env, debug } = opts;
   let refreshToken = env.CRMCTL_REFRESH_TOKEN!;
   return {
     async refresh(): Promise<TokenSet> {
-      let authUrl = env.CRMCTL_AUTH_URL;
-      if (!authUrl) {
-        try {
-          authUrl = (await getProfile(profileName, env))?.authUrl;
-        } catch {
-          authUrl = undefined;
-        }
-      }
-      if (!authUrl) {
-        throw new AuthError('CRMCTL_REFRESH_TOKEN is set but there is no OAuth server address: set CRMCTL_AUTH_URL.', 'e.g. CRMCTL_AUTH_URL=https://oauth.example.com');
-      }
-      const c: ClientCredentials = { authUrl, clientId: env.CRMCTL_CLIENT_ID!, clientSecret: env.CRMCTL_CLIENT_SECRET! };
+      const c: ClientCredentials = { authUrl: env.CRMCTL_AUTH_URL!, clientId: env.CRMCTL_CLIENT_ID!, clientSecret: env.CRMCTL_CLIENT_SECRET! };
       debug('auth: refreshing with CRMCTL_REFRESH_TOKEN (in memory; the config file is not touched)');
       const t = await refreshTokens(c, refreshToken, debug);
       if (t.refreshToken && t.refreshToken !== refreshToken) {
@@ -130,8 +133,7 @@ function envRefresher(opts: CredentialOptions, profileName: string) {
 
 async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSource> {
   const { env, debug } = opts;
-  const profileName = await resolveProfileName(env, opts.profile);
-  const refresher = envRefresher(opts, profileName);
+  const refresher = envRefresher(opts);
   const seen = new Set<string>([env.CRMCTL_CLIENT_SECRET!, env.CRMCTL_REFRESH_TOKEN!]);
   let current: TokenSet | undefined;
   let baseUrl: string | undefined;
@@ -141,16 +143,8 @@ async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSour
     obtainedAt = Date.now();
     seen.add(current.accessToken);
     if (current.refreshToken) seen.add(current.refreshToken);
+    // The address comes with the environment's set or with the token, never from a stored profile.
     baseUrl = env.CRMCTL_API_DOMAIN ? normalizeDomain(env.CRMCTL_API_DOMAIN, 'CRMCTL_API_DOMAIN') : current.apiDomain;
-    if (!baseUrl) {
-      let stored: string | undefined;
-      try {
-        stored = (await getProfile(profileName, env))?.apiDomain;
-      } catch {
-        stored = undefined;
-      }
-      baseUrl = stored;
-    }
     if (!baseUrl) throw new AuthError('The token response has no api_domain and CRMCTL_API_DOMAIN is not set.', 'Set CRMCTL_API_DOMAIN to the company API address.');
   };
   debug('auth: using CRMCTL_CLIENT_ID / CRMCTL_CLIENT_SECRET / CRMCTL_REFRESH_TOKEN from the environment');
@@ -167,10 +161,19 @@ async function envRefreshSource(opts: CredentialOptions): Promise<CredentialSour
   };
 }
 
+/**
+ * First use of a profile whose secrets are not where this version keeps them (in the config file
+ * while a keychain works, in keychain entries shared by every config directory): move them and say
+ * so, once. Every command that reads a stored profile's secrets calls this first.
+ */
+export async function settleSecrets(name: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<void> {
+  const moved = await migrateSecrets(name, env);
+  if (moved) warn(moved);
+}
+
 /** Credentials of a stored profile, refreshed near expiry and once after a 401. */
 export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug: (l: string) => void, warn: (l: string) => void = debug): Promise<CredentialSource> {
-  // First use of a profile whose secrets sit in the config file while a keychain works: move them.
-  if (await migrateSecrets(name, env)) warn(`moved the secrets of profile ${name} (tokens, client secret) from the config file to the OS keychain`);
+  await settleSecrets(name, env, warn);
   let profile = await getProfile(name, env);
   if (!profile?.accessToken) {
     throw new AuthError(
@@ -215,10 +218,7 @@ export async function profileSource(name: string, env: NodeJS.ProcessEnv, debug:
           debug(`auth: early refresh failed (${err instanceof Error ? err.message : String(err)}); using the current token until it expires`);
         }
       }
-      if (!profile!.apiDomain) {
-        if (env.CRMCTL_API_DOMAIN) return { baseUrl: normalizeDomain(env.CRMCTL_API_DOMAIN, 'CRMCTL_API_DOMAIN'), headers: { authorization: `Bearer ${profile!.accessToken}` }, scopes: profile!.scopes };
-        throw new AuthError(`Profile "${name}" has no API address (apiDomain).`, loginHint(name));
-      }
+      if (!profile!.apiDomain) throw new AuthError(`Profile "${name}" has no API address (apiDomain).`, loginHint(name));
       return { baseUrl: profile!.apiDomain, headers: { authorization: `Bearer ${profile!.accessToken}` }, scopes: profile!.scopes };
     },
     async refreshAfter401() {

@@ -30,7 +30,8 @@ export interface Authorization {
 
 /**
  * Runs the browser part of the authorization-code flow: a loopback server on 127.0.0.1:PORT
- * receives the redirect; the first valid callback (or pasted line) wins, later hits are refused.
+ * receives the redirect; the first callback with this attempt's state (or pasted line) wins, later hits
+ * are refused, and a callback with another state is answered 400 without ending the wait.
  * Resolves with the code; the caller exchanges it and then calls `finish` to answer the browser.
  * On any failure the server is closed before the error propagates.
  */
@@ -40,6 +41,7 @@ export async function authorize(o: AuthorizationOptions): Promise<Authorization>
   const url = authorizeUrl(o.authUrl, o.clientId, redirectUri, state);
 
   let settled = false;
+  let toldForeign = false;
   let pending: ServerResponse | undefined;
   let resolveCode!: (code: string) => void;
   let rejectCode!: (err: Error) => void;
@@ -68,7 +70,15 @@ export async function authorize(o: AuthorizationOptions): Promise<Authorization>
       page(res, 400, 'Login request already used', 'This login link was already used. Run <code>crmctl auth login</code> again.');
       return;
     }
-    const outcome = readCallback(u.searchParams, state, true);
+    const outcome = readCallback(u.searchParams, state);
+    if (outcome.kind === 'foreign') {
+      // Any local process can reach this port: a callback without this attempt's state is answered and
+      // ignored, so it cannot end (or win) the login; the right one may still come until the timeout.
+      page(res, 400, 'Login refused', 'This callback does not belong to the login in progress (state mismatch). Use the URL that <code>crmctl auth login</code> printed last.');
+      if (!toldForeign) o.stderr.write('Refused a callback that does not belong to this login (state mismatch); still waiting.\n');
+      toldForeign = true;
+      return;
+    }
     if (outcome.kind === 'code') {
       settle(() => {
         pending = res;
@@ -122,6 +132,10 @@ export async function authorize(o: AuthorizationOptions): Promise<Authorization>
           const text = line.trim();
           if (!text) continue;
           const outcome = parsePasted(text, state);
+          if (outcome.kind === 'foreign') {
+            o.stderr.write('That URL does not carry the state of this login (state mismatch: an older link?); paste the URL this one was redirected to, or just its code:\n');
+            continue;
+          }
           if (outcome.kind === 'code') settle(() => resolveCode(outcome.code));
           else settle(() => rejectCode(outcome.error));
           return;
@@ -155,7 +169,8 @@ export async function authorize(o: AuthorizationOptions): Promise<Authorization>
   }
 }
 
-type Outcome = { kind: 'code'; code: string } | { kind: 'error'; error: CliError; title: string };
+/** foreign: the callback does not carry this attempt's state, so it may not end the login. */
+type Outcome = { kind: 'code'; code: string } | { kind: 'error'; error: CliError; title: string } | { kind: 'foreign' };
 
 function sameState(a: string | null, b: string): boolean {
   if (a === null) return false;
@@ -164,12 +179,14 @@ function sameState(a: string | null, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Interprets the callback query. `state` must match for a code; an error without state is still an error. */
-function readCallback(q: URLSearchParams, state: string, _fromServer: boolean): Outcome {
+/**
+ * Interprets the callback query. Only a callback with this attempt's `state` ends the login, with a
+ * code or an error (RFC 6749 §4.1.2.1 sends the state back with errors too); anything else is foreign.
+ */
+function readCallback(q: URLSearchParams, state: string): Outcome {
+  if (!sameState(q.get('state'), state)) return { kind: 'foreign' };
   const error = q.get('error');
-  const got = q.get('state');
   if (error) {
-    if (got !== null && !sameState(got, state)) return stateMismatch();
     if (error === 'access_denied') {
       return { kind: 'error', title: 'Login cancelled', error: new AuthError('Login failed: you cancelled the consent (access_denied).', 'Run `crmctl auth login` again and allow the app.') };
     }
@@ -178,19 +195,7 @@ function readCallback(q: URLSearchParams, state: string, _fromServer: boolean): 
   }
   const code = q.get('code');
   if (!code) return { kind: 'error', title: 'Login failed', error: new AuthError('Login failed: the callback carried neither a code nor an error.') };
-  if (!sameState(got, state)) return stateMismatch();
   return { kind: 'code', code };
-}
-
-function stateMismatch(): Outcome {
-  return {
-    kind: 'error',
-    title: 'Login refused',
-    error: new AuthError(
-      'Login failed: state mismatch (the callback does not belong to this login attempt).',
-      'Run `crmctl auth login` again and use the URL it prints; do not reuse an older link.',
-    ),
-  };
 }
 
 /** A pasted line: the full redirect URL (state is checked) or a bare code. */
@@ -202,9 +207,9 @@ function parsePasted(text: string, state: string): Outcome {
     } catch {
       return { kind: 'error', title: 'Login failed', error: new AuthError('Login failed: the pasted text is not a URL or a code.') };
     }
-    return readCallback(q, state, false);
+    return readCallback(q, state);
   }
-  if (/^code=/.test(text) || text.includes('&')) return readCallback(new URLSearchParams(text), state, false);
+  if (/^code=/.test(text) || text.includes('&')) return readCallback(new URLSearchParams(text), state);
   return { kind: 'code', code: text };
 }
 

@@ -45,7 +45,7 @@ export async function changesOf(ctx: Context, update: Operation, o: { data?: str
   }
   if (Object.keys(custom).length) {
     if (!update.cli.customFields) throw new ValidationError(Object.keys(custom).map((n) => ({ field: `--field ${n}`, rule: unknownRule(n, own.map((f) => f.key), []) })));
-    const [{ checkReader }, { fieldCatalog }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js')]);
+    const [{ checkReader }, { fieldCatalog }] = await Promise.all([import('../entry/prepare.js'), import('../names/catalog.js')]);
     const cat = await fieldCatalog(checkReader(ctx), update.cli.customFields, ctx);
     const bad = Object.keys(custom).filter((n) => !cat.customField(n));
     if (bad.length) throw new ValidationError(bad.map((n) => ({ field: `--field ${n}`, rule: unknownRule(n, own.map((f) => f.key), cat.custom.map((c) => c.name)) })));

@@ -1,4 +1,4 @@
-import { read, readAll, type Reader } from '../api/prepare.js';
+import { read, readAll, type Reader } from '../entry/prepare.js';
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { NotFoundError, UsageError, ValidationError } from '../core/errors.js';

@@ -1,6 +1,6 @@
 import { callOperation, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { prepare, type Reader } from '../api/prepare.js';
+import { prepare, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { CancelledError, NotFoundError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
@@ -80,7 +80,7 @@ export async function removeLeftoverFilter(ctx: Context, reader: Reader, http: H
   const { filterOps } = await import('../api/operations/filters.js');
   let id = mine.find((e) => e.op === 'create' && e.status === 'done')?.id as string | number | undefined;
   if (id === undefined) {
-    const { readAll } = await import('../api/prepare.js');
+    const { readAll } = await import('../entry/prepare.js');
     for await (const f of readAll(reader, filterOps.list, {})) if ((f as Rec).name === filterName(runId)) id = (f as Rec).id as string | number;
   }
   if (id === undefined) {

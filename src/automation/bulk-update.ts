@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { callOperation } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { checkReader, keyName, prepare, read, readerOf, type Prepared, type Reader } from '../api/prepare.js';
+import { checkReader, keyName, prepare, read, readerOf, type Prepared, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpResponse } from '../http/types.js';

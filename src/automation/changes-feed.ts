@@ -18,7 +18,7 @@
  * so a record that changes while the feed pages moves to the end instead of shifting one past us.
  */
 import { recentOps } from '../api/operations/recents.js';
-import { read, type Reader } from '../api/prepare.js';
+import { read, type Reader } from '../entry/prepare.js';
 import { serviceTimeOf, toRfc3339 } from './changes-time.js';
 
 export const CHANGE_TYPES = ['deals', 'persons', 'organizations', 'activities', 'products'] as const;

@@ -1,8 +1,11 @@
 /** One run of `crmctl changes`: read the feed, write every line, and only then move the watermark. */
 import type { Context } from '../core/context.js';
 import { ApiError, CliError, RateLimitError, UsageError, ValidationError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import { ChangeFeed, CHANGE_TYPES, type Boundary, type Change, type ChangeType } from './changes-feed.js';
-import { parseSince, toServiceTime } from './changes-time.js';
+import type { HttpPort } from '../core/http-port.js';
+import { accountIdentity } from './changes-account.js';
+import { isSpan, parseSince, toServiceTime } from './changes-time.js';
 import { Watermark } from './changes-watermark.js';
 import { FileSink, StreamSink, type Sink } from './sink.js';
 
@@ -17,40 +20,60 @@ export interface ChangesOptions {
 
 export async function runChanges(ctx: Context, o: ChangesOptions): Promise<void> {
   const types = parseTypes(o.types);
-  const since = o.since === undefined ? undefined : parseSince(o.since);
+  // Checked before anything is sent; a span (24h) becomes a time only once the service's clock is known.
+  if (o.since !== undefined) parseSince(o.since);
   const output = ctx.globals.output;
   const ndjson = (output === undefined || output === 'ndjson') && ctx.globals.query === undefined && ctx.globals.fields === undefined;
   if (o.out && !ndjson) throw new UsageError('--out writes NDJSON; drop --output, --fields and --query, or drop --out');
 
-  const watermark = new Watermark(ctx.env, await ctx.profileName(), types);
+  // One read (users/me, cost 2): whose watermark this is, and the service's clock from its Date header.
+  const account = await accountIdentity(ctx);
+  const http = await ctx.http();
+  const since = o.since === undefined ? undefined : sinceOnServiceClock(o.since, http);
+  const profile = await ctx.profileName();
+  const { envCredentialKind } = await import('../auth/credentials.js');
+  const watermark = new Watermark(ctx.env, account, profile, types, envCredentialKind(ctx.env) ? undefined : profile);
   // Two runs at once would print the same changes and race to move the watermark: the second is refused.
   const release = o.peek ? () => {} : await watermark.lock();
   try {
-    await feedOnce(ctx, o, types, since, ndjson, watermark);
+    await feedOnce(ctx, o, types, since, ndjson, watermark, http);
   } finally {
     release();
   }
 }
 
-async function feedOnce(ctx: Context, o: ChangesOptions, types: ChangeType[], since: Date | undefined, ndjson: boolean, watermark: Watermark): Promise<void> {
+/**
+ * `--since` as a time on the service's clock: a span counts back from the service's now (its Date
+ * header), never from ours, which may be hours off: a local clock 2 h ahead would put `--since 1h` an
+ * hour into the service's future, and every change until then would be lost.
+ */
+function sinceOnServiceClock(raw: string, http: HttpPort): Date {
+  if (!isSpan(raw)) return parseSince(raw);
+  if (http.clockOffsetMs === undefined) {
+    throw new CliError('The service\'s answer had no Date header, so a span like --since 24h cannot be counted on its clock.', EXIT.ERROR, 'Give --since as a time instead, e.g. --since 2026-11-24T06:00:00Z.');
+  }
+  return parseSince(raw, '--since', () => http.serviceNow());
+}
+
+async function feedOnce(ctx: Context, o: ChangesOptions, types: ChangeType[], since: Date | undefined, ndjson: boolean, watermark: Watermark, http: HttpPort): Promise<void> {
   if (o.reset) {
     watermark.reset();
     if (!since) {
-      ctx.info(`Forgot the changes watermark of this profile for ${types.join(',')}.`);
+      ctx.info(`Forgot the changes watermark of this account for ${types.join(',')}.`);
       return;
     }
   }
   const from: Boundary | undefined = since ? { time: toServiceTime(since), seen: [] } : watermark.load();
   if (!from) {
     throw new UsageError(
-      `no watermark yet for this profile and --types ${types.join(',')}: the first run needs --since`,
+      `no watermark yet for this account and --types ${types.join(',')}: the first run needs --since`,
       'For example `crmctl changes --since 24h`; later runs continue from where the last one stopped.',
     );
   }
 
   const feed = new ChangeFeed(ctx, types, from, o.pageSize);
   const count = ndjson ? await writeNdjson(ctx, feed, o.out) : await writeRendered(ctx, feed, ctx.globals.output === 'table');
-  if (!o.peek) watermark.save(feed.boundary());
+  if (!o.peek) watermark.save(feed.boundary(), http.serviceNow());
   const until = feed.boundary().time;
   ctx.info(`${count} change${count === 1 ? '' : 's'} since ${from.time} UTC${o.peek ? ' (watermark left as it was)' : `; watermark now ${until} UTC`}.`);
 }

@@ -1,18 +1,24 @@
 /**
- * The feed's watermark: per profile and per set of kinds, a small file in the config directory
- * (<config dir>/changes/<profile>.<kinds>.json) holding the boundary of the last run that finished
- * writing. Replaced atomically, and only after the run's output was written and flushed.
+ * The feed's watermark: per account and per set of kinds, a small file in the config directory
+ * (<config dir>/changes/<account>.<kinds>.json, the account as changes-account.ts names it) holding the
+ * boundary of the last run that finished writing. Replaced atomically, and only after the run's output
+ * was written and flushed. Keyed by account, not by profile: the same profile name (or env credentials,
+ * which run under the default profile's name) can reach another account.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/store.js';
 import { acquireLock } from '../fs/lock.js';
+import { accountKey, type AccountIdentity } from './changes-account.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { CHANGE_TYPES, type Boundary, type ChangeType } from './changes-feed.js';
 
 interface WatermarkFile extends Boundary {
   version: 1;
+  account: { origin: string; company_id: number | string; user_id: number | string };
   profile: string;
   types: ChangeType[];
+  /** When the watermark was written, on the service's clock. */
   updated_at: string;
 }
 
@@ -21,10 +27,17 @@ export const LOCK_STALE_MS = 6 * 3_600_000;
 
 export class Watermark {
   readonly path: string;
+  /** The file of an older crmctl, keyed by profile name: adopted once when the profile's own login runs. */
+  private readonly legacyPath: string | undefined;
 
-  constructor(env: NodeJS.ProcessEnv, readonly profile: string, readonly types: readonly ChangeType[]) {
-    const safe = profile.replace(/[^\w.-]/g, '_');
-    this.path = join(configDir(env), 'changes', `${safe}.${types.join('+')}.json`);
+  /**
+   * `legacyProfile`: the profile whose stored login this run uses (not env credentials), whose watermark
+   * of an older crmctl (<profile>.<kinds>.json) this account takes over.
+   */
+  constructor(env: NodeJS.ProcessEnv, readonly account: AccountIdentity, readonly profile: string, readonly types: readonly ChangeType[], legacyProfile?: string) {
+    const dir = join(configDir(env), 'changes');
+    this.path = join(dir, `${accountKey(account)}.${types.join('+')}.json`);
+    this.legacyPath = legacyProfile === undefined ? undefined : join(dir, `${legacyProfile.replace(/[^\w.-]/g, '_')}.${types.join('+')}.json`);
   }
 
   /** The kinds in one order, whatever order `--types` named them in: one watermark per set. */
@@ -33,13 +46,24 @@ export class Watermark {
   }
 
   load(): Boundary | undefined {
-    const f = readJson<WatermarkFile>(this.path);
+    const f = readJson<WatermarkFile>(this.path) ?? (this.legacyPath ? readJson<Omit<WatermarkFile, 'account'>>(this.legacyPath) : undefined);
     return f ? { time: f.time, seen: f.seen ?? [] } : undefined;
   }
 
-  save(b: Boundary): void {
-    const file: WatermarkFile = { version: 1, profile: this.profile, types: [...this.types], time: b.time, seen: b.seen, updated_at: new Date().toISOString() };
+  /** `serviceNow`: epoch ms on the service's clock, for updated_at (the watermark itself is a record time). */
+  save(b: Boundary, serviceNow: number): void {
+    const a = this.account;
+    const file: WatermarkFile = {
+      version: 1,
+      account: { origin: a.origin, company_id: a.companyId, user_id: a.userId },
+      profile: this.profile,
+      types: [...this.types],
+      time: b.time,
+      seen: b.seen,
+      updated_at: new Date(serviceNow).toISOString(),
+    };
     writeJsonAtomic(this.path, file);
+    if (this.legacyPath && existsSync(this.legacyPath)) removeIfExists(this.legacyPath);
   }
 
   /** Held while a run that may move the watermark reads and writes; a second run is refused at once. */
@@ -49,5 +73,6 @@ export class Watermark {
 
   reset(): void {
     removeIfExists(this.path);
+    if (this.legacyPath) removeIfExists(this.legacyPath);
   }
 }

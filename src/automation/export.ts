@@ -1,6 +1,6 @@
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { prepare } from '../api/prepare.js';
+import { prepare } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
 import { canonical, hashOf } from '../runs/fingerprint.js';
@@ -181,7 +181,7 @@ function archivedNotice(ctx: Context, resource: string, archivedOp: Operation | 
 }
 
 async function csvNamer(ctx: Context, itemType: NonNullable<ExportResource['op']['cli']['customFields']>): Promise<(record: unknown) => unknown> {
-  const [{ checkReader }, { fieldCatalog }, { csvRecord }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js'), import('../names/read.js')]);
+  const [{ checkReader }, { fieldCatalog }, { csvRecord }] = await Promise.all([import('../entry/prepare.js'), import('../names/catalog.js'), import('../names/read.js')]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
   return (r) => csvRecord(cat, r);
 }

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
-import { prepare, type Prepared, type Reader } from '../api/prepare.js';
+import { prepare, type Prepared, type Reader } from '../entry/prepare.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
 import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';

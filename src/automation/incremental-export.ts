@@ -8,7 +8,7 @@
  * the two applies the same changes again next time, which leaves the same file.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { read, readAll } from '../api/prepare.js';
+import { read, readAll } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';

@@ -1,4 +1,4 @@
-import { readAll, readerOf } from '../api/prepare.js';
+import { readAll, readerOf } from '../entry/prepare.js';
 import type { HttpPort } from '../core/http-port.js';
 import { LINK_NAME_COLUMNS, listOf, type RefKind } from './name-refs.js';
 

@@ -1,5 +1,5 @@
 import { callOperation } from '../api/call.js';
-import { prepare } from '../api/prepare.js';
+import { prepare } from '../entry/prepare.js';
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import type { HttpPort } from '../core/http-port.js';
@@ -13,7 +13,7 @@ import type { CustomField } from './row-mapper.js';
 export async function customFieldsFor(ctx: Context, op: Operation): Promise<CustomField[]> {
   const itemType = op.cli.customFields;
   if (!itemType) return [];
-  const [{ checkReader }, { fieldCatalog }] = await Promise.all([import('../api/prepare.js'), import('../names/catalog.js')]);
+  const [{ checkReader }, { fieldCatalog }] = await Promise.all([import('../entry/prepare.js'), import('../names/catalog.js')]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
   const out: CustomField[] = cat.custom.map((f) => ({ key: f.key, name: f.name, field_type: f.type }));
   ctx.debug(`custom fields of ${itemType}: ${out.map((f) => `${f.name}=${f.key}`).join(', ') || 'none'}`);

@@ -69,7 +69,7 @@ export interface ResolvedNames {
 
 /** Looks up every wanted name: one paged read per kind that is used (organizations 10, persons 10, users 20 a page). */
 export async function resolveNames(ctx: Context, http: HttpPort, wanted: Map<RefKind, Set<string>>): Promise<ResolvedNames> {
-  const [{ paginate }, { prepare }] = await Promise.all([import('../api/call.js'), import('../api/prepare.js')]);
+  const [{ paginate }, { prepare }] = await Promise.all([import('../api/call.js'), import('../entry/prepare.js')]);
   const ids = new Map<RefKind, Map<string, number>>();
   const problems = new Map<RefKind, Map<string, string>>();
   for (const [kind, names] of wanted) {

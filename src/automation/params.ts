@@ -1,5 +1,5 @@
 import { pathParamNames, type Operation } from '../api/operation.js';
-import { prepare, type Reader } from '../api/prepare.js';
+import { prepare, type Reader } from '../entry/prepare.js';
 import { coerceField } from '../input/coerce.js';
 import { fieldsOf } from '../input/fields.js';
 import { PAGING_KEYS as PAGING } from '../input/operation-input.js';

@@ -1,6 +1,6 @@
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { prepare, readerOf } from '../api/prepare.js';
+import { prepare, readerOf } from '../entry/prepare.js';
 import { activityTypeOps } from '../api/operations/activity-types.js';
 import { leadLabelOps } from '../api/operations/lead-labels.js';
 import { leadOps } from '../api/operations/leads.js';

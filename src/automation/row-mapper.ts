@@ -1,5 +1,6 @@
 import type { Operation } from '../api/operation.js';
 import { ValidationError } from '../core/errors.js';
+import { formulaText } from '../output/cells.js';
 import { nearest, unknownKeyRule, unknownKeys } from '../input/unknown-keys.js';
 import { setPath as setAt } from '../input/coerce.js';
 import type { FieldSpec } from '../input/fields.js';
@@ -104,8 +105,10 @@ export class RowMapper {
   }
 
   /** Fixes the column of each CSV header; an unknown header stops the import before anything is read further. */
-  setCsvHeader(headers: string[]): void {
+  setCsvHeader(cells: string[]): void {
     const unknown: string[] = [];
+    // An export guards a header like any cell (output/cells.ts inertFormula); read what it stood for.
+    const headers = cells.map(formulaText);
     this.csvTargets = headers.map((h) => {
       if (h.trim() === '') return undefined;
       const t = this.byNorm.get(norm(h)) ?? this.byNorm.get(h.trim()) ?? this.misspeltCustom(h);
@@ -151,7 +154,8 @@ export class RowMapper {
     cells.forEach((cell, i) => {
       const t = this.csvTargets[i];
       if (!t || cell === '') return; // an empty cell means "not given"
-      this.place(raw, t, cell, issues, refs, custom);
+      // Undo exactly the apostrophe an export's formula guard added (`'-20% Q4` → `-20% Q4`).
+      this.place(raw, t, formulaText(cell), issues, refs, custom);
     });
     return this.finish(raw, issues, true, refs, custom);
   }

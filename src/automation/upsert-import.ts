@@ -1,4 +1,4 @@
-import { prepare, readAll, type Prepared, type Reader } from '../api/prepare.js';
+import { prepare, readAll, type Prepared, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { renderDocument } from '../output/report.js';
@@ -44,7 +44,7 @@ export class ImportUpsert {
     if (!(UPSERT_KINDS as readonly string[]).includes(resource)) throw new UsageError(`--upsert: ${resource} cannot be upserted; it works for ${UPSERT_KINDS.join(', ')}`);
     if (!matchOn) throw new UsageError('--upsert: needs --match-on FIELD (what identifies a record: email, name, code or a custom field by name)');
     const area = UPSERT_AREAS[resource as UpsertKind];
-    const { checkReader } = await import('../api/prepare.js');
+    const { checkReader } = await import('../entry/prepare.js');
     const key = await resolveMatchKey(checkReader(ctx), ctx, area, matchOn, '--match-on');
     return new ImportUpsert(ctx, area, key, await area.ops());
   }

@@ -1,5 +1,5 @@
 import type { Operation } from '../api/operation.js';
-import type { CheckReader } from '../api/entry-types.js';
+import type { CheckReader, Reader } from '../api/entry-types.js';
 import { UsageError } from '../core/errors.js';
 
 /**
@@ -106,7 +106,7 @@ function primaryOf(v: unknown): string | undefined {
  * from the field catalog). Monetary and address fields, and fields the search does not search, are
  * refused with the reason (exit 2, before anything is sent).
  */
-export async function resolveMatchKey(reader: CheckReader, owner: unknown, area: UpsertArea, word: string, flag: string): Promise<MatchKey> {
+export async function resolveMatchKey(reader: CheckReader, owner: Reader, area: UpsertArea, word: string, flag: string): Promise<MatchKey> {
   const given = word.trim();
   if (!given) throw new UsageError(`${flag}: give the field to match on (e.g. ${flag} ${Object.keys(area.searchable)[0]})`);
   const lower = given.toLowerCase().replace(/[\s-]+/g, '_');

@@ -1,6 +1,6 @@
 import { callOperation, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
-import { checkReader, prepare, read, readAll } from '../api/prepare.js';
+import { checkReader, prepare, read, readAll } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import type { RawInput } from '../input/operation-input.js';

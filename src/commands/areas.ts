@@ -1,6 +1,6 @@
 import type { AreaModule } from '../core/command.js';
 
-export type AreaGroup = 'Sales work' | 'Admin and configuration' | 'Automation' | 'Setup';
+export type AreaGroup = 'Sales work' | 'Admin and configuration' | 'Automation' | 'Account health' | 'Setup';
 
 export interface AreaEntry {
   name: string;
@@ -68,6 +68,12 @@ export const AREAS: AreaEntry[] = [
   { name: 'mcp', summary: 'Serve the account as MCP tools for AI assistants (read-only unless allowed)', group: 'Automation', load: () => import('./mcp/index.js').then((m) => m.area) },
   { name: 'destroy', summary: 'Delete the records crmctl apply created, dependents first', group: 'Automation', load: () => import('./destroy/index.js').then((m) => m.area) },
   { name: 'commands', summary: 'Every command as JSON for scripts and agents: flags, operations, exit codes', group: 'Automation', load: () => import('./commands/index.js').then((m) => m.area) },
+  { name: 'audit', summary: 'Check the data: duplicates, deals without a next step, stale deals, bad e-mails and phones (read-only)', group: 'Account health', load: () => import('./audit/index.js').then((m) => m.area) },
+  { name: 'watch', summary: 'Run the audit and report only findings new since the last run (exit 8; --post to a chat webhook)', group: 'Account health', load: () => import('./watch/index.js').then((m) => m.area) },
+  { name: 'analytics', summary: 'Pipeline analytics: funnel, forecast, velocity, aging, slippage, coverage, scorecard', group: 'Account health', load: () => import('./analytics/index.js').then((m) => m.area) },
+  { name: 'digest', summary: 'The week\'s analytics and audit in one Markdown or HTML file (charts inline)', group: 'Account health', load: () => import('./digest/index.js').then((m) => m.area) },
+  { name: 'dedupe', summary: 'Plan the merge of duplicate persons or organizations (--dry-run; merges come later)', group: 'Account health', load: () => import('./dedupe/index.js').then((m) => m.area) },
+  { name: 'normalize', summary: 'Plan phone numbers in E.164 and e-mails in lower case (--dry-run; writes come later)', group: 'Account health', load: () => import('./normalize/index.js').then((m) => m.area) },
   { name: 'auth', summary: 'Log in with OAuth, manage profiles and tokens', group: 'Setup', load: () => import('./auth/index.js').then((m) => m.area) },
   { name: 'doctor', summary: 'Check the setup: config file, token expiry, clock, daily budget, API and auth server, scopes', group: 'Setup', load: () => import('./doctor/index.js').then((m) => m.area) },
   { name: 'budget', aliases: ['quota'], summary: 'The daily token budget left; exit 6 below a threshold (a CI gate)', group: 'Setup', load: () => import('./budget/index.js').then((m) => m.area) },

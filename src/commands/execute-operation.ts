@@ -1,6 +1,6 @@
 import type { PageOptions } from '../api/entry-types.js';
 import type { Operation } from '../api/operation.js';
-import type { Prepared } from '../api/prepare.js';
+import type { Prepared } from '../entry/prepare.js';
 import { asRecords, callOperation, paginate, recordsOf } from '../api/call.js';
 import type { Context } from '../core/context.js';
 import { checkFields, renderRecord, renderRecords } from '../output/render.js';
@@ -9,7 +9,7 @@ import { watchList } from './list-notice.js';
 // What a command needs once it runs, in one module: the one entry (prepare), the named view of custom
 // fields, the call and the output. Each separate import() is a file of its own in the bundle (a facade
 // of a shared chunk) and Node pays for every file it loads; a command that runs needs all of them.
-export { prepare } from '../api/prepare.js';
+export { prepare } from '../entry/prepare.js';
 export { namedView } from './named-view.js';
 
 export interface RunHooks {

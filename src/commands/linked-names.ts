@@ -1,5 +1,6 @@
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
+import { operationFields } from '../input/operation-input.js';
 import { type Link, withNames } from './link-namer.js';
 import type { CallView } from './operation-command.js';
 import { derivedView } from './table-view.js';
@@ -21,6 +22,11 @@ export interface LinkedViewOptions {
   money?: Money[];
   /** One record shown whole (a get): its custom fields by name are columns too. */
   oneRecord?: boolean;
+  /**
+   * Query parameters the read takes when a link's column is shown (a person's `include_labels`, so
+   * its labels come with it by name); sent only when the operation takes them.
+   */
+  query?: Record<string, unknown>;
 }
 
 /**
@@ -40,11 +46,25 @@ export function linkedNamesView(links: Link[], opts: LinkedViewOptions = {}): (c
     const money = opts.money ?? [];
     // A currency shown beside its amount is no column of its own.
     const shownWith = new Set(money.map((m) => m.currency).filter((c): c is string => c !== undefined));
-    const columns = opts.columns ?? defaults.filter((c) => !shownWith.has(c)).map((c) => links.find((l) => l.idField === c)?.column ?? c);
+    // A name column the record also has (a person's `labels` beside `label_ids`) is shown once.
+    const columns = opts.columns ?? [...new Set(defaults.filter((c) => !shownWith.has(c)).map((c) => links.find((l) => l.idField === c)?.column ?? c))];
     const derived = [...links.map((l) => l.column), ...money.map((m) => m.column)];
-    const view = derivedView({ columns, derived, present: (c, records) => withNames(c, records, links, (r) => withMoney(r, money)) })(ctx, op);
-    return view && opts.oneRecord ? { ...view, allCustomFields: true } : view;
+    // Only the links whose column is shown cost a read (labels asked with --fields, not otherwise).
+    const shown = new Set(ctx.globals.fields ?? columns);
+    const used = links.filter((l) => shown.has(l.column));
+    const view = derivedView({ columns, derived, present: (c, records) => withNames(c, records, used, (r) => withMoney(r, money)) })(ctx, op);
+    if (!view) return view;
+    const query = used.some((l) => l.kind.endsWith('-label')) ? acceptedQuery(op, opts.query) : undefined;
+    return { ...view, ...(opts.oneRecord ? { allCustomFields: true } : {}), ...(query ? { query } : {}) };
   };
+}
+
+/** The parameters of `query` the operation's query schema has a member for. */
+function acceptedQuery(op: Operation, query: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!query) return undefined;
+  const { fields } = operationFields(op);
+  const accepted = Object.entries(query).filter(([k]) => fields.some((f) => f.location === 'query' && f.key === k));
+  return accepted.length ? Object.fromEntries(accepted) : undefined;
 }
 
 function withMoney(r: unknown, money: Money[]): unknown {

@@ -18,9 +18,9 @@ interface CallView {
  * to a table, and gives json/ndjson records keyed by field names with option labels; without it json
  * and ndjson keep the service's records (scripts depend on them).
  * Costs one field-metadata read (or none while the per-profile cache is fresh), and only when names are
- * shown: a plain list, and any json, read nothing more.
+ * shown: a plain list, and any json, read nothing more. `names`: the command's --names flag.
  */
-export async function namedView(ctx: Context, op: Operation, opts: Record<string, unknown>, base: CallView | undefined): Promise<CallView | undefined> {
+export async function namedView(ctx: Context, op: Operation, names: boolean, base: CallView | undefined): Promise<CallView | undefined> {
   const itemType = op.cli.customFields;
   if (!itemType) return base;
   const wanted = ctx.globals.fields ?? [];
@@ -31,26 +31,26 @@ export async function namedView(ctx: Context, op: Operation, opts: Record<string
   // One record (a get whose view asks) shows every custom field by name in a table, TSV or CSV, as the web
   // app's detail view does; a list adds them only when asked (--names, a name in --fields): they widen every row.
   const oneRecord = asText && !ctx.globals.fields && base?.allCustomFields === true;
-  if (!opts.names && !asksName && !oneRecord) return base;
+  if (!names && !asksName && !oneRecord) return base;
   // json and ndjson name custom fields only with --names (their records keep the service's keys).
-  if (!asText && !opts.names) return base;
+  if (!asText && !names) return base;
 
   const [{ checkReader }, { fieldCatalog }, { namedRecord, withCustomCells }] = await Promise.all([
-    import('../api/prepare.js'),
+    import('../entry/prepare.js'),
     import('../names/catalog.js'),
     import('../names/read.js'),
   ]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
-  const names = cat.custom.map((f) => f.name);
+  const fieldNames = cat.custom.map((f) => f.name);
   const columns = base?.columns ?? op.cli.columns ?? [];
   const before = base?.present ?? ((r: AsyncIterable<unknown>) => r);
   if (format === 'json' || format === 'ndjson') {
-    return { present: (records) => mapRecords(before(records), (r) => namedRecord(cat, r)), columns, derived: [...(base?.derived ?? []), ...names] };
+    return { present: (records) => mapRecords(before(records), (r) => namedRecord(cat, r)), columns, derived: [...(base?.derived ?? []), ...fieldNames] };
   }
   // A name asked in another spelling ("lead score") heads its column as asked.
   const cells = cat.custom.map((f) => ({ ...f, name: wanted.find((w) => cat.customField(w) === f) ?? f.name }));
   // The names stand in for the raw custom_fields object of a record's default columns.
-  const withNames = opts.names || oneRecord ? [...new Set([...columns.filter((c) => c !== 'custom_fields'), ...names])] : columns;
+  const withNames = names || oneRecord ? [...new Set([...columns.filter((c) => c !== 'custom_fields'), ...fieldNames])] : columns;
   // User, organization and person fields shown name the record they link to, as owner and organization do.
   const shown = new Set(ctx.globals.fields ?? withNames);
   const links = cells.filter((c) => c.type in LINKED && shown.has(c.name)).map((c) => ({ column: c.name, idField: c.name, kind: LINKED[c.type]! }));
@@ -61,7 +61,7 @@ export async function namedView(ctx: Context, op: Operation, opts: Record<string
       return namer ? namer(ctx, named, links) : named;
     },
     columns: withNames,
-    derived: [...(base?.derived ?? []), ...cells.map((c) => c.name), ...names],
+    derived: [...(base?.derived ?? []), ...cells.map((c) => c.name), ...fieldNames],
   };
 }
 

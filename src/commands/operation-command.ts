@@ -65,6 +65,8 @@ export interface CallView {
   derived?: string[];
   /** One record shown whole (a get): every custom field by name is a column too (named-view.ts). */
   allCustomFields?: boolean;
+  /** Query parameters the read takes for this presentation (a person's include_labels); a flag given wins. */
+  query?: Record<string, unknown>;
 }
 
 function optionFor(f: FieldSpec): OptionSpec {
@@ -91,12 +93,12 @@ export function operationOptions(op: Operation): OptionSpec[] {
   const { fields } = operationFields(op);
   const nullable = clearableKeys(op);
   const options: OptionSpec[] = fields.map(optionFor);
-  if (op.cli.upload) options.unshift({ flags: '--file <path>', description: 'the file to send (- reads stdin); required' });
-  const { data, unset } = bodyFlags(nullable);
+  const { file, data, unset, field, names } = rowFlags(op, nullable);
+  if (op.cli.upload) options.unshift(...flagOptions({ file }));
   if (op.body && !op.cli.upload) options.push(...flagOptions({ data }));
   if (isUpdate(op) && nullable.length) options.push(...flagOptions({ unset }));
-  if (op.body && op.cli.customFields) options.push({ flags: '--field <NAME=VALUE>', description: `a ${op.cli.customFields} custom field by name, checked against its type (repeat for more), e.g. --field "Lead score=40"; an empty value clears it`, repeatable: true });
-  if (!op.body && op.cli.customFields) options.push({ flags: '--names', description: 'custom fields under their names with option labels (json, ndjson); see docs/custom-fields.md' });
+  if (op.body && op.cli.customFields) options.push(...flagOptions({ field }));
+  if (!op.body && op.cli.customFields) options.push(...flagOptions({ names }));
   if (op.pagination !== 'none') {
     const { limit, all, start, cursor } = pagingFlags(op.maxLimit);
     options.push(...flagOptions(op.pagination === 'offset' ? { limit, all, start } : { limit, all, cursor }));
@@ -104,11 +106,21 @@ export function operationOptions(op: Operation): OptionSpec[] {
   return options;
 }
 
-/** --data and --unset of a generated command, described once: operationOptions declares them, collectFlags reads them. */
-function bodyFlags(nullable: string[]) {
+/**
+ * The flags a generated command has beside its fields, described once with the typed builders:
+ * operationOptions declares those the row calls for, collectFlags and runFromFlags read them back typed
+ * (renaming a key renames the flag, and a read of the old name stops compiling). Paging: pagingFlags.
+ */
+export function rowFlags(op: Operation, nullable: string[]) {
   return {
+    /** A row that uploads (`cli.upload`): the file to send. Checked by prepareUpload, which names the rule. */
+    file: flag.string({ value: 'path', description: 'the file to send (- reads stdin); required' }),
     data: flag.string({ value: 'json', description: 'request body as JSON, @file or - for stdin; flags override its fields' }),
     unset: flag.csv({ value: 'fields', description: `clear these fields (sent as null): ${nullable.join(', ')}` }),
+    /** A write of a record with custom fields: values by field name. */
+    field: flag.list({ value: 'NAME=VALUE', description: `a ${op.cli.customFields} custom field by name, checked against its type (repeat for more), e.g. --field "Lead score=40"; an empty value clears it` }),
+    /** A read of records with custom fields: json/ndjson keyed by field names. */
+    names: flag.bool({ description: 'custom fields under their names with option labels (json, ndjson); see docs/custom-fields.md' }),
   };
 }
 
@@ -122,7 +134,7 @@ export function commandFromOperation(op: Operation, ext: CommandExtension = {}):
   return withLazyOptions(
     {
       path: op.cli.command,
-      summary: (ext.summary ?? op.cli.summary) + (op.beta ? ' (beta)' : ''),
+      summary: (ext.summary ?? op.cli.summary) + (op.beta ? ' (beta)' : '') + (op.deprecated ? ' (v1, out of support)' : ''),
       description: op.cli.description,
       examples: ext.examples ?? op.cli.examples,
       args: args.map((a) => ({ name: a, description: op.cli.help?.[a] ?? `${a.replace(/_/g, ' ')} (path parameter)`, required: false })),
@@ -161,7 +173,7 @@ export function switchedCommand(primary: Operation, alternates: Operation[], ext
     path: first.path,
     summary: first.summary,
     args: first.args,
-    description: switches.map((s) => `${s.flag} calls ${s.op.method} ${s.op.path} instead of ${primary.method} ${primary.path}.`).join('\n'),
+    description: switches.map((s) => `${s.flag} calls ${s.op.method} ${s.op.path} instead of ${primary.method} ${primary.path}${s.op.deprecated ? `: a v1 endpoint out of support since ${s.op.deprecated.outOfSupport} (deprecated ${s.op.deprecated.since}); without ${s.flag} the command uses v2` : ''}.`).join('\n'),
     examples: [...new Set(forms.flatMap((f) => f.op === primary ? f.spec.examples : f.op.cli.examples))],
     operations: forms.map((f) => f.op),
     fields: [...new Set(forms.flatMap((f) => f.op.cli.fields ?? []))],
@@ -187,23 +199,30 @@ export function switchedCommand(primary: Operation, alternates: Operation[], ext
       if (!prev) merged.set(key, o);
       else if (prev.choices && o.choices) merged.set(key, { ...prev, choices: [...new Set([...prev.choices, ...o.choices])] });
     }
-    return [...merged.values(), ...switches.map((s) => ({ flags: s.flag, description: `use the other form: ${s.op.cli.summary}` }))];
+    return [...merged.values(), ...switches.map((s) => ({ flags: s.flag, description: `use the other form: ${s.op.cli.summary}${s.op.deprecated ? ` (out of support since ${s.op.deprecated.outOfSupport})` : ''}` }))];
   });
 }
 
 /** A generated command's run: flags → input → (prompts) → the entry (keys, schemas, account checks) → call → output. */
 async function runFromFlags(ctx: Context, op: Operation, argv: string[], opts: Record<string, unknown>, ext: CommandExtension): Promise<void> {
   try {
+    const { file, names } = parseFlags(rowFlags(op, []), opts);
     let raw = await collectFlags(ctx, op, argv, opts, new Set((ext.options ?? []).map(attribute)));
     // A bad path argument is named before anything else is asked or checked.
     validateParams(op, raw.params);
     if (ext.adjust) raw = await ext.adjust(ctx, raw, opts);
     await promptForGaps(ctx, op, raw);
-    const input = await prepare(ctx, op, raw);
-    const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, opts.file) : undefined;
+    // The presentation is decided before the call: it may refuse a --fields (exit 2, nothing sent) or ask for more in the read.
+    const own = ext.view?.(ctx, op);
+    if (own?.query) raw = { ...raw, query: { ...own.query, ...raw.query } };
+    const input = await prepare(ctx, op, raw).catch(async (err: unknown) => {
+      // Off a terminal nothing was asked: name every input left out in one error, not one per run.
+      if (ctx.canPrompt || !(err instanceof ValidationError)) throw err;
+      throw (await import('../input/missing-inputs.js')).withEveryMissing(err, op, operationFields(op).fields, raw);
+    });
+    const upload = op.cli.upload ? await (await import('../input/upload.js')).prepareUpload(ctx, op.cli.upload, file) : undefined;
     try {
-      const own = ext.view?.(ctx, op);
-      const view = op.cli.customFields ? await namedView(ctx, op, opts, own) : own;
+      const view = op.cli.customFields ? await namedView(ctx, op, names, own) : own;
       await executeOperation(ctx, op, input, { present: view?.present ?? ext.present, columns: view?.columns, derived: view?.derived, paging: op.pagination !== 'none' ? pagingOptions(opts) : undefined, upload: upload?.file });
       if (ext.after) await ext.after.run(ctx, input);
     } finally {
@@ -226,7 +245,7 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
   const { fields } = operationFields(op);
   const params = await collectParams(ctx, op, argv);
   const nullable = clearableKeys(op);
-  const { data, unset } = parseFlags(bodyFlags(nullable), opts);
+  const { data, unset, field } = parseFlags(rowFlags(op, nullable), opts);
   let body: unknown;
   if (data !== undefined) {
     body = await readJsonInput(ctx.io.stdin, data, '--data');
@@ -247,10 +266,10 @@ export async function collectFlags(ctx: Context, op: Operation, argv: string[], 
       setPath(body as Record<string, unknown>, f.path, value);
     }
   }
-  if (opts.field !== undefined && op.cli.customFields) {
-    // Named custom values go to the entry as `fields` (api/prepare.ts translates them, for every door).
+  if (field.length && op.cli.customFields) {
+    // Named custom values go to the entry as `fields` (the entry translates them, for every door).
     const { parseAssignments } = await import('../names/write.js');
-    const { named, issues } = parseAssignments((Array.isArray(opts.field) ? opts.field : [opts.field]).map(String), '--field');
+    const { named, issues } = parseAssignments(field, '--field');
     if (issues.length) throw new ValidationError(issues);
     if (body === undefined || body === null || typeof body !== 'object') body = {};
     const b = body as Record<string, unknown>;

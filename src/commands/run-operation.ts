@@ -1,7 +1,7 @@
 import type { PageOptions } from '../api/entry-types.js';
 import type { Operation, OperationInput } from '../api/operation.js';
 import type { Context } from '../core/context.js';
-import type { Prepared } from '../api/prepare.js';
+import type { Prepared } from '../entry/prepare.js';
 import { flag, parseFlags } from '../core/flags.js';
 import type { RawInput } from '../input/operation-input.js';
 import type { RunHooks } from './execute-operation.js';
@@ -20,13 +20,13 @@ export async function runOperation<O extends Operation>(ctx: Context, op: O, inp
 
 /** Typed input of a hand-written command through the one entry. */
 export async function prepareTyped<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>): Promise<Prepared> {
-  const { prepare } = await import('../api/prepare.js');
+  const { prepare } = await import('../entry/prepare.js');
   return prepare(ctx, op, toRaw(input));
 }
 
 /** Calls one operation with typed input and returns its records (`data`, unwrapped); nothing is printed. */
 export async function fetchOperation<O extends Operation>(ctx: Context, op: O, input: OperationInput<O>): Promise<unknown> {
-  const { read } = await import('../api/prepare.js');
+  const { read } = await import('../entry/prepare.js');
   return read(ctx, op, toRaw(input));
 }
 

@@ -19,6 +19,25 @@ export function hintSubcommandOptions(group: Command, argv: readonly string[], s
   };
 }
 
+/**
+ * Flags people bring from other tools, and what crmctl has instead. `--jq` (gh's) said only
+ * `unknown option` (issue 29.5); crmctl filters output with --query, a JMESPath expression.
+ */
+const FOREIGN_FLAGS: Readonly<Record<string, string>> = {
+  '--jq': 'crmctl filters output with --query, a JMESPath expression (as aws and az do), e.g. --query "[].id"; see `crmctl help output`. Or pipe --json to jq.',
+};
+
+/** An unknown flag known from another tool gets the error that names crmctl's own (every command: root, groups, leaves). */
+export function hintForeignFlags(cmd: Command): void {
+  const c = cmd as Command & { unknownOption(flag: string): void };
+  const original = c.unknownOption.bind(c);
+  c.unknownOption = (flag: string) => {
+    const instead = FOREIGN_FLAGS[flag.split('=')[0]!];
+    if (!instead) return original(flag);
+    c.error(`error: unknown option '${flag}': ${instead}`, { code: 'commander.unknownOption', exitCode: 2 });
+  };
+}
+
 /** Runnable commands under a group, with their words below it. */
 function leaves(group: Command, above: string[] = []): Array<{ cmd: Command; words: string[] }> {
   return group.commands.flatMap((c) => (c.commands.length ? leaves(c, [...above, c.name()]) : [{ cmd: c, words: [...above, c.name()] }]));

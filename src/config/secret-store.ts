@@ -13,17 +13,32 @@ export type Secrets = Partial<Record<SecretField, string>>;
 
 
 /**
+ * Which profile a store is asked about. Keychain entries live outside the config directory, so they
+ * are keyed by it too: two config directories (CRMCTL_CONFIG_DIR) with a profile "default" are two
+ * sets of entries. `dir` absent names the entries of earlier versions, keyed by the profile name
+ * alone (shared by every config directory); they are only read, once, to move them.
+ */
+export interface ProfileRef {
+  name: string;
+  /** The config directory, resolved (symbolic links followed), or absent for an entry of earlier versions. */
+  dir?: string;
+}
+
+/** The config file's marker of a keychain profile whose entries are keyed by its config directory. */
+export const BY_CONFIG_DIR = 'by-config-dir';
+
+/**
  * One place a profile's secrets can live. `stored` is the profile's object in the config file: the
  * file store keeps the secrets there, the keychain store keeps them out of it.
  */
 export interface SecretStore {
   readonly kind: 'keychain' | 'file';
   /** The secrets of a profile (absent fields: none stored). */
-  read(profile: string, stored: Record<string, unknown>): Secrets;
+  read(profile: ProfileRef, stored: Record<string, unknown>): Secrets;
   /** Stores the given fields; a field given as undefined is removed. */
-  write(profile: string, stored: Record<string, unknown>, secrets: Partial<Record<SecretField, string | undefined>>): void;
+  write(profile: ProfileRef, stored: Record<string, unknown>, secrets: Partial<Record<SecretField, string | undefined>>): void;
   /** Removes every secret of the profile. */
-  remove(profile: string, stored: Record<string, unknown>): void;
+  remove(profile: ProfileRef, stored: Record<string, unknown>): void;
 }
 
 const ALL_REMOVED = { accessToken: undefined, refreshToken: undefined, clientSecret: undefined };
@@ -43,47 +58,55 @@ export const fileStore: SecretStore = {
       else stored[f] = secrets[f];
     }
     delete stored.secretStore;
+    delete stored.keychainEntries;
   },
   remove(profile, stored) {
     fileStore.write(profile, stored, ALL_REMOVED);
   },
 };
 
-/** Keychain entries are named by service "crmctl" and account "<profile>/<field>". */
+/** Keychain entries are named by service "crmctl" and account "<profile>/<field>@<config dir>". */
 const SERVICE = 'crmctl';
 
 export class KeychainStore implements SecretStore {
   readonly kind = 'keychain' as const;
   constructor(private readonly Entry: EntryConstructor) {}
 
-  private entry(profile: string, field: SecretField): KeyringEntry {
-    return new this.Entry(SERVICE, `${profile}/${field}`);
+  private entry(profile: ProfileRef, field: SecretField): KeyringEntry {
+    return new this.Entry(SERVICE, keychainAccount(profile, field));
   }
 
-  read(profile: string, _stored?: Record<string, unknown>): Secrets {
+  read(profile: ProfileRef, _stored?: Record<string, unknown>): Secrets {
     const out: Secrets = {};
     for (const f of SECRET_FIELDS) {
-      const v = keychainCall(() => this.entry(profile, f).getPassword(), `read the ${f} of profile "${profile}"`);
+      const v = keychainCall(() => this.entry(profile, f).getPassword(), `read the ${f} of profile "${profile.name}"`);
       if (v !== null && v !== undefined) out[f] = v;
     }
     return out;
   }
 
-  write(profile: string, stored: Record<string, unknown>, secrets: Partial<Record<SecretField, string | undefined>>): void {
+  write(profile: ProfileRef, stored: Record<string, unknown>, secrets: Partial<Record<SecretField, string | undefined>>): void {
     for (const f of SECRET_FIELDS) {
       if (!(f in secrets)) continue;
       const v = secrets[f];
       const e = this.entry(profile, f);
-      keychainCall(() => (v === undefined ? e.deletePassword() : e.setPassword(v)), `${v === undefined ? 'remove' : 'store'} the ${f} of profile "${profile}"`);
+      keychainCall(() => (v === undefined ? e.deletePassword() : e.setPassword(v)), `${v === undefined ? 'remove' : 'store'} the ${f} of profile "${profile.name}"`);
     }
-    // The file keeps only a marker: which store to read the secrets from.
+    // The file keeps only markers: which store to read the secrets from, and under which key.
     for (const f of SECRET_FIELDS) delete stored[f];
     stored.secretStore = 'keychain';
+    if (profile.dir) stored.keychainEntries = BY_CONFIG_DIR;
+    else delete stored.keychainEntries;
   }
 
-  remove(profile: string, stored: Record<string, unknown>): void {
+  remove(profile: ProfileRef, stored: Record<string, unknown>): void {
     this.write(profile, stored, ALL_REMOVED);
   }
+}
+
+/** The account of a profile's entry: "<profile>/<field>@<config dir>", or "<profile>/<field>" for an entry of earlier versions. */
+export function keychainAccount(profile: ProfileRef, field: SecretField): string {
+  return profile.dir ? `${profile.name}/${field}@${profile.dir}` : `${profile.name}/${field}`;
 }
 
 function keychainCall<T>(fn: () => T, what: string): T {

@@ -1,10 +1,10 @@
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { withFileLock } from '../fs/lock.js';
-import { chooseStore, keychainFor, SECRET_FIELDS, type SecretStore } from './secret-store.js';
+import { BY_CONFIG_DIR, chooseStore, fileStore, keychainFor, KeychainStore, openKeychain, SECRET_FIELDS, type ProfileRef, type SecretStore } from './secret-store.js';
 
 export interface ProfileUser {
   id: number;
@@ -31,6 +31,8 @@ export interface Profile {
   kind?: 'oauth' | 'sandbox';
   /** Where the secrets (tokens, client secret) are: 'keychain', or absent for this file. */
   secretStore?: 'keychain';
+  /** Keychain entries keyed by the config directory too; absent on entries of earlier versions (moved on first use). */
+  keychainEntries?: typeof BY_CONFIG_DIR;
 }
 
 export interface StoreData {
@@ -56,6 +58,7 @@ const PROFILE_FIELDS: Record<string, (v: unknown) => boolean> = {
   user: (v) => isObject(v) && typeof v.id === 'number',
   kind: (v) => v === 'oauth' || v === 'sandbox',
   secretStore: (v) => v === 'keychain',
+  keychainEntries: (v) => v === BY_CONFIG_DIR,
 };
 
 function isString(v: unknown): v is string {
@@ -223,16 +226,62 @@ export async function resolveProfileName(env: NodeJS.ProcessEnv, flag: string | 
   return stored || DEFAULT_PROFILE;
 }
 
+/**
+ * The keychain key of a profile of this config directory: the directory resolved (a relative
+ * CRMCTL_CONFIG_DIR or a symbolic link names the same entries from anywhere).
+ */
+export function profileRef(env: NodeJS.ProcessEnv, name: string): ProfileRef {
+  const dir = configDir(env);
+  let canonical: string;
+  try {
+    canonical = realpathSync(dir);
+  } catch {
+    canonical = resolve(dir);
+  }
+  return { name, dir: canonical };
+}
+
+/** Where a stored keychain profile's entries are: keyed by this config directory, or (earlier versions) by the name alone. */
+function storedRef(env: NodeJS.ProcessEnv, name: string, stored: Profile): ProfileRef {
+  return stored.keychainEntries === BY_CONFIG_DIR ? profileRef(env, name) : { name };
+}
+
 /** The stored profile with its secrets, from whichever store holds them. */
 async function withSecrets(env: NodeJS.ProcessEnv, name: string, stored: Profile): Promise<Profile> {
   if (stored.secretStore !== 'keychain') return { ...stored };
   const k = await keychainFor(env, name);
-  return { ...stored, ...k.read(name, stored as unknown as Record<string, unknown>) };
+  return { ...stored, ...k.read(storedRef(env, name, stored), stored as unknown as Record<string, unknown>) };
+}
+
+/** A profile as read for a change: with its secrets, or without them and the reason when their keychain is unavailable. */
+interface ReadProfile {
+  profile: Profile;
+  /** Why the secrets could not be read (their keychain is locked or gone); the profile then has none. */
+  secretsUnavailable?: CliError;
+}
+
+async function readLeniently(env: NodeJS.ProcessEnv, name: string, stored: Profile): Promise<ReadProfile> {
+  try {
+    return { profile: await withSecrets(env, name, stored) };
+  } catch (err) {
+    if (!(err instanceof CliError) || stored.secretStore !== 'keychain') throw err;
+    return { profile: { ...stored }, secretsUnavailable: err };
+  }
 }
 
 export async function getProfile(name: string, env: NodeJS.ProcessEnv): Promise<Profile | undefined> {
   const p = readStore(env).profiles[name];
   return p ? withSecrets(env, name, p) : undefined;
+}
+
+/**
+ * The profile for logging out, removing or logging in again: a keychain profile whose keychain is
+ * locked or gone is read without its secrets (and says why) instead of failing, since those are the
+ * ways out of such a state (docs/auth.md).
+ */
+export async function readProfile(name: string, env: NodeJS.ProcessEnv): Promise<ReadProfile | undefined> {
+  const p = readStore(env).profiles[name];
+  return p ? readLeniently(env, name, p) : undefined;
 }
 
 export async function listProfiles(env: NodeJS.ProcessEnv): Promise<Array<{ name: string; profile: Profile; isDefault: boolean }>> {
@@ -246,28 +295,37 @@ export async function listProfiles(env: NodeJS.ProcessEnv): Promise<Array<{ name
 
 /**
  * Where a profile's secrets go on a write: the keychain that holds them already (unless
- * CRMCTL_SECRET_STORE=file), else the store chooseStore picks (a file profile moves to a keychain that works).
+ * CRMCTL_SECRET_STORE=file), else the store chooseStore picks (a file profile moves to a keychain
+ * that works). When that keychain failed to read them (`unavailable`; the write replaces every
+ * secret), the file, unless CRMCTL_SECRET_STORE=keychain insists.
  */
-async function targetStore(env: NodeJS.ProcessEnv, name: string, before: Profile | undefined): Promise<SecretStore> {
+async function targetStore(env: NodeJS.ProcessEnv, name: string, before: Profile | undefined, unavailable: CliError | undefined): Promise<SecretStore> {
+  if (unavailable) {
+    if (env.CRMCTL_SECRET_STORE === 'keychain') throw unavailable;
+    return fileStore;
+  }
   if (before?.secretStore === 'keychain' && env.CRMCTL_SECRET_STORE !== 'file') return keychainFor(env, name);
   return chooseStore(env);
 }
 
 /**
  * Writes the full profile `next` (secrets included) as `data.profiles[name]`: its secrets into the
- * target store, the rest (and the store's marker) into the file. Runs under the config lock.
+ * target store (a keychain under this config directory's key), the rest (and the store's markers)
+ * into the file. Entries the secrets leave behind (the file was chosen, or entries of earlier
+ * versions) are removed, best effort. Runs under the config lock.
  */
-async function place(env: NodeJS.ProcessEnv, data: StoreData, name: string, next: Record<string, unknown>): Promise<void> {
+async function place(env: NodeJS.ProcessEnv, data: StoreData, name: string, next: Record<string, unknown>, unavailable?: CliError): Promise<void> {
   const before = data.profiles[name];
-  const target = await targetStore(env, name, before);
+  const target = await targetStore(env, name, before, unavailable);
   const rest: Record<string, unknown> = { ...next };
   for (const f of SECRET_FIELDS) delete rest[f];
   delete rest.secretStore;
-  target.write(name, rest, Object.fromEntries(SECRET_FIELDS.map((f) => [f, typeof next[f] === 'string' ? (next[f] as string) : undefined])));
-  if (target.kind === 'file' && before?.secretStore === 'keychain') {
-    // Forced back to the file: the keychain's copies go (best effort; the file now holds the secrets).
+  delete rest.keychainEntries;
+  const ref = profileRef(env, name);
+  target.write(ref, rest, Object.fromEntries(SECRET_FIELDS.map((f) => [f, typeof next[f] === 'string' ? (next[f] as string) : undefined])));
+  if (before?.secretStore === 'keychain' && (target.kind === 'file' || before.keychainEntries !== BY_CONFIG_DIR)) {
     try {
-      (await keychainFor(env, name)).remove(name, {});
+      (await keychainFor(env, name)).remove(storedRef(env, name, before), {});
     } catch {
       // an unreachable keychain keeps stale entries that nothing reads
     }
@@ -276,19 +334,59 @@ async function place(env: NodeJS.ProcessEnv, data: StoreData, name: string, next
 }
 
 /**
- * Moves a profile's secrets from the config file to the keychain when one works (and
- * CRMCTL_SECRET_STORE does not say file). True when it moved them: the caller says so, once.
+ * First use of a profile whose secrets are not where this version keeps them: in the config file
+ * while a keychain works, or in keychain entries of earlier versions (keyed by the profile name
+ * alone, so every config directory with that profile name shared them). Moves them, once, and
+ * returns what to tell the user; undefined when nothing moved.
  */
-export async function migrateSecrets(name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  const stored = readStore(env).profiles[name] as unknown as Record<string, unknown> | undefined;
-  if (!stored || stored.secretStore === 'keychain' || !SECRET_FIELDS.some((f) => typeof stored[f] === 'string')) return false;
-  if ((await chooseStore(env)).kind !== 'keychain') return false;
+export async function migrateSecrets(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const stored = readStore(env).profiles[name];
+  const why = stored && (await needsMove(env, stored));
+  if (!why) return undefined;
   return updateStore(env, async (data) => {
-    const cur = data.profiles[name] as unknown as Record<string, unknown> | undefined;
-    if (!cur || cur.secretStore === 'keychain') return false;
-    await place(env, data, name, cur);
-    return true;
+    const cur = data.profiles[name];
+    if (!cur || (await needsMove(env, cur)) !== why) return undefined;
+    const full = (await withSecrets(env, name, cur)) as unknown as Record<string, unknown>;
+    await place(env, data, name, full);
+    if (why === 'file') return `moved the secrets of profile ${name} (tokens, client secret) from the config file to the OS keychain`;
+    // Entries of earlier versions that hold nothing (logged out) move without a word.
+    if (!SECRET_FIELDS.some((f) => typeof full[f] === 'string')) return undefined;
+    return `moved the OS keychain entries of profile ${name} to entries of its config directory ${profileRef(env, name).dir} (before, every config directory with a profile "${name}" shared one set); another config directory with a profile "${name}" must log in again`;
   });
+}
+
+/** Why a profile's secrets must move: 'file' to a keychain that works, 'shared' from entries of earlier versions. */
+async function needsMove(env: NodeJS.ProcessEnv, p: Profile): Promise<'file' | 'shared' | undefined> {
+  if (env.CRMCTL_SECRET_STORE === 'file') return undefined;
+  if (p.secretStore === 'keychain') {
+    // A locked keychain: nothing moves now; reading the profile says what to do.
+    return p.keychainEntries !== BY_CONFIG_DIR && (await openKeychain(env)) instanceof KeychainStore ? 'shared' : undefined;
+  }
+  const stored = p as unknown as Record<string, unknown>;
+  if (!SECRET_FIELDS.some((f) => typeof stored[f] === 'string')) return undefined;
+  return (await chooseStore(env)).kind === 'keychain' ? 'file' : undefined;
+}
+
+/** Applies `change` to `current`: a key present with value `undefined` is removed. */
+function merged(current: Profile | Record<string, never>, change: Partial<Profile>): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...current };
+  for (const [k, v] of Object.entries(change)) {
+    if (v === undefined) delete next[k];
+    else next[k] = v;
+  }
+  return next;
+}
+
+/**
+ * The profile before a change, with its secrets. When their keychain is unavailable the change
+ * goes ahead only if it sets or clears every secret (a fresh login, forgetting them): it needs none
+ * of the old ones. Any other change fails as reading would.
+ */
+async function beforeChange(env: NodeJS.ProcessEnv, name: string, stored: Profile | undefined, change: Partial<Profile>): Promise<ReadProfile | undefined> {
+  if (!stored) return undefined;
+  const read = await readLeniently(env, name, stored);
+  if (read.secretsUnavailable && !SECRET_FIELDS.every((f) => f in change)) throw read.secretsUnavailable;
+  return read;
 }
 
 /**
@@ -298,15 +396,11 @@ export async function migrateSecrets(name: string, env: NodeJS.ProcessEnv): Prom
 export async function saveProfile(name: string, partial: Partial<Profile>, env: NodeJS.ProcessEnv): Promise<Profile> {
   validateProfileName(name);
   return updateStore(env, async (data) => {
-    const before = data.profiles[name];
-    const next: Record<string, unknown> = { ...(before ? await withSecrets(env, name, before) : {}) };
-    for (const [k, v] of Object.entries(partial)) {
-      if (v === undefined) delete next[k];
-      else next[k] = v;
-    }
+    const before = await beforeChange(env, name, data.profiles[name], partial);
+    const next = merged(before?.profile ?? {}, partial);
     if (next.callbackPort === undefined) next.callbackPort = DEFAULT_CALLBACK_PORT;
-    await place(env, data, name, next);
-    return { ...(next as unknown as Profile) };
+    await place(env, data, name, next, before?.secretsUnavailable);
+    return stripMarkers(next);
   });
 }
 
@@ -318,17 +412,20 @@ export async function updateProfile(
 ): Promise<Profile | undefined> {
   return updateStore(env, async (data) => {
     const stored = data.profiles[name];
-    const current = stored ? await withSecrets(env, name, stored) : undefined;
-    const change = fn(current ? { ...current } : undefined);
-    if (!change) return current ? { ...current } : undefined;
-    const next: Record<string, unknown> = { ...(current ?? {}) };
-    for (const [k, v] of Object.entries(change)) {
-      if (v === undefined) delete next[k];
-      else next[k] = v;
-    }
-    await place(env, data, name, next);
-    return { ...(next as unknown as Profile) };
+    const read = stored ? await readLeniently(env, name, stored) : undefined;
+    const change = fn(read ? { ...read.profile } : undefined);
+    if (read?.secretsUnavailable && !(change && SECRET_FIELDS.every((f) => f in change))) throw read.secretsUnavailable;
+    if (!change) return read ? { ...read.profile } : undefined;
+    const next = merged(read?.profile ?? {}, change);
+    await place(env, data, name, next, read?.secretsUnavailable);
+    return stripMarkers(next);
   });
+}
+
+/** The profile as callers see it after a write (the store's markers are the file's business). */
+function stripMarkers(p: Record<string, unknown>): Profile {
+  const { secretStore: _s, keychainEntries: _k, ...rest } = p;
+  return rest as unknown as Profile;
 }
 
 export async function setDefaultProfile(name: string, env: NodeJS.ProcessEnv): Promise<void> {
@@ -338,11 +435,22 @@ export async function setDefaultProfile(name: string, env: NodeJS.ProcessEnv): P
   });
 }
 
-/** Removes the profile; returns false when it did not exist. Clears the default if it pointed there. */
-export async function removeProfile(name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+/**
+ * Removes the profile; returns false when it did not exist. Clears the default if it pointed there.
+ * Keychain entries that cannot be removed (a locked or missing keychain) do not stop the removal:
+ * `warn` is told, and the entries stay behind where nothing reads them.
+ */
+export async function removeProfile(name: string, env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): Promise<boolean> {
   return updateStore(env, async (data) => {
-    if (!(name in data.profiles)) return false;
-    if (data.profiles[name]!.secretStore === 'keychain') (await keychainFor(env, name)).remove(name, {});
+    const p = data.profiles[name];
+    if (!p) return false;
+    if (p.secretStore === 'keychain') {
+      try {
+        (await keychainFor(env, name)).remove(storedRef(env, name, p), {});
+      } catch (err) {
+        warn(`could not remove the OS keychain entries of profile ${name} (${err instanceof Error ? err.message.replace(/\.$/, '') : String(err)}); they stay in the keychain, where nothing reads them`);
+      }
+    }
     delete data.profiles[name];
     if (data.defaultProfile === name) delete data.defaultProfile;
     return true;

@@ -1,4 +1,5 @@
 import type { Context } from './context.js';
+import type { Deprecation } from './deprecation.js';
 
 export interface ArgSpec {
   name: string;
@@ -36,6 +37,8 @@ export interface OperationRef {
   cost: number | null;
   scopes: readonly string[];
   beta?: boolean;
+  /** The vendor deprecated it and it is out of support (a v1 form of an operation with a v2 form). */
+  deprecated?: Deprecation;
 }
 
 /**

@@ -71,8 +71,9 @@ export class PartialFailureError extends CliError {
 }
 
 /**
- * Not a failure: a plan found changes. The plan is already printed; main exits with 8 and prints
- * nothing more, so CI can tell "differences" (8) from "none" (0) and from errors.
+ * Not a failure: a plan found changes, or an audit gate found findings. What was found is already
+ * printed; main exits with 8 and prints nothing more, so CI can tell "found" (8) from "none" (0) and
+ * from errors.
  */
 export class ChangesFound extends CliError {
   constructor(message = 'the plan has changes') {
@@ -139,7 +140,7 @@ export const ERROR_CODES = [
   { code: 'not_found', exit_code: EXIT.NOT_FOUND, meaning: 'The record (or route) does not exist (404).' },
   { code: 'rate_limited', exit_code: EXIT.RATE_LIMITED, meaning: 'The service kept answering 429 after every retry, the daily token budget is spent (not retried), or `crmctl budget` found less left than asked.' },
   { code: 'partial', exit_code: EXIT.PARTIAL, meaning: 'A bulk run finished but some rows failed.' },
-  { code: 'changes', exit_code: EXIT.CHANGES, meaning: 'Not a failure: crmctl plan found changes (the plan is on stdout; nothing is printed on stderr).' },
+  { code: 'changes', exit_code: EXIT.CHANGES, meaning: 'Not a failure: crmctl plan found changes (the plan is on stdout; nothing is printed on stderr), or crmctl audit --strict / watch found findings at or above the gate (the findings are on stdout, one line on stderr says so).' },
   { code: 'ambiguous_write', exit_code: EXIT.ERROR, meaning: 'A write may or may not have been applied (the connection broke); check before retrying.' },
   { code: 'network', exit_code: EXIT.ERROR, meaning: 'The service could not be reached (connection refused, DNS, timeout); nothing answered.' },
   { code: 'service', exit_code: EXIT.ERROR, meaning: 'The service answered an error (5xx after retries, an unexpected answer). `status` is its HTTP status.' },

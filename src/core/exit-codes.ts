@@ -29,5 +29,5 @@ export const EXIT_DESCRIPTIONS: ReadonlyArray<{ code: ExitCode; name: string; me
   { code: 5, name: 'not-found', meaning: 'The record (or route) does not exist.' },
   { code: 6, name: 'rate-limited', meaning: 'Rate-limited (the service kept answering 429 after every retry, or the daily token budget is spent: not retried, it resets at 00:00 UTC), or the daily budget is below what was asked (`crmctl budget --min`).' },
   { code: 7, name: 'partial', meaning: 'A bulk run finished but some rows failed; see the results file.' },
-  { code: 8, name: 'changes', meaning: 'crmctl plan found differences between the files and the account (as terraform plan -detailed-exitcode); 0 means none.' },
+  { code: 8, name: 'changes', meaning: 'crmctl plan found differences between the files and the account (as terraform plan -detailed-exitcode); crmctl audit --strict found findings at or above the severity; crmctl watch found new findings at or above --fail-on. 0 means none.' },
 ];

@@ -153,9 +153,21 @@ export function flagOptions(flags: FlagSet): OptionSpec[] {
   return Object.entries(flags).map(([key, f]) => f.option(flagName(key)));
 }
 
-/** Commander's options → the typed values; every flag is parsed (so a bad value fails before any request). */
+/**
+ * Commander's options → the typed values; every flag is parsed (so a bad value fails before any
+ * request), and every flag that is missing or wrong is named in one error, not one per run.
+ */
 export function parseFlags<F extends FlagSet>(flags: F, opts: Record<string, unknown>): FlagValues<F> {
   const out: Record<string, unknown> = {};
-  for (const [key, f] of Object.entries(flags)) out[key] = f.parse(opts[key], `--${flagName(key)}`);
+  const issues: Array<{ field: string; rule: string }> = [];
+  for (const [key, f] of Object.entries(flags)) {
+    try {
+      out[key] = f.parse(opts[key], `--${flagName(key)}`);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      issues.push(...err.issues);
+    }
+  }
+  if (issues.length) throw new ValidationError(issues);
   return out as FlagValues<F>;
 }

@@ -47,6 +47,8 @@ export interface HttpRequest {
   onErrorResponse?: (res: HttpResponse) => void | Promise<void>;
   /** A 2xx body is streamed into this (downloads) instead of being parsed; `body` is then undefined. */
   sink?: DownloadSink;
+  /** Said once per run on stderr before the first such request (a deprecated v1 endpoint; core/deprecation.ts). */
+  notice?: string;
 }
 
 export interface HttpResponse {
@@ -80,6 +82,8 @@ export interface HttpPort {
   serviceNow(): number;
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
   readonly clockOffsetMs: number | undefined;
+  /** Forgets a day seen spent: the next request is sent and its answer believed (crmctl mcp, before each call). */
+  recheckDaily(): void;
   send(req: HttpRequest): Promise<HttpResponse>;
   close(): Promise<void>;
 }

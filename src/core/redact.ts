@@ -46,11 +46,43 @@ export function redactText(text: string, secrets: ReadonlyArray<string | undefin
 
 /**
  * A secret as a server may echo it back: as is, percent-encoded (in a URL or a form body, either
- * case of hex digits, space as + or %20) and with JSON's escaped slashes.
+ * case of hex digits, space as + or %20), with JSON's escaped slashes, and base64-encoded (standard
+ * or URL-safe, percent-encoded in turn) alone or inside a longer encoded text (a Basic header, an
+ * encoded "Bearer <token>"). Kept per secret: traces redact every line with the same few secrets.
  */
-function secretForms(s: string): string[] {
+function secretForms(s: string): readonly string[] {
+  let forms = FORMS.get(s);
+  if (forms) return forms;
+  const all = new Set([...textForms(s), ...base64Runs(s).flatMap((b) => [...textForms(b), ...textForms(b.replace(/\+/g, '-').replace(/\//g, '_'))])]);
+  forms = [...all].filter((f) => f.length >= MIN_FORM).sort((a, b) => b.length - a.length);
+  if (FORMS.size >= 64) FORMS.clear();
+  FORMS.set(s, forms);
+  return forms;
+}
+
+const FORMS = new Map<string, readonly string[]>();
+/** Shorter runs than this could match ordinary text by chance; a secret is at least 6 characters. */
+const MIN_FORM = 6;
+
+function textForms(s: string): string[] {
   const encoded = encodeURIComponent(s);
   const form = new URLSearchParams({ s }).toString().slice(2);
-  const forms = new Set([s, encoded, encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), form, s.replace(/\//g, '\\/')]);
-  return [...forms].sort((a, b) => b.length - a.length);
+  return [s, encoded, encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), form, s.replace(/\//g, '\\/')];
+}
+
+/**
+ * The base64 characters that only the secret's bytes decide, for each of the three alignments the
+ * secret can have inside a longer encoded text (base64 turns 3 bytes into 4 characters, so the
+ * characters around a secret depend on its neighbours; these runs do not), after the secret encoded
+ * alone (with and without its padding).
+ */
+function base64Runs(s: string): string[] {
+  const bytes = Buffer.from(s, 'utf8');
+  const alone = bytes.toString('base64');
+  const runs: string[] = [alone, alone.replace(/=+$/, '')];
+  for (let lead = 0; lead < 3; lead++) {
+    const encoded = Buffer.concat([Buffer.alloc(lead), bytes]).toString('base64');
+    runs.push(encoded.slice(Math.ceil((lead * 8) / 6), Math.floor(((lead + bytes.length) * 8) / 6)));
+  }
+  return runs;
 }

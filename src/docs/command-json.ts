@@ -45,7 +45,7 @@ export interface CommandJson {
   args: Array<{ name: string; required: boolean; variadic: boolean; description: string }>;
   flags: FlagJson[];
   examples: string[];
-  operations: Array<{ id: string; method: string; path: string; cost: number | null; scopes: string[]; beta: boolean }>;
+  operations: Array<{ id: string; method: string; path: string; cost: number | null; scopes: string[]; beta: boolean; deprecated: { since: string; out_of_support: string; use: string | null } | null }>;
   /** Record fields accepted by --fields. */
   fields: string[];
 }
@@ -96,7 +96,8 @@ export function commandJson(node: TreeNode): CommandJson {
 }
 
 function operationJson(op: OperationRef): CommandJson['operations'][number] {
-  return { id: op.id, method: op.method, path: op.path, cost: op.cost, scopes: [...op.scopes], beta: Boolean(op.beta) };
+  const d = op.deprecated;
+  return { id: op.id, method: op.method, path: op.path, cost: op.cost, scopes: [...op.scopes], beta: Boolean(op.beta), deprecated: d ? { since: d.since, out_of_support: d.outOfSupport, use: d.use ?? null } : null };
 }
 
 /** The input fields behind a generated command's flags (`--title` → the body's title), first operation first. */

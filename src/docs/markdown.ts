@@ -1,6 +1,7 @@
+import { deprecationPhrase } from '../core/deprecation.js';
 import { EXIT_DESCRIPTIONS } from '../core/exit-codes.js';
-import { HELP_TOPICS } from '../commands/help-topics.js';
-import { groupExamples } from '../commands/help-format.js';
+import { HELP_TOPICS } from './help-topics.js';
+import { groupExamples } from './help-format.js';
 import { flatten, type TreeNode } from './tree.js';
 import { mcpPage } from './mcp-page.js';
 
@@ -25,6 +26,7 @@ function commandPage(node: TreeNode): string {
       lines.push(`| ${op.method} | \`${op.path}\` | ${op.cost ?? 'not stated'} | ${op.scopes.join(', ') || '—'}${op.beta ? ' (beta)' : ''} |`);
     }
     lines.push('');
+    for (const op of spec.operations.filter((o) => o.deprecated)) lines.push(`**Deprecated:** \`${op.method} ${op.path}\` is ${deprecationPhrase(op.deprecated!)}.`, '');
   }
   if (spec?.fields?.length) lines.push('## JSON fields', '', spec.fields.map((f) => `\`${f}\``).join(', '), '');
   lines.push('## Exit codes', '', EXIT_DESCRIPTIONS.map((e) => `${e.code} ${e.name}`).join(' · '), '', 'See [exit codes](../exit-codes.md).', '');

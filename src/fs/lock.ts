@@ -136,7 +136,8 @@ export function breakStale(path: string, staleHolder: string): boolean {
   return true;
 }
 
-function alive(pid: number): boolean {
+/** The process with this pid runs (EPERM: it does, as another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,7 +1,7 @@
 import { AmbiguousWriteError, CliError, DailyBudgetError, NetworkError } from '../core/errors.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
-import { dailyBudgetOf, describeReset, nextResetAt, tokens, type DailyBudget } from './daily-budget.js';
+import { dailyBudgetOf, describeReset, inWords, nextResetAt, tokens, type DailyBudget } from './daily-budget.js';
 import { CostGovernor } from './governor.js';
 import { multipartBody, type StreamBody } from './multipart.js';
 import { toApiError } from './map-error.js';
@@ -24,7 +24,20 @@ export interface HttpClientOptions {
   transport?: Transport;
   /** Time, sleeps and jitter (a fake one in tests). */
   clock?: Clock;
+  /**
+   * The longest wait crmctl sits through when the service asks for one (Retry-After, x-ratelimit-reset);
+   * a 429 asking for more is taken as the day's budget spent (default 60 s, CRMCTL_MAX_RETRY_WAIT).
+   */
+  maxWaitMs?: number;
+  /**
+   * One whole line on stderr: a wait the service asked for that is long enough to notice, or a request's
+   * `notice` (a deprecated v1 endpoint, once per run and text).
+   */
+  notice?: (line: string) => void;
 }
+
+/** Waits shorter than this pass without a word (the burst window asks for a second or two). */
+const NOTICE_AT_MS = 5_000;
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
 /** Errors that happen before a byte was sent: always safe to retry. */
@@ -45,7 +58,9 @@ export class HttpClient implements HttpPort {
   /** Service clock minus ours, from the last answer's Date header (1 s resolution); undefined until known. */
   clockOffsetMs: number | undefined;
   private readonly transport: Transport;
-  private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport' | 'clock'>> & Pick<HttpClientOptions, 'trace'>;
+  private readonly opts: Required<Omit<HttpClientOptions, 'trace' | 'transport' | 'clock' | 'notice'>> & Pick<HttpClientOptions, 'trace' | 'notice'>;
+  /** Notices already said this run. */
+  private readonly said = new Set<string>();
 
   constructor(opts: HttpClientOptions) {
     this.opts = {
@@ -54,6 +69,7 @@ export class HttpClient implements HttpPort {
       maxDelayMs: 10_000,
       userAgent: 'crmctl',
       timeoutMs: 60_000,
+      maxWaitMs: 60_000,
       ...opts,
     };
     if (!opts.transport) throw new Error('HttpClient needs a transport (see src/http/create-transport.ts)');
@@ -67,6 +83,10 @@ export class HttpClient implements HttpPort {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
+    if (req.notice && !this.said.has(req.notice)) {
+      this.said.add(req.notice);
+      this.opts.notice?.(`notice: ${req.notice}`);
+    }
     let refreshed = false;
     let attempt = 0;
     for (;;) {
@@ -89,7 +109,7 @@ export class HttpClient implements HttpPort {
           if (settled) return settled;
         }
         if (attempt >= this.opts.maxRetries) throw this.networkError(err, req, creds.baseUrl);
-        await this.wait(attempt++, undefined, `${code}`);
+        await this.wait(attempt++, undefined, `${code}`, req);
         continue;
       }
       release();
@@ -114,8 +134,15 @@ export class HttpClient implements HttpPort {
           const settled = await this.reconcile(req, `status ${res.status}`);
           if (settled) return settled;
         }
-        if (attempt < this.opts.maxRetries) {
-          await this.wait(attempt++, res, `status ${res.status}`);
+        const asked = askedWaitMs(res, this.serviceNow());
+        // A 429 asking for hours is the daily budget without its headers (they can be missing): stop, as for a spent day.
+        if (asked !== undefined && asked > this.opts.maxWaitMs) {
+          if (res.status === 429) {
+            await req.onErrorResponse?.(res);
+            throw this.waitTooLong(req, asked);
+          }
+        } else if (attempt < this.opts.maxRetries) {
+          await this.wait(attempt++, res, `status ${res.status}`, req);
           continue;
         }
       }
@@ -128,6 +155,15 @@ export class HttpClient implements HttpPort {
     }
   }
 
+  /**
+   * Forgets a day seen spent, so the next request is sent and its answer believed. A one-shot command
+   * stops at the first spent answer; a long-lived server (crmctl mcp) calls this before each call,
+   * because the limit can be raised mid-day (a purchased top-up) and midnight on our clock is a guess.
+   */
+  recheckDaily(): void {
+    if (this.daily?.remaining === 0) this.daily = undefined;
+  }
+
   /** Calls `fn` with the daily budget as soon as it is known (at once when it is). */
   whenDailyKnown(fn: (d: DailyBudget) => void): void {
     if (this.daily) fn(this.daily);
@@ -137,6 +173,15 @@ export class HttpClient implements HttpPort {
   /** Now on the service's clock (its Date header), which decides its midnight. */
   serviceNow(): number {
     return this.clock.now() + (this.clockOffsetMs ?? 0);
+  }
+
+  private waitTooLong(req: HttpRequest, askedMs: number): DailyBudgetError {
+    const until = this.serviceNow() + askedMs;
+    return new DailyBudgetError(
+      `The service refused ${req.method} ${req.path} (429) and asked to wait ${inWords(askedMs, true)}, longer than crmctl waits (${inWords(this.opts.maxWaitMs, true)}): taken as the daily budget spent. Try again after ${utcClock(until)} UTC (service time).`,
+      until,
+      'crmctl stops instead of sleeping that long. Run the command again after that time (`crmctl budget` shows what is left), or set CRMCTL_MAX_RETRY_WAIT (seconds) to wait longer.',
+    );
   }
 
   private dailySpent(req: HttpRequest): DailyBudgetError {
@@ -155,13 +200,14 @@ export class HttpClient implements HttpPort {
     return existing;
   }
 
-  private async wait(attempt: number, res: HttpResponse | undefined, why: string): Promise<void> {
+  private async wait(attempt: number, res: HttpResponse | undefined, why: string, req: Pick<HttpRequest, 'method' | 'path'>): Promise<void> {
     let ms = backoffDelay(attempt, this.opts.baseDelayMs, this.opts.maxDelayMs, () => this.clock.random());
-    const after = res ? retryAfterMs(res.headers['retry-after'], this.clock.now()) : undefined;
-    const reset = res ? Number(first(res.headers['x-ratelimit-reset'])) : NaN;
-    if (after !== undefined) ms = Math.max(ms, after) + Math.round(this.clock.random() * 100);
-    else if (res?.status === 429 && Number.isFinite(reset)) ms = Math.max(ms, reset * 1000);
+    const asked = res ? askedWaitMs(res, this.serviceNow()) : undefined;
+    // Retry-After is jittered a little, so clients told the same second do not all come back at once.
+    if (asked !== undefined) ms = Math.max(ms, asked) + (retryAfterMs(res!.headers['retry-after']) !== undefined ? Math.round(this.clock.random() * 100) : 0);
     this.trace(`~ retry #${attempt + 1} in ${ms} ms (${why})`);
+    // A long wait the service asked for is never silent: the run would look hung. Service time, as the service counts.
+    if (res && asked !== undefined && ms >= NOTICE_AT_MS) this.opts.notice?.(`crmctl: the service answered ${res.status} to ${req.method} ${req.path}; waiting ${inWords(ms, true)}, until ${utcClock(this.serviceNow() + ms)} UTC (service time), then retrying`);
     await this.clock.sleep(ms);
   }
 
@@ -204,7 +250,8 @@ export class HttpClient implements HttpPort {
       for (const [k, v] of Object.entries(redactHeaders(res.headers as Record<string, unknown>))) {
         if (/^(x-|retry-after|content-type|date)/i.test(k)) this.trace(`< ${k}: ${String(v)}`);
       }
-      const shown = typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed));
+      // Redacted before it is cut short: a secret across the cut would otherwise leave its first half.
+      const shown = redactText(typeof parsed === 'string' ? parsed : JSON.stringify(redactValue(parsed)), this.opts.credentials.secrets());
       if (shown) this.trace(`< ${shown.length > 2000 ? `${shown.slice(0, 2000)}… (${shown.length} chars)` : shown}`);
     }
     return { status: res.status, headers: res.headers, body: parsed };
@@ -251,4 +298,20 @@ function errorCode(err: unknown): string {
 
 function first(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * How long the answer asks us to wait before retrying: Retry-After, or a 429's window reset; undefined
+ * when it does not say. `serviceNow` reads a Retry-After date on the service's clock, which wrote it.
+ */
+function askedWaitMs(res: HttpResponse, serviceNow: number): number | undefined {
+  const after = retryAfterMs(res.headers['retry-after'], serviceNow);
+  if (after !== undefined) return after;
+  const reset = Number(first(res.headers['x-ratelimit-reset']));
+  return res.status === 429 && Number.isFinite(reset) ? reset * 1000 : undefined;
+}
+
+/** "14:05:30" of an epoch time, UTC. */
+function utcClock(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 19);
 }

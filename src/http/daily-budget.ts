@@ -27,10 +27,10 @@ export function describeReset(now: number): string {
   return `00:00 UTC (in ${inWords(nextResetAt(now) - now)})`;
 }
 
-/** "5 h 12 min", "12 min", "under a minute". */
-export function inWords(ms: number): string {
+/** "5 h 12 min", "12 min", "under a minute" (with `seconds`: "45 s" instead). */
+export function inWords(ms: number, seconds = false): string {
   const min = Math.floor(ms / 60_000);
-  if (min < 1) return 'under a minute';
+  if (min < 1) return seconds ? `${Math.max(1, Math.round(ms / 1000))} s` : 'under a minute';
   const h = Math.floor(min / 60);
   return h ? `${h} h ${min % 60} min` : `${min} min`;
 }

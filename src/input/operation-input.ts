@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import type { RawInput, ValidInput } from '../api/entry-types.js';
 import { pathParamNames, type Operation, type OperationSpec } from '../api/operation.js';
 import { pathParamProblem } from '../api/path-param.js';
 import { ValidationError } from '../core/errors.js';
@@ -9,19 +10,9 @@ import { precomputedFields } from './precomputed-fields.js';
 /** Query fields the paginator owns; generated commands show them as --limit/--all/--start/--cursor. */
 export const PAGING_KEYS: ReadonlySet<string> = new Set(['start', 'limit', 'cursor']);
 
-/** Input of one call before its schemas checked it (from flags, a fixture, a row, an MCP tool call). */
-export interface RawInput {
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
-  body: unknown;
-}
-
-/** Input the operation's schemas accepted (transforms applied: a path id is a number now). */
-export interface ValidInput {
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
-  body: unknown;
-}
+// The shapes of an operation's input are the entry's contracts (src/api/entry-types.ts): the call layer
+// and the account checks below this folder name them too.
+export type { RawInput, ValidInput } from '../api/entry-types.js';
 
 const cache = new WeakMap<object, { args: string[]; fields: FieldSpec[] }>();
 

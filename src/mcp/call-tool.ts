@@ -1,21 +1,23 @@
 import { callOperation, nextPage, recordsOf, totalOf } from '../api/call.js';
-import { prepare, type Prepared } from '../api/prepare.js';
+import { prepare, type Prepared } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { CliError, ValidationError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import type { RawInput } from '../input/operation-input.js';
 import { unknownKeyRule } from '../input/unknown-keys.js';
 import { customFieldNames, namedResult } from './names.js';
-import { DEFAULT_PAGE, refusal, type ToolDef, type ToolPolicy } from './tools.js';
+import { callRefusal, DEFAULT_PAGE, refusal, type ToolDef, type ToolPolicy } from './tools.js';
+import { markedJson } from './untrusted.js';
 
-/** What a tool call answers: JSON text, or an error the model can read (isError), never a crash. */
+/** What a tool call answers: the answer marked as data (untrusted.ts), or an error the model can read (isError), never a crash. */
 export interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
   isError?: boolean;
 }
 
-const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
+export const dataResult = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: markedJson(value) }] });
+export const errorResult = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 /**
  * Runs one operation, whichever way it was reached (a named tool, or call_operation of the discovery
@@ -28,7 +30,7 @@ const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: 
  */
 export async function callTool(ctx: Context, tool: ToolDef, args: Record<string, unknown>, policy: ToolPolicy, opts: { names?: boolean } = {}): Promise<ToolResult> {
   const secrets = () => ctx.knownSecrets();
-  const fail = (message: string): ToolResult => ({ ...text(redactText(message, secrets())), isError: true });
+  const fail = (message: string): ToolResult => errorResult(redactText(message, secrets()));
   const refused = refusal(tool, policy);
   if (refused) return fail(`Refused: ${refused}. Nothing was sent.`);
   if (policy.areas && !policy.areas.has(tool.area)) return fail(`Refused: ${tool.name} is outside the areas this server offers (--areas). Nothing was sent.`);
@@ -50,6 +52,9 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
     else if (tool.bodyNested) raw.body = v;
     else raw.body = { ...((raw.body as Record<string, unknown> | undefined) ?? {}), [k]: v };
   }
+  // The arguments decide for some writes (active_flag false, an emptied member list): the call is classified, not only the tool.
+  const destructive = callRefusal(tool, raw.body, policy);
+  if (destructive) return fail(`Refused: ${destructive}. Nothing was sent.`);
   const op = tool.op;
   let known = op.cli.fields ?? [];
   // With names, the records' custom fields are picked by name too (one field-metadata read, cached per profile).
@@ -78,14 +83,14 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
     let data = recordsOf(op, envelope);
     if (names && data != null) data = Array.isArray(data) ? await namedResult(ctx, op, data) : (await namedResult(ctx, op, [data]))[0];
     const pick = (r: unknown) => (fields && r && typeof r === 'object' && !Array.isArray(r) ? Object.fromEntries(fields.map((f) => [f, (r as Record<string, unknown>)[f] ?? null])) : r);
-    if (op.pagination === 'none') return text(Array.isArray(data) ? data.map(pick) : pick(data ?? { success: envelope.success ?? true }));
+    if (op.pagination === 'none') return dataResult(Array.isArray(data) ? data.map(pick) : pick(data ?? { success: envelope.success ?? true }));
     const records = (Array.isArray(data) ? data : data == null ? [] : [data]).map(pick);
     const next = nextPage(op, envelope);
     const page: Record<string, unknown> = { records, count: records.length, more: next !== undefined };
     if (next !== undefined) page[op.pagination === 'cursor' ? 'next_cursor' : 'next_start'] = next;
     const total = totalOf(envelope);
     if (total !== undefined) page.remaining = Math.max(0, total - Number(input.query.start ?? 0) - records.length);
-    return text(page);
+    return dataResult(page);
   } catch (err) {
     if (err instanceof CliError) return fail([err.message, err.hint].filter(Boolean).join('\n'));
     return fail(`unexpected failure: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,5 +1,6 @@
 import type { Context } from '../core/context.js';
-import { callTool, type ToolResult } from './call-tool.js';
+import { HEALTH_TOOLS, isHealthTool } from '../health/mcp-tool-defs.js';
+import { callTool, dataResult, errorResult as fail, type ToolResult } from './call-tool.js';
 import { fieldsOf, RESOURCE_PREFIX } from './resources.js';
 import { allTools, offeredTools, refusal, type ToolDef, type ToolKind, type ToolPolicy } from './tools.js';
 
@@ -56,7 +57,7 @@ export const META_TOOLS: ListedTool[] = [
   {
     name: 'call_operation',
     title: 'Call an operation',
-    description: 'Run any operation by name with its arguments (as describe_operation gives them). Same checks, pacing and refusals as a named tool: writes need a server started with --allow-writes, deletes --allow-destructive too. Lists return one page.',
+    description: 'Run any operation by name with its arguments (as describe_operation gives them). Same checks, pacing and refusals as a named tool: writes need a server started with --allow-writes; destructive calls (deletes, archives, deactivations, merges, emptied member lists) --allow-destructive too. Lists return one page.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -81,15 +82,14 @@ export function listedTools(policy: ToolPolicy): ListedTool[] {
   const curated = [...CURATED_READS, ...(policy.allowWrites ? CURATED_WRITES : [])]
     .map((n) => byName.get(n) ?? fatal(`internal: curated MCP tool ${n} is not an operation of the tables`))
     .filter((t) => refusal(t, policy) === undefined);
-  return [...META_TOOLS, ...curated.map(asListed)];
+  // Account health (src/health/mcp-tools.ts): read tools, listed under every policy.
+  return [...META_TOOLS, ...curated.map(asListed), ...HEALTH_TOOLS];
 }
 
 function fatal(message: string): never {
   throw new Error(message);
 }
 
-const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] });
-const fail = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 function words(s: string): string[] {
   return s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
@@ -106,7 +106,8 @@ function find(args: Record<string, unknown>, policy: ToolPolicy): ToolResult {
   const areas = new Set(allTools().map((t) => t.area));
   if (area && !areas.has(area)) return fail(`Invalid arguments: area: unknown area ${area}; areas: ${[...areas].sort().join(', ')}`);
   const scored = allTools()
-    .filter((t) => (!area || t.area === area) && (!kind || t.kind === kind) && (!policy.areas || policy.areas.has(t.area)))
+    // A write that some arguments make destructive is found as either.
+    .filter((t) => (!area || t.area === area) && (!kind || t.kind === kind || (kind === 'destructive' && t.destructiveWhen.length > 0)) && (!policy.areas || policy.areas.has(t.area)))
     .map((t) => {
       const hay = new Set([...words(t.name), ...words(t.op.cli.summary), ...words(t.area)].map(stem));
       const inName = new Set(words(t.name).map(stem));
@@ -117,9 +118,9 @@ function find(args: Record<string, unknown>, policy: ToolPolicy): ToolResult {
     .sort((a, b) => b.score - a.score || Number(a.t.name.endsWith('_v1')) - Number(b.t.name.endsWith('_v1')));
   const operations = scored.slice(0, limit).map(({ t }) => {
     const refused = refusal(t, policy);
-    return { name: t.name, kind: t.kind, summary: t.op.cli.summary, cost: t.op.cost ?? null, ...(refused ? { refused } : {}) };
+    return { name: t.name, kind: t.kind, ...(t.destructiveWhen.length ? { destructive_when: t.destructiveWhen } : {}), summary: t.op.cli.summary, cost: t.op.cost ?? null, ...(refused ? { refused } : {}) };
   });
-  return text({ operations, count: operations.length, more: scored.length > limit });
+  return dataResult({ operations, count: operations.length, more: scored.length > limit });
 }
 
 /** Resource URIs holding the ids an operation's arguments take. */
@@ -141,6 +142,7 @@ async function describe(ctx: Context, args: Record<string, unknown>, policy: Too
   const answer: Record<string, unknown> = {
     name: t.name,
     kind: t.kind,
+    ...(t.destructiveWhen.length ? { destructive_when: t.destructiveWhen } : {}),
     description: t.description,
     method: t.op.method,
     path: t.op.path,
@@ -160,11 +162,12 @@ async function describe(ctx: Context, args: Record<string, unknown>, policy: Too
       answer.custom_fields_unavailable = err instanceof Error ? err.message : String(err);
     }
   }
-  return text(answer);
+  return dataResult(answer);
 }
 
 /** The discovery tools' calls; undefined for any other name. */
 export async function callMetaTool(ctx: Context, name: string, args: Record<string, unknown>, policy: ToolPolicy): Promise<ToolResult | undefined> {
+  if (isHealthTool(name)) return (await import('../health/mcp-tools.js')).callHealthTool(ctx, name, args);
   if (name === 'find_operations') return find(args, policy);
   if (name === 'describe_operation') return describe(ctx, args, policy);
   if (name === 'call_operation') {

@@ -1,6 +1,6 @@
 import type { Reader } from '../api/entry-types.js';
 import type { Operation } from '../api/operation.js';
-import { checkReader } from '../api/prepare.js';
+import { checkReader } from '../entry/prepare.js';
 
 /** The names of the item type's custom fields, as `names` results key them. */
 export async function customFieldNames(reader: Reader, op: Operation): Promise<string[]> {

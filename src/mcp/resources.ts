@@ -1,11 +1,11 @@
 import type { Reader } from '../api/entry-types.js';
 import { operationById } from '../api/operations/index.js';
-import { readAll } from '../api/prepare.js';
+import { readAll } from '../entry/prepare.js';
 
 /**
  * The account's shape as MCP resources: what an assistant needs to turn names into ids (stages,
  * users, activity types, custom fields and their options), read once instead of paging lists
- * through tools. Each is read through the one entry (src/api/prepare.ts), so the cost governor and
+ * through tools. Each is read through the one entry (src/entry/prepare.ts), so the cost governor and
  * the login's scopes apply as for any command.
  */
 

@@ -1,4 +1,5 @@
-import { isIdempotent, isRead, pathParamNames, type Operation } from '../api/operation.js';
+import { callEffect, destructiveWhen, mayDestroy, operationEffect } from '../api/effect.js';
+import { isIdempotent, isRead, pathParamNames, type Effect, type Operation } from '../api/operation.js';
 import { ALL_OPERATIONS } from '../api/operations/index.js';
 import { fieldsOf } from '../input/fields.js';
 import { jsonSchemaOf, type JsonSchema } from '../input/json-schema.js';
@@ -11,7 +12,8 @@ import { jsonSchemaOf, type JsonSchema } from '../input/json-schema.js';
  * destructiveHint are per tool.
  */
 
-export type ToolKind = 'read' | 'write' | 'destructive';
+/** The operation's class by effect (src/api/effect.ts), not by HTTP method. */
+export type ToolKind = Effect;
 
 export interface ToolDef {
   name: string;
@@ -21,6 +23,8 @@ export interface ToolDef {
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   op: Operation;
   kind: ToolKind;
+  /** What makes a call of this write destructive (its argument rules); [] when no argument decides. */
+  destructiveWhen: string[];
   /** The command's area (`deals`, `organization-fields`), what `--areas` selects. */
   area: string;
   /** Where each argument goes in the request. */
@@ -34,11 +38,6 @@ export interface ToolDef {
 /** Records a list returns per call when the caller gives no limit: enough to work with, small enough for a context window. */
 export const DEFAULT_PAGE = 50;
 
-export function toolKind(op: Operation): ToolKind {
-  if (isRead(op)) return 'read';
-  return op.method === 'DELETE' || op.cli.confirm ? 'destructive' : 'write';
-}
-
 /** `deals_products_add`, `persons_followers_list_v1`: the command path, as MCP names allow. */
 export function toolName(op: Operation): string {
   const base = op.cli.command.join('_').replace(/-/g, '_');
@@ -50,7 +49,9 @@ function describe(op: Operation, kind: ToolKind): string {
   if (op.pagination !== 'none') {
     parts.push(`Returns one page (default ${DEFAULT_PAGE} records); pass the returned ${op.pagination === 'cursor' ? 'next_cursor as cursor' : 'next_start as start'} for the next.`);
   }
-  if (kind === 'destructive') parts.push('Destructive: cannot be undone.');
+  if (kind === 'destructive') parts.push('Destructive (needs --allow-destructive).');
+  const when = destructiveWhen(op);
+  if (when.length) parts.push(`Destructive (needs --allow-destructive) when: ${when.join('; ')}.`);
   if (op.beta) parts.push('Beta in the service.');
   parts.push(`${op.method} ${op.path}; cost ${op.cost ?? 'not stated'}; scopes: ${op.scopes.join(' or ') || 'none'}.`);
   return parts.join(' ');
@@ -137,16 +138,18 @@ let cache: ToolDef[] | undefined;
  */
 export function allTools(): ToolDef[] {
   cache ??= ALL_OPERATIONS.filter((op) => !op.cli.upload).map((op) => {
-    const kind = toolKind(op);
+    const kind = operationEffect(op);
     const title = op.cli.summary.replace(/\s*\(.*$/, '').replace(/\.$/, '');
     return {
       name: toolName(op),
       title,
       description: describe(op, kind),
       ...inputOf(op),
-      annotations: { title, readOnlyHint: kind === 'read', destructiveHint: kind === 'destructive', idempotentHint: isIdempotent(op), openWorldHint: false },
+      // The hint is per tool: a write that some arguments make destructive is hinted destructive, so clients confirm it.
+      annotations: { title, readOnlyHint: kind === 'read', destructiveHint: mayDestroy(op), idempotentHint: isIdempotent(op), openWorldHint: false },
       op,
       kind,
+      destructiveWhen: destructiveWhen(op),
       area: op.cli.command[0]!,
     };
   });
@@ -166,6 +169,15 @@ export interface ToolPolicy {
 export function refusal(tool: ToolDef, policy: ToolPolicy): string | undefined {
   if (tool.kind !== 'read' && !policy.allowWrites) return `${tool.name} changes the account and this server runs read-only: start \`crmctl mcp\` with --allow-writes`;
   if (tool.kind === 'destructive' && !policy.allowDestructive) return `${tool.name} is destructive: start \`crmctl mcp\` with --allow-writes --allow-destructive`;
+  return undefined;
+}
+
+/** Why this call is refused under this policy, its arguments included (undefined: it runs). */
+export function callRefusal(tool: ToolDef, body: unknown, policy: ToolPolicy): string | undefined {
+  const refused = refusal(tool, policy);
+  if (refused || policy.allowDestructive) return refused;
+  const { effect, why } = callEffect(tool.op, body);
+  if (effect === 'destructive') return `${tool.name} is destructive with these arguments (${why.join('; ')}): start \`crmctl mcp\` with --allow-writes --allow-destructive`;
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Reader } from '../api/entry-types.js';
 import { configDir } from '../config/store.js';
 import type { FieldInfo } from './types.js';
 
@@ -18,19 +19,9 @@ export interface CacheLocation {
 
 type CacheFile = Record<string, { at: number; fields: FieldInfo[] }>;
 
-interface CliLike {
-  env: NodeJS.ProcessEnv;
-  profileName(): Promise<string>;
-  credentials?(): Promise<{ get(): Promise<{ baseUrl: string }> }>;
-}
-
-function isCliLike(x: unknown): x is CliLike {
-  return typeof x === 'object' && x !== null && 'env' in x && typeof (x as CliLike).profileName === 'function';
-}
-
-/** Where a reader's field metadata is cached: only a CLI Context has a profile (other readers keep it in memory). */
-export async function cacheLocationOf(reader: unknown): Promise<CacheLocation | undefined> {
-  if (!isCliLike(reader)) return undefined;
+/** Where a reader's field metadata is cached: only a reader with a profile (a CLI Context) has a place on disk. */
+export async function cacheLocationOf(reader: Reader): Promise<CacheLocation | undefined> {
+  if (!reader.env || !reader.profileName) return undefined;
   const raw = reader.env.CRMCTL_FIELDS_TTL_SEC;
   const sec = raw !== undefined && raw !== '' && Number.isFinite(Number(raw)) ? Math.max(0, Number(raw)) : DEFAULT_TTL_SEC;
   const profile = await reader.profileName();

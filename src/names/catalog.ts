@@ -1,4 +1,4 @@
-import type { CheckReader } from '../api/entry-types.js';
+import type { CheckReader, Reader } from '../api/entry-types.js';
 import type { CustomFieldItemType, Operation } from '../api/operation.js';
 import { nearest } from '../input/unknown-keys.js';
 import { cacheLocationOf, loadCached, storeCached } from './cache.js';
@@ -101,10 +101,10 @@ const inProcess = new Map<string, { at: number; fields: FieldInfo[] }>();
 /**
  * The field catalog of an item type: from the per-profile cache when it is fresh (see cache.ts for the
  * TTL), else one read of the type's v2 field list (all pages), then kept. Leads read the deal fields.
- * `reader` is any CheckReader; when `owner` (default: the reader) is a CLI Context (it has `env` and
- * `profileName`), the catalog is cached on disk under the config directory, per profile and API address.
+ * `reader` is any CheckReader; when `owner` (default: the reader) has a profile (a CLI Context), the
+ * catalog is cached on disk under the config directory, per profile and API address.
  */
-export async function fieldCatalog(reader: CheckReader, itemType: ItemType, owner: unknown = reader): Promise<FieldCatalog> {
+export async function fieldCatalog(reader: CheckReader, itemType: ItemType, owner: Reader = reader): Promise<FieldCatalog> {
   const schema = schemaOf(itemType);
   const where = await cacheLocationOf(owner);
   const memoKey = `${where?.file ?? ''}\u0000${schema}`;
@@ -135,7 +135,7 @@ export async function fieldCatalog(reader: CheckReader, itemType: ItemType, owne
  * Forgets the cached fields of a schema (or of every schema): the field commands call this after a
  * change, and a write the service refuses for an unknown field calls it so the next command reads again.
  */
-export async function forgetFields(owner: unknown, itemType?: ItemType): Promise<void> {
+export async function forgetFields(owner: Reader, itemType?: ItemType): Promise<void> {
   const where = await cacheLocationOf(owner);
   const schema = itemType && schemaOf(itemType);
   for (const k of [...inProcess.keys()]) if (!schema || k.endsWith(`\u0000${schema}`)) inProcess.delete(k);

@@ -4,7 +4,7 @@ import type { RawInput } from '../input/operation-input.js';
 
 // A filter's conditions by field name, at every door: `where` / `or_where` in a body (a command's
 // --where / --or-where, a `where` key of --data, an MCP call's arguments) become the
-// service's condition tree here, run by the entry (api/prepare.ts) before its checks, so the tree then
+// service's condition tree here, run by the entry (src/entry/prepare.ts) before its checks, so the tree then
 // meets the same schema, limits and account rules as one given as JSON in `conditions`.
 
 type Body = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { CheckReader } from '../api/entry-types.js';
+import type { CheckReader, Reader } from '../api/entry-types.js';
 import type { Operation } from '../api/operation.js';
 import { ValidationError } from '../core/errors.js';
 import type { RawInput } from '../input/operation-input.js';
@@ -7,21 +7,20 @@ import { customValuesByKey, type Issue, placementOf } from './write.js';
 
 const HASH = /^[0-9a-f]{40}(_currency|_until)?$/;
 
-const userLookups = new WeakMap<object, InstanceType<typeof import('./where-resolve.js').Lookups>>();
+const userLookups = new WeakMap<Reader, InstanceType<typeof import('./where-resolve.js').Lookups>>();
 
 /**
  * A user field's value given as a user's name or email ("Account manager=Reggie Regular") → the user's
  * id, in place in `named`; the users list is read once, and only when such a value is given. Organization
  * and person fields take ids (their lists are too long to read whole).
  */
-async function usersByName(reader: CheckReader, cat: FieldCatalog, named: Body, label: (name: string) => string, owner: unknown): Promise<Issue[]> {
+async function usersByName(reader: CheckReader, cat: FieldCatalog, named: Body, label: (name: string) => string, owner: Reader): Promise<Issue[]> {
   const wanted = Object.entries(named).filter(([k, v]) => cat.customField(k)?.type === 'user' && typeof v === 'string' && !/^\s*\d+\s*$/.test(v));
   if (!wanted.length) return [];
   const { Lookups } = await import('./where-resolve.js');
   // One users read per command, however many records (an import's rows) name users.
-  const key = typeof owner === 'object' && owner !== null ? owner : reader;
-  const lookups = userLookups.get(key) ?? new Lookups(reader);
-  userLookups.set(key, lookups);
+  const lookups = userLookups.get(owner) ?? new Lookups(reader);
+  userLookups.set(owner, lookups);
   const issues: Issue[] = [];
   for (const [k, v] of wanted) {
     const f = cat.customField(k)!;
@@ -54,16 +53,16 @@ export function hasNamedFields(op: Operation, raw: Partial<RawInput>): boolean {
 }
 
 /**
- * The one translation of written custom values, run by the entry (api/prepare.ts) before its checks so
+ * The one translation of written custom values, run by the entry (src/entry/prepare.ts) before its checks so
  * every door takes the same names: `fields: { "Budget": "5000 EUR" }` in a body (a command's repeatable
  * `--field NAME=VALUE`, a fixture's `fields:`, an MCP call's `fields` argument), and names among the
  * keys of `custom_fields`. Values are checked against each field's type; the hash keys go where the
  * item type's writes carry them (inside `custom_fields`, or top-level for v1 leads). Refusals name the
  * input as its door does (`--field Budget`, `fields.Budget`), exit 2, nothing sent.
  * `fieldLabel` names a `fields` entry where the door names it otherwise (an import: the column).
- * `owner` is what the cache belongs to (a CLI Context; see catalog.ts). Returns the input to check and the top-level keys the entry must let through (v1 leads).
+ * `owner` is the reader the caches belong to (a CLI Context; see catalog.ts). Returns the input to check and the top-level keys the entry must let through (v1 leads).
  */
-export async function translateNamedFields(reader: CheckReader, op: Operation, raw: RawInput, naming: 'flags' | 'keys' = 'flags', container?: string, owner: unknown = reader, fieldLabel?: (name: string) => string): Promise<{ raw: RawInput; topKeys: Set<string> }> {
+export async function translateNamedFields(reader: CheckReader, op: Operation, raw: RawInput, naming: 'flags' | 'keys' = 'flags', container?: string, owner: Reader = reader, fieldLabel?: (name: string) => string): Promise<{ raw: RawInput; topKeys: Set<string> }> {
   const itemType = op.cli.customFields!;
   const body = { ...(raw.body as Body) };
   const named: Body = {};

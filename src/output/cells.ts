@@ -1,3 +1,5 @@
+import { safeText } from './safe-text.js';
+
 /** How one value looks in a table, TSV or CSV cell. Pure; no colour here. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -23,11 +25,13 @@ export function getPath(record: unknown, path: string): unknown {
 }
 
 /**
- * TSV cells cannot hold tabs or newlines; escape them as gh does. A spreadsheet opens TSV as readily
- * as CSV, so formulas are neutralised the same way.
+ * TSV cells cannot hold tabs or newlines; escape them as gh does (a backslash is doubled, so every
+ * escape reads back). A TSV line is read by people on a terminal as often as by `cut`, so other control
+ * characters are shown as escapes too (safe-text.ts). A spreadsheet opens TSV as readily as CSV, so
+ * formulas are neutralised the same way.
  */
 export function tsvCell(value: unknown): string {
-  return inertFormula(cellText(value)).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
+  return safeText(inertFormula(cellText(value)).replace(/\\/g, '\\\\').replace(/\r\n/g, '\n'));
 }
 
 /** RFC 4180 quoting of an inert cell. */
@@ -37,9 +41,26 @@ export function csvCell(value: unknown): string {
 }
 
 /**
- * A leading apostrophe for cells a spreadsheet would run as a formula (=, +, -, @, tab, CR):
- * CSV injection (OWASP). Plain numbers (-5, +3.2) stay numbers.
+ * Cells a spreadsheet would run as a formula (=, +, -, @, tab, CR first: CSV injection, OWASP) get a
+ * leading apostrophe. Plain numbers (-5, +3.2) stay numbers.
+ *
+ * The guard is reversible (issue 28.6), so an export imports back as it was: a cell whose text, once
+ * its leading apostrophes are set aside, would be guarded gets one more apostrophe. `-20% Q4` is
+ * written `'-20% Q4`, and a value that really starts with an apostrophe before a formula character,
+ * `'-20% Q4`, is written `''-20% Q4`; `'hello` and `'-5` need no guard and are written as they are.
+ * `formulaText` takes exactly that one apostrophe off again.
  */
 export function inertFormula(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) && !/^[-+]?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return guarded(text) ? `'${text}` : text;
+}
+
+/** The text a cell written by inertFormula stood for (import reads CSV through it). */
+export function formulaText(cell: string): string {
+  return cell.startsWith("'") && guarded(cell) ? cell.slice(1) : cell;
+}
+
+/** Would the text, after any leading apostrophes, start a formula? */
+function guarded(text: string): boolean {
+  const core = text.replace(/^'+/, '');
+  return /^[=+\-@\t\r]/.test(core) && !/^[-+]?\d+(\.\d+)?$/.test(core);
 }

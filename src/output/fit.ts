@@ -2,9 +2,10 @@
  * Column widths that make a bordered table (cli-table3: one space of padding each side, one border
  * character between and around columns) no wider than the terminal. Pure; no table code here.
  *
- * Room is taken by priority: ids never shrink (they are copied into the next command); other long
- * columns give way first; the primary text (title, name, subject) keeps its width longest and gets
- * whatever is left over, so a wide title uses the free room instead of a fixed share.
+ * Room is taken by priority: opaque ids (UUIDs) give way first, to their first 8 characters; other
+ * ids never shrink (they are copied into the next command); other long columns give way next; the
+ * primary text (title, name, subject) keeps its width longest and gets whatever is left over, so a
+ * wide title uses the free room instead of a fixed share.
  */
 
 /** Columns that name the record: the last to shrink. */
@@ -24,6 +25,16 @@ const STEPS: ReadonlyArray<readonly [number, number, boolean]> = [
   [1, 1, true],
 ];
 
+/** A UUID cut to its first 8 characters and an ellipsis. */
+export const OPAQUE_WIDTH = 9;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A value nobody reads, only copies: a UUID (a lead's id, a lead label's id, a conversion job's id). */
+export function isOpaqueId(text: string): boolean {
+  return UUID.test(text);
+}
+
 export function isIdColumn(c: string): boolean {
   return c === 'id' || c.endsWith('.id') || c.endsWith('_id');
 }
@@ -42,18 +53,26 @@ export function textWidth(s: string): number {
 
 /**
  * Content widths (without padding) for columns whose widest cell, header included, is `natural[i]`
- * (`values[i]` without the header), fitting `width` terminal columns; width 0 means no limit. Never
+ * (`values[i]` without the header), fitting `width` terminal columns; width 0 means no limit (a
+ * terminal that reports 0 columns has no known width either). `opaque[i]`: the column holds UUIDs. Never
  * below 1; a table with more columns than the width can hold at one character each stays too wide
  * rather than dropping columns.
  */
-export function fitWidths(columns: readonly string[], natural: readonly number[], width: number, keep: (column: string, index: number) => boolean = isIdColumn, values: readonly number[] = natural): number[] {
+export function fitWidths(columns: readonly string[], natural: readonly number[], width: number, keep: (column: string, index: number) => boolean = isIdColumn, values: readonly number[] = natural, opaque: readonly boolean[] = []): number[] {
   const widths = natural.map((n) => Math.max(1, n));
   if (!width) return widths;
   const room = width - tableChrome(columns.length);
-  const fixed = columns.map(keep);
-  const primary = columns.map((c, i) => !fixed[i] && PRIMARY.has(c.split('.').pop()!));
   const total = (of: readonly number[]) => of.reduce((a, w) => a + w, 0);
   if (total(widths) <= room) return widths;
+  if (opaque.some((o, i) => o && widths[i]! > OPAQUE_WIDTH)) {
+    // Opaque ids (a lead's UUID) give way before anything else: a UUID cut anywhere can no longer be
+    // copied, and its first 8 characters still tell the rows apart, so it goes straight to those
+    // (and an ellipsis) and the room it frees goes to the title. Then the others fit as usual.
+    const cut = widths.map((w, i) => (opaque[i] ? Math.min(w, OPAQUE_WIDTH) : w));
+    return fitWidths(columns, cut, width, (c, i) => opaque[i] === true || keep(c, i), values.map((v, i) => (opaque[i] ? Math.min(v, OPAQUE_WIDTH) : v)));
+  }
+  const fixed = columns.map(keep);
+  const primary = columns.map((c, i) => !fixed[i] && PRIMARY.has(c.split('.').pop()!));
   // Widths allowed at each step, loosest first.
   const at = (k: number) => {
     const [other, main, idHeaders] = STEPS[k]!;

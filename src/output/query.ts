@@ -1,12 +1,13 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { tsvCell } from './cells.js';
 
 /**
  * --query EXPR: a JMESPath expression (the language of `aws --query` and `az --query`) applied to
  * the document a command prints with --json (a list's array, a record's object, a report's summary).
  * This module and the library load only when the flag is given (docs/output.md says why JMESPath and
  * what it costs). The result prints as JSON; with `-o tsv` as text, the way `aws --output text` does
- * (a string raw, a list one item per line, a list of lists or objects one tab-separated row each), so a
+ * (a string as a TSV cell, a list one item per line, a list of lists or objects one tab-separated row each), so a
  * script can read an id without a JSON parser; `-o ndjson` prints a list one item per line. The
  * command itself runs with json output (core/globals.ts parseQuery), so the query sees the service's
  * records, never a table's presentation.
@@ -58,13 +59,16 @@ function textLines(v: unknown): string[] {
 }
 
 function rowText(v: unknown[] | Record<string, unknown>): string {
-  return (Array.isArray(v) ? v : Object.values(v)).map((x) => (x !== null && typeof x === 'object' ? JSON.stringify(x) : scalarText(x))).join('\t');
+  return (Array.isArray(v) ? v : Object.values(v)).map((x) => scalarText(x !== null && typeof x === 'object' ? JSON.stringify(x) : x)).join('\t');
 }
 
+/**
+ * A value as a TSV cell, like every other TSV crmctl prints (output/cells.ts): a tab or newline would
+ * break the row into cells or lines, so it is escaped; other control characters are shown as escapes
+ * (the text reaches a terminal); a formula gets its apostrophe (the text reaches spreadsheets too).
+ */
 function scalarText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  // A tab or newline inside a value would break the row into cells or lines.
-  return String(v).replace(/[\t\r\n]/g, ' ');
+  return v === null || v === undefined ? '' : tsvCell(String(v));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

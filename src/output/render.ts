@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { cellText, csvCell, getPath, tsvCell } from './cells.js';
 import { formatFor } from './format.js';
+import { safeText } from './safe-text.js';
 import { maskSecrets, maskedRecords } from './secrets.js';
 
 export interface RenderOptions {
@@ -17,7 +18,7 @@ export function checkFields(ctx: Pick<Context, 'globals'>, known: readonly strin
   if (!wanted || !known?.length) return;
   const unknown = wanted.filter((f) => !known.includes(f.split('.')[0]!));
   if (unknown.length) {
-    throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Valid fields: ${known.join(', ')}`);
+    throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Valid fields: ${[...new Set(known)].join(', ')}`);
   }
 }
 
@@ -104,7 +105,7 @@ export async function renderRecords(ctx: Context, records: AsyncIterable<unknown
   return count;
 }
 
-/** One object (get, create, update): json prints the object itself; table prints field/value rows. */
+/** One object (get, create, update): json prints the object itself; table prints `key: value` lines (record-view.ts). */
 export async function renderRecord(ctx: Context, record: unknown, opts: RenderOptions = {}): Promise<void> {
   if (!ctx.globals.showSecrets) record = maskSecrets(record);
   if (ctx.globals.query !== undefined) return writeOut(ctx.io.stdout, await (await import('./query.js')).queriedText(ctx, record));
@@ -116,8 +117,8 @@ export async function renderRecord(ctx: Context, record: unknown, opts: RenderOp
   }
   if (format === 'table' && record && typeof record === 'object' && !Array.isArray(record)) {
     const keys = ctx.globals.fields ?? opts.columns ?? Object.keys(record);
-    const { renderKeyValue } = await import('./table.js');
-    await writeOut(ctx.io.stdout, renderKeyValue(record as Record<string, unknown>, keys, { color: ctx.colorEnabled, width: ctx.io.columns }));
+    const { renderRecordView } = await import('./record-view.js');
+    await writeOut(ctx.io.stdout, renderRecordView(record as Record<string, unknown>, keys, { color: ctx.colorEnabled, width: ctx.io.columns }));
     return;
   }
   if (Array.isArray(record)) {
@@ -125,7 +126,7 @@ export async function renderRecord(ctx: Context, record: unknown, opts: RenderOp
     return;
   }
   if (record === null || typeof record !== 'object') {
-    await writeOut(ctx.io.stdout, `${format === 'ndjson' ? JSON.stringify(record) : cellText(record)}\n`);
+    await writeOut(ctx.io.stdout, `${format === 'ndjson' ? JSON.stringify(record) : format === 'csv' ? csvCell(record) : format === 'tsv' ? tsvCell(record) : safeText(cellText(record))}\n`);
     return;
   }
   await renderRecords(ctx, [record], opts);

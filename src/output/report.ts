@@ -2,13 +2,15 @@ import type { Context } from '../core/context.js';
 import type { OutputFormat } from '../core/globals.js';
 import { csvCell, getPath, tsvCell } from './cells.js';
 import { formatFor } from './format.js';
+import { safeLines } from './safe-text.js';
 import { checkFields, writeOut } from './render.js';
 
 /**
  * Output of commands that report on work they did (apply, destroy, import, doctor) rather than
  * list records. Their human report is the default on a terminal and in a pipe alike (it is a log a
  * CI job keeps); --output json prints one document, ndjson one JSON line per row, csv/tsv the rows
- * with the command's columns. --fields picks columns for the row formats.
+ * with the command's columns. --fields picks columns for the row formats. The human text quotes
+ * record text (a lead's title in a plan line), so its control characters are shown as escapes.
  */
 export interface ReportSpec<R extends object> {
   /** Row fields in column order (csv header, tsv cells, default --fields). */
@@ -19,8 +21,12 @@ export interface ReportSpec<R extends object> {
 
 export interface ReportWriter<R extends object> {
   row(row: R): Promise<void>;
-  /** The closing summary: a line for people, the whole document for --output json. */
-  end(summary: { text: string; json: unknown }): Promise<void>;
+  /**
+   * The closing summary: a line for people, the whole document for --output json. `painted`: the text
+   * carries crmctl's own colours, and its producer made the record text in it safe itself (safeText),
+   * so it is printed as it is; any other text has its control characters shown as escapes.
+   */
+  end(summary: { text: string; json: unknown; painted?: boolean }): Promise<void>;
 }
 
 export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>): ReportWriter<R> {
@@ -33,7 +39,7 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
     async row(r) {
       // --query prints its result over the closing document only.
       if (ctx.globals.query) return;
-      if (format === 'text') await out(`${spec.line(r)}\n`);
+      if (format === 'text') await out(`${safeLines(spec.line(r))}\n`);
       else if (format === 'ndjson') await out(`${JSON.stringify(pick(r, columns))}\n`);
       else if (format === 'tsv') await out(`${columns.map((c) => tsvCell(getPath(r, c))).join('\t')}\n`);
       else if (format === 'csv') {
@@ -44,7 +50,7 @@ export function reportWriter<R extends object>(ctx: Context, spec: ReportSpec<R>
     },
     async end(summary) {
       if (ctx.globals.query) return out(await (await import('./query.js')).queriedText(ctx, summary.json));
-      if (format === 'text') await out(`${summary.text}\n`);
+      if (format === 'text') await out(`${summary.painted ? summary.text : safeLines(summary.text)}\n`);
       else if (format === 'json') await out(`${JSON.stringify(summary.json, null, 2)}\n`);
       else {
         if (format === 'csv' && !headed) await out(`${columns.map(csvCell).join(',')}\r\n`);
@@ -65,7 +71,7 @@ export async function renderDocument(ctx: Context, doc: { json: Record<string, u
   const format = formatFor(ctx, doc.kind ?? 'report', { piped: doc.piped });
   if (format === 'none') return;
   if (format === 'ndjson') return writeOut(ctx.io.stdout, `${JSON.stringify(doc.json)}\n`);
-  if (format === 'text') return writeOut(ctx.io.stdout, `${doc.text.replace(/\n$/, '')}\n`);
+  if (format === 'text') return writeOut(ctx.io.stdout, `${safeLines(doc.text.replace(/\n$/, ''))}\n`);
   if (format === 'json') return writeOut(ctx.io.stdout, `${JSON.stringify(doc.json, null, 2)}\n`);
   await reportWriter<Record<string, unknown>>(ctx, { columns: doc.columns ?? Object.keys(doc.json), line: () => doc.text }).row(doc.json);
 }

@@ -2,6 +2,7 @@ import type { Operation, PromptSource } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { AuthError, CancelledError, CliError } from '../core/errors.js';
 import type { Choice } from '../core/prompter.js';
+import { safeText } from '../output/safe-text.js';
 
 /** At most this many records are offered; beyond that the person types the id (choice "Other"). */
 export const MAX_CHOICES = 500;
@@ -56,7 +57,7 @@ export async function loadChoices(ctx: Context, hint: PromptSource & { from: str
   const query = resolveQuery(hint.query, given);
   if (!query) return { unavailable: `${hint.from} needs ${Object.values(hint.query ?? {}).join(', ')} first` };
   try {
-    const { readAll } = await import('../api/prepare.js');
+    const { readAll } = await import('../entry/prepare.js');
     const records: unknown[] = [];
     for await (const r of readAll(ctx, op, { query }, { limit: MAX_CHOICES + 1 })) records.push(r);
     const value = hint.value ?? 'id';
@@ -66,8 +67,9 @@ export async function loadChoices(ctx: Context, hint: PromptSource & { from: str
       .filter((r) => pick(r, value) !== undefined && pick(r, value) !== null)
       .map((r) => {
         const v = pick(r, value);
-        const name = labelOf(r, label) || String(v);
-        return { name, value: v, description: `${value} ${String(v)}` };
+        // The account's names are shown on the terminal the question is asked on.
+        const name = safeText(labelOf(r, label) || String(v));
+        return { name, value: v, description: safeText(`${value} ${String(v)}`) };
       });
     return { choices, more: records.length > MAX_CHOICES };
   } catch (err) {

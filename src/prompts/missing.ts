@@ -3,6 +3,7 @@ import type { Context } from '../core/context.js';
 import type { Prompter } from '../core/prompter.js';
 import { getPath as get, setPath } from '../input/coerce.js';
 import { fieldsOf, type FieldSpec } from '../input/fields.js';
+import { askable, firstRuleGap, isMissing, setInput, type Inputs as QueryAndBody } from '../input/missing-inputs.js';
 import { askField } from './ask.js';
 
 /**
@@ -10,14 +11,12 @@ import { askField } from './ask.js';
  * off a TTY validation names the missing flags instead). Loaded on the first prompt, never at start-up.
  */
 
-interface Inputs {
-  params?: Record<string, unknown>;
-  query: Record<string, unknown>;
-  body: unknown;
-}
-
 /** Rounds of "validate, ask what a rule still misses": bounded so a rule no answer can satisfy cannot loop. */
 const MAX_RULE_ROUNDS = 6;
+
+interface Inputs extends QueryAndBody {
+  params?: Record<string, unknown>;
+}
 
 function givenLookup(fields: FieldSpec[], input: Inputs): (key: string) => unknown {
   return (key) => {
@@ -27,14 +26,6 @@ function givenLookup(fields: FieldSpec[], input: Inputs): (key: string) => unkno
     return get(f.location === 'query' ? input.query : input.body, f.path);
   };
 }
-
-function set(input: Inputs, f: FieldSpec, value: unknown): void {
-  if (f.location === 'query') input.query[f.key] = value;
-  else setPath(input.body as Record<string, unknown>, f.path, value);
-}
-
-const missing = (input: Inputs, f: FieldSpec) => get(f.location === 'query' ? input.query : input.body, f.path) === undefined;
-const askable = (f: FieldSpec) => f.kind !== 'json';
 
 /**
  * Asks for every required input no flag gave, then validates and asks for what a cross-field rule
@@ -47,25 +38,26 @@ export async function promptMissingInputs(ctx: Context, op: Operation, fields: F
   let p: Prompter | undefined;
   const prompter = async () => (p ??= await ctx.prompter());
   const asked = new Set<string>();
-  for (const f of fields.filter((x) => x.required && askable(x) && missing(input, x))) {
-    set(input, f, await askField(ctx, await prompter(), op, f, { given }));
+  for (const f of fields.filter((x) => x.required && askable(x) && isMissing(input, x))) {
+    setInput(input, f, await askField(ctx, await prompter(), op, f, { given }));
     asked.add(f.key);
   }
   // Optional inputs the table says are worth asking (a deal's pipeline, then a stage of it).
   for (const key of op.cli.ask ?? []) {
     const f = fields.find((x) => x.key === key);
-    if (!f || !askable(f) || !missing(input, f)) continue;
+    if (!f || !askable(f) || !isMissing(input, f)) continue;
     const v = await askField(ctx, await prompter(), op, f, { given, optional: true });
-    if (v !== undefined) set(input, f, v);
+    if (v !== undefined) setInput(input, f, v);
     asked.add(f.key);
   }
   for (let round = 0; round < MAX_RULE_ROUNDS; round++) {
-    const target = firstRuleGap(op, fields, input, asked);
-    if (!target) return;
+    const gap = firstRuleGap(op, fields, input, asked);
+    if (!gap) return;
+    const target = { field: gap.field, rule: ruleText(gap.issue.message) };
     let f = target.field;
     const alternatives = (op.cli.prompts?.[f.key]?.or ?? [])
       .map((k) => fields.find((x) => x.key === k))
-      .filter((x): x is FieldSpec => Boolean(x) && askable(x!) && missing(input, x!));
+      .filter((x): x is FieldSpec => Boolean(x) && askable(x!) && isMissing(input, x!));
     if (alternatives.length) {
       const key = await (await prompter()).select<string>({
         message: `${choiceQuestion(f, target.rule)} Which will you give?`,
@@ -74,24 +66,9 @@ export async function promptMissingInputs(ctx: Context, op: Operation, fields: F
       });
       f = [f, ...alternatives].find((x) => x.key === key)!;
     }
-    set(input, f, await askField(ctx, await prompter(), op, f, { given }));
+    setInput(input, f, await askField(ctx, await prompter(), op, f, { given }));
     asked.add(f.key);
   }
-}
-
-/** The first rule issue that points at an input nobody gave and that a prompt can answer. */
-function firstRuleGap(op: Operation, fields: FieldSpec[], input: Inputs, asked: Set<string>): { field: FieldSpec; rule: string } | undefined {
-  for (const [schema, value, location] of [[op.query, input.query, 'query'], [op.body, input.body, 'body']] as const) {
-    if (!schema) continue;
-    const r = schema.safeParse(value ?? {}, { reportInput: true });
-    if (r.success) continue;
-    for (const issue of r.error.issues) {
-      const key = issue.path.map(String).join('.');
-      const f = fields.find((x) => x.location === location && x.key === key);
-      if (f && askable(f) && !asked.has(f.key) && missing(input, f)) return { field: f, rule: ruleText(issue.message) };
-    }
-  }
-  return undefined;
 }
 
 function ruleText(message: string): string {

@@ -45,7 +45,7 @@ async function readAccount(ctx: Context): Promise<AccountIdentity> {
   const cache = readCache(cacheFile);
   const known = cache[key];
   if (known) return { origin, company_id: known.company_id, user_id: known.user_id, ...profile };
-  const [{ read }, { userOps }] = await Promise.all([import('../api/prepare.js'), import('../api/operations/users.js')]);
+  const [{ read }, { userOps }] = await Promise.all([import('../entry/prepare.js'), import('../api/operations/users.js')]);
   const me = ((await read(ctx, userOps.me)) ?? {}) as { id?: unknown; company_id?: unknown };
   const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
   const found = { company_id: num(me.company_id), user_id: num(me.id) };

@@ -8,6 +8,7 @@ import { endStatusLine, isCI, type IO } from '../core/io.js';
 // shares with the rest of the core (scripts/lib/chunk-groups.mjs), one more file for every command.
 import type { Prompter } from '../core/prompter.js';
 import { VERSION } from '../core/version.js';
+import { safeLines, safeText } from '../output/safe-text.js';
 
 /**
  * Builds the context a command runs with (gh's Factory): the heavy pieces are imported on first use,
@@ -20,9 +21,10 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
   let resolvedCreds: CredentialSource | undefined;
   let http: Promise<HttpClient> | undefined;
   let prompter: Promise<Prompter> | undefined;
+  // Notices quote record text (a title, a name the service sent): control characters are shown as escapes.
   const write = (line: string) => {
     endStatusLine(io.stderr);
-    return io.stderr.write(`${line}\n`);
+    return io.stderr.write(`${safeLines(line)}\n`);
   };
 
   const ctx: Context = {
@@ -53,6 +55,8 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
           trace: globals.debug ? write : undefined,
           maxRetries: numberEnv(env.CRMCTL_MAX_RETRIES, 5),
           baseDelayMs: numberEnv(env.CRMCTL_RETRY_BASE_MS, 300),
+          maxWaitMs: numberEnv(env.CRMCTL_MAX_RETRY_WAIT, 60) * 1000,
+          notice: write,
           userAgent: `crmctl/${VERSION} node/${process.versions.node}`,
         });
       })();
@@ -73,9 +77,9 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
     async spin(text, work) {
       const machine = globals.output === 'json' || globals.output === 'ndjson';
-      if (!io.isStderrTTY || machine || globals.debug) return work();
+      if (!io.isStderrTTY || machine || globals.debug || !hasWidth(io.stderr)) return work();
       const { default: ora } = await import('ora');
-      const spinner = ora({ text, stream: io.stderr, isEnabled: true, discardStdin: false, color: colorEnabled ? 'cyan' : false }).start();
+      const spinner = ora({ text: safeText(text), stream: io.stderr, isEnabled: true, discardStdin: false, color: colorEnabled ? 'cyan' : false }).start();
       try {
         return await work();
       } finally {
@@ -97,6 +101,17 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
   };
   return ctx;
+}
+
+/**
+ * A terminal that reports 0 columns (`stty cols 0`; some CI runners and `docker exec -t` give one) has
+ * no width. ora divides by it: every redraw then clears Infinity lines, a synchronous loop that wrote
+ * 670 MB of escape codes in 7 minutes at 100% CPU and never let the SIGTERM handler run (issue 29.5).
+ * No spinner there; a stream that does not say (a test's stream) counts as wide enough, as ora assumes.
+ */
+function hasWidth(stream: NodeJS.WritableStream): boolean {
+  const columns = (stream as { columns?: number }).columns;
+  return columns === undefined || columns > 0;
 }
 
 function numberEnv(v: string | undefined, fallback: number): number {

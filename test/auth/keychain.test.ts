@@ -1,12 +1,12 @@
 // Secrets in the OS keychain, through its test double (CRMCTL_KEYCHAIN_DOUBLE: the same Entry
 // get/set/delete the real binding has, backed by files) since no keychain daemon runs here; and the
 // config file where no keychain works, as CI runs it.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { startAuthFixture, type AuthFixture } from './helpers.js';
+import { AUTHORIZE_URL, consent, liveMain, startAuthFixture, type AuthFixture } from './helpers.js';
 
 let fx: AuthFixture;
 let keychain: string;
@@ -20,10 +20,15 @@ afterEach(async () => fx.close());
 const withKeychain = () => ({ ...fx.env, CRMCTL_KEYCHAIN_DOUBLE: keychain, CRMCTL_SECRET_STORE: '', CRMCTL_PROFILE: 'work' });
 const inFile = () => ({ ...fx.env, CRMCTL_SECRET_STORE: 'file', CRMCTL_PROFILE: 'work' });
 const stored = () => JSON.parse(readFileSync(join(fx.configDir, 'config.json'), 'utf8')).profiles.work;
-const entry = (field: string) => {
-  const f = join(keychain, encodeURIComponent(`crmctl:work/${field}`));
+/** The double's file of an entry: account "<profile>/<field>@<config dir>", or "<profile>/<field>" as earlier versions named it. */
+const entryFile = (field: string, dir: string | null = fx.configDir, profile = 'work') =>
+  join(keychain, encodeURIComponent(`crmctl:${profile}/${field}${dir === null ? '' : `@${realpathSync(dir)}`}`));
+const entry = (field: string, dir: string | null = fx.configDir) => {
+  const f = entryFile(field, dir);
   return existsSync(f) ? readFileSync(f, 'utf8') : undefined;
 };
+const lock = () => writeFileSync(join(keychain, 'locked'), '');
+const unlock = () => rmSync(join(keychain, 'locked'));
 const status = async (env: Record<string, string>) => JSON.parse((await runCli(['auth', 'status', '--json'], { env })).stdout);
 
 describe('secret stores', () => {
@@ -120,5 +125,132 @@ describe('secret stores', () => {
     const r = await runCli(['lead-labels', 'list'], { env: { ...env, CRMCTL_KEYCHAIN_DOUBLE: locked } });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: The secrets of profile "work" are in the OS keychain, but no keychain answers/);
+  });
+});
+
+// Issue 28.11: entries were keyed by the profile name alone, so every config directory with a profile
+// "work" shared them, and logging in with one sent its tokens to the other's API and auth addresses.
+describe('keychain entries belong to one config directory', () => {
+  let other: AuthFixture;
+  beforeEach(async () => {
+    other = await startAuthFixture();
+  });
+  afterEach(async () => other.close());
+
+  it('two config directories with a profile "work" keep their own entries: B\'s login does not change what A sends', async () => {
+    const envA = withKeychain();
+    const envB = { ...other.env, CRMCTL_KEYCHAIN_DOUBLE: keychain, CRMCTL_SECRET_STORE: '', CRMCTL_PROFILE: 'work' };
+    const a = await fx.mint();
+    await fx.seedProfile('work', a);
+    expect((await runCli(['lead-labels', 'list'], { env: envA })).code).toBe(0); // A's secrets to the keychain
+    const b = await other.mint();
+    await other.seedProfile('work', b);
+    expect((await runCli(['lead-labels', 'list'], { env: envB })).code).toBe(0); // B's too
+    await fx.ctl('DELETE', 'requests');
+    await other.ctl('DELETE', 'requests');
+
+    const r = await runCli(['lead-labels', 'list', '--json'], { env: envA });
+    expect(r.code, r.stderr).toBe(0);
+    expect((await fx.requests()).map((q) => [q.path, q.status])).toEqual([['/api/v1/leadLabels', 200]]);
+    expect(await other.requests()).toEqual([]);
+    expect([entry('accessToken', fx.configDir), entry('accessToken', other.configDir)]).toEqual([a.access_token, b.access_token]);
+    expect([entry('refreshToken', fx.configDir), entry('refreshToken', other.configDir)]).toEqual([a.refresh_token, b.refresh_token]);
+    expect(JSON.parse(readFileSync(join(fx.configDir, 'config.json'), 'utf8')).profiles.work).toMatchObject({ secretStore: 'keychain', keychainEntries: 'by-config-dir' });
+  });
+
+  it('entries of earlier versions (keyed by the profile alone) are read once, moved to this directory\'s entries, and said so', async () => {
+    const t = await fx.mint();
+    await fx.seedProfile('work', t);
+    // What an earlier version left: the secrets in entries "work/<field>", the file marked keychain.
+    const cfg = JSON.parse(readFileSync(join(fx.configDir, 'config.json'), 'utf8'));
+    const p = cfg.profiles.work;
+    for (const f of ['accessToken', 'refreshToken', 'clientSecret']) {
+      writeFileSync(entryFile(f, null), p[f]);
+      delete p[f];
+    }
+    p.secretStore = 'keychain';
+    writeFileSync(join(fx.configDir, 'config.json'), JSON.stringify(cfg));
+    const env = withKeychain();
+    const r = await runCli(['lead-labels', 'list', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`warning: moved the OS keychain entries of profile work to entries of its config directory ${realpathSync(fx.configDir)} (before, every config directory with a profile "work" shared one set); another config directory with a profile "work" must log in again\n`);
+    expect([entry('accessToken'), entry('refreshToken'), entry('clientSecret')]).toEqual([t.access_token, t.refresh_token, fx.sandbox.clientSecret]);
+    expect(['accessToken', 'refreshToken', 'clientSecret'].map((f) => existsSync(entryFile(f, null)))).toEqual([false, false, false]);
+    expect(stored()).toMatchObject({ secretStore: 'keychain', keychainEntries: 'by-config-dir' });
+    const again = await runCli(['lead-labels', 'list'], { env });
+    expect(again.stderr).toBe('');
+
+    // Another directory whose profile "work" relied on the shared entries no longer gets this one's tokens.
+    const dirB = mkdtempSync(join(tmpdir(), 'crmctl-test-'));
+    writeFileSync(join(dirB, 'config.json'), JSON.stringify({ profiles: { work: { ...p, apiDomain: 'http://127.0.0.1:9', secretStore: 'keychain' } } }));
+    const b = await runCli(['lead-labels', 'list'], { env: { ...env, CRMCTL_CONFIG_DIR: dirB } });
+    expect(b.code).toBe(4);
+    expect(b.stderr).toMatch(/^error: Profile "work" is not logged in\./m);
+  });
+});
+
+describe('a keychain profile whose keychain is gone can be logged out, removed and logged in again', () => {
+  const gone = 'The secrets of profile "work" are in the OS keychain, but no keychain answers (Couldn\'t access platform storage: AccessDenied)';
+  /**
+   * The same entries under another name of the double's directory: a run as a new process sees it,
+   * probing the keychain afresh (this process keeps what it learnt about the first name).
+   */
+  const freshRun = () => {
+    const again = `${keychain}-again`;
+    if (!existsSync(again)) symlinkSync(keychain, again);
+    return { ...withKeychain(), CRMCTL_KEYCHAIN_DOUBLE: again };
+  };
+  beforeEach(async () => {
+    await fx.seedProfile('work', await fx.mint());
+    expect((await runCli(['lead-labels', 'list'], { env: withKeychain() })).code).toBe(0);
+    expect(stored().secretStore).toBe('keychain');
+    lock();
+  });
+
+  it('auth logout: exit 0, the profile forgets its secrets and says the keychain keeps them', async () => {
+    const r = await runCli(['auth', 'logout'], { env: freshRun() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`warning: ${gone}: its tokens were not revoked and stay in the keychain; the profile forgot them and its client secret (give it again at the next \`crmctl auth login\`)\n`);
+    const p = stored();
+    expect(p.secretStore).toBeUndefined();
+    for (const f of ['accessToken', 'refreshToken', 'clientSecret', 'expiresAt']) expect(p[f]).toBeUndefined();
+    expect(p).toMatchObject({ clientId: fx.sandbox.clientId, authUrl: fx.sandbox.url });
+    const st = await runCli(['auth', 'status', '--json'], { env: freshRun() });
+    expect(st.code).toBe(4);
+    expect(JSON.parse(st.stdout)).toMatchObject({ loggedIn: false });
+    unlock();
+    expect(entry('accessToken')).toEqual(expect.any(String)); // the keychain kept them, as said
+  });
+
+  it('auth profiles remove: exit 0, the profile is gone, the entries left behind are named', async () => {
+    const r = await runCli(['auth', 'profiles', 'remove', 'work', '--yes'], { env: freshRun() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`warning: could not remove the OS keychain entries of profile work (${gone}); they stay in the keychain, where nothing reads them\n`);
+    expect(JSON.parse(readFileSync(join(fx.configDir, 'config.json'), 'utf8')).profiles).toEqual({});
+    // A keychain that answers the probe but refuses the entries (locked after this process opened it) too.
+    await fx.seedProfile('work', await fx.mint());
+    unlock();
+    expect((await runCli(['lead-labels', 'list'], { env: withKeychain() })).code).toBe(0);
+    lock();
+    const late = await runCli(['auth', 'profiles', 'remove', 'work', '--yes'], { env: withKeychain() });
+    expect(late.code, late.stderr).toBe(0);
+    expect(late.stderr).toBe('warning: could not remove the OS keychain entries of profile work (Could not remove the accessToken of profile "work" in the OS keychain: Couldn\'t access platform storage: AccessDenied); they stay in the keychain, where nothing reads them\n');
+  });
+
+  it('auth login with CRMCTL_SECRET_STORE=file: the new secrets go to the config file and the profile works', async () => {
+    const env = { ...freshRun(), CRMCTL_SECRET_STORE: 'file' };
+    const cli = liveMain(['auth', 'login', '--client-secret-stdin', '--no-browser', '--timeout', '20'], env);
+    cli.write(`${fx.sandbox.clientSecret}\n`);
+    const [, url] = await cli.waitFor(AUTHORIZE_URL);
+    expect((await fetch(await consent(url!))).status).toBe(200);
+    const r = await cli.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`warning: ${gone}: this login keeps the new secrets in the config file (mode 0600)\n`);
+    const p = stored();
+    expect(p.secretStore).toBeUndefined();
+    expect(p.accessToken).toEqual(expect.any(String));
+    expect(p.clientSecret).toBe(fx.sandbox.clientSecret);
+    const list = await runCli(['lead-labels', 'list'], { env });
+    expect(list.code, list.stderr).toBe(0);
   });
 });

@@ -91,18 +91,54 @@ describe('auth login (loopback OAuth flow against the sandbox)', () => {
       expect(JSON.parse(readFileSync(join(fx.configDir, 'config.json'), 'utf8')).profiles.work.accessToken).toBeTruthy();
     });
 
-    it('a state that does not match is refused (400 page, exit 4)', async () => {
+    // Issue 29.6: any local process can reach the callback port; a wrong state used to end the login (exit 4).
+    it('a callback with a wrong or missing state gets a 400 page and the login keeps waiting for the right one', async () => {
+      const cli = liveMain(loginArgs(fx, ['--timeout', '20']), fx.env);
+      cli.write(`${fx.sandbox.clientSecret}\n`);
+      const [, url] = await cli.waitFor(AUTHORIZE_URL);
+      const callback = `http://127.0.0.1:${fx.callbackPort}/callback`;
+      const location = new URL(await consent(url!));
+      const forged = new URL(location);
+      forged.searchParams.set('state', 'forged-state');
+      for (const attack of [forged.toString(), `${callback}?error=access_denied`, `${callback}?error=server_error&state=old`, `${callback}?code=stolen`, callback]) {
+        const page = await fetch(attack);
+        expect(page.status, attack).toBe(400);
+        expect(await page.text()).toContain('This callback does not belong to the login in progress (state mismatch).');
+      }
+      await cli.waitFor(/Refused a callback that does not belong to this login \(state mismatch\); still waiting\./);
+      expect(existsSync(join(fx.configDir, 'config.json'))).toBe(false);
+      // The real callback still completes the login.
+      const ok = await fetch(location);
+      expect(ok.status).toBe(200);
+      const r = await cli.done;
+      expect(r.code, r.stderr).toBe(0);
+      // Said once, however many foreign callbacks came.
+      expect(r.stderr.match(/Refused a callback/g)).toHaveLength(1);
+      expect(JSON.parse(readFileSync(join(fx.configDir, 'config.json'), 'utf8')).profiles.work.accessToken).toBeTruthy();
+    });
+
+    it('a pasted URL with another state is not taken, and the right one still is', async () => {
       const cli = liveMain(loginArgs(fx, ['--timeout', '20']), fx.env);
       cli.write(`${fx.sandbox.clientSecret}\n`);
       const [, url] = await cli.waitFor(AUTHORIZE_URL);
       const location = new URL(await consent(url!));
-      location.searchParams.set('state', 'forged-state');
-      const page = await fetch(location);
-      expect(page.status).toBe(400);
+      const old = new URL(location);
+      old.searchParams.set('state', 'from-an-older-attempt');
+      cli.write(`${old}\n`);
+      await cli.waitFor(/That URL does not carry the state of this login \(state mismatch: an older link\?\)/);
+      cli.write(`${location}\n`);
+      const r = await cli.done;
+      expect(r.code, r.stderr).toBe(0);
+    });
+
+    it('a foreign callback does not stretch the wait: the login still times out (exit 4)', async () => {
+      const cli = liveMain(loginArgs(fx, ['--timeout', '2']), fx.env);
+      cli.write(`${fx.sandbox.clientSecret}\n`);
+      await cli.waitFor(AUTHORIZE_URL);
+      expect((await fetch(`http://127.0.0.1:${fx.callbackPort}/callback?state=x&code=y`)).status).toBe(400);
       const r = await cli.done;
       expect(r.code).toBe(4);
-      expect(r.stderr).toMatch(/state mismatch/);
-      expect(existsSync(join(fx.configDir, 'config.json'))).toBe(false);
+      expect(r.stderr).toMatch(/Timed out after 2 s/);
     });
 
     it('a replayed (already exchanged) code is rejected', async () => {

@@ -87,7 +87,8 @@ describe('a spent daily budget', () => {
     await setDaily({ daily_used: 100_000 });
     const r = await run(['changes', '--since', '24h', '--types', 'deals']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/^error: The daily budget is spent \(0 of 100,000 tokens left\); GET \/api\/v1\/recents was refused\. It resets at 00:00 UTC/m);
+    // The feed's first read says whose watermark it is (users/me): that is the one refused.
+    expect(r.stderr).toMatch(/^error: The daily budget is spent \(0 of 100,000 tokens left\); GET \/api\/v1\/users\/me was refused\. It resets at 00:00 UTC/m);
     expect(r.stderr).not.toContain('--out FILE');
     expect(r.stdout).toBe('');
     // No watermark was written: after the reset a run without --since is still a first run.

@@ -8,12 +8,13 @@ import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/index.js';
 import { control, countIn, demoSandboxPerTest, journalEntries, killMidRun, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
-type Deal = { id: number; title: string; owner_id: number; status: string; custom_fields: Record<string, unknown> };
+type Deal = { id: number; title: string; owner_id: number; status: string; is_archived: boolean; custom_fields: Record<string, unknown> };
 type Logged = Awaited<ReturnType<SandboxFixture['requests']>>[number] & { fault?: string };
 
 const bin = (args: string[], opts: { stdin?: string; cwd?: string } = {}) => spawnCli(args, { env: fx.env, timeoutMs: 120_000, ...opts });
 const patches = async () => ((await fx.requests()) as Logged[]).filter((r) => r.method === 'PATCH');
-const deals = async () => fx.collection<Deal>('deals');
+/** The deals the plain lists serve: archived ones (the demo seed has one) are only in the archived list. */
+const deals = async () => (await fx.collection<Deal>('deals')).filter((d) => !d.is_archived);
 
 demoSandboxPerTest((f) => {
   fx = f;

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { fileURLToPath } from 'node:url';
+import { cleanEnv, runCli, spawnCli, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { loopback } from '../http/loopback.js';
 import { control, ndjson, runWithStdoutClosedEarly, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
@@ -11,9 +13,30 @@ const run = (args: string[], opts: { tty?: boolean } = {}) => runCli(args, { ...
 const v1 = (iso: string) => iso.slice(0, 19).replace('T', ' ');
 type Line = { type: string; action: string; id: number; time: string; record: Record<string, unknown> };
 
-async function serverNow(): Promise<string> {
-  const { body } = await control(fx, 'GET', 'clock');
+async function serverNow(f: SandboxFixture = fx): Promise<string> {
+  const { body } = await control(f, 'GET', 'clock');
   return body.data?.now ?? body.now;
+}
+
+/** Makes crmctl's own clock wrong in a child process (test/helpers/skew-clock.mjs). */
+const SKEW_CLOCK = fileURLToPath(new URL('../helpers/skew-clock.mjs', import.meta.url));
+
+/** A config file whose default profile is logged in to the fixture's account (no env credentials needed). */
+function profileJson(f: SandboxFixture): string {
+  const profile = { authUrl: f.sandbox.url, clientId: f.sandbox.clientId, clientSecret: f.sandbox.clientSecret, callbackPort: 8250, apiDomain: f.sandbox.url, accessToken: f.env.CRMCTL_ACCESS_TOKEN, refreshToken: 'r', expiresAt: Date.now() + 3_600_000, scopes: ['base'], kind: 'oauth' };
+  return `${JSON.stringify({ defaultProfile: 'default', profiles: { default: profile } }, null, 2)}\n`;
+}
+
+/** The user and company the fixture's token belongs to, as the service says (GET users/me). */
+async function me(f: SandboxFixture = fx, token = f.env.CRMCTL_ACCESS_TOKEN!): Promise<{ id: number; company_id: number }> {
+  const res = await fetch(`${f.sandbox.url}/api/v1/users/me`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { data: { id: number; company_id: number } }).data;
+}
+
+/** The watermark file of the fixture's account (API origin, company, user) and a set of kinds. */
+async function watermarkFile(types: string, f: SandboxFixture = fx, token?: string): Promise<string> {
+  const who = await me(f, token);
+  return join(env.CRMCTL_CONFIG_DIR!, 'changes', `http_127.0.0.1_${new URL(f.sandbox.url).port}.c${who.company_id}.u${who.id}.${types}.json`);
 }
 
 async function created(args: string[]): Promise<number> {
@@ -72,10 +95,12 @@ describe('crmctl changes', () => {
     // The next read starts AT the newest change's second (the service includes it) and drops what was printed.
     const newest = lines.map((l) => l.time).sort().at(-1)!;
     const reqs = await fx.requests();
+    // Which account's watermark (and the service's clock): users/me, cost 2; then one recents read.
     expect(reqs.map((q) => [q.method, q.path, q.query.since_timestamp, q.query.items])).toEqual([
+      ['GET', '/api/v1/users/me', undefined, undefined],
       ['GET', '/api/v1/recents', v1(newest), 'deal,person,organization,activity,product'],
     ]);
-    expect(reqs[0]!.status).toBe(200);
+    expect(reqs.map((q) => q.status)).toEqual([200, 200]);
   });
 
   it('tells a deletion of each kind from a change: added then deleted in one window is one line, deleted', async () => {
@@ -103,7 +128,7 @@ describe('crmctl changes', () => {
     expect((await run(['changes', '--since', start, '--types', 'deals'])).code).toBe(0);
     const deal = await created(['deals', 'create', '--title', 'At the boundary']);
     expect(summary(ndjson((await run(['changes', '--types', 'deals'])).stdout))).toEqual([['deals', 'added', deal]]);
-    const file = join(env.CRMCTL_CONFIG_DIR!, 'changes', 'default.deals.json');
+    const file = await watermarkFile('deals');
     const wm = JSON.parse(readFileSync(file, 'utf8'));
     expect(wm.seen).toEqual([expect.stringMatching(new RegExp(`^deals:${deal}:`))]);
     // As if the deal had been created in the same second but after the last run read: not in `seen`.
@@ -124,7 +149,7 @@ describe('crmctl changes', () => {
     // The other kinds have no watermark of their own yet.
     const other = await run(['changes', '--types', 'organizations']);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain('no watermark yet for this profile and --types organizations: the first run needs --since');
+    expect(other.stderr).toContain('no watermark yet for this account and --types organizations: the first run needs --since');
   });
 
   it('--peek prints the changes and leaves the watermark; --reset forgets it', async () => {
@@ -187,7 +212,7 @@ describe('crmctl changes', () => {
     expect(new Set(lines.map((l) => l.action))).toEqual(new Set(['added']));
     // Pages are keyed by time: each starts at the newest second of the one before (1200 deals a second
     // apart: 500 new, then the last one again and 499 new, then the last again and 201 new).
-    const reqs = await fx.requests();
+    const reqs = (await fx.requests()).filter((q) => q.path !== '/api/v1/users/me');
     const since = reqs.map((q) => String(q.query.since_timestamp));
     expect(reqs.map((q) => [q.path, q.query.start, q.query.limit])).toEqual([['/api/v1/recents', '0', '500'], ['/api/v1/recents', '0', '500'], ['/api/v1/recents', '0', '500']]);
     expect(since[1]).toBe(v1(lines[499]!.time));
@@ -209,7 +234,7 @@ describe('crmctl changes', () => {
     const start = await serverNow();
     expect((await run(['changes', '--since', start, '--types', 'deals'])).code).toBe(0);
     const expected = await makeChanges();
-    const file = join(env.CRMCTL_CONFIG_DIR!, 'changes', 'default.deals.json');
+    const file = await watermarkFile('deals');
     mkdirSync(join(env.CRMCTL_CONFIG_DIR!, 'changes'), { recursive: true });
     // This process is alive: its lock is not stale.
     writeFileSync(`${file}.lock`, `${process.pid} test ${new Date().toISOString()}\n`);
@@ -226,7 +251,6 @@ describe('crmctl changes', () => {
       [['changes', '--since', 'yesterday'], '--since: must be an RFC 3339 time with a zone (2026-11-24T06:00:00Z) or a span back from now like 90m, 24h, 7d (got "yesterday")'],
       [['changes', '--since', '2026-11-24T06:00:00'], '--since: must be an RFC 3339 time with a zone'],
       [['changes', '--since', '1h', '--types', 'deals,leads'], '--types: must name some of deals, persons, organizations, activities, products (got "leads")'],
-      [['changes'], 'no watermark yet for this profile and --types deals,persons,organizations,activities,products: the first run needs --since'],
       [['changes', '--since', '1h', '--page-size', '501'], '--page-size: must be an integer from 1 to 500'],
     ];
     for (const [args, message] of cases) {
@@ -236,7 +260,111 @@ describe('crmctl changes', () => {
       expect(r.stderr).toContain(message);
     }
     expect(await fx.requests()).toEqual([]);
+    // Without a watermark: which account it would be is read (users/me), nothing else.
+    const first = await run(['changes']);
+    expect(first).toMatchObject({ code: 2, stdout: '' });
+    expect(first.stderr).toContain('no watermark yet for this account and --types deals,persons,organizations,activities,products: the first run needs --since');
+    expect((await fx.requests()).map((q) => q.path)).toEqual(['/api/v1/users/me']);
   });
+  it('counts --since 1h back from the service\'s clock, not from a local clock 2 h ahead, and keeps the watermark on it', async () => {
+    const deal = await created(['deals', 'create', '--title', 'Made before the run']);
+    // The CLI's own clock is 2 h ahead (a preloaded Date); the sandbox keeps the real time.
+    const skewed = { ...env, NODE_OPTIONS: `--import ${SKEW_CLOCK}`, SKEW_CLOCK_MS: String(2 * 3_600_000) };
+    await fx.clearRequests();
+    const r = await spawnCli(['changes', '--since', '1h', '--types', 'deals'], { env: skewed });
+    expect(r.code, r.stderr).toBe(0);
+    // Before: the read started an hour into the service's future, and the deal was never printed.
+    expect(summary(ndjson(r.stdout))).toEqual([['deals', 'added', deal]]);
+    const recents = (await fx.requests()).find((q) => q.path === '/api/v1/recents')!;
+    const since = Date.parse(`${String(recents.query.since_timestamp).replace(' ', 'T')}Z`);
+    expect(Math.abs(Date.parse(await serverNow()) - 3_600_000 - since)).toBeLessThan(10_000);
+    // The watermark is the deal's time as the service keeps it; its updated_at is the service's time too.
+    const stored = (await fx.collection<{ id: number; update_time: string }>('deals')).find((d) => d.id === deal)!;
+    const wm = JSON.parse(readFileSync(await watermarkFile('deals'), 'utf8'));
+    expect(wm.time).toBe(v1(new Date(stored.update_time).toISOString()));
+    expect(Math.abs(Date.parse(wm.updated_at) - Date.parse(await serverNow()))).toBeLessThan(60_000);
+    // The next change is printed by the next run, on the same skewed machine.
+    const next = await created(['deals', 'create', '--title', 'Made after the run']);
+    const again = await spawnCli(['changes', '--types', 'deals'], { env: skewed });
+    expect(again.code, again.stderr).toBe(0);
+    expect(summary(ndjson(again.stdout))).toEqual([['deals', 'added', next]]);
+  });
+
+  it('keys the watermark by account: env credentials for one account never move the stored profile\'s watermark of another', async () => {
+    const other = await startFixture();
+    try {
+      const dir = env.CRMCTL_CONFIG_DIR!;
+      // The stored default profile is logged in to the other account (another API address).
+      writeFileSync(join(dir, 'config.json'), profileJson(other));
+      const asProfile = { CRMCTL_CONFIG_DIR: dir };
+      const onOther = (args: string[]) => runCli(args, { env: asProfile });
+      expect((await onOther(['changes', '--since', await serverNow(other), '--types', 'deals'])).code).toBe(0);
+      const otherFile = await watermarkFile('deals', other);
+      const otherWatermark = readFileSync(otherFile, 'utf8');
+      expect(JSON.parse(otherWatermark)).toMatchObject({ profile: 'default', account: { origin: other.sandbox.url, user_id: 1 } });
+      const otherDeal = JSON.parse((await onOther(['deals', 'create', '--title', 'Only in the other account', '--json'])).stdout).id;
+
+      // A run with env credentials (CRMCTL_ACCESS_TOKEN + CRMCTL_API_DOMAIN) under the same profile name and
+      // config directory: its own watermark, and the other one is left byte for byte.
+      await created(['deals', 'create', '--title', 'Only in this account']);
+      expect((await run(['changes', '--since', '1h', '--types', 'deals'])).code).toBe(0);
+      expect(readFileSync(otherFile, 'utf8')).toBe(otherWatermark);
+      expect(JSON.parse(readFileSync(await watermarkFile('deals'), 'utf8'))).toMatchObject({ account: { origin: fx.sandbox.url } });
+      // The stored profile continues from its own watermark: its change is printed, none of the env account's.
+      const b = await onOther(['changes', '--types', 'deals']);
+      expect(b.code, b.stderr).toBe(0);
+      expect(summary(ndjson(b.stdout))).toEqual([['deals', 'added', otherDeal]]);
+
+      // Another user of the same service is another account too.
+      const token2 = fx.sandbox.issueToken({ userId: 2 }).access_token;
+      const user2 = await runCli(['changes', '--types', 'deals'], { env: { ...env, CRMCTL_ACCESS_TOKEN: token2 } });
+      expect(user2.code).toBe(2);
+      expect(user2.stderr).toContain('no watermark yet for this account and --types deals');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('adopts the watermark an older crmctl kept under the profile name, for that profile\'s own login only', async () => {
+    const dir = env.CRMCTL_CONFIG_DIR!;
+    writeFileSync(join(dir, 'config.json'), profileJson(fx));
+    const start = v1(await serverNow());
+    const deal = await created(['deals', 'create', '--title', 'After the old watermark']);
+    mkdirSync(join(dir, 'changes'), { recursive: true });
+    const legacy = join(dir, 'changes', 'default.deals.json');
+    writeFileSync(legacy, JSON.stringify({ version: 1, profile: 'default', types: ['deals'], time: start, seen: [], updated_at: new Date().toISOString() }));
+    // Env credentials are not the profile's login: the old file is not theirs.
+    const viaEnv = await run(['changes', '--types', 'deals']);
+    expect(viaEnv.code).toBe(2);
+    const r = await runCli(['changes', '--types', 'deals'], { env: { CRMCTL_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(summary(ndjson(r.stdout))).toEqual([['deals', 'added', deal]]);
+    expect(existsSync(legacy)).toBe(false);
+    expect(JSON.parse(readFileSync(await watermarkFile('deals'), 'utf8')).seen).toEqual([expect.stringMatching(new RegExp(`^deals:${deal}:`))]);
+  });
+
+  it('a span needs the service\'s clock: without a Date header it is refused, naming the way round; a fixed time still runs', async () => {
+    const api = await loopback((req, res) => {
+      res.sendDate = false;
+      const body = req.url!.startsWith('/api/v1/users/me') ? { success: true, data: { id: 7, company_id: 9 } } : { success: true, data: [], additional_data: { pagination: { more_items_in_collection: false } } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    try {
+      const noDate = { CRMCTL_ACCESS_TOKEN: 'tok-no-date-0123456789', CRMCTL_API_DOMAIN: api.url, CRMCTL_CONFIG_DIR: tempConfigDir() };
+      const r = await runCli(['changes', '--since', '24h'], { env: noDate });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'error: The service\'s answer had no Date header, so a span like --since 24h cannot be counted on its clock.\nhint: Give --since as a time instead, e.g. --since 2026-11-24T06:00:00Z.\n',
+      });
+      expect(api.seen.map((q) => q.url)).toEqual(['/api/v1/users/me']);
+      expect((await runCli(['changes', '--since', '2026-11-24T06:00:00Z'], { env: noDate })).code).toBe(0);
+      expect(readdirSync(join(noDate.CRMCTL_CONFIG_DIR, 'changes')).filter((f) => f.endsWith('.json'))).toEqual([`http_127.0.0.1_${api.port}.c9.u7.deals+persons+organizations+activities+products.json`]);
+    } finally {
+      await api.close();
+    }
+  });
+
   // Last: the sandbox's clock stays ahead for the rest of the file (less than a token's life).
   it('keeps the service time, not the local clock, as the watermark', async () => {
     await control(fx, 'POST', 'clock', { advance_sec: 1800 });
@@ -246,7 +374,7 @@ describe('crmctl changes', () => {
     const r = await run(['changes', '--types', 'deals']);
     expect(summary(ndjson(r.stdout))).toEqual([['deals', 'added', deal]]);
     const stored = (await fx.collection<{ id: number; update_time: string }>('deals')).find((d) => d.id === deal)!;
-    const file = join(env.CRMCTL_CONFIG_DIR!, 'changes', 'default.deals.json');
+    const file = await watermarkFile('deals');
     const wm = JSON.parse(readFileSync(file, 'utf8'));
     expect(wm.time).toBe(v1(new Date(stored.update_time).toISOString()));
     expect(wm.seen).toHaveLength(1);

@@ -1,5 +1,5 @@
 // One operation, four doors: a command, an MCP tool call, an import row and a fixture all take the
-// same entry (src/api/prepare.ts), so the same bad input is refused with the same rule at each, and
+// same entry (src/entry/prepare.ts), so the same bad input is refused with the same rule at each, and
 // nothing is written. The reads an account check needs are the only requests, listed exactly.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -136,7 +136,7 @@ describe('--data keys a command does not know are refused, not dropped', () => {
 describe('account checks are attached to operations that exist', () => {
   it('every id in the registry names a write operation of the tables, and its check loads', async () => {
     const ids = Object.keys(ACCOUNT_CHECKS);
-    expect(ids.length).toBe(41);
+    expect(ids.length).toBe(49);
     expect(ids.filter((id) => operationById(id)?.method === undefined || operationById(id)!.method === 'GET')).toEqual([]);
     for (const id of ids) expect(typeof (await ACCOUNT_CHECKS[id]!())).toBe('function');
   });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
 import { demoSandboxPerTest } from './helpers.js';
 
 // `crmctl <area> upsert --by KEY`, run as users run it (the bundle), against the sandbox.
 
 let fx: SandboxFixture;
-const run = (args: string[]) => spawnCli(args, { env: fx.env });
+const run = (args: string[]) => runBin(args, { env: fx.env });
 const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET');
 type Person = { id: number; name: string; owner_id: number; emails: Array<{ value: string }> };
 

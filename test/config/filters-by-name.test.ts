@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { api, filesOf, modifyA, shiftIds, tempDir, writes } from './helpers.js';
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
   for (const n of [1, 2, 3, 4, 5]) await api(b, 'POST', '/api/v2/dealFields', { field_name: `Extra ${n}`, field_type: 'varchar' });
   await shiftIds(b);
   pulled = tempDir();
-  const r = await spawnCli(['pull', '--out', pulled], { env: a.env });
+  const r = await runBin(['pull', '--out', pulled], { env: a.env });
   expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -61,7 +61,7 @@ describe('filters by names', () => {
   });
 
   it('applies to B where the fields have other ids, and plan then shows no changes', async () => {
-    const r = await spawnCli(['apply', '-f', pulled], { env: b.env });
+    const r = await runBin(['apply', '-f', pulled], { env: b.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('+ filter deals/Hot leads\n');
     const scoreB = await fieldId(b, 'Fit score');
@@ -77,7 +77,7 @@ describe('filters by names', () => {
     ]);
 
     await b.clearRequests();
-    const plan = await spawnCli(['plan', '-f', pulled], { env: b.env });
+    const plan = await runBin(['plan', '-f', pulled], { env: b.env });
     expect(plan.code, plan.stdout).toBe(0);
     expect(plan.stdout).toMatch(/^No changes/);
     expect(writes(await b.requests())).toEqual([]);
@@ -88,11 +88,11 @@ describe('filters by names', () => {
     cpSync(pulled, dir, { recursive: true });
     const file = join(dir, 'filters.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('- Fit score >= 40', '- fit score>=40').replace('- Region = South', '- Region = "south"'));
-    const same = await spawnCli(['plan', '-f', dir], { env: b.env });
+    const same = await runBin(['plan', '-f', dir], { env: b.env });
     expect(same.code, same.stdout).toBe(0);
 
     writeFileSync(file, readFileSync(file, 'utf8').replace('- fit score>=40', '- Fit score >= 50'));
-    const changed = await spawnCli(['plan', '-f', dir], { env: b.env });
+    const changed = await runBin(['plan', '-f', dir], { env: b.env });
     expect(changed.code, changed.stderr).toBe(8);
     expect(changed.stdout.split('\n')[0]).toBe('~ filter deals/Hot leads: where ["Fit score >= 40"] -> ["Fit score >= 50"]');
   });
@@ -103,7 +103,7 @@ describe('filters by names', () => {
     const file = join(dir, 'filters.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('- Fit score >= 40', '- Fit scor >= 40'));
     await b.clearRequests();
-    const r = await spawnCli(['plan', '-f', dir], { env: b.env });
+    const r = await runBin(['plan', '-f', dir], { env: b.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/filters\.yaml:\d+ filter-deals-hot-leads\.spec\.where\[0\] "Fit scor >= 40": unknown field "Fit scor" \(did you mean "Fit score"\?\)/);
     expect(writes(await b.requests())).toEqual([]);
@@ -115,7 +115,7 @@ describe('filters by names', () => {
       conditions: { glue: 'and', conditions: [{ glue: 'and', conditions: [{ object: 'deal', field_id: scoreA, operator: '>', value: 1, extra_value: 'x' }] }] },
     });
     const dir = tempDir();
-    const r = await spawnCli(['pull', '--out', dir], { env: a.env });
+    const r = await runBin(['pull', '--out', dir], { env: a.env });
     expect(r.code, r.stderr).toBe(0);
     const files = filesOf(dir);
     expect(files['filters.yaml']).not.toContain('name: Odd');

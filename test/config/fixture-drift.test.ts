@@ -2,7 +2,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { tempDir, writes } from './helpers.js';
 
@@ -20,14 +20,14 @@ describe('fixtures: a re-apply looks at the account', () => {
   it('a deal changed by hand is drift, not "unchanged": apply sends the files\' value back, then converges', async () => {
     const dir = tempDir();
     cpSync(EXAMPLE, dir, { recursive: true });
-    expect((await spawnCli(['apply', '-f', dir], { env })).code).toBe(0);
+    expect((await runBin(['apply', '-f', dir], { env })).code).toBe(0);
     const state = JSON.parse(readFileSync(join(dir, '.crmctl-state.json'), 'utf8'));
     const deal = state.records['initech-rollout'].id;
 
-    const edit = await spawnCli(['deals', 'update', String(deal), '--title', 'Changed by hand'], { env });
+    const edit = await runBin(['deals', 'update', String(deal), '--title', 'Changed by hand'], { env });
     expect(edit.code, edit.stderr).toBe(0);
     await fx.clearRequests();
-    const again = await spawnCli(['apply', '-f', dir], { env });
+    const again = await runBin(['apply', '-f', dir], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`^updated +deal +initech-rollout +id ${deal} +changes: title +changed in the account$`, 'm'));
     expect(again.stdout).toMatch(/^Done: 0 created, 1 updated, 0 replaced, 0 deleted, \d+ unchanged\. Cost: 5\. State: .*\nChecked \d+ unchanged records against the account \(cost \d+\)\.$/m);
@@ -35,7 +35,7 @@ describe('fixtures: a re-apply looks at the account', () => {
     expect((await fx.collection<any>('deals')).find((d) => d.id === deal).title).toBe('Initech rollout, 40 seats');
 
     await fx.clearRequests();
-    const third = await spawnCli(['apply', '-f', dir], { env });
+    const third = await runBin(['apply', '-f', dir], { env });
     expect(third.stdout).toMatch(/^Done: 0 created, 0 updated, 0 replaced, 0 deleted, \d+ unchanged\. Cost: 0\./m);
     expect(writes(await fx.requests())).toEqual([]);
   });
@@ -44,10 +44,10 @@ describe('fixtures: a re-apply looks at the account', () => {
     const dir = tempDir();
     cpSync(EXAMPLE, dir, { recursive: true });
     await fx.reset('demo');
-    expect((await spawnCli(['apply', '-f', dir], { env })).code).toBe(0);
+    expect((await runBin(['apply', '-f', dir], { env })).code).toBe(0);
     const before = JSON.parse(readFileSync(join(dir, '.crmctl-state.json'), 'utf8')).records['initech-kickoff'].id;
-    expect((await spawnCli(['activities', 'delete', String(before), '--yes'], { env })).code).toBe(0);
-    const again = await spawnCli(['apply', '-f', dir], { env });
+    expect((await runBin(['activities', 'delete', String(before), '--yes'], { env })).code).toBe(0);
+    const again = await runBin(['apply', '-f', dir], { env });
     expect(again.code, again.stderr).toBe(0);
     const after = JSON.parse(readFileSync(join(dir, '.crmctl-state.json'), 'utf8')).records['initech-kickoff'].id;
     expect(after).not.toBe(before);

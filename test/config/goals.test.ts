@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { api, modifyA, shiftIds, tempDir, writes } from './helpers.js';
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
   }
   await shiftIds(b);
   pulledA = tempDir();
-  const r = await spawnCli(['pull', '--out', pulledA], { env: a.env });
+  const r = await runBin(['pull', '--out', pulledA], { env: a.env });
   expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -102,7 +102,7 @@ describe('goals as configuration', () => {
   });
 
   it('applies to an account where every id differs, re-pulls identically, then plans no change', async () => {
-    const apply = await spawnCli(['apply', '-f', pulledA, '--yes'], { env: b.env });
+    const apply = await runBin(['apply', '-f', pulledA, '--yes'], { env: b.env });
     expect(apply.code, apply.stderr).toBe(0);
     const made = (await goalsOf(b)).find((g) => g.title === 'Renewals signed');
     const pipeline = (await api(b, 'GET', '/api/v2/pipelines')).find((p: any) => p.name === 'Renewals');
@@ -115,12 +115,12 @@ describe('goals as configuration', () => {
     expect((await goalsOf(b)).find((g) => g.title === 'Closers won').assignee).toEqual({ id: team.id, type: 'team' });
 
     const pulledB = tempDir();
-    const pull = await spawnCli(['pull', '--out', pulledB], { env: b.env });
+    const pull = await runBin(['pull', '--out', pulledB], { env: b.env });
     expect(pull.code, pull.stderr).toBe(0);
     expect(readFileSync(join(pulledB, 'goals.yaml'), 'utf8')).toBe(readFileSync(join(pulledA, 'goals.yaml'), 'utf8'));
 
     await b.clearRequests();
-    const plan = await spawnCli(['plan', '-f', pulledA], { env: b.env });
+    const plan = await runBin(['plan', '-f', pulledA], { env: b.env });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(writes(await b.requests())).toEqual([]);
   });
@@ -128,13 +128,13 @@ describe('goals as configuration', () => {
   it("a hand edit of a goal's target in the account is exactly one change (exit 8); apply puts it back with one update", async () => {
     const made = (await goalsOf(b)).find((g) => g.title === 'Renewals signed');
     await api(b, 'PUT', `/api/v1/goals/${made.id}`, { expected_outcome: { target: 15 } });
-    const plan = await spawnCli(['plan', '-f', pulledA], { env: b.env });
+    const plan = await runBin(['plan', '-f', pulledA], { env: b.env });
     expect(plan.code, plan.stderr).toBe(8);
     expect(plan.stdout.split('\n').filter((l) => /^[-+~]/.test(l))).toEqual([
       '~ goal Renewals signed: expected_outcome {"target":15,"tracking_metric":"quantity"} -> {"target":12,"tracking_metric":"quantity"}',
     ]);
     await b.clearRequests();
-    const apply = await spawnCli(['apply', '-f', pulledA, '--yes'], { env: b.env });
+    const apply = await runBin(['apply', '-f', pulledA, '--yes'], { env: b.env });
     expect(apply.code, apply.stderr).toBe(0);
     // The update is a PUT: the whole goal is sent, as the files hold it, with this account's ids.
     expect(writes(await b.requests()).map((r) => [r.method, r.path, r.body])).toEqual([
@@ -152,7 +152,7 @@ describe('goals as configuration', () => {
     const text = readFileSync(join(pulledA, 'goals.yaml'), 'utf8').replace('${ref:stage-renewals-signed.id}', '${ref:stage-renewals-lost.id}');
     writeFileSync(file, text);
     await b.clearRequests();
-    const r = await spawnCli(['plan', '-f', dir], { env: b.env });
+    const r = await runBin(['plan', '-f', dir], { env: b.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('goal-renewals-signed.spec.type.params.stage_id: ${ref:stage-renewals-lost.id} refers to an unknown record "stage-renewals-lost"');
     expect(await b.requests()).toEqual([]);
@@ -176,7 +176,7 @@ describe('goals as configuration', () => {
       '',
     ].join('\n'));
     await a.clearRequests();
-    const r = await spawnCli(['apply', '-f', dir, '--yes'], { env: a.env });
+    const r = await runBin(['apply', '-f', dir, '--yes'], { env: a.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`error: ${file}:3 goal-twins: matches 2 goals of the account (Twins), so which one it is cannot be told; give them different titles (see reference.yaml)\n`);
     expect(writes(await a.requests())).toEqual([]);

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { api, filesOf, modifyA, shiftIds, tempDir, WEBHOOK_PASSWORD, writes } from './helpers.js';
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
   await modifyA(a);
   await shiftIds(b);
   pulledA = tempDir();
-  const r = await spawnCli(['pull', '--out', pulledA], { env: a.env });
+  const r = await runBin(['pull', '--out', pulledA], { env: a.env });
   expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -69,7 +69,7 @@ describe('pull from A, apply to B, pull from B', () => {
   });
 
   it('plan against the account it was pulled from: no changes, exit 0', async () => {
-    const r = await spawnCli(['plan', '-f', pulledA], { env: a.env });
+    const r = await runBin(['plan', '-f', pulledA], { env: a.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^No changes: the account matches the files \(\d+ records\)\. Cost: 0 to apply, \d+ to read\./);
   });
@@ -78,7 +78,7 @@ describe('pull from A, apply to B, pull from B', () => {
     // pull writes a sample/ of records and reference.yaml beside the configuration: apply skips both.
     mkdirSync(join(pulledA, 'sample'));
     writeFileSync(join(pulledA, 'sample', 'broken.yaml'), 'not: [a list');
-    const r = await spawnCli(['apply', '-f', pulledA, '--prune', 'all', '--yes'], { env: b.env });
+    const r = await runBin(['apply', '-f', pulledA, '--prune', 'all', '--yes'], { env: b.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('+ pipeline Renewals\n+ stage Renewals/Notice\n+ stage Renewals/Signed\n');
     expect(r.stdout).toMatch(/\nDone: \d+ created, \d+ updated, 0 replaced, \d+ deleted, \d+ unchanged\. Cost: \d+ \(and \d+ to read\)\.\n$/);
@@ -96,18 +96,18 @@ describe('pull from A, apply to B, pull from B', () => {
     ]);
 
     const pulledB = tempDir();
-    const again = await spawnCli(['pull', '--out', pulledB], { env: b.env });
+    const again = await runBin(['pull', '--out', pulledB], { env: b.env });
     expect(again.code, again.stderr).toBe(0);
     expect(configOnly(filesOf(pulledB))).toEqual(configOnly(filesOf(pulledA)));
 
     await b.clearRequests();
-    const plan = await spawnCli(['plan', '-f', pulledA, '--prune', 'all'], { env: b.env });
+    const plan = await runBin(['plan', '-f', pulledA, '--prune', 'all'], { env: b.env });
     expect(plan.code, plan.stdout).toBe(0);
     expect(plan.stdout).toMatch(/^No changes/);
     expect(writes(await b.requests())).toEqual([]);
 
     // Re-running apply converges: nothing to send.
-    const rerun = await spawnCli(['apply', '-f', pulledA], { env: b.env });
+    const rerun = await runBin(['apply', '-f', pulledA], { env: b.env });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(writes(await b.requests())).toEqual([]);
   });
@@ -115,13 +115,13 @@ describe('pull from A, apply to B, pull from B', () => {
   it('one hand edit in the account is one change (exit 8), field by field; apply puts it back', async () => {
     const stage = (await api(b, 'GET', '/api/v2/stages')).find((s: any) => s.name === 'Notice');
     await api(b, 'PATCH', `/api/v2/stages/${stage.id}`, { deal_probability: 35 });
-    const plan = await spawnCli(['plan', '-f', pulledA], { env: b.env });
+    const plan = await runBin(['plan', '-f', pulledA], { env: b.env });
     expect(plan.code, plan.stderr).toBe(8);
     expect(plan.stderr).toBe('');
     expect(plan.stdout.split('\n')[0]).toBe('~ stage Renewals/Notice: deal_probability 35 -> 30');
     expect(plan.stdout).toMatch(/\nPlan: 0 to create, 1 to change, 0 to replace, 0 to delete, \d+ unchanged\. Cost: 5 to apply, \d+ to read\. Scopes: .*admin/);
 
-    const json = await spawnCli(['plan', '-f', pulledA, '--json'], { env: b.env });
+    const json = await runBin(['plan', '-f', pulledA, '--json'], { env: b.env });
     expect(json.code).toBe(8);
     const doc = JSON.parse(json.stdout);
     expect(doc.changes).toBe(true);
@@ -130,10 +130,10 @@ describe('pull from A, apply to B, pull from B', () => {
     ]);
 
     await b.clearRequests();
-    const r = await spawnCli(['apply', '-f', pulledA], { env: b.env });
+    const r = await runBin(['apply', '-f', pulledA], { env: b.env });
     expect(r.code, r.stderr).toBe(0);
     expect(writes(await b.requests()).map((x) => [x.method, x.path, x.body])).toEqual([['PATCH', `/api/v2/stages/${stage.id}`, { deal_probability: 30 }]]);
-    expect((await spawnCli(['plan', '-f', pulledA], { env: b.env })).code).toBe(0);
+    expect((await runBin(['plan', '-f', pulledA], { env: b.env })).code).toBe(0);
   });
 
   it('a changed option list adds and deletes options by label', async () => {
@@ -141,11 +141,11 @@ describe('pull from A, apply to B, pull from B', () => {
     cpSync(pulledA, dir, { recursive: true });
     const file = join(dir, 'fields.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('        - label: North\n        - label: South\n', '        - label: North\n        - label: East\n'));
-    const plan = await spawnCli(['plan', '-f', dir], { env: b.env });
+    const plan = await runBin(['plan', '-f', dir], { env: b.env });
     expect(plan.code).toBe(8);
     expect(plan.stdout.split('\n')[0]).toBe('~ deal-field Region: options [{"label":"North"},{"label":"South"}] -> [{"label":"North"},{"label":"East"}]');
     await b.clearRequests();
-    expect((await spawnCli(['apply', '-f', dir], { env: b.env })).code).toBe(0);
+    expect((await runBin(['apply', '-f', dir], { env: b.env })).code).toBe(0);
     const sent = writes(await b.requests());
     expect(sent.map((x) => [x.method, x.path.replace(/dealFields\/[^/]+/, 'dealFields/CODE'), x.body])).toEqual([
       ['POST', '/api/v2/dealFields/CODE/options', [{ label: 'East' }]],
@@ -153,8 +153,8 @@ describe('pull from A, apply to B, pull from B', () => {
     ]);
     const region = (await api(b, 'GET', '/api/v2/dealFields')).find((f: any) => f.field_name === 'Region');
     expect(region.options.map((o: any) => o.label)).toEqual(['North', 'East']);
-    expect((await spawnCli(['plan', '-f', dir], { env: b.env })).code).toBe(0);
-    expect((await spawnCli(['apply', '-f', pulledA], { env: b.env })).code).toBe(0);
+    expect((await runBin(['plan', '-f', dir], { env: b.env })).code).toBe(0);
+    expect((await runBin(['apply', '-f', pulledA], { env: b.env })).code).toBe(0);
   });
 });
 
@@ -163,18 +163,18 @@ describe('--prune and saved plans', () => {
     const label = await api(b, 'POST', '/api/v1/leadLabels', { name: 'Stray', color: 'gray' });
     await api(b, 'POST', '/api/v1/webhooks', { name: 'Stray hook', subscription_url: 'http://127.0.0.1:9/stray', event_action: 'create', event_object: 'person' });
     // Without --prune, what the files do not hold is left alone.
-    expect((await spawnCli(['plan', '-f', pulledA], { env: b.env })).code).toBe(0);
-    const plan = await spawnCli(['plan', '-f', pulledA, '--prune', 'lead-label'], { env: b.env });
+    expect((await runBin(['plan', '-f', pulledA], { env: b.env })).code).toBe(0);
+    const plan = await runBin(['plan', '-f', pulledA, '--prune', 'lead-label'], { env: b.env });
     expect(plan.code).toBe(8);
     expect(plan.stdout.split('\n')[0]).toBe('- lead-label Stray (not in the files: --prune)');
 
     await b.clearRequests();
-    const refused = await spawnCli(['apply', '-f', pulledA, '--prune', 'lead-label'], { env: b.env });
+    const refused = await runBin(['apply', '-f', pulledA, '--prune', 'lead-label'], { env: b.env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('error: Delete 1 record of the account that the files do not hold (--prune lead-label)? Pass --yes to confirm');
     expect(writes(await b.requests())).toEqual([]);
 
-    const r = await spawnCli(['apply', '-f', pulledA, '--prune', 'lead-label', '--yes'], { env: b.env });
+    const r = await runBin(['apply', '-f', pulledA, '--prune', 'lead-label', '--yes'], { env: b.env });
     expect(r.code, r.stderr).toBe(0);
     expect(writes(await b.requests()).map((x) => [x.method, x.path])).toEqual([['DELETE', `/api/v1/leadLabels/${label.id}`]]);
     expect((await api(b, 'GET', '/api/v1/webhooks')).map((w: any) => w.name)).toContain('Stray hook');
@@ -185,7 +185,7 @@ describe('--prune and saved plans', () => {
     const planFile = join(dir, 'plan.json');
     const stage = (await api(b, 'GET', '/api/v2/stages')).find((x: any) => x.name === 'Signed');
     await api(b, 'PATCH', `/api/v2/stages/${stage.id}`, { days_to_rotten: 20 });
-    const plan = await spawnCli(['plan', '-f', pulledA, '--out', planFile], { env: b.env });
+    const plan = await runBin(['plan', '-f', pulledA, '--out', planFile], { env: b.env });
     expect(plan.code).toBe(8);
     const saved = JSON.parse(readFileSync(planFile, 'utf8'));
     expect(JSON.stringify(saved)).not.toContain(WEBHOOK_PASSWORD);
@@ -193,18 +193,18 @@ describe('--prune and saved plans', () => {
     const label = (await api(b, 'GET', '/api/v1/leadLabels')).find((l: any) => l.name === 'Partner');
     await api(b, 'PATCH', `/api/v1/leadLabels/${label.id}`, { color: 'red' });
     await b.clearRequests();
-    const stale = await spawnCli(['apply', '--plan', planFile], { env: b.env });
+    const stale = await runBin(['apply', '--plan', planFile], { env: b.env });
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain(`error: --plan ${planFile}: the account changed since the plan was made`);
     expect(writes(await b.requests())).toEqual([]);
 
     await api(b, 'PATCH', `/api/v1/leadLabels/${label.id}`, { color: 'green' });
-    const r = await spawnCli(['apply', '--plan', planFile], { env: b.env });
+    const r = await runBin(['apply', '--plan', planFile], { env: b.env });
     expect(r.code, r.stderr).toBe(0);
     expect(writes(await b.requests()).map((x) => [x.method, x.path, x.body])).toEqual([
       ['PATCH', `/api/v1/leadLabels/${label.id}`, { color: 'green' }],
       ['PATCH', `/api/v2/stages/${stage.id}`, { days_to_rotten: 14 }],
     ]);
-    expect((await spawnCli(['plan', '-f', pulledA], { env: b.env })).code).toBe(0);
+    expect((await runBin(['plan', '-f', pulledA], { env: b.env })).code).toBe(0);
   });
 });

@@ -103,10 +103,10 @@ describe('users, filters, search', () => {
   it('item search ranks across types: score, then type, then id', async () => {
     const r = await json(['search', 'items', '--term', 'Acme']);
     expect(r.map((x: { item: { type: string; id: unknown } }) => [x.item.type, x.item.type === 'lead' ? 'lead' : x.item.id])).toEqual([
-      ['deal', 1], ['deal', 7], ['organization', 1], ['lead', 'lead'], ['project', 1],
+      ['deal', 1], ['deal', 7], ['organization', 1], ['organization', 7], ['lead', 'lead'], ['project', 1], // 7: Acme Corp., the demo's duplicate (seed/dirt.ts)
     ]);
     const only = await json(['search', 'items', '--term', 'Acme', '--item-types', 'organization']);
-    expect(only.map((x: { item: { name: string } }) => x.item.name)).toEqual(['Acme Corporation']);
+    expect(only.map((x: { item: { name: string } }) => x.item.name)).toEqual(['Acme Corporation', 'Acme Corp.']);
     await refused(['search', 'items', '--term', 'Acme', '--item-types', 'planet'], '--item-types');
   });
 });

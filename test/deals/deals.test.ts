@@ -114,7 +114,7 @@ describe('merge, duplicate, participants, search, filters', () => {
 
   it('search finds the deals whose title holds the term, with the stage by name', async () => {
     const hits = await json(['deals', 'search', '--term', 'Globex']);
-    expect(hits.map((h: { item: { id: number; type: string } }) => [h.item.type, h.item.id])).toEqual([['deal', 2], ['deal', 8]]);
+    expect(hits.map((h: { item: { id: number; type: string } }) => [h.item.type, h.item.id])).toEqual([['deal', 2], ['deal', 8], ['deal', 18]]); // 18: Globex renewal 2025 (seed/dirt.ts)
     expect(hits[0].item.stage).toEqual({ id: 1, name: 'Qualified' });
     expect((await fx.requests()).map((r) => [r.path, r.query])).toEqual([['/api/v2/deals/search', { term: 'Globex', limit: '100' }]]);
   });

@@ -3,12 +3,12 @@
 // takes those conditions back as they are. The read-only keys are accepted and not sent (the vendor's
 // update takes object, field_id, operator, value, extra_value), and the filter is left as it was.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ensureBuilt } from '../ux/built.js';
 
 let fx: SandboxFixture;
-const bin = (args: string[]) => spawnCli(args, { env: fx.env });
+const bin = (args: string[]) => runBin(args, { env: fx.env });
 
 type Filter = { id: number; name: string; type: string; conditions: { conditions: Array<{ conditions: Array<Record<string, unknown>> }> } };
 

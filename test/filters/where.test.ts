@@ -3,7 +3,7 @@
 // operator, value, extra_value}), with field ids from the v1 field list. The filter then selects the deals
 // it says. A misspelt name, operator or label is exit 2 naming it and the nearest, and nothing is written.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ensureBuilt } from '../ux/built.js';
 
@@ -13,7 +13,7 @@ const ids: Record<string, number> = {};
 let budget = '';
 let segment = '';
 
-const bin = (args: string[]) => spawnCli(args, { env: fx.env });
+const bin = (args: string[]) => runBin(args, { env: fx.env });
 
 async function api(method: string, path: string, body?: unknown): Promise<{ data: unknown }> {
   const res = await fetch(`${fx.sandbox.url}${path}`, { method, headers: { authorization: `Bearer ${fx.env.CRMCTL_ACCESS_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });

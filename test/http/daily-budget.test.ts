@@ -11,7 +11,7 @@ import type { HttpRequest } from '../../src/http/types.js';
 const START = 1_700_000_000_000;
 const MIDNIGHT = Date.UTC(2023, 10, 15);
 
-function setup(steps: Array<Partial<TransportResponse>>) {
+function setup(steps: Array<Partial<TransportResponse>>, opts: { maxWaitMs?: number; maxRetries?: number } = {}) {
   const sent: string[] = [];
   const transport: Transport = {
     async request(url, init) {
@@ -26,8 +26,9 @@ function setup(steps: Array<Partial<TransportResponse>>) {
   const slept: number[] = [];
   const clock: Clock = { now: () => t, random: () => 0.5, sleep: async (ms) => { slept.push(ms); t += ms; } };
   const credentials = { get: async () => ({ baseUrl: 'https://api.example.test', headers: { authorization: 'Bearer t' } }), refreshAfter401: async () => false, secrets: () => ['t'] };
-  const http = new HttpClient({ credentials, transport, clock, maxRetries: 3, baseDelayMs: 100, maxDelayMs: 5000 });
-  return { http, sent, slept };
+  const notices: string[] = [];
+  const http = new HttpClient({ credentials, transport, clock, maxRetries: 3, baseDelayMs: 100, maxDelayMs: 5000, notice: (l) => notices.push(l), ...opts });
+  return { http, sent, slept, notices };
 }
 
 const daily = (limit: number, remaining: number, extra: Record<string, string> = {}) => ({ 'x-daily-ratelimit-token-limit': String(limit), 'x-daily-ratelimit-token-remaining': String(remaining), ...extra });
@@ -77,5 +78,57 @@ describe('daily budget in the HTTP client', () => {
     const { http } = setup([answer(429, daily(30000, 0, { date: serviceNow }))]);
     const err = await http.send(GET).catch((e) => e);
     expect(err.message).toMatch(/It resets at 00:00 UTC \(in 22 h 46 min\)\.$/);
+  });
+
+  it('a 429 asking for 30,000 s without the daily headers is not slept through: exit 6 at once, as a spent day, saying until when', async () => {
+    // Before: five sleeps of 30,000 s each (about 40 h), without a word.
+    const { http, sent, slept, notices } = setup([answer(429, { 'retry-after': '30000' })]);
+    const err = await http.send(GET).catch((e) => e);
+    expect(err).toBeInstanceOf(DailyBudgetError);
+    expect(err.exitCode).toBe(6);
+    expect(err.message).toBe('The service refused GET /api/v1/leads (429) and asked to wait 8 h 20 min, longer than crmctl waits (1 min): taken as the daily budget spent. Try again after 06:33:20 UTC (service time).');
+    expect(err.hint).toBe('crmctl stops instead of sleeping that long. Run the command again after that time (`crmctl budget` shows what is left), or set CRMCTL_MAX_RETRY_WAIT (seconds) to wait longer.');
+    expect(err.resetsAt).toBe(START + 30_000_000);
+    expect(sent).toEqual(['GET /api/v1/leads']);
+    expect(slept).toEqual([]);
+    expect(notices).toEqual([]);
+  });
+
+  it('the cap is configurable; a wait under it is announced on one line with the time it ends on the service\'s clock', async () => {
+    // The service's clock is 1 h behind ours: the line says its time.
+    const serviceDate = new Date(START - 3_600_000).toUTCString();
+    const { http, sent, slept, notices } = setup([answer(429, { 'retry-after': '30', date: serviceDate }), answer(200, {})], { maxWaitMs: 120_000 });
+    expect((await http.send(GET)).status).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(slept).toEqual([30_050]);
+    expect(notices).toEqual(['crmctl: the service answered 429 to GET /api/v1/leads; waiting 30 s, until 21:13:50 UTC (service time), then retrying']);
+  });
+
+  it('a Retry-After date is read on the service\'s clock (which wrote it), not ours', async () => {
+    // The service is 2 h behind: "30 s from its now" is in our past, and would be no wait at all on our clock.
+    const serviceNow = START - 2 * 3_600_000;
+    const headers = { date: new Date(serviceNow).toUTCString(), 'retry-after': new Date(serviceNow + 30_000).toUTCString() };
+    const { http, slept, notices } = setup([answer(429, headers), answer(200, {})]);
+    await http.send(GET);
+    expect(slept).toEqual([30_050]);
+    expect(notices).toEqual(['crmctl: the service answered 429 to GET /api/v1/leads; waiting 30 s, until 20:13:50 UTC (service time), then retrying']);
+  });
+
+  it('short waits (the burst window) stay quiet', async () => {
+    const { http, notices } = setup([answer(429, { 'retry-after': '2' }), answer(200, {})]);
+    await http.send(GET);
+    expect(notices).toEqual([]);
+  });
+
+  it('a day seen spent is asked again after recheckDaily (crmctl mcp before each call): a top-up is believed', async () => {
+    const { http, sent } = setup([answer(429, daily(30000, 0)), answer(200, daily(60000, 29990))]);
+    expect(await http.send(GET).catch((e) => e)).toBeInstanceOf(DailyBudgetError);
+    // Without asking again, the next call is refused here, sent nowhere.
+    expect(await http.send(GET).catch((e) => e)).toBeInstanceOf(DailyBudgetError);
+    expect(sent).toHaveLength(1);
+    http.recheckDaily();
+    expect((await http.send(GET)).status).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(http.daily).toMatchObject({ limit: 60000, remaining: 29990 });
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -43,16 +43,19 @@ describe.each(['node', 'undici'])('a 3xx answer is an error naming the Location 
     }
   });
 
-  it('an import stops at the first redirect instead of counting rows as imported', async () => {
+  it('an import stops at the first redirect: no row is counted, sent or journaled as imported', async () => {
     const dir = tempConfigDir();
     const file = join(dir, 'orgs.csv');
     writeFileSync(file, 'name\nAcme\nGlobex\n');
+    api.seen.length = 0;
     other.seen.length = 0;
     const r = await runCli(['import', 'organizations', '--file', file], { env: env() });
-    expect(r.code).not.toBe(0);
-    expect(r.stdout).toBe(`Imported 0 organizations; 2 failed, 0 skipped. Results: ${file}.results.ndjson\n`);
-    const results = readFileSync(`${file}.results.ndjson`, 'utf8');
-    expect(results).toContain(`The service answered 307 for POST /api/v2/organizations with a redirect to ${other.url}/elsewhere/api/v2/organizations`);
+    // The run's first request learns whose account the journal belongs to (users/me): it is the one redirected.
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(redirected(307, 'GET /api/v1/users/me', `${other.url}/elsewhere/api/v1/users/me`));
+    expect(api.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /api/v1/users/me']);
+    expect(existsSync(`${file}.results.ndjson`)).toBe(false);
     expect(other.seen).toEqual([]);
   });
 

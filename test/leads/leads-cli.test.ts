@@ -105,7 +105,8 @@ describe('leads list and output contract', () => {
 
   it('a TTY gets a table with a header; NO_COLOR and --no-color remove colour', async () => {
     const t = await run(['leads', 'list'], { tty: true, env: { FORCE_COLOR: '1' } });
-    expect(t.stdout).toMatch(/│ id\s+│ title|id.*title/);
+    // A lead's id is a UUID: the title comes first (output/table.ts).
+    expect(t.stdout).toMatch(/│ (\u001b\[1m)?title(\u001b\[22m)?\s+│ (\u001b\[1m)?id(\u001b\[22m)?\s+│/);
     expect(t.stdout).toContain('┌');
     const noColor = await run(['leads', 'list'], { tty: true, env: { NO_COLOR: '1' } });
     expect(noColor.stdout).not.toMatch(/\u001b\[/);
@@ -156,6 +157,24 @@ describe('leads list and output contract', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--sort: must be "field ASC|DESC" pairs');
   });
+
+  it.each([
+    [['leads', 'list', '--filter-id', '1', '--owner-id', '1'], '--owner-id'],
+    [['leads', 'list', '--filter-id', '1', '--person-id', '1'], '--person-id'],
+    [['leads', 'archived', '--filter-id', '1', '--organization-id', '1'], '--organization-id'],
+    [['leads', 'archived', '--filter-id', '1', '--owner-id', '1'], '--owner-id'],
+  ])('%j: a saved filter with a filter the service ignores is refused, exit 2, nothing sent', async (args, flag) => {
+    const r = await run(args);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: ${flag}: is ignored by the service when --filter-id is given (the filter wins); drop one of them\n` });
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('export takes the same entry: --param filter_id with owner_id is refused, nothing sent', async () => {
+    const r = await run(['export', 'archived-leads', '--param', 'filter_id=1', '--param', 'owner_id=1', '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('owner_id: is ignored by the service when --filter-id is given');
+    expect(await fx.requests()).toEqual([]);
+  });
 });
 
 describe('leads update, archive, delete', () => {
@@ -179,17 +198,21 @@ describe('leads update, archive, delete', () => {
     expect((await fx.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
-  it('archive_reason only while archiving or on an archived lead', async () => {
+  it('archive_reason only while archiving; an archived lead takes no edit but un-archiving', async () => {
     const id = await newLead();
     await fx.clearRequests();
     const r = await run(['leads', 'update', id, '--archive-reason', 'why']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--archive-reason: only for an archived lead');
+    expect(r.stderr).toContain('--archive-reason: only together with --is-archived true');
     expect((await fx.requests()).filter((q) => q.method === 'PATCH')).toEqual([]);
     const archived = await json(['leads', 'archive', id, '--reason', 'No budget']);
     expect(archived).toMatchObject({ is_archived: true, archive_reason: 'No budget' });
     const list = await json(['leads', 'archived']);
     expect(list.map((l: { id: string }) => l.id)).toContain(id);
+    await fx.clearRequests();
+    const again = await run(['leads', 'update', id, '--archive-reason', 'Other']);
+    expect(again).toMatchObject({ code: 2, stderr: `error: --archive-reason: lead ${id} is archived and cannot be changed; un-archive it first (crmctl leads unarchive ${id})\n` });
+    expect((await fx.requests()).map((q) => q.method)).toEqual(['GET']);
     expect((await json(['leads', 'list', '--all'])).map((l: { id: string }) => l.id)).not.toContain(id);
     const back = await json(['leads', 'unarchive', id]);
     expect(back).toMatchObject({ is_archived: false, archive_reason: null });
@@ -256,6 +279,19 @@ describe('leads search, permitted users, convert', () => {
     expect(get.code).toBe(5);
     const status = await json(['leads', 'conversion-status', lead, r.conversion_id]);
     expect(status).toMatchObject({ status: 'completed', deal_id: r.deal_id });
+  });
+
+  it('convert without --wait prints the conversion job as the service answered it (no status the service does not have)', async () => {
+    const lead = (await json(['leads', 'create', '--title', 'Convert later', '--person-id', '1'])).id as string;
+    await fx.clearRequests();
+    const r = await run(['leads', 'convert', lead, '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const job = JSON.parse(r.stdout);
+    expect(Object.keys(job)).toEqual(['conversion_id']);
+    expect(job.conversion_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect((await fx.requests()).map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([`POST /api/v2/leads/${lead}/convert/deal 200`]);
+    const status = await json(['leads', 'conversion-status', lead, job.conversion_id]);
+    expect(['not_started', 'running', 'completed']).toContain(status.status);
   });
 });
 

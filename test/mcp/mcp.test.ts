@@ -1,13 +1,13 @@
 // `crmctl mcp` driven by the MCP SDK's own client over stdio: the bundle (bin/crmctl.js) is spawned
 // as an assistant's client would spawn it, against a sandbox on loopback. Each test checks what the
 // client receives and what reached the sandbox.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_OPERATIONS } from '../../src/api/operations/index.js';
 import { DEAL_FIELD_KEYS } from '../../src/sandbox/seed/base.js';
-import { BIN, cleanEnv, spawnCli } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
+import { callMcpTool, connectMcp, dataOf } from './helpers.js';
 
 let fx: SandboxFixture;
 const open: Client[] = [];
@@ -39,23 +39,21 @@ function secrets(): string[] {
 const extraSecrets: string[] = [];
 
 async function connect(flags: string[] = [], env: Record<string, string> = {}): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...flags], env: cleanEnv({ ...fx.env, ...env }) as Record<string, string>, stderr: 'pipe' });
-  transport.stderr?.on('data', (d) => {
-    stderrText += String(d);
-    received.push(String(d));
+  const client = await connectMcp({ ...fx.env, ...env }, flags, (text) => {
+    stderrText += text;
+    received.push(text);
   });
-  const client = new Client({ name: 'crmctl-test', version: '1.0.0' });
-  await client.connect(transport);
   open.push(client);
   return client;
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string }> {
-  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
-  const text = r.content.map((c) => c.text).join('\n');
-  received.push(text);
-  return { isError: r.isError === true, text };
+  const r = await callMcpTool(client, name, args);
+  received.push(r.text);
+  return r;
 }
+
+const data = dataOf;
 
 const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET');
 
@@ -96,17 +94,17 @@ describe('calls', () => {
     const client = await connect();
     const r = await call(client, 'deals_list', { limit: 2, fields: ['id', 'title'] });
     expect(r.isError).toBe(false);
-    const page = JSON.parse(r.text);
+    const page = data(r.text);
     expect(page.records).toEqual([{ id: 1, title: 'Acme annual licence' }, { id: 2, title: 'Globex onboarding' }]);
     expect(page).toMatchObject({ count: 2, more: true, next_cursor: expect.any(String) });
-    const next = JSON.parse((await call(client, 'deals_list', { limit: 2, cursor: page.next_cursor, fields: ['id'] })).text);
+    const next = data((await call(client, 'deals_list', { limit: 2, cursor: page.next_cursor, fields: ['id'] })).text);
     expect(next.records).toEqual([{ id: 3 }, { id: 4 }]);
     expect((await fx.requests()).map((q) => [q.method, q.path, q.query.limit])).toEqual([['GET', '/api/v2/deals', '2'], ['GET', '/api/v2/deals', '2']]);
   });
 
   it('a v1 list says how many records remain when the service gives a total', async () => {
     const client = await connect();
-    const page = JSON.parse((await call(client, 'leads_list', {})).text);
+    const page = data((await call(client, 'leads_list', {})).text);
     expect(page.count).toBe((await fx.collection<{ is_archived: boolean }>('leads')).filter((l) => !l.is_archived).length);
     expect((await fx.requests())[0]).toMatchObject({ path: '/api/v1/leads', query: { limit: '50' } });
   });
@@ -122,7 +120,7 @@ describe('calls', () => {
     const client = await connect(['--allow-writes']);
     const r = await call(client, 'leads_create', { title: 'From an assistant', person_id: 1, value: { amount: 500, currency: 'EUR' } });
     expect(r.isError, r.text).toBe(false);
-    const lead = JSON.parse(r.text);
+    const lead = data(r.text);
     expect(lead).toMatchObject({ title: 'From an assistant', person_id: 1, value: { amount: 500, currency: 'EUR' } });
     expect((await writes()).map((q) => [q.method, q.path, q.body])).toEqual([['POST', '/api/v1/leads', { title: 'From an assistant', person_id: 1, value: { amount: 500, currency: 'EUR' } }]]);
     expect((await fx.collection<{ id: string }>('leads')).some((l) => l.id === lead.id)).toBe(true);
@@ -169,7 +167,7 @@ describe('calls', () => {
       await fx.clearRequests();
       const r = await call(client, 'deals_list', { limit: 1, fields: ['id'] });
       expect(r.isError, r.text).toBe(false);
-      expect(JSON.parse(r.text).records).toEqual([{ id: 1 }]);
+      expect(data(r.text).records).toEqual([{ id: 1 }]);
       expect((await fx.requests()).map((q) => q.status)).toEqual([429, 200]);
     } finally {
       await fetch(`${fx.sandbox.url}/__sandbox/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ budget: before }) });
@@ -282,13 +280,14 @@ describe('the default list: discovery tools and the account as resources', () =>
     expect(tools.map((t) => t.name)).toEqual([
       'find_operations', 'describe_operation', 'call_operation', 'search_items', 'deals_list', 'deals_get', 'deals_search', 'leads_list',
       'persons_search', 'persons_get', 'organizations_search', 'organizations_get', 'activities_list', 'users_find',
+      'account_audit', 'pipeline_analytics', 'dedupe_plan', // account health, read-only (src/health/mcp-tool-defs.ts)
     ]);
-    const found = JSON.parse((await call(client, 'find_operations', { query: 'deal participants', kind: 'write' })).text);
+    const found = data((await call(client, 'find_operations', { query: 'deal participants', kind: 'write' })).text);
     expect(found.operations[0]).toEqual({
       name: 'deals_participants_add', kind: 'write', summary: expect.any(String), cost: expect.any(Number),
       refused: 'deals_participants_add changes the account and this server runs read-only: start `crmctl mcp` with --allow-writes',
     });
-    const described = JSON.parse((await call(client, 'describe_operation', { name: 'deals_list' })).text);
+    const described = data((await call(client, 'describe_operation', { name: 'deals_list' })).text);
     expect(described).toMatchObject({ name: 'deals_list', kind: 'read', method: 'GET', path: '/api/v2/deals', cost: 10, allowed: true });
     expect(described.account_resources).toEqual(['crmctl://account/pipelines', 'crmctl://account/users', 'crmctl://account/fields/deal']);
     expect(described.input_schema.properties.status).toEqual({ type: 'string', enum: ['open', 'won', 'lost', 'deleted'] });
@@ -298,7 +297,7 @@ describe('the default list: discovery tools and the account as resources', () =>
 
   it('describe of a write lists the custom fields of its item type with their options', async () => {
     const client = await connect(['--allow-writes']);
-    const described = JSON.parse((await call(client, 'describe_operation', { name: 'deals_update' })).text);
+    const described = data((await call(client, 'describe_operation', { name: 'deals_update' })).text);
     expect(described.custom_fields.find((f: { name: string }) => f.name === 'Segment')).toEqual({ key: expect.stringMatching(/^[0-9a-f]{40}$/), name: 'Segment', type: 'enum', custom: true, options: [{ id: 101, label: 'SMB' }, { id: 102, label: 'Mid-market' }, { id: 103, label: 'Enterprise' }] });
     expect((await fx.requests()).map((q) => [q.method, q.path])).toEqual([['GET', '/api/v2/dealFields']]);
   });
@@ -311,7 +310,7 @@ describe('the default list: discovery tools and the account as resources', () =>
       'crmctl://account/fields/organization', 'crmctl://account/fields/product', 'crmctl://account/fields/activity', 'crmctl://account/fields/lead',
       'crmctl://account/fields/note', 'crmctl://account/fields/project',
     ]);
-    const read = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+    const read = async (uri: string) => data(((await client.readResource({ uri })).contents[0] as { text: string }).text);
     const pipelines = await read('crmctl://account/pipelines');
     expect(pipelines.map((p: { name: string; stages: Array<{ name: string }> }) => [p.name, p.stages.map((s) => s.name)])).toEqual([
       ['Sales', ['Qualified', 'Contact Made', 'Demo Scheduled', 'Proposal Made', 'Negotiations Started']],

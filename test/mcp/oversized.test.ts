@@ -30,7 +30,7 @@ describe('crmctl mcp: oversized messages', () => {
       // The server is still there and answers the next call.
       const next = (await client.callTool({ name: 'notes_create', arguments: { content: 'small note', deal_id: 1 } })) as { isError?: boolean; content: Array<{ text: string }> };
       expect(next.isError, next.content[0]?.text).not.toBe(true);
-      expect(JSON.parse(next.content[0]!.text)).toMatchObject({ content: 'small note', deal_id: 1 });
+      expect(JSON.parse(next.content[0]!.text).data).toMatchObject({ content: 'small note', deal_id: 1 });
       expect(stderr).toContain('mcp: refused a');
     } finally {
       await client.close();

@@ -4,13 +4,13 @@
 // labels; json keeps the service's record (and --names gives it by name). Names cost reads the request
 // log shows: the field list (cached per profile) and one list per linked kind.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { runBin, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ensureBuilt } from '../ux/built.js';
 
 let fx: SandboxFixture;
 let config: string;
-const bin = (args: string[]) => spawnCli(args, { env: { ...fx.env, CRMCTL_CONFIG_DIR: config } });
+const bin = (args: string[]) => runBin(args, { env: { ...fx.env, CRMCTL_CONFIG_DIR: config } });
 const ok = async (args: string[]) => {
   const r = await bin(args);
   expect(r.stderr, args.join(' ')).toBe('');
@@ -34,23 +34,24 @@ beforeEach(async () => {
 
 describe('deals get 1', () => {
   it('piped (TSV): stage, pipeline, owner, organization and person by name, value with currency, custom values as labels', async () => {
-    expect(await ok(['deals', 'get', '1'])).toBe('1\tAcme annual licence\topen\t24000 EUR\tSales\tDemo Scheduled\tAda Admin\tAcme Corporation\tAlice Andersson\t40\t5000 EUR\tEnterprise\t\tLicences, Training\t\t\t\t\n');
+    // labels (none on this deal) by name too.
+    expect(await ok(['deals', 'get', '1'])).toBe('1\tAcme annual licence\topen\t24000 EUR\tSales\tDemo Scheduled\tAda Admin\tAcme Corporation\tAlice Andersson\t\t40\t5000 EUR\tEnterprise\t\tLicences, Training\t\t\t\t\n');
     // The deal and one list per linked kind; the field names were read by the update before (kept per profile).
     expect(await sent()).toEqual(['GET /api/v2/deals/1', 'GET /api/v2/organizations', 'GET /api/v2/persons', 'GET /api/v2/pipelines', 'GET /api/v2/stages', 'GET /api/v1/users'].sort());
   });
 
   it('CSV heads the columns by name: "Lead score", "Segment"...', async () => {
     expect(await ok(['deals', 'get', '1', '-o', 'csv'])).toBe(
-      'id,title,status,value,pipeline,stage,owner,organization,person,Lead score,Budget,Segment,Deal notes,Interests,Renewal date,Account manager,Partner,Technical contact\r\n' +
-        '1,Acme annual licence,open,24000 EUR,Sales,Demo Scheduled,Ada Admin,Acme Corporation,Alice Andersson,40,5000 EUR,Enterprise,,"Licences, Training",,,,\r\n',
+      'id,title,status,value,pipeline,stage,owner,organization,person,labels,Lead score,Budget,Segment,Deal notes,Interests,Renewal date,Account manager,Partner,Technical contact\r\n' +
+        '1,Acme annual licence,open,24000 EUR,Sales,Demo Scheduled,Ada Admin,Acme Corporation,Alice Andersson,,40,5000 EUR,Enterprise,,"Licences, Training",,,,\r\n',
     );
   });
 
   it('the record form (-o table) shows each field by name beside its value', async () => {
-    const rows = (await ok(['deals', 'get', '1', '-o', 'table'])).split('\n').filter((l) => l.startsWith('│')).map((l) => l.split('│').slice(1, 3).map((c) => c.trim()));
+    const rows = (await ok(['deals', 'get', '1', '-o', 'table'])).trimEnd().split('\n').map((l) => /^(.+?):(?: +(.*))?$/.exec(l)!.slice(1).map((c) => c ?? ''));
     expect(rows).toEqual([
       ['id', '1'], ['title', 'Acme annual licence'], ['status', 'open'], ['value', '24000 EUR'], ['pipeline', 'Sales'], ['stage', 'Demo Scheduled'],
-      ['owner', 'Ada Admin'], ['organization', 'Acme Corporation'], ['person', 'Alice Andersson'], ['Lead score', '40'], ['Budget', '5000 EUR'],
+      ['owner', 'Ada Admin'], ['organization', 'Acme Corporation'], ['person', 'Alice Andersson'], ['labels', ''], ['Lead score', '40'], ['Budget', '5000 EUR'],
       ['Segment', 'Enterprise'], ['Deal notes', ''], ['Interests', 'Licences, Training'], ['Renewal date', ''], ['Account manager', ''], ['Partner', ''], ['Technical contact', ''],
     ]);
   });
@@ -71,14 +72,14 @@ describe('deals get 1', () => {
 describe('the other gets by name (CSV)', () => {
   it('persons get: owner and organization by name, custom fields by name in place of the custom_fields object', async () => {
     const [head, row] = (await ok(['persons', 'get', '2', '-o', 'csv'])).split('\r\n');
-    expect(head).toBe('id,name,first_name,last_name,owner,organization,add_time,update_time,emails,phones,is_deleted,visible_to,label_ids,labels,picture_id,ims,postal_address,notes,birthday,job_title,Preferred language,Interests,LinkedIn profile,Lifetime value');
+    expect(head).toBe('id,name,first_name,last_name,owner,organization,add_time,update_time,emails,phones,is_deleted,visible_to,labels,picture_id,ims,postal_address,notes,birthday,job_title,Preferred language,Interests,LinkedIn profile,Lifetime value');
     expect(row).toContain('2,Bob Berzins,Bob,Berzins,Reggie Regular,Globex Industries,');
     expect(row!.endsWith(',CFO,Estonian,,,')).toBe(true);
   });
 
   it('organizations get: owner by name and the organization fields', async () => {
     expect(await ok(['organizations', 'get', '1', '-o', 'csv'])).toBe(
-      'id,name,owner,add_time,update_time,Industry,Employees,Segments,Annual revenue,VAT number,Contract period\r\n1,Acme Corporation,Ada Admin,2025-01-06T09:00:00Z,2025-01-06T09:00:00Z,,,,,,\r\n',
+      'id,name,owner,labels,add_time,update_time,Industry,Employees,Segments,Annual revenue,VAT number,Contract period\r\n1,Acme Corporation,Ada Admin,,2025-01-06T09:00:00Z,2025-01-06T09:00:00Z,,,,,,\r\n',
     );
   });
 
@@ -88,8 +89,9 @@ describe('the other gets by name (CSV)', () => {
 
   it('leads get: owner, creator, person and organization by name, value with its currency, the deal fields by name', async () => {
     const [head, row] = (await ok(['leads', 'get', LEAD, '-o', 'csv'])).split('\r\n');
-    expect(head).toBe('id,title,owner,creator,label_ids,person,organization,source_name,origin,origin_id,channel,channel_id,source_deal_id,is_archived,archive_reason,was_seen,value,expected_close_date,next_activity_id,add_time,update_time,visible_to,cc_email,Lead score,Budget,Segment,Deal notes,Interests,Renewal date,Account manager,Partner,Technical contact');
-    expect(row).toContain(`${LEAD},Acme rollout to second site,Ada Admin,Ada Admin,`);
+    expect(head).toBe('id,title,owner,creator,labels,person,organization,source_name,origin,origin_id,channel,channel_id,source_deal_id,is_archived,archive_reason,was_seen,value,expected_close_date,next_activity_id,add_time,update_time,visible_to,cc_email,Lead score,Budget,Segment,Deal notes,Interests,Renewal date,Account manager,Partner,Technical contact');
+    // Labels by name (the lead label list), not their UUIDs.
+    expect(row).toContain(`${LEAD},Acme rollout to second site,Ada Admin,Ada Admin,Hot,`);
     expect(row).toContain(',Alice Andersson,Acme Corporation,');
     expect(row).toContain(',18000 EUR,');
   });

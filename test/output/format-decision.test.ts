@@ -27,7 +27,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => fx?.close());
 
-type Seen = 'table' | 'tsv' | 'json' | 'ndjson' | 'text' | 'none';
+type Seen = 'table' | 'record' | 'tsv' | 'json' | 'ndjson' | 'text' | 'none';
 
 /** What stdout holds, by its shape. */
 function shapeOf(out: string): Seen {
@@ -45,6 +45,10 @@ function shapeOf(out: string): Seen {
   if (/^[[{]/.test(out) && parses(out) && lines.length > 1) return 'json';
   if (lines.every((l) => /^[[{]/.test(l) && parses(l))) return 'ndjson';
   if (out.includes('\t')) return 'tsv';
+  // One record on a terminal: `key: value` lines, the values in one column.
+  const keyed = lines.map((l) => /^(\S[^:]*:)(?:( +)\S.*)?$/.exec(l));
+  const at = keyed.filter((m) => m?.[2]).map((m) => m![1]!.length + m![2]!.length);
+  if (keyed.every(Boolean) && at.length && at.every((n) => n === at[0])) return 'record';
   return 'text';
 }
 
@@ -65,8 +69,8 @@ const producers: { name: string; args: () => string[]; expected: [Seen, Seen, Se
   { name: 'export (to stdout)', args: () => ['export', 'lead-labels'], expected: ['ndjson', 'ndjson', 'json', 'ndjson'] },
   // A saved file: stderr says where on a terminal; a pipe gets the path.
   { name: 'saved (files download)', args: () => ['files', 'download', String(fileId), '--out', join(dir, `got-${Math.random()}.txt`)], expected: ['none', 'text', 'json', 'ndjson'] },
-  // A status is field/value pairs: a grid on a terminal, field<TAB>value lines in a pipe.
-  { name: 'auth status', args: () => ['auth', 'status'], expected: ['table', 'tsv', 'json', 'ndjson'] },
+  // A status is field/value pairs: `key: value` lines on a terminal, field<TAB>value lines in a pipe.
+  { name: 'auth status', args: () => ['auth', 'status'], expected: ['record', 'tsv', 'json', 'ndjson'] },
 ];
 
 describe('every producer of stdout takes its format from the one decision', () => {

@@ -2,7 +2,7 @@
 // table read each linked kind once (users whole, the others by `ids=` the ids on the page); --json keeps
 // the service's records and sends only the list request.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ensureBuilt } from '../ux/built.js';
 
@@ -10,7 +10,7 @@ let fx: SandboxFixture;
 type Rec = Record<string, unknown> & { id: number | string };
 const names = new Map<string, Map<string, string>>();
 
-const bin = (args: string[]) => spawnCli(args, { env: fx.env });
+const bin = (args: string[]) => runBin(args, { env: fx.env });
 const sent = async () => (await fx.requests()).map((r) => `${r.method} ${r.path}${r.query && Object.keys(r.query).length ? `?${new URLSearchParams(r.query as Record<string, string>).toString()}` : ''}`);
 const paths = async () => (await fx.requests()).map((r) => `${r.method} ${r.path}`);
 const nameOf = (kind: string, id: unknown): string => (id === null || id === undefined ? '' : (names.get(kind)?.get(String(id)) ?? String(id)));

@@ -2,7 +2,7 @@
 // record's object, a raw API answer. The result prints as JSON (-o ndjson: a list one item a line;
 // -o tsv: text). A bad expression, or a format the query cannot print, is exit 2 with nothing sent.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ensureBuilt } from '../ux/built.js';
 
@@ -10,7 +10,7 @@ let fx: SandboxFixture;
 interface Deal { id: number; title: string; value: number; stage_id: number; status: string }
 let deals: Deal[] = [];
 
-const bin = (args: string[]) => spawnCli(args, { env: fx.env });
+const bin = (args: string[]) => runBin(args, { env: fx.env });
 const sent = async () => (await fx.requests()).map((r) => `${r.method} ${r.path}`);
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 // service still receives and keeps the password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskSecrets } from '../../src/output/secrets.js';
-import { runCli, spawnCli } from '../helpers/cli.js';
+import { runCli, runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ensureBuilt } from '../ux/built.js';
 
@@ -12,7 +12,7 @@ const MASK = '********';
 let fx: SandboxFixture;
 let id: number;
 
-const bin = (args: string[], stdin?: string) => spawnCli(args, { env: fx.env, stdin });
+const bin = (args: string[], stdin?: string) => runBin(args, { env: fx.env, stdin });
 
 beforeAll(async () => {
   ensureBuilt();

@@ -2,10 +2,10 @@
 // vanishes mid-list. Each: a message naming the cause and the fix, the right exit code, no stack
 // trace, and nothing half-written (the output or config file is complete, or absent/unchanged).
 // See also test/auth/store.test.ts (corrupt / unreadable config) and test/automation/export.test.ts.
-import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
@@ -18,10 +18,38 @@ import { lastPage } from '../automation/helpers.js';
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
 
+/**
+ * The bin the unprivileged user runs. A clone may sit where that user cannot enter (a `mktemp -d`
+ * directory is mode 0700, so is many a home directory), so as root the files the bin loads (bin/,
+ * dist/cli/, package.json) are copied to a world-readable temporary directory first. When even that
+ * copy cannot run as the user (node itself out of its reach), the tests that need it skip, saying why.
+ */
+async function unprivilegedBin(): Promise<{ bin: string; dir?: string } | { skip: string }> {
+  if (!isRoot) return { bin: BIN };
+  const root = join(dirname(BIN), '..');
+  const dir = mkdtempSync(join(tmpdir(), 'crmctl-rel-bin-'));
+  chmodSync(dir, 0o755);
+  for (const part of ['bin', 'dist/cli', 'package.json']) cpSync(join(root, part), join(dir, part), { recursive: true });
+  const bin = join(dir, 'bin', 'crmctl.js');
+  const probe = spawnSync(process.execPath, [bin, '--version'], { uid: NOBODY, gid: NOBODY, cwd: dir, encoding: 'utf8' });
+  if (probe.status === 0) return { bin, dir };
+  rmSync(dir, { recursive: true, force: true });
+  return { skip: `user ${NOBODY} cannot run ${process.execPath} ${bin} (${probe.error?.message ?? (probe.stderr.trim().split('\n')[0] || `exit ${probe.status}`)})` };
+}
+
+const unprivileged = await unprivilegedBin();
+const noUnprivileged = 'skip' in unprivileged ? unprivileged.skip : undefined;
+if (noUnprivileged) console.warn(`bad-environment: the tests that run as an unprivileged user are skipped: ${noUnprivileged}`);
+afterAll(() => {
+  if ('dir' in unprivileged && unprivileged.dir) rmSync(unprivileged.dir, { recursive: true, force: true });
+});
+
 /** Runs the real bin; as root, as user nobody so that file modes apply. */
 function runUnprivileged(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (!('bin' in unprivileged)) throw new Error(unprivileged.skip);
+  const bin = unprivileged.bin;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], ...(isRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
+    const child = spawn(process.execPath, [bin, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], ...(isRoot ? { uid: NOBODY, gid: NOBODY, cwd: dirname(dirname(bin)) } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -72,7 +100,7 @@ describe('config file problems', () => {
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{"profiles": {"default": {');
   });
 
-  it('unreadable (mode 000): names the file, EACCES and chmod as the fix (exit 1)', async () => {
+  it.skipIf(noUnprivileged !== undefined)('unreadable (mode 000): names the file, EACCES and chmod as the fix (exit 1)', async () => {
     const dir = configDirFor(profileJson(fx.env.CRMCTL_ACCESS_TOKEN!), 'user');
     chmodSync(join(dir, 'config.json'), 0o000);
     const r = await runUnprivileged(['lead-labels', 'list'], { CRMCTL_CONFIG_DIR: dir });
@@ -82,7 +110,7 @@ describe('config file problems', () => {
     clean(r);
   });
 
-  it('unwritable directory (owned by someone else): a profile change names EACCES and the fix; the file is unchanged', async () => {
+  it.skipIf(noUnprivileged !== undefined)('unwritable directory (owned by someone else): a profile change names EACCES and the fix; the file is unchanged', async () => {
     const dir = configDirFor(profileJson(fx.env.CRMCTL_ACCESS_TOKEN!), 'root');
     chmodSync(join(dir, 'config.json'), 0o644); // readable, not writable, by the unprivileged user
     const before = readFileSync(join(dir, 'config.json'), 'utf8');
@@ -111,7 +139,7 @@ describe('config file problems', () => {
     expect(readFileSync(join(base, 'file'), 'utf8')).toBe('not a directory');
   });
 
-  it('a refresh that cannot be saved (unwritable config) fails clearly instead of losing the rotated refresh token silently', async () => {
+  it.skipIf(noUnprivileged !== undefined)('a refresh that cannot be saved (unwritable config) fails clearly instead of losing the rotated refresh token silently', async () => {
     const auth = await startAuthFixture();
     try {
       const t = await auth.mint({ lifetimeSec: 1 });

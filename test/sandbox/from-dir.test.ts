@@ -1,48 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRows } from '../../src/automation/rows.js';
-import { BIN, cleanEnv, spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { sandboxState, startSandboxFrom, stopStartedSandboxes } from '../helpers/sandbox-from.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 
 const FIXTURES = fileURLToPath(new URL('../../docs/fixtures', import.meta.url));
 const KINDS = ['organizations', 'persons', 'deals', 'activities'] as const;
 type Row = Record<string, string>;
-
-interface Started {
-  child: ChildProcess;
-  info: { url: string; loaded?: { records: Record<string, number>; sample: Record<string, number> } };
-  stderr: () => string;
-  closed: Promise<number>;
-}
-
-const running: ChildProcess[] = [];
-
-/** `crmctl sandbox start --port 0 --no-profile ...` in the background; resolves with its JSON line. */
-async function startSandboxFrom(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--no-profile', ...args], { env: cleanEnv({ CRMCTL_CONFIG_DIR: tempConfigDir() }), stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  const closed = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    child.on('close', (code) => reject(new Error(`exited ${code} before a line: ${err}`)));
-  });
-  return { child, info: JSON.parse(line) as Started['info'], stderr: () => err, closed };
-}
-
-async function state<T = Record<string, unknown>>(url: string, name: string): Promise<T[]> {
-  const r = (await (await fetch(`${url}/__sandbox/state/${name}`)).json()) as { data: T[] } | T[];
-  return Array.isArray(r) ? r : r.data;
-}
 
 async function readCsv(file: string): Promise<Row[]> {
   let header: string[] = [];
@@ -53,9 +21,7 @@ async function readCsv(file: string): Promise<Row[]> {
   return rows;
 }
 
-afterAll(() => {
-  for (const c of running) if (c.exitCode === null) c.kill('SIGKILL');
-});
+afterAll(stopStartedSandboxes);
 
 describe('crmctl sandbox start --from <dir>', () => {
   it('docs/fixtures: applies every record through the apply engine, says what it loaded on stderr, then the usual start line', async () => {
@@ -64,15 +30,15 @@ describe('crmctl sandbox start --from <dir>', () => {
       const records = { role: 2, 'role-setting': 1, 'role-assignment': 1, webhook: 1, 'lead-label': 2, lead: 2, note: 2, 'note-comment': 1, pipeline: 1, stage: 3, product: 2, organization: 1, person: 1, deal: 2, 'deal-product': 2, activity: 1 };
       expect(sb.info).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), profile: null, loaded: { records, sample: {} } });
       expect(sb.stderr()).toBe(`Loaded ${FIXTURES}: 25 configuration records from 4 files (${Object.entries(records).map(([k, n]) => `${n} ${k}`).join(', ')})\n`);
-      const pipeline = (await state<{ id: number; name: string }>(sb.info.url, 'pipelines')).find((p) => p.name === 'Partner channel');
+      const pipeline = (await sandboxState<{ id: number; name: string }>(sb.info.url, 'pipelines')).find((p) => p.name === 'Partner channel');
       expect(pipeline).toBeDefined();
-      const stages = (await state<{ name: string; pipeline_id: number }>(sb.info.url, 'stages')).filter((s) => s.pipeline_id === pipeline!.id);
+      const stages = (await sandboxState<{ name: string; pipeline_id: number }>(sb.info.url, 'stages')).filter((s) => s.pipeline_id === pipeline!.id);
       expect(stages.map((s) => s.name)).toEqual(['Qualified', 'Proposal sent', 'Contract']);
-      const labels = await state<{ id: string; name: string }>(sb.info.url, 'leadLabels');
+      const labels = await sandboxState<{ id: string; name: string }>(sb.info.url, 'leadLabels');
       const vip = labels.find((l) => l.name === 'VIP');
-      const lead = (await state<{ title: string; label_ids: string[] }>(sb.info.url, 'leads')).find((l) => l.title === 'Acme expansion to the Riga office');
+      const lead = (await sandboxState<{ title: string; label_ids: string[] }>(sb.info.url, 'leads')).find((l) => l.title === 'Acme expansion to the Riga office');
       expect(lead?.label_ids).toEqual([vip!.id]);
-      expect((await state<{ name: string }>(sb.info.url, 'persons')).map((p) => p.name)).toContain('Bill Lumbergh');
+      expect((await sandboxState<{ name: string }>(sb.info.url, 'persons')).map((p) => p.name)).toContain('Bill Lumbergh');
     } finally {
       sb.child.kill('SIGTERM');
     }
@@ -98,8 +64,8 @@ describe('crmctl sandbox start --from <dir>', () => {
     const sb = await startSandboxFrom(['--from', dir]);
     try {
       expect(sb.stderr()).toBe(`warning: 2 users of the files are not in the sandbox; their records use its admin ada.admin@example.com: bob@real.example, carol@real.example\nLoaded ${dir}: 1 configuration record from 1 file (1 team)\n`);
-      const admin = (await state<{ id: number; email: string }>(sb.info.url, 'users')).find((u) => u.email === 'ada.admin@example.com')!;
-      const team = (await state<{ name: string; manager_id: number; users?: number[] }>(sb.info.url, 'legacyTeams')).find((t) => t.name === 'Imports');
+      const admin = (await sandboxState<{ id: number; email: string }>(sb.info.url, 'users')).find((u) => u.email === 'ada.admin@example.com')!;
+      const team = (await sandboxState<{ name: string; manager_id: number; users?: number[] }>(sb.info.url, 'legacyTeams')).find((t) => t.name === 'Imports');
       expect(team?.manager_id).toBe(admin.id);
     } finally {
       sb.child.kill('SIGTERM');
@@ -259,7 +225,7 @@ describe('crmctl pull --sample N, then sandbox start --from', () => {
       const total = Object.values(configured).reduce((a, b) => a + b, 0);
       expect(sb.stderr()).toContain(`Loaded ${dir}: ${total} configuration records from `);
       expect(sb.stderr()).toContain(`\n  sample: ${KINDS.map((k) => `${counts[k]} ${k}`).join(', ')}\n`);
-      const [orgs, persons, deals, activities] = await Promise.all(['organizations', 'persons', 'deals', 'activities'].map((n) => state<Record<string, unknown>>(sb.info.url, n)));
+      const [orgs, persons, deals, activities] = await Promise.all(['organizations', 'persons', 'deals', 'activities'].map((n) => sandboxState<Record<string, unknown>>(sb.info.url, n)));
       const one = (list: Array<Record<string, unknown>>, key: string, value: unknown) => {
         const hits = list.filter((x) => x[key] === value);
         expect(hits, `${key} = ${String(value)}`).toHaveLength(1);

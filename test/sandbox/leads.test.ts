@@ -106,10 +106,9 @@ describe('update', () => {
     expect(early.body.error).toMatch(/^archive_reason: /);
     const arch = await call('PATCH', `/api/v1/leads/${l.id}`, { body: { is_archived: true, archive_reason: 'No budget' } });
     expect(arch.body.data).toMatchObject({ is_archived: true, archive_reason: 'No budget' });
-    // Already archived: the reason can change on its own.
+    // Already archived: since 2025-07-15 an archived lead is not editable, its reason included.
     const re = await call('PATCH', `/api/v1/leads/${l.id}`, { body: { archive_reason: 'Went silent' } });
-    expect(re.status).toBe(200);
-    expect(re.body.data.archive_reason).toBe('Went silent');
+    expect([re.status, re.body.error]).toEqual([400, `id: lead ${l.id} is archived and cannot be changed; un-archive it first by sending is_archived false alone`]);
     const listed = (await call('GET', '/api/v1/leads/archived')).body.data.map((x: any) => x.id);
     expect(listed).toContain(l.id);
     expect((await call('GET', '/api/v1/leads')).body.data.map((x: any) => x.id)).not.toContain(l.id);

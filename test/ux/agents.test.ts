@@ -9,14 +9,14 @@ import { flatten } from '../../src/docs/tree.js';
 import { ERROR_CODES } from '../../src/core/errors.js';
 import { EXIT_DESCRIPTIONS } from '../../src/core/exit-codes.js';
 import type { CommandsJson, CommandJson } from '../../src/docs/command-json.js';
-import { spawnCli, tempConfigDir } from '../helpers/cli.js';
+import { runBin, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ROOT, ensureBuilt } from './built.js';
 
 let doc: CommandsJson;
 beforeAll(async () => {
   ensureBuilt();
-  const r = await spawnCli(['commands', '--json']);
+  const r = await runBin(['commands', '--json']);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   doc = JSON.parse(r.stdout) as CommandsJson;
@@ -67,8 +67,12 @@ describe('crmctl commands --json: the whole tree', () => {
   });
 
   it('names the operations each command calls, with cost and scopes', () => {
-    expect(byPath('leads create').operations).toEqual([{ id: 'leads.create', method: 'POST', path: '/api/v1/leads', cost: 10, scopes: ['leads:full'], beta: false }]);
-    expect(byPath('webhooks create').operations).toEqual([{ id: 'webhooks.create', method: 'POST', path: '/api/v1/webhooks', cost: 10, scopes: ['admin'], beta: false }]);
+    expect(byPath('leads create').operations).toEqual([{ id: 'leads.create', method: 'POST', path: '/api/v1/leads', cost: 10, scopes: ['leads:full'], beta: false, deprecated: null }]);
+    expect(byPath('webhooks create').operations).toEqual([{ id: 'webhooks.create', method: 'POST', path: '/api/v1/webhooks', cost: 10, scopes: ['admin'], beta: false, deprecated: null }]);
+    // A v1 endpoint out of support says so, with the v2 way.
+    expect(byPath('persons deals').operations).toEqual([
+      { id: 'persons.deals', method: 'GET', path: '/v1/persons/{id}/deals', cost: null, scopes: ['contacts:read', 'contacts:full'], beta: false, deprecated: { since: '2026-01-01', out_of_support: '2026-08-01', use: 'crmctl deals list --person-id ID' } },
+    ]);
     expect(byPath('leads').operations).toEqual([]);
     expect(byPath('leads').runnable).toBe(false);
   });
@@ -89,17 +93,17 @@ describe('crmctl commands --json: the whole tree', () => {
   });
 
   it('prints a subtree (an alias works) and ndjson one command a line', async () => {
-    const sub = await spawnCli(['commands', 'orgs', 'merge', '--json']);
+    const sub = await runBin(['commands', 'orgs', 'merge', '--json']);
     expect(sub.code).toBe(0);
     expect((JSON.parse(sub.stdout) as CommandsJson).commands.map((c) => c.command)).toEqual(['crmctl organizations merge']);
-    const nd = await spawnCli(['commands', 'lead-labels', '-o', 'ndjson']);
+    const nd = await runBin(['commands', 'lead-labels', '-o', 'ndjson']);
     expect(nd.code).toBe(0);
     const lines = nd.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as CommandJson).path.join(' '));
     expect(lines).toEqual(doc.commands.filter((c) => c.path[0] === 'lead-labels').map((c) => c.path.join(' ')));
   });
 
   it('refuses a path that names no command, as JSON when asked', async () => {
-    const r = await spawnCli(['commands', 'deals', 'nope', '--json']);
+    const r = await runBin(['commands', 'deals', 'nope', '--json']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toEqual({
@@ -123,28 +127,35 @@ describe('with json or ndjson output a failure is one JSON line on stderr', () =
   };
 
   it('a validation error names the field and the rule; nothing is sent', async () => {
-    const r = await spawnCli(['leads', 'create', '--json'], { env: fx.env });
+    const r = await runBin(['leads', 'create', '--json'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(oneLine(r.stderr)).toEqual({ error: { code: 'validation', exit_code: 2, message: '--title: is required', issues: [{ field: '--title', rule: 'is required' }], hint: null, status: null, request_id: null } });
+    // Every input left out, in one error (issue 29.5).
+    expect(oneLine(r.stderr)).toEqual({
+      error: {
+        code: 'validation', exit_code: 2, message: '--title: is required\n--person-id: a lead needs a person or an organization: give --person-id or --organization-id (or both)',
+        issues: [{ field: '--title', rule: 'is required' }, { field: '--person-id', rule: 'a lead needs a person or an organization: give --person-id or --organization-id (or both)' }],
+        hint: 'Not a terminal, so nothing is asked: give each of these flags (on a terminal crmctl asks for them).', status: null, request_id: null,
+      },
+    });
     expect(await fx.requests()).toEqual([]);
   });
 
   it("commander's usage errors too (unknown flag with its suggestion, missing argument)", async () => {
-    const r = await spawnCli(['-o', 'ndjson', 'leads', 'list', '--state', 'x'], { env: fx.env });
+    const r = await runBin(['-o', 'ndjson', 'leads', 'list', '--state', 'x'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(oneLine(r.stderr)).toEqual({
       error: { code: 'usage', exit_code: 2, message: "unknown option '--state'", issues: [{ field: '--state', rule: 'is not an option of this command' }], hint: 'Did you mean --start?', status: null, request_id: null },
     });
-    const missing = await spawnCli(['completion', '--output=json']);
+    const missing = await runBin(['completion', '--output=json']);
     expect(missing.code).toBe(2);
     expect(oneLine(missing.stderr)).toEqual({ error: { code: 'usage', exit_code: 2, message: "missing required argument 'shell'", issues: [{ field: '<shell>', rule: 'is required' }], hint: null, status: null, request_id: null } });
     expect(await fx.requests()).toEqual([]);
   });
 
   it('a 404 from the service', async () => {
-    const r = await spawnCli(['deals', 'get', '999999', '--json'], { env: fx.env });
+    const r = await runBin(['deals', 'get', '999999', '--json'], { env: fx.env });
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     expect(oneLine(r.stderr)).toEqual({ error: { code: 'not_found', exit_code: 5, message: 'Not found (404): Deal not found.', issues: [], hint: 'Object was not found.', status: null, request_id: null } });
@@ -152,7 +163,7 @@ describe('with json or ndjson output a failure is one JSON line on stderr', () =
   });
 
   it('an auth error', async () => {
-    const r = await spawnCli(['leads', 'list', '--json'], { env: { CRMCTL_CONFIG_DIR: tempConfigDir() } });
+    const r = await runBin(['leads', 'list', '--json'], { env: { CRMCTL_CONFIG_DIR: tempConfigDir() } });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(oneLine(r.stderr)).toEqual({
@@ -162,7 +173,7 @@ describe('with json or ndjson output a failure is one JSON line on stderr', () =
 
   it('a refused token is not echoed back (redacted as in the text form)', async () => {
     const token = 'secret-token-that-must-not-show-0123456789';
-    const r = await spawnCli(['leads', 'list', '--json', '--debug'], { env: { ...fx.env, CRMCTL_ACCESS_TOKEN: token } });
+    const r = await runBin(['leads', 'list', '--json', '--debug'], { env: { ...fx.env, CRMCTL_ACCESS_TOKEN: token } });
     expect(r.code).toBe(4);
     expect(r.stderr).not.toContain(token);
     const last = r.stderr.trimEnd().split('\n').pop()!;
@@ -170,13 +181,13 @@ describe('with json or ndjson output a failure is one JSON line on stderr', () =
   });
 
   it('a service that cannot be reached, and a crash of crmctl itself (with its source lines)', async () => {
-    const down = await spawnCli(['leads', 'list', '--json'], { env: { ...fx.env, CRMCTL_API_DOMAIN: 'http://127.0.0.1:9' } });
+    const down = await runBin(['leads', 'list', '--json'], { env: { ...fx.env, CRMCTL_API_DOMAIN: 'http://127.0.0.1:9' } });
     expect(down.code).toBe(1);
     expect(down.stdout).toBe('');
     expect(oneLine(down.stderr)).toEqual({
       error: { code: 'network', exit_code: 1, message: 'Could not reach the service for GET /api/v1/leads: ECONNREFUSED.', issues: [], hint: 'Nothing answers at http://127.0.0.1:9. If this profile points at the sandbox, start it with `crmctl sandbox start`.', status: null, request_id: null },
     });
-    const crash = await spawnCli(['leads', 'list', '--json'], { env: { ...fx.env, CRMCTL_INTERNAL_CRASH: '1' } });
+    const crash = await runBin(['leads', 'list', '--json'], { env: { ...fx.env, CRMCTL_INTERNAL_CRASH: '1' } });
     expect(crash.code).toBe(1);
     const e = (oneLine(crash.stderr) as { error: Record<string, unknown> }).error;
     expect(e).toMatchObject({ code: 'internal', exit_code: 1, message: 'unexpected failure: internal crash requested by CRMCTL_INTERNAL_CRASH', issues: [] });
@@ -184,10 +195,10 @@ describe('with json or ndjson output a failure is one JSON line on stderr', () =
   });
 
   it('the text form is unchanged without json output', async () => {
-    const r = await spawnCli(['leads', 'create'], { env: fx.env });
+    const r = await runBin(['leads', 'create'], { env: fx.env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: --title: is required\n');
-    const u = await spawnCli(['leads', 'list', '--bogus'], { env: fx.env });
+    expect(r.stderr).toBe('error: --title: is required\n--person-id: a lead needs a person or an organization: give --person-id or --organization-id (or both)\nhint: Not a terminal, so nothing is asked: give each of these flags (on a terminal crmctl asks for them).\n');
+    const u = await runBin(['leads', 'list', '--bogus'], { env: fx.env });
     expect(u.stderr).toBe("error: unknown option '--bogus'\n");
   });
 });

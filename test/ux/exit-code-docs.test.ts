@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_DESCRIPTIONS } from '../../src/core/exit-codes.js';
 import { exitCodesTable, README_EXIT_CODES } from '../../src/docs/markdown.js';
 import { startAuthFixture, type AuthFixture } from '../auth/helpers.js';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
 import { ROOT, ensureBuilt } from './built.js';
 
@@ -19,7 +19,7 @@ describe('exit codes: one table, three places', () => {
     const region = readme.slice(readme.indexOf(README_EXIT_CODES.start) + README_EXIT_CODES.start.length, readme.indexOf(README_EXIT_CODES.end));
     expect(region.trim()).toBe(exitCodesTable());
 
-    const help = await spawnCli(['help', 'exit-codes']);
+    const help = await runBin(['help', 'exit-codes']);
     expect(help.code).toBe(0);
     const doc = readFileSync(`${ROOT}docs/exit-codes.md`, 'utf8');
     for (const e of EXIT_DESCRIPTIONS) {
@@ -47,7 +47,7 @@ describe('a 400 from the service', () => {
   it('exits 2, names what the service said, and says nothing was changed', async () => {
     const before = await fx.collection('subscriptions');
     await fx.clearRequests();
-    const r = await spawnCli(
+    const r = await runBin(
       ['subscriptions', 'create-recurring', '--deal-id', '4', '--currency', 'EUR', '--cadence-type', 'yearly', '--cycle-amount', '100', '--start-date', '2026-01-01', '--infinite'],
       { env: fx.env },
     );
@@ -78,15 +78,15 @@ describe('a 403 from the service', () => {
   it('with the scope held (a regular user reading the admin-only collection): the service\'s reason, no scope blame', async () => {
     const scopes = await profileFor('regular', { user_id: 2 });
     expect(scopes.some((s) => s.startsWith('contacts:'))).toBe(true);
-    const r = await spawnCli(['persons', 'collection', '--profile', 'regular'], { env: auth.env });
+    const r = await runBin(['persons', 'collection', '--profile', 'regular'], { env: auth.env });
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^error: Permission denied \(403\) for GET \/v1\/persons\/collection: .+\.\n/);
+    expect(r.stderr).toMatch(/^notice: GET \/v1\/persons\/collection is a v1 endpoint out of support since 2026-08-01; use crmctl persons list \(v2\)\nerror: Permission denied \(403\) for GET \/v1\/persons\/collection: .+\.\n/);
     expect(r.stderr).not.toContain('needs one of the scopes');
   });
 
   it('without the scope: names the scopes the operation needs and the ones the token has', async () => {
     await profileFor('narrow', { scopes: ['deals:read'] });
-    const r = await spawnCli(['persons', 'collection', '--profile', 'narrow'], { env: auth.env });
+    const r = await runBin(['persons', 'collection', '--profile', 'narrow'], { env: auth.env });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('This operation needs one of the scopes: ');
     expect(r.stderr).toContain('The token has: deals:read.');

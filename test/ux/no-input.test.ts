@@ -70,3 +70,51 @@ describe('off a terminal nothing is asked: a create with no flags fails fast nam
     expect(await fx.requests()).toEqual([]);
   });
 });
+
+// Issue 29.5: off a terminal every input a command line left out is named in one error, not one per
+// run (`--title`, then `--person-id`, then `--value-currency`): the rules that span fields are found
+// with stand-ins for the missing values, which are never sent.
+describe('off a terminal, every missing input in one error', () => {
+  it('leads create --value-amount 5: title, currency and person-or-organization together (exit 2, nothing sent)', async () => {
+    const r = await runCli(['leads', 'create', '--value-amount', '5'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: --title: is required\n' +
+        '--value-currency: is required\n' +
+        '--person-id: a lead needs a person or an organization: give --person-id or --organization-id (or both)\n' +
+        'hint: Not a terminal, so nothing is asked: give each of these flags (on a terminal crmctl asks for them).\n',
+    );
+    expect(r.stdout).toBe('');
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('with --json the one error lists them as issues', async () => {
+    const r = await runCli(['leads', 'create', '--json'], { env: fx.env });
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stderr);
+    expect(error.issues.map((i: { field: string }) => i.field)).toEqual(['--title', '--person-id']);
+  });
+
+  it('a value given wrong is named beside the missing ones', async () => {
+    const r = await runCli(['leads', 'create', '--organization-id', '1', '--value-amount', '5', '--expected-close-date', 'tomorrow'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --title: is required\n--value-currency: is required\n--expected-close-date: must be a date YYYY-MM-DD\n/);
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('typed flags of a command are all checked before one error (--limit and --start both wrong)', async () => {
+    const r = await runCli(['leads', 'list', '--limit', '0', '--start', '-1'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: --limit: must be a positive integer (got "0")\n--start: must be a non-negative integer (got "-1")\n');
+    expect(await fx.requests()).toEqual([]);
+  });
+
+  it('--jq points to --query (JMESPath) and the output help', async () => {
+    for (const args of [['deals', 'list', '--jq', '.[].id'], ['deals', '--jq=.'], ['--jq', '.', 'deals', 'list']]) {
+      const r = await runCli(args, { env: fx.env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`error: unknown option '${args.find((a) => a.startsWith('--jq'))}': crmctl filters output with --query, a JMESPath expression (as aws and az do), e.g. --query "[].id"; see \`crmctl help output\`. Or pipe --json to jq.\n`);
+    }
+    expect(await fx.requests()).toEqual([]);
+  });
+});

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { dealOps } from '../../src/api/operations/deals.js';
+import { fileOps } from '../../src/api/operations/files.js';
+import { operationOptions, rowFlags } from '../../src/commands/operation-command.js';
 import { defineCommand } from '../../src/core/define-command.js';
 import { flag, flagOptions, parseFlags } from '../../src/core/flags.js';
 import { ValidationError } from '../../src/core/errors.js';
-import { spawnCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 
 // A command's flags are described once; the run function's `flags` are typed from that description.
 // The @ts-expect-error lines are the test: tsc -p tsconfig.test.json fails if reading an undeclared
@@ -38,7 +41,28 @@ defineCommand({
   },
 });
 
+// A generated command's fixed flags (--file, --data, --unset, --field, --names) come from the same
+// builders: collectFlags and runFromFlags read them typed, so a renamed one stops compiling there too.
+const row = parseFlags(rowFlags(dealOps.update, []), { field: ['Budget=5'], names: true, file: 'x.pdf' });
+const assignments: string[] = row.field;
+const asNames: boolean = row.names;
+const upload: string | undefined = row.file;
+// @ts-expect-error --field renamed to --fields: the readers of the old key do not compile
+void row.fields;
+// @ts-expect-error --file is optional (prepareUpload names the missing file): not always a string
+const always: string = row.file;
+void [assignments, asNames, upload, always];
+
 describe('typed flags', () => {
+  it('generated commands declare --field, --names and --file through the builders (help, docs and completions unchanged)', () => {
+    const update = operationOptions(dealOps.update);
+    expect(update).toContainEqual({ flags: '--field <NAME=VALUE>', description: expect.stringMatching(/^a deal custom field by name/), repeatable: true });
+    expect(update.map((o) => o.flags)).not.toContain('--names');
+    expect(operationOptions(dealOps.list)).toContainEqual({ flags: '--names', description: expect.stringMatching(/^custom fields under their names/) });
+    expect(operationOptions(fileOps.upload)[0]).toEqual({ flags: '--file <path>', description: 'the file to send (- reads stdin); required' });
+    expect(row).toEqual({ file: 'x.pdf', data: undefined, unset: undefined, field: ['Budget=5'], names: true });
+  });
+
   it('declares the options help, docs and completions read, named from the keys', () => {
     expect(flagOptions(flags)).toEqual([
       { flags: '--dry-run', description: 'send nothing' },
@@ -72,7 +96,7 @@ describe('typed flags', () => {
   });
 
   it('a bad value on the command line is exit 2 before anything is sent', async () => {
-    const r = await spawnCli(['import', 'leads', '--file', 'rows.ndjson', '--concurrency', '0']);
+    const r = await runBin(['import', 'leads', '--file', 'rows.ndjson', '--concurrency', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--concurrency: must be an integer from 1 to 64 (got "0")');
   });

@@ -75,6 +75,12 @@ describe('webhooks create', () => {
     [['--url', 'https://10.0.0.1/x'], '--url: must be publicly reachable (10.0.0.1 is a private address); loopback is allowed for a local receiver'],
     [['--url', 'https://192.168.1.20/x'], '--url: must be publicly reachable'],
     [['--url', 'https://[fd00::1]/x'], '--url: must be publicly reachable'],
+    [['--url', 'http://0.0.0.0:8080/x'], '--url: must be publicly reachable (0.0.0.0 is an unspecified address)'],
+    [['--url', 'http://[::]:8080/x'], '--url: must be publicly reachable ([::] is an unspecified address)'],
+    [['--url', 'http://[::ffff:0.0.0.0]:8080/x'], '--url: must be publicly reachable ([::ffff:0:0] is an unspecified address)'],
+    [['--url', 'http://[::ffff:10.0.0.1]/x'], '--url: must be publicly reachable ([::ffff:a00:1] is a private address)'],
+    [['--url', 'http://[::ffff:169.254.169.254]/latest'], '--url: must be publicly reachable ([::ffff:a9fe:a9fe] is a private address)'],
+    [['--url', 'http://[64:ff9b::10.0.0.1]/x'], '--url: must be publicly reachable ([64:ff9b::a00:1] is a reserved address)'],
   ])('refuses %j before sending: %s', async (extra, message) => {
     const r = await run(['webhooks', 'create', '--name', 'x', '--action', 'create', '--object', 'deal', ...extra]);
     expect(r.code).toBe(2);
@@ -92,7 +98,10 @@ describe('webhooks create', () => {
 
   it('refuses a URL that points at the API domain of the profile (any loopback name)', async () => {
     const port = new URL(fx.sandbox.url).port;
-    for (const url of [`${fx.sandbox.url}/api/v1/leads`, `http://localhost:${port}/hook`]) {
+    for (const url of [
+      `${fx.sandbox.url}/api/v1/leads`, `http://localhost:${port}/hook`, `http://LOCALHOST.:${port}/hook`, `http://[::ffff:127.0.0.1]:${port}/__sandbox/reset`,
+      `http://127.0.0.2:${port}/x`, `http://2130706433:${port}/x`, `http://[::1]:${port}/x`, `http://0.0.0.0:${port}/x`,
+    ]) {
       const r = await run(['webhooks', 'create', '--name', 'x', '--action', 'create', '--object', 'deal', '--url', url]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('--url: must not be an endpoint of the service');
@@ -160,7 +169,7 @@ describe('sandbox rules (sent directly, as the CLI would refuse to)', () => {
   it.each([
     [{ subscription_url: undefined }, 'subscription_url', 'is required'],
     [{ event_action: 'update' }, 'event_action', 'must be one of create, change, delete, *'],
-    [{ event_object: 'invoice' }, 'event_object', 'must be one of activity, deal, lead, note, organization, person, pipeline, product, stage, user, *'],
+    [{ event_object: 'invoice' }, 'event_object', 'must be one of activity, deal, lead, note, organization, person, pipeline, product, stage, user, project, task, board, phase, deal_product, deal_installment, *'],
     [{ name: '' }, 'name', 'is required'],
     [{ version: '3.0' }, 'version', 'must be one of 1.0, 2.0'],
     [{ user_id: 99 }, 'user_id', 'user 99 does not exist or is not active'],

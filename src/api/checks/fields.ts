@@ -1,7 +1,7 @@
 import type { Operation } from '../operation.js';
 import { stageOps } from '../operations/stages.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { CheckReader } from '../entry-types.js';
 
 type Issue = { field: string; rule: string };

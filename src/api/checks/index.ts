@@ -1,4 +1,4 @@
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { Operation } from '../operation.js';
 import type { CheckReader } from '../entry-types.js';
 
@@ -35,6 +35,20 @@ const plain = (load: () => Promise<(reader: CheckReader, input: ValidInput) => P
   return (reader, _op, input) => f(reader, input);
 };
 
+/** Every id of the body's id lists exists (labels, deals, persons, organizations: id-lists.ts). */
+const idLists: Load = async () => {
+  const { idListsPreflight } = await import('./id-lists.js');
+  return (reader, op, input) => idListsPreflight(op.id)(reader, input);
+};
+/** Two checks of one operation, one after the other (each may refuse). */
+const both = (first: Load, second: Load): Load => async () => {
+  const [a, b] = await Promise.all([first(), second()]);
+  return async (reader, op, input) => {
+    await a(reader, op, input);
+    await b(reader, op, input);
+  };
+};
+
 const leads = plain(() => import('./leads.js').then((m) => m.leadPreflight));
 const notes = plain(() => import('./notes.js').then((m) => m.notePreflight));
 const phases = plain(() => import('./phases.js').then((m) => m.phasePreflight));
@@ -55,8 +69,16 @@ export const ACCOUNT_CHECKS: Readonly<Record<string, Load>> = {
   'phases.create': phases,
   'phases.update': phases,
   'phases.delete': plain(() => import('./phases.js').then((m) => m.deletePreflight)),
-  'projects.create': projects,
-  'projects.update': projects,
+  'projects.create': both(projects, idLists),
+  'projects.update': both(projects, idLists),
+  'projects.createV1': idLists,
+  'projects.updateV1': idLists,
+  'persons.create': idLists,
+  'persons.update': idLists,
+  'organizations.create': idLists,
+  'organizations.update': idLists,
+  'deals.create': idLists,
+  'deals.update': idLists,
   'roles.create': parentRole,
   'roles.update': parentRole,
   'roles.assignmentsRemove': plain(() => import('./roles.js').then((m) => m.assignedUserPreflight)),

@@ -2,7 +2,7 @@ import { dealFieldOps } from '../operations/deal-fields.js';
 import { leadLabelOps } from '../operations/lead-labels.js';
 import { leadOps } from '../operations/leads.js';
 import { AuthError, ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { CheckReader } from '../entry-types.js';
 
 /** Channel options configured for the company (deal field `channel`). */
@@ -16,7 +16,7 @@ export async function channelOptions(ctx: CheckReader): Promise<Array<{ id: numb
 
 /**
  * Rules that need the account's data, checked with reads before the write is sent:
- * label ids exist, the channel is configured, archive_reason only for archived leads,
+ * label ids exist, the channel is configured, archive_reason only while archiving,
  * and a lead keeps a person or an organization.
  */
 export async function leadPreflight(ctx: CheckReader, input: ValidInput): Promise<void> {
@@ -43,8 +43,11 @@ export async function leadPreflight(ctx: CheckReader, input: ValidInput): Promis
   const needsLead = id && ((body.archive_reason !== undefined && body.is_archived === undefined) || body.person_id === null || body.organization_id === null);
   if (needsLead) {
     const lead = ((await ctx.read(leadOps.get, { params: { id } })) ?? {}) as Record<string, unknown>;
-    if (body.archive_reason !== undefined && body.is_archived === undefined && lead.is_archived !== true) {
-      issues.push({ field: '--archive-reason', rule: 'only for an archived lead, or together with --is-archived true (use crmctl leads archive ID --reason TEXT)' });
+    if (body.archive_reason !== undefined && body.is_archived === undefined) {
+      // Since 2025-07-15 an archived lead is not editable (its reason included); a live one takes a reason only while being archived.
+      issues.push(lead.is_archived === true
+        ? { field: '--archive-reason', rule: `lead ${id} is archived and cannot be changed; un-archive it first (crmctl leads unarchive ${id})` }
+        : { field: '--archive-reason', rule: 'only together with --is-archived true (use crmctl leads archive ID --reason TEXT)' });
     }
     const person = body.person_id === null ? null : (body.person_id ?? lead.person_id);
     const org = body.organization_id === null ? null : (body.organization_id ?? lead.organization_id);

@@ -1,6 +1,6 @@
 import { legacyTeamOps } from '../operations/legacy-teams.js';
 import { ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { CheckReader } from '../entry-types.js';
 
 /** users remove: every user must be a member (else the service refuses the whole request). */

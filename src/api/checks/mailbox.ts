@@ -1,6 +1,6 @@
 import { mailboxOps } from '../operations/mailbox.js';
 import { ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import { missingLead } from './notes.js';
 import type { CheckReader } from '../entry-types.js';
 

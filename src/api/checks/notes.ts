@@ -1,7 +1,7 @@
 import { leadOps } from '../operations/leads.js';
 import { noteOps, PIN_FLAGS, PIN_TARGET, targetFlag } from '../operations/notes.js';
 import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { CheckReader } from '../entry-types.js';
 
 /**

@@ -1,7 +1,7 @@
 import { phaseOps } from '../operations/phases.js';
 import { projectOps } from '../operations/projects.js';
 import { ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { CheckReader } from '../entry-types.js';
 
 interface Phase { id: number; name: string; board_id: number; order_nr: number }

@@ -1,6 +1,6 @@
 import { roleOps } from '../operations/roles.js';
 import { ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { CheckReader } from '../entry-types.js';
 
 interface RoleRow { id: number; parent_role_id: number | null }

@@ -255,7 +255,7 @@ export const dealOps = defineTable('deals', {
     examples: ['crmctl deals convert-to-lead 1'],
     columns: ['conversion_id'],
     fields: ['conversion_id'],
-  }),
+  }, { effect: 'destructive' }),
   conversionStatus: getRow('/api/v2/deals/{id}/convert/status/{conversion_id}', 1, ['deals:full', 'deals:read'], {
     command: ['deals', 'conversion-status'],
     summary: 'Show a deal-to-lead conversion job (lead id once completed)',

@@ -1,7 +1,7 @@
 import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
-import { currency, cursorQuery, dateTime, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
+import { currency, cursorQuery, dateTime, filterWins, id, isoDate, offsetQuery, searchQuery, sortString, uuid, visibleTo } from '../schemas.js';
 import { createRow, deleteRow, getRow, listRow, updateRow } from './rows.js';
 
 const READ = ['leads:read', 'leads:full'];
@@ -70,6 +70,9 @@ const listQuery = once(() => ({
   filter_id: z.optional(id()),
   ...offsetQuery(),
 }));
+const FILTER_HELP = 'saved filter id; --owner-id, --person-id and --organization-id cannot be combined with it (the service ignores them)';
+/** The service ignores owner, person and organization when a saved filter is given (interface: filter_id wins over the three). */
+const filterWinsOverLinks = () => z.superRefine(filterWins('filter_id', ['owner_id', 'person_id', 'organization_id']));
 
 /** The search query of the v2 (cursor) and v1 (offset) forms: the same terms, another page. */
 const searchOf = <P extends z.core.$ZodShape>(page: P) => searchQuery({
@@ -83,13 +86,13 @@ const searchOf = <P extends z.core.$ZodShape>(page: P) => searchQuery({
 });
 
 export const leadOps = defineTable('leads', {
-  list: listRow('/api/v1/leads', 20, READ, 'offset', () => z.object({ ...listQuery(), updated_since: z.optional(dateTime()), sort: z.optional(sortString(LIST_SORT, true)) }), {
+  list: listRow('/api/v1/leads', 20, READ, 'offset', () => z.object({ ...listQuery(), updated_since: z.optional(dateTime()), sort: z.optional(sortString(LIST_SORT, true)) }).check(filterWinsOverLinks()), {
     customFields: 'lead', command: ['leads', 'list'],
     summary: 'List leads that are not archived, oldest first',
     examples: ['crmctl leads list --owner-id 1 --sort "add_time DESC" --limit 20', 'crmctl leads list --all --output ndjson > leads.ndjson'],
     columns: COLUMNS,
     fields: LEAD_FIELDS,
-    help: { filter_id: 'saved filter id; wins over owner, person and organization', updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
+    help: { filter_id: FILTER_HELP, updated_since: 'ISO 8601, inclusive', sort: '"field ASC|DESC", comma separated' },
   }),
   get: getRow('/api/v1/leads/{id}', 2, READ, { customFields: 'lead', command: ['leads', 'get'], summary: 'Show one lead', examples: ['crmctl leads get 9b2e4c1a-6f0e-4d2b-9a51-1c2d3e4f5a6b --json'], columns: LEAD_FIELDS, fields: LEAD_FIELDS }, { params: params() }),
   create: createRow('/api/v1/leads', 10, WRITE, () => createBody(), {
@@ -110,8 +113,8 @@ export const leadOps = defineTable('leads', {
     fields: LEAD_FIELDS,
   }, { params: params(), body: () => updateBody() }),
   delete: deleteRow('/api/v1/leads/{id}', 6, WRITE, { prompts: { id: { from: 'leads.list', label: 'title' } }, command: ['leads', 'delete'], summary: 'Delete a lead', examples: ['crmctl leads delete <lead-id> --yes'], columns: ['id'] }, { params: params() }),
-  archived: listRow('/api/v1/leads/archived', 40, READ, 'offset', () => z.object({ ...listQuery(), sort: z.optional(sortString(ARCHIVED_SORT)) }), {
-    customFields: 'lead', command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS,
+  archived: listRow('/api/v1/leads/archived', 40, READ, 'offset', () => z.object({ ...listQuery(), sort: z.optional(sortString(ARCHIVED_SORT)) }).check(filterWinsOverLinks()), {
+    customFields: 'lead', command: ['leads', 'archived'], summary: 'List archived leads', examples: ['crmctl leads archived --limit 50'], columns: [...COLUMNS.slice(0, 3), 'archive_reason', 'update_time'], fields: LEAD_FIELDS, help: { filter_id: FILTER_HELP },
   }),
   // The interface gives 100 in one statement and 500 in another; 100 is safe against both.
   search: listRow('/api/v2/leads/search', 20, [...READ, 'search:read'], 'cursor', () => searchOf(cursorQuery(100)), {
@@ -130,7 +133,7 @@ export const leadOps = defineTable('leads', {
     examples: ['crmctl leads convert <lead-id> --stage-id 2 --wait'],
     help: { stage_id: 'target stage; its pipeline follows (default: first stage of the default pipeline)', pipeline_id: 'first stage of this pipeline; ignored with --stage-id' },
     handWritten: true,
-  }, { params: params() }),
+  }, { params: params(), effect: 'destructive' }),
   conversionStatus: getRow('/api/v2/leads/{id}/convert/status/{conversion_id}', 1, READ, {
     command: ['leads', 'conversion-status'], summary: 'Show a lead conversion job (deal id once completed)', examples: ['crmctl leads conversion-status <lead-id> <conversion-id>'], columns: ['conversion_id', 'status', 'deal_id', 'lead_id'],
   }, { params: () => z.object({ id: uuid(), conversion_id: uuid() }) }),

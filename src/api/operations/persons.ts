@@ -1,7 +1,7 @@
 import { once } from '../../core/once.js';
 import * as z from 'zod/mini';
 import { defineTable, type OperationTable } from '../operation.js';
-import { cursorQuery, visibleToNumber, dateTime, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
+import { cursorQuery, visibleToNumber, dateTime, filterWins, flag01, id, offsetQuery, searchQuery, sortString } from '../schemas.js';
 import { CHANGELOG_FIELDS, FOLLOWER_CHANGELOG_FIELDS, USER_IDS } from './record-fields.js';
 import { followerRows } from './follower-rows.js';
 import { createRow, cursorPage, deleteRow, getRow, listRow, offsetPage, updateRow } from './rows.js';
@@ -85,16 +85,6 @@ const DETAIL_HELP = {
   include_option_labels: 'option custom fields as {id, label} objects instead of ids',
   include_labels: 'add the person\'s labels as {id, label} objects',
 };
-
-/** The filters the service ignores when a saved filter is given; the CLI refuses the mix rather than drop them silently. */
-function filterWins(winner: string, ignored: string[]) {
-  return (q: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
-    if (q[winner] === undefined) return;
-    for (const k of ignored) {
-      if (q[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `is ignored by the service when --${winner.replace(/_/g, '-')} is given (the filter wins); drop one of them` });
-    }
-  };
-}
 
 const listQuery = once(() => z
   .object({

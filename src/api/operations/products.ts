@@ -136,7 +136,7 @@ export const productOps = defineTable('products', {
     summary: 'Replace the image of a product with a file',
     examples: ['crmctl products image replace 1 --file ./licence-v2.png'],
     ...IMAGE_FILE,
-  }, { encoding: 'multipart' }),
+  }, { encoding: 'multipart', effect: 'destructive' }),
   deleteImage: deleteRow('/api/v2/products/{id}/images', 6, ['products:full'], {
     command: ['products', 'image', 'delete'],
     summary: 'Delete the image of a product',

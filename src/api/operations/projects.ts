@@ -255,7 +255,7 @@ export const projectOps = defineTable('projects', {
     fields: ['success', 'data'],
     switch: '--v1',
   }),
-  archiveV1: actionRow('/api/v1/projects/{id}/archive', 10, WRITE, { command: ['projects', 'archive'], summary: 'Archive a project (v1 form)', examples: ['crmctl projects archive 1'], ...V1_FORM }),
+  archiveV1: actionRow('/api/v1/projects/{id}/archive', 10, WRITE, { command: ['projects', 'archive'], summary: 'Archive a project (v1 form)', examples: ['crmctl projects archive 1'], ...V1_FORM }, { effect: 'destructive' }),
   planActivity: planRow('/api/v1/projects/{id}/plan/activities/{activityId}', 'an activity', 'plan-activity'),
   planTask: planRow('/api/v1/projects/{id}/plan/tasks/{taskId}', 'a task', 'plan-task'),
 } satisfies OperationTable);

@@ -166,7 +166,7 @@ export const subscriptionOps = defineTable('subscriptions', {
     examples: ['crmctl subscriptions update-installment 2 --payment 4000:2026-02-01 --payment 8500:2026-09-01 --update-deal-value'],
     ...WITH_PAYMENTS,
     help: { ...COMMON_HELP, payments: `the new full list of payments: ${PAYMENT_HELP}` },
-  }, { body: () => z.object({ payments: requiredPayments(), update_deal_value: z.optional(z.boolean()) }) }),
+  }, { body: () => z.object({ payments: requiredPayments(), update_deal_value: z.optional(z.boolean()) }), effect: 'destructive' }),
   cancelRecurring: updateRow('PUT', '/v1/subscriptions/recurring/{id}/cancel', COST.write, WRITE, {
     command: ['subscriptions', 'cancel'],
     summary: 'Cancel a recurring subscription: payments after --end-date (default today) are deleted',

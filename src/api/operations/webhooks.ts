@@ -6,7 +6,9 @@ import { createRow, deleteRow, getRow } from './rows.js';
 
 // Webhooks (v1, scope admin). The list and create answers carry `status: "ok"` beside `success`.
 export const EVENT_ACTIONS = ['create', 'change', 'delete', '*'] as const;
-export const EVENT_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', '*'] as const;
+/** Objects the vendor added to webhooks v2 on 2026-04-10 (api-facts §11); a version 1.0 webhook has no payload for them. */
+export const V2_ONLY_OBJECTS = ['project', 'task', 'board', 'phase', 'deal_product', 'deal_installment'] as const;
+export const EVENT_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', ...V2_ONLY_OBJECTS, '*'] as const;
 export const WEBHOOK_VERSIONS = ['1.0', '2.0'] as const;
 /** At most 40 webhooks per user (the vendor's documents); the service enforces it, the CLI names it in help. */
 export const MAX_WEBHOOKS_PER_USER = 40;
@@ -45,6 +47,9 @@ const createBody = once(() => z
     if (b.http_auth_password !== undefined && b.http_auth_user === undefined) {
       ctx.addIssue({ code: 'custom', path: ['http_auth_user'], message: 'is required with a password (basic auth needs a user name)' });
     }
+    if (b.version === '1.0' && (V2_ONLY_OBJECTS as readonly string[]).includes(b.event_object)) {
+      ctx.addIssue({ code: 'custom', path: ['event_object'], message: `${b.event_object} is delivered only by webhooks of version 2.0 (drop --payload-version 1.0)` });
+    }
   })));
 
 export const webhookOps = defineTable('webhooks', {
@@ -70,7 +75,7 @@ export const webhookOps = defineTable('webhooks', {
     help: {
       subscription_url: 'full http(s) URL that receives the POSTs; not an address of the service',
       event_action: 'create, change, delete or * (all)',
-      event_object: 'object type, or * (all)',
+      event_object: `object type, or * (all); ${V2_ONLY_OBJECTS.join(', ')} only with payload version 2.0`,
       user_id: 'events are checked against this user\'s permissions (default: you)',
       http_auth_user: 'basic-auth user the service sends',
       http_auth_password: 'basic-auth password (prefer --auth-password-stdin)',

@@ -1,5 +1,5 @@
 import type { Operation } from '../../api/operation.js';
-import { checkReader, type CheckReader, type Reader } from '../../api/prepare.js';
+import { checkReader, type CheckReader, type Reader } from '../../entry/prepare.js';
 import { FILTER_FIELD_KIND } from '../name-deps.js';
 import type { FixtureRecord } from '../parse.js';
 import { findTokens } from '../refs.js';
@@ -14,6 +14,30 @@ import type { V1Field } from '../../names/where-resolve.js';
 /** Where pull keeps a filter's conditions by name (or why they have none) on the live record. */
 export const NAMES = '$names';
 export const UNNAMED = '$unnamed';
+/** Where pull keeps the condition values of a filter that are people's data ({ kind, value }: a person's name, an e-mail). */
+export const PERSONAL = '$personal';
+
+/** A condition value that is people's data, and what it is (the kind of fake `pull --sample` puts in its place). */
+export interface PersonalValue {
+  kind: 'person' | 'organization' | 'email' | 'phone' | 'deal' | 'activity';
+  value: string;
+}
+
+/** Fields whose condition values are people's data, per filter type (link fields by their type, below). */
+const PERSONAL_FIELDS: Record<string, Record<string, PersonalValue['kind']>> = {
+  deals: { title: 'deal' },
+  people: { name: 'person', first_name: 'person', last_name: 'person', email: 'email', phone: 'phone' },
+  org: { name: 'organization' },
+  activity: { subject: 'activity' },
+};
+const PERSONAL_TYPES: Record<string, PersonalValue['kind']> = { people: 'person', org: 'organization', phone: 'phone', email: 'email' };
+
+/** The kind of people's data a condition on `field` holds, if any (an id of a person is not a name). */
+function personalKind(type: string, field: V1Field, value: string): PersonalValue['kind'] | undefined {
+  const kind = PERSONAL_FIELDS[type]?.[field.key] ?? PERSONAL_TYPES[field.field_type];
+  if (!kind || ((kind === 'person' || kind === 'organization') && PERSONAL_TYPES[field.field_type] && /^\d+$/.test(value))) return undefined;
+  return kind;
+}
 
 /** A live record as the service lists it (kinds.ts names it too; not imported, kinds.ts imports this file). */
 type Live = Record<string, unknown>;
@@ -102,6 +126,16 @@ async function namesOf(reader: CheckReader, f: Live): Promise<WhereNames | strin
   const op = await t.fields();
   const fields = (op.pagination === 'none' ? asList(await reader.read(op)) : await collect(reader.readAll(op))) as V1Field[];
   const usable = fields.filter((x) => x.id !== null && x.id !== undefined);
+  // Found before naming: a filter whose conditions cannot be written by name still lists them in reference.yaml.
+  const personal: PersonalValue[] = [];
+  for (const g of groups) {
+    for (const c of asList(g.conditions) as Cond[]) {
+      const field = usable.find((x) => String(x.id) === String(c.field_id));
+      const kind = field && c.value !== null && c.value !== undefined ? personalKind(type, field, String(c.value)) : undefined;
+      if (kind) personal.push({ kind, value: String(c.value) });
+    }
+  }
+  if (personal.length) f[PERSONAL] = personal;
   const opWord = new Map(Object.entries(WHERE_OPERATORS).map(([word, service]) => [service, word]));
   const clause = async (c: Cond): Promise<string> => {
     const field = usable.find((x) => String(x.id) === String(c.field_id));

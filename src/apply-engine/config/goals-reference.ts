@@ -1,4 +1,4 @@
-import type { Reader } from '../../api/prepare.js';
+import type { Reader } from '../../entry/prepare.js';
 import type { LiveRecord } from './live.js';
 
 // Goals are configuration (goals.yaml) when they can be matched one to one: those that share a

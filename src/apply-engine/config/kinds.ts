@@ -57,11 +57,13 @@ export interface ConfigKind {
    * where the value is of that kind (a goal's assignee is a user or a team).
    */
   nestedRefs?: NestedRef[];
+  /** The natural key in words, for messages: `pipeline and name`. */
+  keyWords: string;
   /**
-   * Why records of the account that share a natural key cannot be configuration (they cannot be
-   * matched one to one): pull lists them in reference.yaml with this reason. Unset: keys are unique.
+   * How to tell apart records of the account that share a natural key (they cannot be matched one
+   * to one, so pull lists them in reference.yaml, sharedKeyReason); unset: rename them.
    */
-  sharedKey?: string;
+  sharedKeyFix?: string;
   /**
    * The live spec as it is compared with the file's (references resolved): a role's pipeline lists
    * are sets, and pipelines the file does not name are not its business.
@@ -118,6 +120,7 @@ const field = (kind: string, ops: { list: Operation }): ConfigKind => ({
   // Option ids differ per account: the files hold the labels, in the account's order.
   value: (r, k) => (k === 'options' ? (Array.isArray(r.options) && r.options.length ? r.options.map((o) => ({ label: (o as Live).label })) : undefined) : r[k]),
   key: (s) => K(s.field_name),
+  keyWords: 'field name',
   words: (s) => [String(s.field_name)],
 });
 
@@ -173,6 +176,7 @@ export const CONFIG_KINDS: ConfigKind[] = [
     kind: 'pipeline', group: 'pipelines', keys: ['name', 'is_deal_probability_enabled'],
     reads: () => [{ op: pipelineOps.list }],
     key: (s) => K(s.name),
+    keyWords: 'name',
     words: (s) => [String(s.name)],
   },
   {
@@ -180,6 +184,7 @@ export const CONFIG_KINDS: ConfigKind[] = [
     kind: 'stage', group: 'pipelines', keys: ['pipeline_id', 'name', 'deal_probability', 'is_deal_rot_enabled', 'days_to_rotten'], refs: { pipeline_id: 'pipeline' },
     reads: () => [{ op: stageOps.list }],
     key: (s) => K(s.pipeline_id, s.name),
+    keyWords: 'pipeline and name',
     words: (s, nameOf) => [nameOf('pipeline', s.pipeline_id) ?? String(s.pipeline_id), String(s.name)],
   },
   field('deal-field', dealFieldOps),
@@ -191,6 +196,7 @@ export const CONFIG_KINDS: ConfigKind[] = [
     kind: 'lead-label', group: 'labels', keys: ['name', 'color'],
     reads: () => [{ op: leadLabelOps.list }],
     key: (s) => K(s.name),
+    keyWords: 'name',
     words: (s) => [String(s.name)],
   },
   {
@@ -199,12 +205,14 @@ export const CONFIG_KINDS: ConfigKind[] = [
     // Inactive (deleted) types stay listed by the service; they are not configuration.
     keep: (r) => r.active_flag !== false,
     key: (s) => K(s.name),
+    keyWords: 'name',
     words: (s) => [String(s.name)],
   },
   {
     kind: 'role', group: 'roles', keys: ['name', 'parent_role_id'], refs: { parent_role_id: 'role' },
     reads: () => [{ op: roleOps.list }],
     key: (s) => K(s.name),
+    keyWords: 'name',
     words: (s) => [String(s.name)],
   },
   {
@@ -214,6 +222,7 @@ export const CONFIG_KINDS: ConfigKind[] = [
       .filter(([k]) => k.endsWith('_default_visibility'))
       .map(([k, v]) => ({ setting_key: k, value: v, [PARENT_KEY]: read.params!.id })),
     key: (s, parent) => K(parent, s.setting_key),
+    keyWords: 'role and setting key',
     words: (s, _nameOf, parentName) => [parentName ?? '?', String(s.setting_key)],
   },
   {
@@ -247,13 +256,17 @@ export const CONFIG_KINDS: ConfigKind[] = [
       return { ...live, visible_pipeline_ids: out };
     },
     key: (_s, parent) => K(parent),
+    keyWords: 'role',
     words: (_s, _nameOf, parentName) => [parentName ?? '?', 'pipelines'],
   },
   {
     // The password is never read into a file: the files may give it as ${env:VAR} (docs/config-as-code.md).
     kind: 'webhook', group: 'webhooks', keys: ['name', 'event_action', 'event_object', 'subscription_url', 'http_auth_user', 'version'],
     reads: () => [{ op: webhookOps.list }],
+    // A file that gives the password is compared with the one the account answers (the match redacts both to a hash).
+    compareAs: (live, file, rec) => ('http_auth_password' in file && rec.http_auth_password !== undefined ? { ...live, http_auth_password: rec.http_auth_password } : live),
     key: (s) => K(s.event_action, s.event_object, s.subscription_url),
+    keyWords: 'event action, event object and URL',
     words: (s) => [typeof s.name === 'string' ? s.name : `${String(s.event_action)}.${String(s.event_object)}`],
   },
   {
@@ -267,6 +280,7 @@ export const CONFIG_KINDS: ConfigKind[] = [
       return l.length === f.length && f.every((x) => l.includes(x)) ? { ...live, users: file.users } : live;
     },
     key: (s) => K(s.name),
+    keyWords: 'name',
     words: (s) => [String(s.name)],
   },
   {
@@ -284,18 +298,21 @@ export const CONFIG_KINDS: ConfigKind[] = [
     compareAs: (live, file, rec, translated) => compareFilter(live, file, rec, translated),
     alwaysCompared: ['or_where'],
     key: (s) => K(s.type, s.name),
+    keyWords: 'type and name',
     words: (s) => [String(s.type), String(s.name)],
   },
   {
     kind: 'board', group: 'projects', keys: ['name', 'order_nr'],
     reads: () => [{ op: boardOps.list }],
     key: (s) => K(s.name),
+    keyWords: 'name',
     words: (s) => [String(s.name)],
   },
   {
     kind: 'phase', group: 'projects', keys: ['board_id', 'name', 'order_nr'], refs: { board_id: 'board' },
     reads: (boards) => boards.map((b) => ({ op: phaseOps.list, query: { board_id: b.id } })),
     key: (s) => K(s.board_id, s.name),
+    keyWords: 'board and name',
     words: (s, nameOf) => [nameOf('board', s.board_id) ?? String(s.board_id), String(s.name)],
   },
   {
@@ -312,13 +329,22 @@ export const CONFIG_KINDS: ConfigKind[] = [
     reads: () => ASSIGNEE_TYPES.map((t) => ({ op: goalOps.find, query: { 'assignee.type': t } })),
     combine: (records) => [...new Map(records.map((r) => [String(r.id), r])).values()],
     value: (r, k) => goalValue(r, k),
-    sharedKey: 'another goal of the account has the same title, assignee, type and interval, so neither can be matched with a file record; give them different titles to pull them as configuration',
+    sharedKeyFix: 'give them different titles',
     key: (s) => K(s.title, assigneeType(s), (s.assignee as Live | undefined)?.id, (s.type as Live | undefined)?.name, s.interval),
+    keyWords: 'title, assignee, type and interval',
     words: (s) => [String(s.title)],
   },
 ];
 
 export const CONFIG_KIND_NAMES = CONFIG_KINDS.map((k) => k.kind);
+
+/**
+ * Why records of the account that share a natural key are not configuration: which file record
+ * means which of them cannot be told, so pull lists them in reference.yaml with this reason.
+ */
+export function sharedKeyReason(ck: ConfigKind): string {
+  return `another ${ck.kind} of the account has the same ${ck.keyWords}, so neither can be matched with a file record; ${ck.sharedKeyFix ?? 'rename all but one of them'} to pull them as configuration`;
+}
 
 export function configKind(kind: string): ConfigKind | undefined {
   return CONFIG_KINDS.find((k) => k.kind === kind);

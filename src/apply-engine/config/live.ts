@@ -1,11 +1,12 @@
 import { userOps } from '../../api/operations/users.js';
-import { read, readAll, type Reader } from '../../api/prepare.js';
+import { read, readAll, type Reader } from '../../entry/prepare.js';
 import { createHash } from 'node:crypto';
 import { kinds } from '../kinds.js';
 import { stableJson } from '../state.js';
 import { checkSchema } from '../validate.js';
-import { memoCost, memoReader, nameFilters, UNNAMED } from './filter-names.js';
-import { CONFIG_KINDS, PARENT_KEY as PARENT, readsFrom, USER_REF, type ConfigKind, type Live } from './kinds.js';
+import { memoCost, memoReader, nameFilters, PERSONAL, type PersonalValue, UNNAMED } from './filter-names.js';
+import { CONFIG_KINDS, nestedIds, PARENT_KEY as PARENT, readsFrom, sharedKeyReason, USER_REF, type ConfigKind, type Live } from './kinds.js';
+import { pushAll } from '../../core/lists.js';
 
 
 /** One configuration record of the account, with the handle pull writes for it. */
@@ -25,6 +26,8 @@ export interface LiveRecord {
    * whose conditions the interface does not describe): pull lists it in reference.yaml instead.
    */
   unwritable?: string;
+  /** How many records of the account share this one's natural key, when more than one does (then it is unwritable). */
+  shared?: number;
 }
 
 export interface LiveAccount {
@@ -56,10 +59,22 @@ export function liveSpec(ck: ConfigKind, rec: Live): Record<string, unknown> {
 }
 
 /**
- * Reads the configuration of the account, kinds in dependency order (settings need the roles,
- * phases the boards). Each live record gets a natural key and a handle derived from its names.
+ * Replaces people's data in the account's text (`pull --sample`: the sample's names, and the names
+ * filters hold in their conditions, become the sample's pseudonyms wherever they appear).
  */
-export async function readLive(reader: Reader, wanted: Set<string>): Promise<LiveAccount> {
+export interface TextScrub {
+  /** Values known to be people's data (a filter's condition on a person's name). */
+  learn(values: PersonalValue[]): void;
+  /** A copy of `value` with every known value in its text replaced. */
+  value<T>(value: T): T;
+}
+
+/**
+ * Reads the configuration of the account, kinds in dependency order (settings need the roles,
+ * phases the boards). Each live record gets a natural key and a handle derived from its names
+ * (after `scrub`, when given: a handle must not spell a name either).
+ */
+export async function readLive(reader: Reader, wanted: Set<string>, scrub?: TextScrub): Promise<LiveAccount> {
   const need = new Set(wanted);
   for (const ck of CONFIG_KINDS) if (need.has(ck.kind) && readsFrom(ck)) need.add(readsFrom(ck)!);
   const byKind = new Map<string, Live[]>();
@@ -71,10 +86,10 @@ export async function readLive(reader: Reader, wanted: Set<string>): Promise<Liv
     for (const r of ck.reads(parents)) {
       cost += r.op.cost ?? 0;
       const raw = { ...(r.params ? { params: r.params } : {}), ...(r.query ? { query: r.query } : {}) };
-      if (ck.explode) out.push(...ck.explode(await read(reader, r.op, raw), r));
+      if (ck.explode) pushAll(out, ck.explode(await read(reader, r.op, raw), r));
       else if (r.op.pagination === 'none') {
         const answer = await read(reader, r.op, raw);
-        out.push(...(Array.isArray(answer) ? answer : extractList(answer)));
+        pushAll(out, Array.isArray(answer) ? (answer as Live[]) : extractList(answer));
       } else for await (const x of readAll(reader, r.op, raw)) out.push(x as Live);
     }
     const kept = out.filter((x) => !ck.keep || ck.keep(x));
@@ -86,6 +101,10 @@ export async function readLive(reader: Reader, wanted: Set<string>): Promise<Liv
     byKind.set(ck.kind, ck.combine ? ck.combine(kept) : kept);
   }
   const users = CONFIG_KINDS.some((k) => need.has(k.kind) && (k.userRefs || k.nestedRefs?.some((r) => r.kind === USER_REF))) ? await readUsers(reader) : [];
+  if (scrub) {
+    for (const f of byKind.get('filter') ?? []) if (Array.isArray(f[PERSONAL])) scrub.learn(f[PERSONAL] as PersonalValue[]);
+    for (const [kind, list] of byKind) byKind.set(kind, list.map((r) => scrub.value(r)));
+  }
   const records = describe(byKind);
   const fingerprint = `sha256:${createHash('sha256').update(stableJson(records.map((r) => [r.ck.kind, r.id, r.parentId ?? null, r.spec]))).digest('hex')}`;
   return { records: records.filter((r) => wanted.has(r.ck.kind)), cost: cost + (users.length ? (userOps.list.cost ?? 0) : 0), fingerprint, users };
@@ -119,10 +138,12 @@ function describe(byKind: Map<string, Live[]>): LiveRecord[] {
       const unwritable = refused.length ? refused.map((p) => `${p.path.join('.')}: ${p.rule}`).join('; ') : typeof rec[UNNAMED] === 'string' ? rec[UNNAMED] : undefined;
       return { ck, rec, id, spec, parentId, key: ck.key(spec, parentId), handle: '', label: words.join('/'), ...(unwritable ? { unwritable } : {}) };
     });
-    if (ck.sharedKey) {
-      const count = new Map<string, number>();
-      for (const it of items) count.set(it.key, (count.get(it.key) ?? 0) + 1);
-      for (const it of items) if (count.get(it.key)! > 1 && !it.unwritable) Object.assign(it, { unwritable: ck.sharedKey });
+    // The service allows two lead labels called "Dup": no file record could be matched with one of them.
+    const count = new Map<string, number>();
+    for (const it of items) count.set(it.key, (count.get(it.key) ?? 0) + 1);
+    for (const it of items) {
+      const n = count.get(it.key)!;
+      if (n > 1) Object.assign(it, { shared: n, unwritable: it.unwritable ?? sharedKeyReason(ck) });
     }
     items.sort((a, b) => compare(a, b, all));
     for (const it of items) {
@@ -131,7 +152,28 @@ function describe(byKind: Map<string, Live[]>): LiveRecord[] {
       byId.set(`${ck.kind}:${String(it.id)}`, it);
     }
   }
+  notWrittenWithTarget(all, byId);
   return all;
+}
+
+/**
+ * A record that refers to one the files do not hold (a stage of a pipeline that shares its name
+ * with another) cannot be written either: its reference would name no record of the files.
+ */
+function notWrittenWithTarget(all: LiveRecord[], byId: Map<string, LiveRecord>): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const r of all) {
+      if (r.unwritable) continue;
+      const targets: Array<[string, unknown]> = [...Object.entries(r.ck.refs ?? {}).map(([k, kind]) => [kind, r.spec[k]] as [string, unknown]), ...nestedIds(r.ck, r.spec)];
+      if (r.ck.parent) targets.push([r.ck.parent.kind, r.parentId]);
+      const gone = targets.map(([kind, id]) => byId.get(`${kind}:${String(id)}`)).find((t) => t?.unwritable);
+      if (gone) {
+        r.unwritable = `refers to ${gone.ck.kind} ${gone.label}, which is not configuration either (${gone.unwritable})`;
+        changed = true;
+      }
+    }
+  }
 }
 
 /** Children in their parent's order, then by position (stages, phases) or by name. */

@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Operation } from '../../api/operation.js';
-import { read, type Reader } from '../../api/prepare.js';
+import { read, type Reader } from '../../entry/prepare.js';
 import { userOps } from '../../api/operations/users.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import type { FixtureRecord } from '../parse.js';
 import { makePlan, type Action, type Plan } from '../plan.js';
 import { emptyState, type FixtureState } from '../state.js';
 import { CONFIG_KIND_NAMES, CONFIG_KINDS } from './kinds.js';
-import { findTokens } from '../refs.js';
+import { findTokens, isSecretMember, tokensOf } from '../refs.js';
+import { oneLine, shownValue } from '../../core/terminal-text.js';
+import { MASK, maskSecrets } from '../../output/secrets.js';
 import { readLive, readUsers, usersByEmail, type LiveAccount } from './live.js';
-import { matchLive } from './match.js';
+import { duplicateKeys, matchLive, type Matched } from './match.js';
 import { memoReader, translateFileFilters } from './filter-names.js';
 
 /** A plan of configuration files against the live account. */
@@ -23,6 +25,8 @@ export interface ConfigPlan {
   users?: Map<string, number>;
   /** The account as a state (matched records, with their live records): what references read while applying. */
   state: FixtureState;
+  /** Each file record's spec with references resolved as far as the account tells: what plan lines show. */
+  resolved: Matched['resolved'];
   prune: string[];
   files: Array<{ path: string; sha256: string }>;
 }
@@ -43,11 +47,19 @@ export function fileHashes(files: string[]): Array<{ path: string; sha256: strin
 }
 
 /**
+ * What can be checked in configuration files without the account (references, env, every spec, natural
+ * keys used twice): exit 2 with nothing read or sent. `sandbox start --from` runs it before it starts.
+ */
+export function checkConfigFiles(records: FixtureRecord[], issues: Array<{ field: string; rule: string }>, env: NodeJS.ProcessEnv): void {
+  makePlan(records, emptyState(), { env, prune: false, issues: [...issues, ...duplicateKeys(records)] });
+}
+
+/**
  * Checks the files on their own first (references, env, schemas: exit 2 with nothing read or sent),
  * then reads the account's configuration of the kinds involved, matches by natural key and plans.
  */
 export async function planConfig(reader: Reader, records: FixtureRecord[], issues: Array<{ field: string; rule: string }>, opts: { env: NodeJS.ProcessEnv; prune: Set<string>; files: string[]; unknownUsers?: UnknownUsers }): Promise<ConfigPlan> {
-  makePlan(records, emptyState(), { env: opts.env, prune: false, issues });
+  checkConfigFiles(records, issues, opts.env);
   const wanted = new Set([...records.map((r) => r.kind.kind), ...opts.prune]);
   const live = await readLive(reader, wanted);
   const users = await usersFor(reader, records, live, opts.unknownUsers);
@@ -56,7 +68,7 @@ export async function planConfig(reader: Reader, records: FixtureRecord[], issue
   const matched = matchLive(records, live, { env: opts.env, prune: opts.prune, users, translated });
   matched.issues.push(...unnamed);
   const plan = makePlan(records, matched.state, { env: opts.env, prune: opts.prune.size > 0, issues: matched.issues, users });
-  return { plan, labels: matched.labels, live, state: matched.state, users, prune: [...opts.prune], files: fileHashes(opts.files) };
+  return { plan, labels: matched.labels, live, state: matched.state, resolved: matched.resolved, users, prune: [...opts.prune], files: fileHashes(opts.files) };
 }
 
 /**
@@ -112,24 +124,61 @@ export function scopesOf(cp: ConfigPlan): string[] {
   return [...sets].sort();
 }
 
-const show = (v: unknown) => (v === undefined ? '(none)' : typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v));
+/** A value as plan lines and the plan document show it: a secret masked (at any depth). */
+function shown(field: string, v: unknown): unknown {
+  if (isSecretMember(field) && v !== null && v !== undefined && v !== '') return MASK;
+  return maskSecrets(v);
+}
 
-/** Field-by-field changes of an update or replace: from the account's value to the files'. */
+/** Field-by-field changes of an update or replace: from the account's value to the files', secrets masked. */
 export function diffOf(a: Action): Array<{ field: string; from: unknown; to: unknown }> {
-  return a.changes.filter((k) => k !== 'parent').map((k) => ({ field: k, from: a.entry?.spec[k], to: a.after?.[k] }));
+  return a.changes.filter((k) => k !== 'parent').map((k) => ({ field: k, from: shown(k, a.entry?.spec[k]), to: shown(k, a.after?.[k]) }));
+}
+
+/**
+ * The fields of a record the files give through ${env:…} or a reference to another record's value
+ * (not its id), with what they stand for: the plan shows what will be written, not only the template.
+ * A value that waits for a record still to be created is null, with `pending` set.
+ */
+export function templatedValues(cp: ConfigPlan, a: Action): Array<{ field: string; value: unknown; template: unknown; pending: boolean }> {
+  const spec = a.rec?.spec;
+  const resolved = cp.resolved.get(a.name);
+  if (!spec || !resolved) return [];
+  const templated = (v: unknown): boolean => {
+    if (typeof v === 'string') return tokensOf(v).tokens.some((t) => t.type === 'env' || (t.type === 'ref' && (t.text !== v || t.field.join('.') !== 'id')));
+    if (Array.isArray(v)) return v.some(templated);
+    return Boolean(v && typeof v === 'object' && Object.values(v).some(templated));
+  };
+  return Object.entries(spec).filter(([, v]) => templated(v)).map(([field, template]) => ({
+    field,
+    value: shown(field, resolved.spec[field]),
+    template,
+    pending: resolved.unknown.some((p) => p[0] === field),
+  }));
 }
 
 const SIGN: Record<Action['type'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', unchanged: '=', keep: '?' };
 
-/** Lines of a plan for people: `~ stage Sales/Qualified: deal_probability 20 -> 30`. */
+/** The words naming a record in a line, printable: account text cannot start a second line or move the cursor. */
+export function labelOf(cp: ConfigPlan, name: string): string {
+  return oneLine(cp.labels.get(name) ?? name);
+}
+
+/**
+ * Lines of a plan for people: `~ stage Sales/Qualified: deal_probability 20 -> 30`, and for a field
+ * given by a template, the value it stands for: `+ lead-label Partner North: name = "Partner North" (from "Partner ${env:REGION}")`.
+ */
 export function planLines(cp: ConfigPlan): string[] {
   const out: string[] = [];
   for (const a of cp.plan.actions) {
     if (a.type === 'unchanged' || a.type === 'keep') continue;
-    const head = `${SIGN[a.type]} ${a.kind.kind} ${cp.labels.get(a.name) ?? a.name}`;
+    const head = `${SIGN[a.type]} ${a.kind.kind} ${labelOf(cp, a.name)}`;
     const diff = diffOf(a);
     if (!diff.length) out.push(a.type === 'delete' ? `${head} (not in the files: --prune)` : head);
-    for (const d of diff) out.push(`${head}: ${d.field} ${show(d.from)} -> ${show(d.to)}`);
+    for (const d of diff) out.push(`${head}: ${d.field} ${shownValue(d.from)} -> ${shownValue(d.to)}`);
+    if (a.type === 'create' || a.type === 'replace') {
+      for (const t of templatedValues(cp, a)) if (!diff.some((d) => d.field === t.field)) out.push(`${head}: ${t.field} = ${t.pending ? '(known once the records it refers to are created)' : shownValue(t.value)} (from ${shownValue(t.template)})`);
+    }
   }
   return out;
 }
@@ -156,7 +205,8 @@ export function planDocument(cp: ConfigPlan): Record<string, unknown> {
     read_cost: cp.live.cost,
     scopes: scopesOf(cp),
     actions: cp.plan.actions.map((a) => ({
-      action: a.type, kind: a.kind.kind, name: a.name, label: cp.labels.get(a.name) ?? a.name, id: a.entry?.id ?? null, changes: diffOf(a), cost: a.cost,
+      action: a.type, kind: a.kind.kind, name: a.name, label: cp.labels.get(a.name) ?? a.name, id: a.entry?.id ?? null, changes: diffOf(a),
+      ...(a.type === 'create' || a.type === 'replace' ? { values: templatedValues(cp, a) } : {}), cost: a.cost,
     })),
   };
 }

@@ -11,7 +11,8 @@ import type { LiveRecord } from './live.js';
  */
 export function configFiles(records: LiveRecord[], users: Array<{ id: number; email: string }> = []): Map<string, string> {
   const emailOf = new Map(users.map((u) => [String(u.id), u.email]));
-  const user = (id: unknown) => (emailOf.has(String(id)) ? `\${user:${emailOf.get(String(id))}}` : id);
+  // An e-mail is the account's text too: one that could end the reference early or start another (`}`, `${`) is not written as one.
+  const user = (id: unknown) => (emailOf.has(String(id)) && /^[^\s{}$]+$/.test(emailOf.get(String(id))!) ? `\${user:${emailOf.get(String(id))}}` : id);
   const handleOf = new Map(records.map((r) => [`${r.ck.kind}:${String(r.id)}`, r.handle]));
   const ref = (kind: string, id: unknown) => {
     const h = handleOf.get(`${kind}:${String(id)}`);
@@ -51,7 +52,8 @@ export function configFiles(records: LiveRecord[], users: Array<{ id: number; em
 /** Records the create operations would refuse as the account holds them: listed in reference.yaml. */
 export function unwritable(records: LiveRecord[]): unknown[] {
   // Goals have their own section (goals-reference.ts), with their ids named.
-  return records.filter((r) => r.unwritable && r.ck.kind !== 'goal').map((r) => ({ kind: r.ck.kind, label: r.label, spec: r.spec, refused: r.unwritable }));
+  // Records that share a natural key look alike: their ids tell which is which.
+  return records.filter((r) => r.unwritable && r.ck.kind !== 'goal').map((r) => ({ kind: r.ck.kind, ...(r.shared ? { id: r.id } : {}), label: r.label, spec: r.spec, refused: r.unwritable }));
 }
 
 /** Read-only settings, listed for reference: never applied (apply -f <dir> skips reference.yaml). */
@@ -63,8 +65,13 @@ export function referenceFile(sections: Record<string, unknown>): string {
   return `${head}\n${stringify({ reference: sections }, { lineWidth: 0 })}`;
 }
 
-function escapeRefs(v: unknown): unknown {
-  if (typeof v === 'string') return v.replaceAll('${', '$${');
+/**
+ * Text of the account written as literal text: every `${` becomes `$${`, so a label named
+ * `Partner ${env:CRMCTL_ACCESS_TOKEN}` is that text again wherever the files are applied, never a
+ * reference. (A replacement string would read `$$` as one `$`: a function writes it as it is.)
+ */
+export function escapeRefs(v: unknown): unknown {
+  if (typeof v === 'string') return v.replaceAll('${', () => '$${');
   if (Array.isArray(v)) return v.map(escapeRefs);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escapeRefs(x)]));
   return v;

@@ -7,6 +7,7 @@ import { UsageError, ValidationError } from '../../core/errors.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { pathProblem } from '../../core/request-path.js';
 import { isSecretKey, REDACTED, redactText } from '../../core/redact.js';
+import { deprecationNotice } from '../../core/deprecation.js';
 import { parseFieldArgs, parseHeaders, toBody, toQuery } from './fields.js';
 import { maskSecrets } from '../../output/secrets.js';
 import { formatFor } from '../../output/format.js';
@@ -96,6 +97,7 @@ async function runApi(ctx: Context, args: string[], opts: FlagValues<typeof API_
     idempotent: method !== 'POST',
     cost: op?.cost ?? null,
     scopes: op ? [...op.scopes] : undefined,
+    notice: op ? deprecationNotice(op) : undefined,
   };
   const http = await ctx.http();
   if (!opts.paginate) {

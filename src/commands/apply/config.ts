@@ -1,5 +1,5 @@
 import { executePlan } from '../../apply-engine/execute.js';
-import { checkSavedPlan, hasChanges, type UnknownUsers, planConfig, planDocument, planLines, planSummaryLine, pruneKinds, readSavedPlan } from '../../apply-engine/config/session.js';
+import { checkSavedPlan, hasChanges, labelOf, type UnknownUsers, planConfig, planDocument, planLines, planSummaryLine, pruneKinds, readSavedPlan } from '../../apply-engine/config/session.js';
 import type { FixtureRecord } from '../../apply-engine/parse.js';
 import { RESULT_COLUMNS, resultLine, resultRow, resultsJson, widthsOf } from '../../apply-engine/report.js';
 import type { Result } from '../../apply-engine/result.js';
@@ -43,7 +43,7 @@ export async function applyConfig(ctx: Context, o: ConfigApplyOptions): Promise<
   const label = (name: string) => cp.labels.get(name) ?? name;
   const lines = new WeakMap<object, string>();
   const out = reportWriter(ctx, { columns: RESULT_COLUMNS, line: (row: object) => lines.get(row)! });
-  const w = widthsOf(cp.plan.actions.map((a) => ({ kind: a.kind.kind, name: label(a.name) })));
+  const w = widthsOf(cp.plan.actions.map((a) => ({ kind: a.kind.kind, name: labelOf(cp, a.name) })));
   const results: Result[] = [];
   const done = new Set<string>();
   try {
@@ -58,13 +58,13 @@ export async function applyConfig(ctx: Context, o: ConfigApplyOptions): Promise<
         done.add(r.name);
         if (r.action === 'unchanged') return;
         const row = resultRow({ ...r, name: label(r.name) });
-        lines.set(row, resultLine({ ...r, name: label(r.name) }, w));
+        lines.set(row, resultLine({ ...r, name: labelOf(cp, r.name) }, w));
         await out.row(row);
       },
     });
   } catch (err) {
     const left = cp.plan.actions.filter((a) => !done.has(a.name) && a.type !== 'unchanged' && a.type !== 'keep');
-    if (left.length) ctx.warn(`not done (${left.length}): ${left.map((a) => `${a.type} ${a.kind.kind} ${label(a.name)}`).join('; ')}`);
+    if (left.length) ctx.warn(`not done (${left.length}): ${left.map((a) => `${a.type} ${a.kind.kind} ${labelOf(cp, a.name)}`).join('; ')}`);
     throw err;
   }
   const n = (t: Result['action']) => results.filter((r) => r.action === t).length;

@@ -46,11 +46,12 @@ const status: CommandSpec = {
   examples: ['crmctl auth status', 'crmctl auth status --profile sandbox --json'],
   fields: ['profile', 'loggedIn', 'default', 'user', 'scopes', 'expiresAt', 'expiresInSeconds', 'refreshable', 'apiDomain', 'authUrl', 'clientId', 'callbackPort', 'kind', 'configPath', 'envOverride', 'secretStore', 'budget', 'budgetRemaining', 'budgetLimit', 'budgetResetsAt'],
   async run(ctx) {
-    const [{ getProfile, configPath, readStore, DEFAULT_PROFILE }, { envCredentialKind }] = await Promise.all([
+    const [{ getProfile, configPath, readStore, DEFAULT_PROFILE }, { envCredentialKind, settleSecrets }] = await Promise.all([
       import('../../config/store.js'),
       import('../../auth/credentials.js'),
     ]);
     const name = await ctx.profileName();
+    await settleSecrets(name, ctx.env, (l) => ctx.warn(l));
     const p = await getProfile(name, ctx.env);
     const def = readStore(ctx.env).defaultProfile || DEFAULT_PROFILE;
     const envKind = envCredentialKind(ctx.env);
@@ -106,8 +107,9 @@ const refresh: CommandSpec = {
   summary: 'Refresh the profile\'s access token now',
   examples: ['crmctl auth refresh', 'crmctl auth refresh --profile sandbox'],
   async run(ctx) {
-    const [{ getProfile }, { refreshProfile, loginHint }] = await Promise.all([import('../../config/store.js'), import('../../auth/credentials.js')]);
+    const [{ getProfile }, { refreshProfile, loginHint, settleSecrets }] = await Promise.all([import('../../config/store.js'), import('../../auth/credentials.js')]);
     const name = await ctx.profileName();
+    await settleSecrets(name, ctx.env, (l) => ctx.warn(l));
     const p = await getProfile(name, ctx.env);
     if (!p?.accessToken) throw new AuthError(p ? `Profile "${name}" is not logged in.` : `Not logged in: there is no profile "${name}".`, loginHint(name));
     const next = await refreshProfile(name, ctx.env, p, 'forced', (l) => ctx.debug(l));
@@ -119,13 +121,22 @@ const refresh: CommandSpec = {
 const logout: CommandSpec = {
   path: ['auth', 'logout'],
   summary: 'Revoke the tokens (best effort) and remove them from the profile',
-  description: 'Keeps the profile\'s settings (auth URL, client id and secret, callback port) so the next `crmctl auth login` needs no flags; remove the profile with `crmctl auth profiles remove`.',
+  description: 'Keeps the profile\'s settings (auth URL, client id and secret, callback port) so the next `crmctl auth login` needs no flags; remove the profile with `crmctl auth profiles remove`. A profile whose OS keychain is locked or gone is logged out too: its tokens cannot be revoked or read, so the profile forgets them and its client secret (the keychain keeps its entries until it is back).',
   examples: ['crmctl auth logout', 'crmctl auth logout --profile sandbox'],
   async run(ctx) {
-    const [{ getProfile, updateProfile }, { revokeToken }] = await Promise.all([import('../../config/store.js'), import('../../auth/oauth.js')]);
+    const [{ readProfile, updateProfile }, { revokeToken }, { settleSecrets }] = await Promise.all([import('../../config/store.js'), import('../../auth/oauth.js'), import('../../auth/credentials.js')]);
     const name = await ctx.profileName();
-    const p = await getProfile(name, ctx.env);
-    if (!p) throw new NotFoundError(`There is no profile "${name}".`, 'See `crmctl auth profiles list`.');
+    await settleSecrets(name, ctx.env, (l) => ctx.warn(l));
+    const read = await readProfile(name, ctx.env);
+    if (!read) throw new NotFoundError(`There is no profile "${name}".`, 'See `crmctl auth profiles list`.');
+    if (read.secretsUnavailable) {
+      // The way out of a keychain that is gone (docs/auth.md): forget every secret, then log in again.
+      await updateProfile(name, ctx.env, () => ({ ...TOKENS_FORGOTTEN, clientSecret: undefined }));
+      ctx.warn(`${read.secretsUnavailable.message.replace(/\.$/, '')}: its tokens were not revoked and stay in the keychain; the profile forgot them and its client secret (give it again at the next \`crmctl auth login\`)`);
+      ctx.info(`Logged out of profile ${name}.`);
+      return;
+    }
+    const p = read.profile;
     if (!p.accessToken && !p.refreshToken) {
       ctx.info(`Profile ${name} was not logged in.`);
       return;
@@ -140,11 +151,14 @@ const logout: CommandSpec = {
       ]);
       revoked = results.every(Boolean);
     }
-    await updateProfile(name, ctx.env, () => ({ accessToken: undefined, refreshToken: undefined, expiresAt: undefined, scopes: undefined, user: undefined }));
+    await updateProfile(name, ctx.env, () => TOKENS_FORGOTTEN);
     if (!revoked) ctx.warn('could not revoke the tokens at the OAuth server; they were removed locally');
     ctx.info(`Logged out of profile ${name}.`);
   },
 };
+
+/** What logging out removes from a profile. */
+const TOKENS_FORGOTTEN = { accessToken: undefined, refreshToken: undefined, expiresAt: undefined, scopes: undefined, user: undefined };
 
 const profilesList: CommandSpec = {
   path: ['auth', 'profiles', 'list'],
@@ -175,9 +189,9 @@ const profilesUse: CommandSpec = {
   examples: ['crmctl auth profiles use sandbox'],
   args: [{ name: 'name', description: 'profile name' }],
   async run(ctx, { args }) {
-    const { getProfile, setDefaultProfile, validateProfileName } = await import('../../config/store.js');
+    const { readStore, setDefaultProfile, validateProfileName } = await import('../../config/store.js');
     const name = validateProfileName(args[0]!);
-    if (!(await getProfile(name, ctx.env))) {
+    if (!readStore(ctx.env).profiles[name]) {
       throw new NotFoundError(`There is no profile "${name}".`, `See \`crmctl auth profiles list\`, or create it with \`crmctl auth login --profile ${name}\`.`);
     }
     await setDefaultProfile(name, ctx.env);
@@ -192,11 +206,12 @@ const profilesRemove: CommandSpec = {
   aliases: ['rm'],
   args: [{ name: 'name', description: 'profile name' }],
   async run(ctx, { args }) {
-    const { getProfile, removeProfile, validateProfileName } = await import('../../config/store.js');
+    const { readStore, removeProfile, validateProfileName } = await import('../../config/store.js');
     const name = validateProfileName(args[0]!);
-    if (!(await getProfile(name, ctx.env))) throw new NotFoundError(`There is no profile "${name}".`, 'See `crmctl auth profiles list`.');
+    // Read without its secrets: a profile whose keychain is gone can still be removed.
+    if (!readStore(ctx.env).profiles[name]) throw new NotFoundError(`There is no profile "${name}".`, 'See `crmctl auth profiles list`.');
     await ctx.confirm(`Remove profile "${name}" and its stored tokens?`);
-    await removeProfile(name, ctx.env);
+    await removeProfile(name, ctx.env, (l) => ctx.warn(l));
     ctx.info(`Removed profile ${name}.`);
   },
 };

@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { DEFAULT_CALLBACK_PORT, getProfile, readStore, saveProfile, setDefaultProfile, validateProfileName } from '../../config/store.js';
+import { DEFAULT_CALLBACK_PORT, readProfile, readStore, saveProfile, setDefaultProfile, validateProfileName } from '../../config/store.js';
 
 export interface LoginOptions {
   authUrl: string | undefined;
@@ -25,7 +25,12 @@ function checkUrl(v: string, flag: string): string {
 
 export async function runLogin(ctx: Context, o: LoginOptions): Promise<void> {
   const name = validateProfileName(await ctx.profileName());
-  const existing = await getProfile(name, ctx.env);
+  await (await import('../../auth/credentials.js')).settleSecrets(name, ctx.env, (l) => ctx.warn(l));
+  // A profile whose keychain is locked or gone is read without its secrets: logging in again
+  // replaces them all (in the config file with CRMCTL_SECRET_STORE=file, or where no keychain works).
+  const read = await readProfile(name, ctx.env);
+  const existing = read?.profile;
+  if (read?.secretsUnavailable && ctx.env.CRMCTL_SECRET_STORE !== 'keychain') ctx.warn(`${read.secretsUnavailable.message.replace(/\.$/, '')}: this login keeps the new secrets in the config file (mode 0600)`);
   const port = o.callbackPort ?? existing?.callbackPort ?? DEFAULT_CALLBACK_PORT;
   const timeoutSec = o.timeout ?? 300;
 

@@ -1,4 +1,4 @@
-import { read } from '../../api/prepare.js';
+import { read } from '../../entry/prepare.js';
 import { userOps } from '../../api/operations/users.js';
 import type { Context } from '../../core/context.js';
 import { CliError, DailyBudgetError, RateLimitError, UsageError } from '../../core/errors.js';

@@ -1,4 +1,5 @@
 import { recentOps } from '../../api/operations/recents.js';
+import { userOps } from '../../api/operations/users.js';
 import type { AreaModule } from '../../core/command.js';
 import { defineCommand } from '../../core/define-command.js';
 import { flag } from '../../core/flags.js';
@@ -9,8 +10,9 @@ const changesCommand = defineCommand({
   description: [
     'One line per change: {type, action (added|updated|deleted), id, time, record}, oldest first,',
     'read from the service\'s change list (recents). Without --since, the feed continues from the',
-    'last run\'s watermark (per profile and per set of --types, in the config directory); the',
-    'watermark moves only after every line was written and flushed, and never with --peek.',
+    'last run\'s watermark (per account, i.e. API address, company and user, and per set of --types, in the',
+    'config directory); the watermark moves only after every line was written and flushed, and never with --peek.',
+    'Times are the service\'s: --since 24h counts back from its clock (its Date header), not this machine\'s.',
     'The first run needs --since. See docs/changes.md for how actions and the watermark are decided.',
   ].join('\n'),
   examples: [
@@ -20,12 +22,12 @@ const changesCommand = defineCommand({
     'crmctl changes --since 2026-11-01T00:00:00Z --out changes.ndjson',
     'crmctl changes --reset --types deals',
   ],
-  operations: [recentOps.list],
+  operations: [userOps.me, recentOps.list],
   flags: {
-    since: flag.string({ value: 'time', description: 'start here instead of the watermark: RFC 3339 (2026-11-24T06:00:00Z) or back from now (90m, 24h, 7d)' }),
+    since: flag.string({ value: 'time', description: 'start here instead of the watermark: RFC 3339 (2026-11-24T06:00:00Z) or back from the service\'s now (90m, 24h, 7d)' }),
     types: flag.csv({ value: 'kinds', description: 'deals, persons, organizations, activities, products (default: all five)' }),
     peek: flag.bool({ description: 'print the changes but leave the watermark where it is' }),
-    reset: flag.bool({ description: 'forget the watermark of this profile and these --types (then run only with --since)' }),
+    reset: flag.bool({ description: 'forget the watermark of this account and these --types (then run only with --since)' }),
     out: flag.string({ value: 'file', description: 'write the NDJSON here (fsynced before the watermark moves) instead of stdout' }),
     pageSize: flag.int({ min: 1, max: 500, description: 'changes per request (default 500, the most the service gives)' }),
   },

@@ -8,7 +8,15 @@ import { derivedView } from '../table-view.js';
  */
 export const DEAL_TABLE_COLUMNS = ['id', 'title', 'value', 'stage', 'status', 'owner'];
 
-export const dealTableView = derivedView({ columns: DEAL_TABLE_COLUMNS, derived: ['value', 'stage', 'owner'], present: withNames });
+export const dealTableView = derivedView({ columns: DEAL_TABLE_COLUMNS, derived: ['value', 'stage', 'owner', 'labels'], present: withLabels });
+
+/** `--fields labels` names a deal's labels (the options of the deal field `label`); otherwise nothing more is read. */
+async function* withLabels(ctx: Context, records: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  const named = withNames(ctx, records);
+  if (!ctx.globals.fields?.includes('labels')) return yield* named;
+  const { withNames: withLinked } = await import('../link-namer.js');
+  yield* withLinked(ctx, named, [{ column: 'labels', idField: 'label_ids', kind: 'deal-label' }]);
+}
 
 type Deal = Record<string, unknown>;
 
@@ -38,7 +46,7 @@ interface Names {
 /** Stage and user names; a list the token may not read (scope) leaves ids in place, said under --debug. */
 async function loadNames(ctx: Context): Promise<Names> {
   const [{ readAll }, { stageOps }, { userOps }] = await Promise.all([
-    import('../../api/prepare.js'),
+    import('../../entry/prepare.js'),
     import('../../api/operations/stages.js'),
     import('../../api/operations/users.js'),
   ]);

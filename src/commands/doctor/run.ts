@@ -29,7 +29,7 @@ export async function runDoctor(ctx: Context): Promise<void> {
   const out = reportWriter<Finding>(ctx, { columns: ['id', 'status', 'title', 'detail', 'fix'], line: () => '' });
   if (formatFor(ctx, 'report') === 'text') {
     const { formatReport } = await import('./format.js');
-    await out.end({ text: (await formatReport(findings, profileName, ctx.colorEnabled)).replace(/\n$/, ''), json: null });
+    await out.end({ text: (await formatReport(findings, profileName, ctx.colorEnabled)).replace(/\n$/, ''), json: null, painted: true });
   } else {
     for (const f of findings) await out.row(f);
     await out.end({ text: failed.length ? `${failed.length} problem${failed.length === 1 ? '' : 's'} found.` : 'All checks passed.', json: { ok: failed.length === 0, profile: profileName, checks: findings } });

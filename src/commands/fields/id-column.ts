@@ -30,7 +30,7 @@ export function fieldIdView(listV1: Operation) {
 async function loadIds(ctx: Context, listV1: Operation): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   try {
-    const { readAll } = await import('../../api/prepare.js');
+    const { readAll } = await import('../../entry/prepare.js');
     for await (const f of readAll(ctx, listV1, { query: listV1.pagination === 'none' ? {} : { limit: 500 } })) {
       const x = f as { id?: unknown; key?: unknown };
       if (typeof x.id === 'number' && typeof x.key === 'string') out.set(x.key, x.id);

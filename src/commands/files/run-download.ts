@@ -41,7 +41,7 @@ export async function runDownload(ctx: Context, op: Operation, args: string[], o
     },
   };
   try {
-    await http.send({ ...toRequest(op, await (await import('../../api/prepare.js')).prepare(ctx, op, { params })), sink });
+    await http.send({ ...toRequest(op, await (await import('../../entry/prepare.js')).prepare(ctx, op, { params })), sink });
   } catch (err) {
     if (partial) rmSync(partial, { force: true });
     throw err;

@@ -2,7 +2,7 @@ import type { CommandExtension } from '../operation-command.js';
 
 // `filters create --where "Budget > 1000" --where "Stage = Qualified"`: conditions by field name,
 // operator and option label. The flags fill the body's `where` / `or_where`, which the entry
-// (api/prepare.ts → src/names/conditions.ts) builds into the condition tree for every door, so the
+// (src/entry/prepare.ts → src/names/conditions.ts) builds into the condition tree for every door, so the
 // tree then meets the same rules and limits as one given with --conditions.
 
 const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);

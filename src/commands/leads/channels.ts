@@ -1,7 +1,7 @@
 import { dealFieldOps } from '../../api/operations/deal-fields.js';
 import type { CommandSpec } from '../../core/command.js';
 import { channelOptions } from '../../api/checks/leads.js';
-import { checkReader } from '../../api/prepare.js';
+import { checkReader } from '../../entry/prepare.js';
 
 /** `leads channels`: the marketing channels a lead may name (the options of the deal field `channel`). */
 export const channels: CommandSpec = {

@@ -3,14 +3,14 @@ import { leadOps } from '../../api/operations/leads.js';
 import { defineCommand } from '../../core/define-command.js';
 import { CliError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
-import { prepare } from '../../api/prepare.js';
+import { prepare } from '../../entry/prepare.js';
 import { collectFlags, commandFromOperation } from '../operation-command.js';
 import { fetchOperation } from '../run-operation.js';
 
 const { convert: convertOp, conversionStatus: statusOp } = leadOps;
 const FINAL = new Set(['completed', 'failed', 'rejected']);
 
-/** `leads convert`: starts the job; with --wait polls until it ends and prints the deal id. */
+/** `leads convert`: starts the job and prints it as the service answered; with --wait polls until it ends and prints the deal id. */
 export const convertCommand = defineCommand({
   ...commandFromOperation(convertOp),
   tableOptions: commandFromOperation(convertOp).options,
@@ -23,11 +23,14 @@ export const convertCommand = defineCommand({
     const { timeout } = flags;
     const input = await prepare(ctx, convertOp, await collectFlags(ctx, convertOp, args, tableOpts));
     const leadId = String(input.params.id);
-    const conversionId = ((await fetchOperation(ctx, convertOp, { params: { id: leadId }, body: input.body as { stage_id?: number; pipeline_id?: number } })) as { conversion_id?: string } | null)?.conversion_id;
+    const job = (await fetchOperation(ctx, convertOp, { params: { id: leadId }, body: input.body as { stage_id?: number; pipeline_id?: number } })) as { conversion_id?: string } | null;
+    const conversionId = job?.conversion_id;
     if (!conversionId) throw new CliError('The service did not return a conversion id.');
     const { renderRecord } = await import('../../output/render.js');
     if (!flags.wait) {
-      await renderRecord(ctx, { lead_id: leadId, conversion_id: conversionId, status: 'started' });
+      // The job as the service answered it (its status right after start is not part of the answer).
+      ctx.info(`Conversion started; follow it with: crmctl leads conversion-status ${leadId} ${conversionId}`);
+      await renderRecord(ctx, job as Record<string, unknown>);
       return;
     }
     ctx.info(`Converting lead ${String(leadId)} (job ${conversionId})…`);

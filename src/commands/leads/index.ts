@@ -10,6 +10,8 @@ const LEAD_LINKS: Link[] = [
   { column: 'person', idField: 'person_id', kind: 'person' },
   { column: 'organization', idField: 'organization_id', kind: 'organization' },
   { column: 'owner', idField: 'owner_id', kind: 'user' },
+  // Labels by name (the lead label list, read once per command), not their UUIDs.
+  { column: 'labels', idField: 'label_ids', kind: 'lead-label' },
 ];
 
 export const area = defineArea(leadOps, {

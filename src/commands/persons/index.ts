@@ -11,7 +11,13 @@ const ADMIN_ONLY =
   'The person collection is open to global admins only: a regular user gets 403 even with contacts scopes. ' +
   'Run it as a global admin, or use `crmctl persons list --all` (v2, cursor-paged) instead.';
 
-const PERSON_LINKS: Link[] = [{ column: 'organization', idField: 'org_id', kind: 'organization' }, { column: 'owner', idField: 'owner_id', kind: 'user' }];
+const PERSON_LINKS: Link[] = [
+  { column: 'organization', idField: 'org_id', kind: 'organization' },
+  { column: 'owner', idField: 'owner_id', kind: 'user' },
+  { column: 'labels', idField: 'label_ids', kind: 'person-label' },
+];
+/** A person's labels come with it by name when the read asks (include_labels), as labels: [{id, label}]. */
+const WITH_LABELS = { include_labels: true };
 
 /** Every person verb is generated; list, get, files and followers take --v1 for the v1 form (cli.switch). */
 export const area = defineArea(personOps, {
@@ -19,8 +25,8 @@ export const area = defineArea(personOps, {
   extend: {
     collection: { explain: (err) => (err instanceof AuthError && err.message.includes('(403)') ? new AuthError(err.message, ADMIN_ONLY) : err) },
     products: { present: dealProductRows },
-    list: { view: linkedNamesView(PERSON_LINKS) },
-    get: { view: linkedNamesView(PERSON_LINKS, { oneRecord: true }) },
+    list: { view: linkedNamesView(PERSON_LINKS, { query: WITH_LABELS }) },
+    get: { view: linkedNamesView(PERSON_LINKS, { oneRecord: true, query: WITH_LABELS }) },
   },
   groups: {
     'persons followers': 'Users who follow a person: list (v2 or --v1), add, remove, changelog',

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { read } from '../../api/prepare.js';
+import { read } from '../../entry/prepare.js';
 import { currencyOps } from '../../api/operations/currencies.js';
 import { projectTemplateOps } from '../../api/operations/project-templates.js';
 import { userOps } from '../../api/operations/users.js';
 import { CONFIG_KIND_NAMES } from '../../apply-engine/config/kinds.js';
-import { readLive, readUsers } from '../../apply-engine/config/live.js';
+import { readLive, readUsers, type TextScrub } from '../../apply-engine/config/live.js';
 import { configFiles, referenceFile, unwritable } from '../../apply-engine/config/write.js';
 import { REFERENCE_FILE } from '../../apply-engine/files.js';
 import type { Context } from '../../core/context.js';
@@ -15,8 +15,8 @@ const pick = (r: unknown, keys: string[]) => Object.fromEntries(keys.map((k) => 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Reads every configuration kind, writes one file per group and the reference file; says what it wrote. */
-export async function runPull(ctx: Context, o: { dir: string }): Promise<void> {
-  const live = await readLive(ctx, new Set(CONFIG_KIND_NAMES));
+export async function runPull(ctx: Context, o: { dir: string; scrub?: TextScrub }): Promise<void> {
+  const live = await readLive(ctx, new Set(CONFIG_KIND_NAMES), o.scrub);
   const files = configFiles(live.records, live.users);
   const { goalsForReference, GOALS_NOT_WRITTEN } = await import('../../apply-engine/config/goals-reference.js');
   const goals = await goalsForReference(ctx, live.records, live.users.length ? live.users : await readUsers(ctx));
@@ -27,6 +27,8 @@ export async function runPull(ctx: Context, o: { dir: string }): Promise<void> {
     goals: { not_written: GOALS_NOT_WRITTEN, list: goals.goals },
     project_templates: list(await read(ctx, projectTemplateOps.list)).map((t) => pick(t, ['title', 'description'])).sort((a, b) => String(a.title).localeCompare(String(b.title))),
   };
+  // Users stay as they are: the configuration names them by e-mail (a team's members), and a sample is loaded as the sandbox's admin.
+  if (o.scrub) reference.project_templates = o.scrub.value(reference.project_templates);
   files.set(REFERENCE_FILE, referenceFile(reference));
   mkdirSync(o.dir, { recursive: true });
   for (const [name, text] of files) writeFileAtomic(join(o.dir, name), text);

@@ -1,5 +1,5 @@
 import type { Operation } from '../../api/operation.js';
-import { read, readAll, type Reader } from '../../api/prepare.js';
+import { read, readAll, type Reader } from '../../entry/prepare.js';
 import { NotFoundError } from '../../core/errors.js';
 import { findExportResource } from '../../automation/resources.js';
 import type { SampleKind } from './sample-policy.js';

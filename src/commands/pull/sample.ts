@@ -1,14 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkReader } from '../../api/prepare.js';
+import { checkReader } from '../../entry/prepare.js';
 import type { Context } from '../../core/context.js';
 import { csvColumns, encoderFor } from '../../automation/encoders.js';
 import { LinkNamer } from '../../automation/link-names.js';
 import { findExportResource } from '../../automation/resources.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { fieldCatalog } from '../../names/catalog.js';
+import { getPath } from '../../output/cells.js';
 import { csvRecord } from '../../names/read.js';
-import { Pseudonyms } from './pseudonym.js';
+import { type FakeKind, Pseudonyms } from './pseudonym.js';
+import { Scrubber } from './scrub.js';
 import { linkId, pickSample, type Picked, type Rec } from './sample-pick.js';
 import { keptCustomColumns, pseudonymize, SAMPLE_KINDS, sampleColumns, type SampleKind } from './sample-policy.js';
 
@@ -18,12 +20,21 @@ import { keptCustomColumns, pseudonymize, SAMPLE_KINDS, sampleColumns, type Samp
  * names beside ids, custom fields by name), names, emails and phones replaced deterministically and
  * people's free text left out (sample-policy.ts says what is kept). `sandbox start --from <dir>`
  * loads them back. CRMCTL_SAMPLE_KEY replaces the default key of the fakes.
+ *
+ * The sample is picked before the configuration is read: its records' names are what `scrub`
+ * replaces in the whole directory (scrub.ts), so the configuration is written through it too.
  */
-export async function writeSample(ctx: Context, opts: { dir: string; count: number }): Promise<{ files: string[]; records: number }> {
-  const picked = await pickSample(ctx, opts.count);
+export async function prepareSample(ctx: Context, count: number): Promise<{ scrub: Scrubber; write(dir: string): Promise<{ files: string[]; records: number }> }> {
+  const picked = await pickSample(ctx, count);
   const fakes = new Pseudonyms(ctx.env.CRMCTL_SAMPLE_KEY || undefined);
+  const scrub = new Scrubber(fakes);
+  for (const kind of SAMPLE_KINDS) for (const r of picked[kind]) for (const [k, v] of personalValues(kind, r)) scrub.add(k, v);
+  return { scrub, write: (dir) => writeSample(ctx, picked, fakes, scrub, dir) };
+}
+
+async function writeSample(ctx: Context, picked: Picked, fakes: Pseudonyms, scrub: Scrubber, dir: string): Promise<{ files: string[]; records: number }> {
   const namer = new LinkNamer(await ctx.http());
-  const out = join(opts.dir, 'sample');
+  const out = join(dir, 'sample');
   mkdirSync(out, { recursive: true });
   const files: string[] = [];
   let records = 0;
@@ -36,13 +47,25 @@ export async function writeSample(ctx: Context, opts: { dir: string; count: numb
     // Stage and pipeline names are configuration: read as an export reads them.
     const named = (await namer.annotate(rows, columns)) as Rec[];
     const faked = named.map((r) => pseudonymize(kind, r, (k, v) => fakes.fake(k, v), (k, v) => fakes.fakeList(k, v)));
-    const enc = encoderFor('csv', columns);
+    // The other columns (stage names, option labels, custom field names) are written as the configuration writes them.
+    const shown = columns.map((c) => scrub.text(c));
+    const clean = faked.map((r) => Object.fromEntries(columns.map((c, i) => [shown[i], scrub.value(getPath(r, c))])));
+    const enc = encoderFor('csv', shown);
     const file = join(out, `${kind}.csv`);
-    writeFileAtomic(file, enc.page(faked, 0) + enc.end(faked.length), 0o644);
+    writeFileAtomic(file, enc.page(clean, 0) + enc.end(clean.length), 0o644);
     files.push(file);
-    records += faked.length;
+    records += clean.length;
   }
   return { files, records };
+}
+
+/** The values of a sample record that the sample replaces (sample-policy.ts), as [kind, value] pairs. */
+function personalValues(kind: SampleKind, r: Rec): Array<[FakeKind, unknown]> {
+  const values = (list: unknown) => (Array.isArray(list) ? list.map((x) => (x && typeof x === 'object' ? (x as Rec).value : x)) : [list]);
+  if (kind === 'persons') return [['person', r.name], ...values(r.emails).map((v): [FakeKind, unknown] => ['email', v]), ...values(r.phones).map((v): [FakeKind, unknown] => ['phone', v])];
+  if (kind === 'organizations') return [['organization', r.name]];
+  if (kind === 'deals') return [['deal', r.title]];
+  return [['activity', r.subject]];
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { checkConfigFiles } from '../../apply-engine/config/session.js';
 import { readFixtures } from '../../apply-engine/parse.js';
 import { makePlan } from '../../apply-engine/plan.js';
 import { emptyState } from '../../apply-engine/state.js';
@@ -53,8 +54,10 @@ export function readFromDir(dir: string, env: NodeJS.ProcessEnv): FromDir {
   const { records, issues } = readFixtures(files);
   const config = records.some((r) => r.config);
   // Fixtures are planned against nothing only for their checks (a new sandbox holds none of their records);
-  // configuration is checked by apply itself against the new sandbox (its references name what the seed holds).
-  if (!config) makePlan(records, emptyState(), { env, prune: false, issues });
+  // configuration is checked by apply itself against the new sandbox (its references name what the seed holds),
+  // except what needs no account: the same files plan and apply refuse are refused before the sandbox starts.
+  if (config) checkConfigFiles(records, issues, env);
+  else makePlan(records, emptyState(), { env, prune: false, issues });
   const kinds: Record<string, number> = {};
   for (const r of records) kinds[r.kind.kind] = (kinds[r.kind.kind] ?? 0) + 1;
   return { dir, files, samples, config, kinds };

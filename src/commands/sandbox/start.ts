@@ -67,40 +67,43 @@ export const startCommand = defineCommand({
         log: (line) => ctx.debug(line),
       }),
     );
-    let loaded: Loaded | undefined;
-    if (fromDir && from) {
-      try {
+    // Once it listens, nothing may fail and leave it serving: a script waiting for the JSON line would
+    // wait for ever (a corrupt config file failed the profile step after the start). Whatever fails
+    // before the line is printed stops the sandbox, so the command exits with the error.
+    try {
+      let loaded: Loaded | undefined;
+      if (fromDir && from) {
         loaded = await fromDir.loadFromDir(ctx, sandbox, from);
         if (faults) await fromDir.armFaults(ctx, sandbox.url, faults);
-      } catch (err) {
-        await sandbox.close();
-        // A half-loaded data file would be refused by the next --from: it was new, so it goes.
-        if (flags.data) rmSync(flags.data, { force: true });
-        throw err;
+        ctx.io.stderr.write(`${fromDir.loadedText(from, loaded)}\n`);
       }
-      ctx.io.stderr.write(`${fromDir.loadedText(from, loaded)}\n`);
+      const { profileName } = flags;
+      if (flags.profile) {
+        const { saveProfile } = await import('../../config/store.js');
+        await saveProfile(profileName, { kind: 'sandbox', authUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, callbackPort }, ctx.env);
+      }
+      const info = { url: sandbox.url, client_id: sandbox.clientId, client_secret: sandbox.clientSecret, callback: `http://127.0.0.1:${callbackPort}/callback`, profile: flags.profile ? profileName : null, ...(loaded ? { loaded } : {}) };
+      // One JSON line on stdout when piped (scripts read the URL); a friendly block on a terminal.
+      const { renderDocument } = await import('../../output/report.js');
+      await renderDocument(ctx, {
+        json: info,
+        piped: 'ndjson',
+        text: [
+          `Sandbox listening on ${info.url}`,
+          `  OAuth client id:     ${info.client_id}`,
+          `  OAuth client secret: ${info.client_secret} (sandbox only)`,
+          `  Registered callback: ${info.callback}`,
+          info.profile ? `  Profile:             ${info.profile}  →  crmctl auth login --profile ${info.profile}` : '',
+          '  Control endpoints:   /__sandbox/{reset,seed,requests,faults,config,state}',
+          'Press Ctrl-C to stop.',
+        ].filter(Boolean).join('\n'),
+      });
+    } catch (err) {
+      await sandbox.close();
+      // A half-loaded data file would be refused by the next --from: it was new, so it goes.
+      if (from && flags.data) rmSync(flags.data, { force: true });
+      throw err;
     }
-    const { profileName } = flags;
-    if (flags.profile) {
-      const { saveProfile } = await import('../../config/store.js');
-      await saveProfile(profileName, { kind: 'sandbox', authUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, callbackPort }, ctx.env);
-    }
-    const info = { url: sandbox.url, client_id: sandbox.clientId, client_secret: sandbox.clientSecret, callback: `http://127.0.0.1:${callbackPort}/callback`, profile: flags.profile ? profileName : null, ...(loaded ? { loaded } : {}) };
-    // One JSON line on stdout when piped (scripts read the URL); a friendly block on a terminal.
-    const { renderDocument } = await import('../../output/report.js');
-    await renderDocument(ctx, {
-      json: info,
-      piped: 'ndjson',
-      text: [
-        `Sandbox listening on ${info.url}`,
-        `  OAuth client id:     ${info.client_id}`,
-        `  OAuth client secret: ${info.client_secret} (sandbox only)`,
-        `  Registered callback: ${info.callback}`,
-        info.profile ? `  Profile:             ${info.profile}  →  crmctl auth login --profile ${info.profile}` : '',
-        '  Control endpoints:   /__sandbox/{reset,seed,requests,faults,config,state}',
-        'Press Ctrl-C to stop.',
-      ].filter(Boolean).join('\n'),
-    });
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);

@@ -1,3 +1,5 @@
+import { safeText } from '../../output/safe-text.js';
+
 // What `webhooks listen` prints per event: the raw payload as one JSON line when piped,
 // a one-line summary on a terminal. Both payload versions (2.0 and 1.0) are understood.
 
@@ -32,5 +34,6 @@ export function summarize(payload: unknown): EventSummary {
 
 export function summaryLine(s: EventSummary): string {
   const retry = s.attempt > 1 ? `  (attempt ${s.attempt})` : '';
-  return `${s.time}  ${s.action.padEnd(6)}  ${s.object.padEnd(12)}  ${s.id}  webhook ${s.webhookId} v${s.version}${retry}`;
+  // Whoever can post to the listener chooses these words: shown safe on the terminal (output/safe-text.ts).
+  return safeText(`${s.time}  ${s.action.padEnd(6)}  ${s.object.padEnd(12)}  ${s.id}  webhook ${s.webhookId} v${s.version}${retry}`);
 }

@@ -5,6 +5,10 @@ import { readAllBytes, TooLargeError } from '../../core/stdin.js';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Deliveries handled at once; the service sends one at a time per webhook, so more is a flood. */
 export const DEFAULT_MAX_CONCURRENT = 16;
+/** Deliveries waiting for --forward (the one being forwarded included): a burst of events, not a backlog. */
+export const DEFAULT_MAX_FORWARD_QUEUE = 100;
+/** Bytes of payload waiting for --forward: 16 bodies of the largest size --max-body takes by default. */
+export const DEFAULT_MAX_FORWARD_BYTES = 16 * DEFAULT_MAX_BODY_BYTES;
 
 /**
  * Refuses an answer and closes the connection, so a client that keeps sending a huge body is cut off

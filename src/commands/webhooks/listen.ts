@@ -8,7 +8,8 @@ import { CliError, ValidationError } from '../../core/errors.js';
 import { flag, type FlagValues } from '../../core/flags.js';
 import { readAll } from '../../core/stdin.js';
 import { summarize, summaryLine } from './listen-format.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONCURRENT, readBodyCapped, refuse } from './listen-limits.js';
+import { ForwardQueue } from './forward-queue.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_FORWARD_BYTES, DEFAULT_MAX_FORWARD_QUEUE, readBodyCapped, refuse } from './listen-limits.js';
 
 interface ListenOptions {
   port: number;
@@ -19,10 +20,12 @@ interface ListenOptions {
   timeoutSec?: number;
   maxBodyBytes: number;
   maxConcurrent: number;
+  maxForwardQueue: number;
+  maxForwardBytes: number;
 }
 
 async function parseOptions(ctx: Context, opts: FlagValues<typeof LISTEN_FLAGS>): Promise<ListenOptions> {
-  const out: ListenOptions = { port: opts.port, maxBodyBytes: opts.maxBody, maxConcurrent: opts.maxConcurrent };
+  const out: ListenOptions = { port: opts.port, maxBodyBytes: opts.maxBody, maxConcurrent: opts.maxConcurrent, maxForwardQueue: opts.maxForwardQueue, maxForwardBytes: opts.maxForwardBytes };
   if (opts.maxEvents !== undefined) out.maxEvents = opts.maxEvents;
   if (opts.timeout !== undefined) out.timeoutSec = opts.timeout;
   if (opts.forward !== undefined) {
@@ -69,6 +72,17 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   let finish!: (err?: Error) => void;
   const done = new Promise<void>((resolve, reject) => { finish = (err) => (err ? reject(err) : resolve()); });
 
+  const target = o.forward;
+  const queue = target
+    ? new ForwardQueue((body, type) => forward(ctx, target, body, type), { maxCount: o.maxForwardQueue, maxBytes: o.maxForwardBytes }, (e) =>
+        ctx.warn(
+          e.full
+            ? `forward queue full (${e.count} deliveries, ${e.bytes} bytes waiting for ${target.href}; --max-forward-queue ${o.maxForwardQueue}, --max-forward-bytes ${o.maxForwardBytes}): answering 503 until it has room`
+            : `forward queue has room again; ${e.refused} deliver${e.refused === 1 ? 'y was' : 'ies were'} answered 503 meanwhile (the service sends them again)`,
+        ),
+      )
+    : undefined;
+
   let active = 0;
   const server = createServer((req, res) => {
     if (active >= o.maxConcurrent) {
@@ -97,11 +111,17 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
         return reply(res, 400, { error: 'body must be JSON' });
       }
       if (o.maxEvents !== undefined && received >= o.maxEvents) return reply(res, 503, { error: 'listener is stopping' });
+      // Not taken (not printed, not counted) when it cannot be forwarded: the service delivers it again later.
+      if (queue && !queue.offer(text, req.headers['content-type'])) {
+        return reply(res, 503, { error: 'busy: the forward queue is full (--max-forward-queue, --max-forward-bytes)' }, { 'retry-after': '10' });
+      }
       received++;
       reply(res, 200, { ok: true });
       await writeOut(ctx.io.stdout, pretty ? `${summaryLine(summarize(payload))}\n` : `${JSON.stringify(payload)}\n`);
-      if (o.forward) await forward(ctx, o.forward, text, req.headers['content-type']);
-      if (o.maxEvents !== undefined && received >= o.maxEvents) finish();
+      if (o.maxEvents !== undefined && received >= o.maxEvents) {
+        await queue?.drained();
+        finish();
+      }
     })().catch((err: unknown) => {
       if (!res.headersSent) reply(res, 500, { error: 'listener failed' });
       ctx.warn(`listener error: ${(err as Error).message}`);
@@ -128,6 +148,8 @@ export async function listen(ctx: Context, o: ListenOptions): Promise<void> {
   } finally {
     if (timer) clearTimeout(timer);
     process.off('SIGINT', onSigint);
+    const dropped = queue?.stop() ?? 0;
+    if (dropped) ctx.warn(`stopped with ${dropped} deliver${dropped === 1 ? 'y' : 'ies'} not forwarded to ${target!.href}`);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -156,12 +178,14 @@ const LISTEN_FLAGS = {
   timeout: flag.int({ min: 1, value: 'seconds', description: 'stop after this long (an error if --max-events was not reached)' }),
   maxBody: flag.int({ min: 1, value: 'bytes', default: DEFAULT_MAX_BODY_BYTES, description: 'answer 413 and close the connection for a larger body' }),
   maxConcurrent: flag.int({ min: 1, default: DEFAULT_MAX_CONCURRENT, description: 'answer 503 past this many deliveries at once' }),
+  maxForwardQueue: flag.int({ min: 1, default: DEFAULT_MAX_FORWARD_QUEUE, description: 'with --forward: answer 503 past this many deliveries waiting to be forwarded' }),
+  maxForwardBytes: flag.int({ min: 1, value: 'bytes', default: DEFAULT_MAX_FORWARD_BYTES, description: 'with --forward: answer 503 past this many payload bytes waiting to be forwarded' }),
 };
 
 export const listenCommand = defineCommand({
   path: ['webhooks', 'listen'],
   summary: 'Receive webhook deliveries locally and print each event',
-  description: 'Starts a receiver on 127.0.0.1 that answers 200 to each POST and prints the event: a one-line summary on a terminal, the full payload as one JSON line when piped. With --user, deliveries must carry that basic auth (else 401). Register its URL with `crmctl webhooks create` (the sandbox accepts loopback URLs; the real service needs a public URL, e.g. through a tunnel).',
+  description: 'Starts a receiver on 127.0.0.1 that answers 200 to each POST and prints the event: a one-line summary on a terminal, the full payload as one JSON line when piped. With --user, deliveries must carry that basic auth (else 401). With --forward, each payload is also POSTed to your app, one at a time in order; while --max-forward-queue deliveries (or --max-forward-bytes) wait for a slow app, further ones are answered 503 and the service sends them again. Register its URL with `crmctl webhooks create` (the sandbox accepts loopback URLs; the real service needs a public URL, e.g. through a tunnel).',
   examples: [
     'crmctl webhooks listen --port 8788',
     'printf %s "$HOOK_SECRET" | crmctl webhooks listen --port 8788 --user crm --password-stdin --max-events 10 > events.ndjson',

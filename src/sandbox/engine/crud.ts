@@ -8,7 +8,7 @@ import type { Query } from '../http/query.js';
 import type { Rec } from '../store/collection.js';
 import type { SandboxState } from '../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../types.js';
-import { canSee } from './access.js';
+import { canSee, canSeeAttached } from './access.js';
 import { applyFilter } from './filter-eval.js';
 import { recordChanges } from './changelog.js';
 import { parseCustomFields } from './fields/values.js';
@@ -42,6 +42,7 @@ export function loadRecord<T extends R>(spec: ResourceSpec<T>, state: SandboxSta
   const rec = spec.collection(state).get(Number(raw));
   if (!rec) throw notFound(spec.notFound);
   if (spec.owned && !canSee(state, req.user, rec as never)) throw forbidden();
+  if (spec.attached && !canSeeAttached(state, req.user, rec)) throw forbidden();
   return rec;
 }
 
@@ -92,6 +93,7 @@ export function listRows<T extends R>(spec: ResourceSpec<T>, state: SandboxState
   const filterId = l.filterType ? q.int('filter_id', { min: 1 }) : undefined;
   let rows = l.rows ? l.rows(state, q, { byFilter: filterId !== undefined }) : spec.collection(state).all();
   if (spec.owned) rows = rows.filter((r) => canSee(state, req.user, r as never));
+  if (spec.attached) rows = rows.filter((r) => canSeeAttached(state, req.user, r));
   const values = Object.entries(l.filters ?? {}).map(([name, f]) => ({ name, f, v: readFilter(q, name, f) }));
   let ids: Set<number> | undefined;
   if (l.ids) {
@@ -204,7 +206,10 @@ export function crudRoutes<T extends R>(spec: ResourceSpec<T>, which: ReadonlyAr
       handler: (req, ctx) => {
         const env = writeEnv(req, ctx);
         const input = parseInput(spec, env, req.body, 'create');
-        const rec = col(ctx).insert(spec.build(env, input), { userId: req.userId });
+        const built = spec.build(env, input);
+        // A record goes only on items the caller may see (their own reads would be 403).
+        if (spec.attached && !canSeeAttached(ctx.state, req.user, built as Record<string, unknown>)) throw forbidden();
+        const rec = col(ctx).insert(built, { userId: req.userId });
         spec.after?.(env, rec, 'create');
         return ok(spec.present(ctx.state, col(ctx).get(rec.id)!, { include: [], optionLabels: false, labels: false }), null, spec.createStatus ?? 200);
       },
@@ -218,6 +223,7 @@ export function crudRoutes<T extends R>(spec: ResourceSpec<T>, which: ReadonlyAr
         const patch: Input = { ...(spec.change ? spec.change(env, rec, input) : input) };
         // custom_fields merge into the record's: only the sent keys change, null clears.
         if (input.custom_fields !== undefined) patch.custom_fields = mergeCustom(rec.custom_fields as Record<string, unknown>, input.custom_fields);
+        if (spec.attached && !canSeeAttached(ctx.state, req.user, { ...rec, ...patch })) throw forbidden();
         const before = structuredClone(rec) as Record<string, unknown>;
         col(ctx).update(rec.id, { ...patch, update_time: env.now } as unknown as Partial<T>, { userId: req.userId });
         if (spec.changelog) recordChanges(ctx.state, spec.object, before, col(ctx).get(rec.id)!, req.userId, env.now, String(req.headers['user-agent'] ?? '') || null);

@@ -55,6 +55,8 @@ export interface SearchSpec<R> {
   fields: readonly string[];
   /** Extra query filters (person_id, organization_id, ...). */
   filters?: Record<string, ListFilter<R>>;
+  /** Names of filters that, when given, cap what is found at FOUND_PER_LINK (search.ts). */
+  capped?: readonly string[];
   /** Scores a record (0 = no match) and collects what matched. */
   match: (state: SandboxState, rec: R, term: string, exact: boolean, fields: ReadonlySet<string>) => { score: number; custom?: string[]; notes?: string[] };
   /** The `item` of a search result. */
@@ -82,6 +84,8 @@ export interface ResourceSpec<R extends Rec & { id: number }> {
   fields?: FieldEntity;
   /** Records with owner_id/visible_to: reads check the caller may see them. */
   owned?: boolean;
+  /** Records attached to deals, leads, persons or organizations: seen only by who may see those items (access.ts). */
+  attached?: boolean;
   /** Members of create and update bodies. */
   members: Record<string, Rule>;
   required?: readonly string[];

@@ -11,6 +11,13 @@ import { canSee } from './access.js';
 import { readFilter } from './crud.js';
 import type { ResourceSpec } from './resource.js';
 
+/**
+ * The service finds at most this many records per linked person or organization (interface, Limits:
+ * lead and person search; the vendor's documents say the same of deal search by person, organization
+ * and status). A search narrowed by such a link stops there, however many match.
+ */
+export const FOUND_PER_LINK = 2000;
+
 /** term, exact_match and fields of a search request, checked. */
 export function searchTerm(q: Query, allowedFields: readonly string[]): { term: string; exact: boolean; fields: Set<string> } {
   const exact = q.bool('exact_match') ?? false;
@@ -34,13 +41,15 @@ export function searchRoute<T extends Rec & { id: number }>(spec: ResourceSpec<T
       const { term, exact, fields } = searchTerm(q, s.fields);
       const include = q.list('include_fields') ?? [];
       for (const f of include) if (!(s.include ?? []).includes(f)) throw invalid('include_fields', (s.include ?? []).length ? `must be one of ${s.include!.join(', ')}` : 'is not supported here');
-      const filters = Object.entries(s.filters ?? {}).map(([name, f]) => ({ f, v: readFilter(q, name, f) })).filter((x) => x.v !== undefined);
+      const filters = Object.entries(s.filters ?? {}).map(([name, f]) => ({ name, f, v: readFilter(q, name, f) })).filter((x) => x.v !== undefined);
       q.int('limit', { min: 1, max: s.maxLimit ?? 500 });
-      const hits = spec.collection(state).all()
+      const found = spec.collection(state).all()
         .filter((r) => (!spec.owned || canSee(state, req.user, r as never)) && filters.every(({ f, v }) => f.test(r, v as never, state)))
         .map((r) => ({ r, m: s.match(state, r, term, exact, fields) }))
         .filter((h) => h.m.score > 0)
         .sort((a, b) => b.m.score - a.m.score || a.r.id - b.r.id);
+      const capped = filters.some(({ name }) => s.capped?.includes(name));
+      const hits = capped ? found.slice(0, FOUND_PER_LINK) : found;
       const page = cursorPage(hits.map((h, rank) => ({ id: h.r.id, rank, h })), q, { field: 'rank', maxLimit: s.maxLimit ?? 500 });
       const items = page.data.map(({ h }) => ({
         result_score: Math.round(h.m.score * 1000) / 1000,

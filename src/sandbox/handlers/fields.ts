@@ -44,12 +44,12 @@ export const PROJECT_FIELD_KEYS = {
 const opts = (first: number, ...labels: string[]) => labels.map((label, i) => ({ id: first + i, label }));
 
 function seedFields(state: SandboxState, name: SeedName): void {
-  // Labels of deals and organizations are the options of their `label`/`label_ids` fields (the web app's defaults).
+  // Labels of deals, persons, organizations and projects are the options of their `label`/`label_ids` fields (the web app's defaults).
   seedSystemFields(state, 'deal', { channel: { options: CHANNELS }, label: { options: opts(501, 'Hot', 'Warm', 'Cold', 'Follow up') } });
-  seedSystemFields(state, 'person');
+  seedSystemFields(state, 'person', { label_ids: { options: opts(1, 'Customer', 'Prospect', 'Partner', 'VIP') } });
   seedSystemFields(state, 'organization', { label_ids: { options: opts(601, 'Customer', 'Hot lead', 'Warm lead', 'Cold lead') } });
   seedSystemFields(state, 'product');
-  seedSystemFields(state, 'project');
+  seedSystemFields(state, 'project', { label_ids: { options: opts(1, 'Priority', 'Internal', 'Customer-facing') } });
 
   // Deal custom fields exist in every account: leads carry them too (interface, Lead).
   const custom = (entity: FieldEntity, code: string, fname: string, type: string, more: Parameters<typeof seedField>[2] extends infer S ? Partial<S> : never = {}) =>

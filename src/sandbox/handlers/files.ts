@@ -5,15 +5,16 @@
 // remote files and links are Google Drive records without bytes.
 import { randomUUID } from 'node:crypto';
 import { ok } from '../http/envelope.js';
-import { ApiError, invalid } from '../http/errors.js';
+import { ApiError, forbidden, invalid } from '../http/errors.js';
 import { offsetPage } from '../http/paginate.js';
 import { objectBody } from '../http/validate.js';
 import { parseSort } from '../http/sort.js';
 import type { UploadedPart } from '../http/body.js';
-import type { FileRec } from '../store/records.js';
+import type { FileRec, User } from '../store/records.js';
 import type { SandboxState } from '../store/state.js';
 import type { AreaModule, HandlerContext, SandboxRequest } from '../types.js';
 import { v1Time } from '../engine/time.js';
+import { canSeeAttached } from '../engine/access.js';
 
 const READ = ['deals:read', 'deals:full', 'activities:read', 'activities:full', 'contacts:read', 'contacts:full'];
 const WRITE = ['deals:full', 'activities:full', 'contacts:full'];
@@ -70,10 +71,18 @@ function present(state: SandboxState, f: FileRec) {
   };
 }
 
-function loadFile(state: SandboxState, raw: string): FileRec {
+/** A file by path id: 404 when missing, 403 when it is linked to an item the user may not see. */
+function loadFile(state: SandboxState, user: User, raw: string): FileRec {
   const f = /^\d+$/.test(raw) ? state.files.get(Number(raw)) : undefined;
   if (!f) throw new ApiError(404, 'File not found');
+  if (!canSeeAttached(state, user, f)) throw forbidden();
   return f;
+}
+
+/** A file goes only on an item the caller may see. */
+function linkVisible(state: SandboxState, user: User, linked: Partial<FileRec>): Partial<FileRec> {
+  if (!canSeeAttached(state, user, linked)) throw forbidden();
+  return linked;
 }
 
 function upload(req: SandboxRequest, ctx: HandlerContext) {
@@ -82,7 +91,7 @@ function upload(req: SandboxRequest, ctx: HandlerContext) {
   const part = b.file as UploadedPart | undefined;
   if (!part || typeof part !== 'object' || !Buffer.isBuffer(part.data)) throw invalid('file', 'is required: send the file as the multipart part "file"');
   if (part.data.length > MAX_FILE_BYTES) throw new ApiError(413, 'Request entity too large', `A file may be at most ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
-  const linked = link(state, b);
+  const linked = linkVisible(state, req.user, link(state, b));
   const now = v1Time(ctx.now().toISOString())!;
   const name = part.filename || 'file';
   const f = state.files.insert({
@@ -105,7 +114,7 @@ function remote(kind: 'create' | 'link') {
     if (kind === 'create' && !['gdoc', 'gslides', 'gsheet', 'gform', 'gdraw'].includes(String(b.file_type))) throw invalid('file_type', 'must be one of gdoc, gslides, gsheet, gform, gdraw');
     const key = ({ deal: 'deal_id', organization: 'org_id', person: 'person_id' } as Record<string, string>)[String(b.item_type)];
     if (!key) throw invalid('item_type', 'must be one of deal, organization, person');
-    const linked = link(state, { [key]: b.item_id });
+    const linked = linkVisible(state, req.user, link(state, { [key]: b.item_id }));
     const now = v1Time(ctx.now().toISOString())!;
     const remoteId = kind === 'create' ? randomUUID().replace(/-/g, '') : String(b.remote_id);
     const title = kind === 'create' ? String(b.title) : `Google Drive file ${remoteId}`;
@@ -119,7 +128,7 @@ function remote(kind: 'create' | 'link') {
 }
 
 function download(req: SandboxRequest, ctx: HandlerContext) {
-  const f = loadFile(ctx.state, req.params.id!);
+  const f = loadFile(ctx.state, req.user, req.params.id!);
   if (f.remote_location === 'googledrive') throw new ApiError(404, 'File has no content', 'A Google Drive file is opened at its url.');
   // Seeded files were never uploaded: they answer with a short text standing in for their content.
   const blob = blobs(ctx.state).get(f.id);
@@ -178,17 +187,17 @@ export const filesArea: AreaModule = {
       handler: (req, ctx) => {
         const sort = req.query.str('sort');
         // Newest first unless asked otherwise.
-        const rows = ctx.state.files.all().sort(sort ? parseSort(sort, (f) => ['id', 'update_time'].includes(f)) : (a, b) => b.id - a.id);
+        const rows = ctx.state.files.filter((f) => canSeeAttached(ctx.state, req.user, f)).sort(sort ? parseSort(sort, (f) => ['id', 'update_time'].includes(f)) : (a, b) => b.id - a.id);
         const page = offsetPage(rows, req.query, { maxLimit: 100 });
         return ok(page.data.map((f) => present(ctx.state, f)), page.additional_data);
       },
     },
-    { method: 'GET', path: '/api/v1/files/{id}', cost: 2, scopes: READ, handler: (req, ctx) => ok(present(ctx.state, loadFile(ctx.state, req.params.id!))) },
+    { method: 'GET', path: '/api/v1/files/{id}', cost: 2, scopes: READ, handler: (req, ctx) => ok(present(ctx.state, loadFile(ctx.state, req.user, req.params.id!))) },
     { method: 'POST', path: '/api/v1/files', cost: 10, scopes: WRITE, body: 'multipart', handler: upload },
     {
       method: 'PUT', path: '/api/v1/files/{id}', cost: 10, scopes: WRITE, body: 'json-or-form',
       handler: (req, ctx) => {
-        const f = loadFile(ctx.state, req.params.id!);
+        const f = loadFile(ctx.state, req.user, req.params.id!);
         const b = fields(req);
         const patch: Partial<FileRec> = {};
         if (b.name !== undefined) {
@@ -204,7 +213,7 @@ export const filesArea: AreaModule = {
     {
       method: 'DELETE', path: '/api/v1/files/{id}', cost: 6, scopes: WRITE,
       handler: (req, ctx) => {
-        const f = loadFile(ctx.state, req.params.id!);
+        const f = loadFile(ctx.state, req.user, req.params.id!);
         ctx.state.files.markDeleted(f.id, {}, { userId: req.userId });
         blobs(ctx.state).remove(f.id);
         return ok({ id: f.id });

@@ -22,9 +22,9 @@ function checkBoard(state: SandboxState, id: number): void {
 }
 
 /** Write order_nr 1..n in the given order (only records whose number changes are touched). */
-function renumber(state: SandboxState, list: Phase[], now: string): void {
+function renumber(state: SandboxState, list: Phase[], now: string, userId: number): void {
   list.forEach((p, i) => {
-    if (p.order_nr !== i + 1) phases(state).update(p.id, { order_nr: i + 1, update_time: now });
+    if (p.order_nr !== i + 1) phases(state).update(p.id, { order_nr: i + 1, update_time: now }, { userId });
   });
 }
 
@@ -53,9 +53,9 @@ function create(req: SandboxRequest, ctx: HandlerContext) {
   const order = (optInt(b, 'order_nr', { min: 1 }) ?? others.length + 1) as number;
   checkOrder(order, others, board);
   const now = ctx.now().toISOString();
-  const phase = phases(state).insert({ name, board_id: board, order_nr: order, add_time: now, update_time: now });
+  const phase = phases(state).insert({ name, board_id: board, order_nr: order, add_time: now, update_time: now }, { userId: req.userId });
   others.splice(order - 1, 0, phase);
-  renumber(state, others, now);
+  renumber(state, others, now, req.userId);
   return ok(present(phase));
 }
 
@@ -74,14 +74,14 @@ function update(req: SandboxRequest, ctx: HandlerContext) {
   checkOrder(order, others, target);
   const now = ctx.now().toISOString();
   const from = phase.board_id;
-  phases(state).update(phase.id, { ...(name ? { name } : {}), board_id: target, order_nr: order, update_time: now });
+  phases(state).update(phase.id, { ...(name ? { name } : {}), board_id: target, order_nr: order, update_time: now }, { userId: req.userId });
   if (moving) {
-    renumber(state, boardPhases(state, from), now);
+    renumber(state, boardPhases(state, from), now, req.userId);
     // The phase takes its projects along: their board follows the phase.
-    for (const p of projects(state).filter((x) => x.phase_id === phase.id)) projects(state).update(p.id, { board_id: target, update_time: now });
+    for (const p of projects(state).filter((x) => x.phase_id === phase.id)) projects(state).update(p.id, { board_id: target, update_time: now }, { userId: req.userId });
   }
   others.splice(order - 1, 0, phases(state).get(phase.id)!);
-  renumber(state, others, now);
+  renumber(state, others, now, req.userId);
   return ok(present(phases(state).get(phase.id)!));
 }
 
@@ -93,8 +93,8 @@ function remove(req: SandboxRequest, ctx: HandlerContext) {
     throw invalid('id', `phase ${phase.id} still holds ${held.length} project${held.length === 1 ? '' : 's'} (${held.join(', ')}); move them to another phase first`);
   }
   const now = ctx.now().toISOString();
-  phases(state).markDeleted(phase.id, { update_time: now });
-  renumber(state, boardPhases(state, phase.board_id), now);
+  phases(state).markDeleted(phase.id, { update_time: now }, { userId: req.userId });
+  renumber(state, boardPhases(state, phase.board_id), now, req.userId);
   return ok({ id: phase.id });
 }
 

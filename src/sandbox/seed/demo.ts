@@ -1,5 +1,5 @@
 // The 'demo' seed: a small, realistic account on top of the base skeleton —
-// organizations, persons with emails and phones, deals across both pipelines,
+// organizations, persons with emails and phones, deals across both pipelines (and one archived),
 // leads (one archived, one owner-only), notes, activities and a lead filter.
 import { simpleConditions } from '../engine/filter-eval.js';
 import type { SandboxState } from '../store/state.js';
@@ -116,5 +116,21 @@ export function seedDemo(state: SandboxState): void {
   state.filters.insert({
     name: 'Big open deals', type: 'deals', user_id: 1, active_flag: true, add_time: t, update_time: t,
     conditions: simpleConditions('deal', ['value', '>', 10000], ['status', '=', 'open']),
+  }, { silent: true });
+}
+
+/**
+ * One archived deal (a lost trial of Wayne Retail Group): since 2025-07-15 the service serves archived
+ * deals only by the archived list. Seeded after every area's seed, so the ids those seeds give their
+ * deals stay as they were.
+ */
+export function seedArchivedDeal(state: SandboxState): void {
+  const stage = state.stages.get(2)!;
+  state.deals.insert({
+    title: 'Wayne kiosk trial', owner_id: 2, creator_user_id: 2, person_id: 5, org_id: 6, pipeline_id: stage.pipeline_id, stage_id: stage.id,
+    value: 1800, currency: 'EUR', add_time: day(2), update_time: day(40), stage_change_time: day(3), is_deleted: false,
+    is_archived: true, archive_time: day(40), status: 'lost', probability: null, lost_reason: 'No budget this year', visible_to: 3,
+    close_time: day(30), won_time: null, lost_time: day(30), expected_close_date: '2025-03-31', label_ids: [],
+    origin: 'ManuallyCreated', origin_id: null, channel: null, channel_id: null, source_lead_id: null, custom_fields: {},
   }, { silent: true });
 }

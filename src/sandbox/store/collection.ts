@@ -21,8 +21,11 @@ export interface CollectionJSON {
   deleted: Id[];
 }
 
-/** Options for a single write: who did it (for the event), and whether to emit at all. */
-export interface WriteOpts { userId?: number | null; silent?: boolean }
+/**
+ * Options for a single write: who did it (for the event), whether to emit at all, and whether an update
+ * is reported as a deletion (a record the service keeps with a deleted status, such as a project).
+ */
+export interface WriteOpts { userId?: number | null; silent?: boolean; as?: 'delete' }
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -103,7 +106,9 @@ export class Collection<T extends Rec = Rec> {
     Object.assign(cur, patch);
     for (const [k, v] of Object.entries(patch)) if (v === undefined) delete (cur as Record<string, unknown>)[k];
     this.onDirty();
-    if (this.opts.object && !w.silent && JSON.stringify(previous) !== JSON.stringify(cur)) {
+    if (this.opts.object && !w.silent && w.as === 'delete') {
+      this.bus.emit({ action: 'delete', object: this.opts.object, id, data: null, previous, userId: w.userId ?? null });
+    } else if (this.opts.object && !w.silent && JSON.stringify(previous) !== JSON.stringify(cur)) {
       this.bus.emit({ action: 'change', object: this.opts.object, id, data: clone(cur), previous, userId: w.userId ?? null });
     }
     return cur;

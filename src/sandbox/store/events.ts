@@ -4,10 +4,14 @@
 
 export type EventAction = 'create' | 'change' | 'delete';
 
-/** Object types the service can deliver webhooks for (interface, "Events"), plus a few more areas may use. */
+/**
+ * Object types the service can deliver webhooks for (interface, "Events"; webhooks v2 added project,
+ * task, board, phase, deal_product and deal_installment on 2026-04-10), plus a few more areas may use.
+ */
 export type EventObject =
   | 'activity' | 'deal' | 'lead' | 'note' | 'organization' | 'person'
   | 'pipeline' | 'product' | 'stage' | 'user'
+  | 'project' | 'task' | 'board' | 'phase' | 'deal_product' | 'deal_installment'
   | (string & {});
 
 export interface SandboxEvent {
@@ -41,7 +45,16 @@ export class EventBus {
     return () => this.listeners.delete(listener);
   }
 
-  emit(e: Omit<SandboxEvent, 'seq' | 'time'>): SandboxEvent {
+  private muted = 0;
+
+  /** Runs fn with no event emitted (seeding: an account's initial data is not a change). */
+  mute<T>(fn: () => T): T {
+    this.muted++;
+    try { return fn(); } finally { this.muted--; }
+  }
+
+  emit(e: Omit<SandboxEvent, 'seq' | 'time'>): SandboxEvent | undefined {
+    if (this.muted) return undefined;
     const event: SandboxEvent = { ...e, seq: ++this.seq, time: new Date().toISOString() };
     this.recent.push(event);
     if (this.recent.length > this.keep) this.recent.splice(0, this.recent.length - this.keep);

@@ -38,6 +38,12 @@ const CORE: Record<string, CollectionOptions> = {
   currencies: { idKind: 'int' },
   filters: { idKind: 'int' },
   leadConversions: { idKind: 'uuid' },
+  // Webhooks v2 objects of projects (2026-04-10).
+  projects: { idKind: 'int', object: 'project' },
+  projectTasks: { idKind: 'int', object: 'task' },
+  projectBoards: { idKind: 'int', object: 'board' },
+  projectPhases: { idKind: 'int', object: 'phase' },
+  dealInstallments: { idKind: 'int', object: 'deal_installment' },
   apiTokens: { idKind: 'given' },
   oauthTokens: { idKind: 'given' },
   authCodes: { idKind: 'given' },
@@ -120,8 +126,9 @@ export class SandboxState {
   /** Reset, then fill with a named seed. Seeding emits no events. */
   seed(name: SeedName): void {
     this.reset();
-    if (!this.seeder) throw new Error('no seeder installed');
-    this.seeder(this, name);
+    const seeder = this.seeder;
+    if (!seeder) throw new Error('no seeder installed');
+    this.events.mute(() => seeder(this, name));
   }
 
   // ---- small cross-area helpers -------------------------------------------------

@@ -88,6 +88,7 @@ export const SYSTEM_FIELDS: Record<FieldEntity, Sys[]> = {
     ['owner_id', 'Owner', 'user', ADD],
     ['address', 'Address', 'address', { ui: { add_visible_flag: true, person_detail_visible_flag: true } }],
     ['visible_to', 'Visible to', 'visible_to', ADD],
+    ['label_ids', 'Labels', 'set'],
     ['add_time', 'Organization created', 'date', { optional: true }],
     ['update_time', 'Update time', 'date', { optional: true }],
     ['people_count', 'People', 'int', { optional: true }],
@@ -118,6 +119,7 @@ export const SYSTEM_FIELDS: Record<FieldEntity, Sys[]> = {
     ['end_date', 'End date', 'date', ADD],
     ['board_id', 'Board', 'projects_board', ADD],
     ['phase_id', 'Phase', 'projects_phase', ADD],
+    ['label_ids', 'Labels', 'set'],
   ],
 };
 

@@ -72,6 +72,8 @@ export const activitySpec: ResourceSpec<Activity> = {
   notFound: 'Activity not found',
   base: '/api/v2/activities',
   scopes: { read: READ, write: WRITE },
+  // An activity on a deal, lead, person or organization is seen only by who may see that item.
+  attached: true,
   members: MEMBERS,
   build: (env, input) => {
     crossCheck(input);

@@ -11,6 +11,7 @@ import type { Input, ResourceSpec, WriteEnv } from '../../engine/resource.js';
 import { r, REF, type Rule } from '../../engine/rules.js';
 import { searchText } from '../shared/search-text.js';
 import { DEAL_INCLUDE, dealStats, v2Deal } from './present.js';
+import { refuseArchivedEdit } from '../../engine/archived.js';
 
 export const DEAL_READ = ['deals:read', 'deals:full'];
 export const DEAL_WRITE = ['deals:full'];
@@ -146,6 +147,7 @@ export const dealSpec: ResourceSpec<Deal> = {
     return { ...d, ...statusPatch(env, input), ...archivePatch(env, input) } as Omit<Deal, 'id'>;
   },
   change: (env, d, input) => {
+    if (d.is_archived) refuseArchivedEdit('deal', d.id, input);
     const { custom_fields: _c, stage_id: _s, pipeline_id: _p, status: _st, won_time: _w, lost_time: _l, close_time: _ct, lost_reason: _lr, is_archived: _a, archive_time: _at, ...plain } = input;
     const patch: Partial<Deal> = { ...(plain as Partial<Deal>), ...statusPatch(env, input, d), ...archivePatch(env, input, d) };
     const place = placement(env.state, input, d);
@@ -193,6 +195,8 @@ export const dealSpec: ResourceSpec<Deal> = {
       organization_id: { kind: 'int', test: (d, v: number) => d.org_id === v },
       status: { kind: 'string', test: (d, v: string) => d.status === v },
     },
+    // The vendor's documents: at most 2000 deals are found per person, organization or status.
+    capped: ['person_id', 'organization_id', 'status'],
     match: (state, d, term, exact, fields) => searchText(state, {
       term, exact, fields, title: fields.has('title') ? [d.title] : [], notes: state.notes.filter((n) => n.deal_id === d.id).map((n) => n.content),
       entity: 'deal', custom: d.custom_fields,

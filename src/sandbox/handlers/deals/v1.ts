@@ -21,11 +21,11 @@ import { filesRoute, flowRoute, mailMessagesRoute, permittedUsersRoute } from '.
 const loadDeal = (req: SandboxRequest, ctx: HandlerContext) => loadRecord(dealSpec, ctx.state, req);
 const now = (ctx: HandlerContext) => ctx.now().toISOString();
 
-/** Deals a v1 report covers: visible, not deleted, narrowed by the common query filters. */
+/** Deals a v1 report covers: visible, not deleted, not archived (since 2025-07-15), narrowed by the common query filters. */
 function reportDeals(req: SandboxRequest, ctx: HandlerContext): Deal[] {
   const { state } = ctx;
   const q = req.query;
-  let rows = state.deals.filter((d) => canSee(state, req.user, d));
+  let rows = state.deals.filter((d) => !d.is_archived && canSee(state, req.user, d));
   const filterId = q.int('filter_id', { min: 1 });
   if (filterId !== undefined) rows = applyFilter(state, filterId, 'deals', rows);
   const userId = q.int('user_id', { min: 1 });

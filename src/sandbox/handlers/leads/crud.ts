@@ -9,6 +9,7 @@ import { has, objectBody } from '../../http/validate.js';
 import type { Lead } from '../../store/records.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee, permittedUserIds } from '../../engine/access.js';
+import { refuseArchivedEdit } from '../../engine/archived.js';
 import { defaultVisibility } from '../roles/store.js';
 import { applyFilter } from '../../engine/filter-eval.js';
 import { parseLeadBody } from './body.js';
@@ -110,6 +111,7 @@ function update(req: SandboxRequest, ctx: HandlerContext) {
   const lead = loadLead(state, req.user, req.params.id!);
   const b = objectBody(req.body);
   const c = parseLeadBody(state, b, 'update');
+  if (lead.is_archived) refuseArchivedEdit('lead', lead.id, c);
 
   const personAfter = has(c, 'person_id') ? c.person_id : lead.person_id;
   const orgAfter = has(c, 'organization_id') ? c.organization_id : lead.organization_id;

@@ -7,7 +7,7 @@ import type { Lead } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee } from '../../engine/access.js';
-import { searchTerm } from '../../engine/search.js';
+import { FOUND_PER_LINK, searchTerm } from '../../engine/search.js';
 import { searchText } from '../shared/search-text.js';
 
 const FIELDS = ['custom_fields', 'notes', 'title'] as const;
@@ -28,13 +28,15 @@ function search(req: SandboxRequest, ctx: HandlerContext) {
   // Validate limit before doing work so an over-limit request fails fast (max 100).
   q.int('limit', { min: 1, max: 100 });
 
-  const hits = state.leads
+  const found = state.leads
     .filter((l) => canSee(state, req.user, l))
     .filter((l) => personId === undefined || l.person_id === personId)
     .filter((l) => orgId === undefined || l.organization_id === orgId)
     .map((l) => ({ lead: l, ...searchOne(state, l, term, exact, fields) }))
     .filter((h) => h.score > 0)
     .sort((a, b) => b.score - a.score || a.lead.add_time.localeCompare(b.lead.add_time));
+  // At most 2000 leads are found per person or organization (interface, Limits).
+  const hits = personId !== undefined || orgId !== undefined ? found.slice(0, FOUND_PER_LINK) : found;
 
   const ranked = hits.map((h, i) => ({ id: h.lead.id, rank: i, h }));
   // v1 pages by offset (start/limit), v2 by cursor; the items are the same.

@@ -10,7 +10,7 @@ import { commentNotFound, comments, loadNote, NOTE_READ, NOTE_WRITE, type Commen
 import { sanitizeHtml } from './sanitize.js';
 
 function loadComment(req: SandboxRequest, ctx: HandlerContext): Comment {
-  const note = loadNote(ctx.state, req.params.id!);
+  const note = loadNote(ctx.state, req.user, req.params.id!);
   const id = req.params.commentId!;
   if (!UUID.test(id)) throw invalid('commentId', 'must be a UUID');
   const c = comments(ctx.state).get(id);
@@ -25,14 +25,14 @@ function readContent(raw: unknown): string {
 }
 
 function list(req: SandboxRequest, ctx: HandlerContext) {
-  const note = loadNote(ctx.state, req.params.id!);
+  const note = loadNote(ctx.state, req.user, req.params.id!);
   const rows = comments(ctx.state).filter((c) => c.object_id === String(note.id)).sort((a, b) => a.add_time.localeCompare(b.add_time));
   const page = offsetPage(rows, req.query);
   return ok(page.data, page.additional_data);
 }
 
 function add(req: SandboxRequest, ctx: HandlerContext) {
-  const note = loadNote(ctx.state, req.params.id!);
+  const note = loadNote(ctx.state, req.user, req.params.id!);
   const content = readContent(req.body);
   const id = randomUUID();
   const now = ctx.now().toISOString();

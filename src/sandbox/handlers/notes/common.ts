@@ -1,5 +1,6 @@
 // Shared pieces of the notes handlers: scopes, limits, lookups and the response form of a note.
-import { ApiError, invalid } from '../../http/errors.js';
+import { ApiError, forbidden, invalid } from '../../http/errors.js';
+import { canSeeAttached } from '../../engine/access.js';
 import type { Rec } from '../../store/collection.js';
 import type { Note, User } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
@@ -43,10 +44,12 @@ export const comments = (s: SandboxState) => s.collection<Comment>('noteComments
 export const noteNotFound = () => new ApiError(404, 'Note not found', 'Object was not found.');
 export const commentNotFound = () => new ApiError(404, 'Comment not found', 'Object was not found.');
 
-export function loadNote(state: SandboxState, rawId: string): Note {
+/** A note by path id: 400 when malformed, 404 when missing, 403 when the user may not see an item it is attached to. */
+export function loadNote(state: SandboxState, user: User, rawId: string): Note {
   if (!/^\d+$/.test(rawId)) throw invalid('id', 'must be an integer');
   const note = state.notes.get(Number(rawId));
   if (!note) throw noteNotFound();
+  if (!canSeeAttached(state, user, note)) throw forbidden();
   return note;
 }
 

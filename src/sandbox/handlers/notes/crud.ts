@@ -1,10 +1,12 @@
 // Notes: list (filters, sort, offset pages), get, create, update, delete.
 import { ok } from '../../http/envelope.js';
 import { forbidden, invalid } from '../../http/errors.js';
+import { canSeeAttached } from '../../engine/access.js';
 import { offsetPage } from '../../http/paginate.js';
 import { parseSort } from '../../http/sort.js';
 import { isDate, UUID } from '../../http/validate.js';
 import type { Note } from '../../store/records.js';
+import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { parseNoteBody, type NoteChanges } from './body.js';
 import { comments, loadNote, NOTE_READ, NOTE_WRITE, PINS, presentNote, TARGETS } from './common.js';
@@ -17,7 +19,8 @@ const asUtc = (v1: string) => Date.parse(`${v1.replace(' ', 'T')}Z`);
 
 function list(req: SandboxRequest, ctx: HandlerContext) {
   const q = req.query;
-  let rows = ctx.state.notes.all();
+  // Notes on items the caller may not see are left out, as those items are.
+  let rows = ctx.state.notes.filter((n) => canSeeAttached(ctx.state, req.user, n));
   const intFilters = ['user_id', 'deal_id', 'person_id', 'org_id', 'project_id', 'task_id'] as const;
   for (const k of intFilters) {
     const v = q.int(k, { min: 1 });
@@ -52,13 +55,15 @@ function list(req: SandboxRequest, ctx: HandlerContext) {
 }
 
 /** Whole-note rules, checked on the note as it would be after the write. */
-function checkNote(req: SandboxRequest, after: Note, c: NoteChanges, before: Note | null): void {
+function checkNote(state: SandboxState, req: SandboxRequest, after: Note, c: NoteChanges, before: Note | null): void {
   if (TARGETS.every((t) => after[t] == null)) {
     throw invalid(TARGETS.join('|'), 'at least one is required: a note must be attached to a lead, deal, person, organization, project or task');
   }
   for (const [flag, target] of Object.entries(PINS)) {
     if (after[flag] === true && after[target] == null) throw invalid(flag, `needs ${target}: a note can only be pinned to an item it is attached to`);
   }
+  // A note goes only on items the caller may see (the item's own read would be 403).
+  if (!canSeeAttached(state, req.user, after)) throw forbidden();
   // Only an admin can make someone else the author (create) or change the author (update).
   const author = before ? before.user_id : req.userId;
   if (c.user_id !== undefined && c.user_id !== author && !req.user.is_admin) {
@@ -84,7 +89,7 @@ function create(req: SandboxRequest, ctx: HandlerContext) {
     pinned_to_project_flag: false, pinned_to_task_flag: false,
     ...changesToPatch(c),
   };
-  checkNote(req, note, c, null);
+  checkNote(state, req, note, c, null);
   const { id: _placeholder, ...rec } = note;
   const saved = state.notes.insert(rec, { userId: req.userId });
   return ok(presentNote(state, saved, req.user));
@@ -92,10 +97,10 @@ function create(req: SandboxRequest, ctx: HandlerContext) {
 
 function update(req: SandboxRequest, ctx: HandlerContext) {
   const { state } = ctx;
-  const note = loadNote(state, req.params.id!);
+  const note = loadNote(state, req.user, req.params.id!);
   const c = parseNoteBody(state, req.body, 'update');
   const patch = changesToPatch(c);
-  checkNote(req, { ...note, ...patch }, c, note);
+  checkNote(state, req, { ...note, ...patch }, c, note);
   const changed = Object.entries(patch).some(([k, v]) => JSON.stringify(note[k]) !== JSON.stringify(v));
   if (changed) {
     patch.update_time = v1Time(ctx.now());
@@ -106,7 +111,7 @@ function update(req: SandboxRequest, ctx: HandlerContext) {
 }
 
 function remove(req: SandboxRequest, ctx: HandlerContext) {
-  const note = loadNote(ctx.state, req.params.id!);
+  const note = loadNote(ctx.state, req.user, req.params.id!);
   ctx.state.notes.markDeleted(note.id, { active_flag: false }, { userId: req.userId });
   // Comments go with their note.
   for (const cm of comments(ctx.state).filter((x) => x.object_id === String(note.id))) {
@@ -117,7 +122,7 @@ function remove(req: SandboxRequest, ctx: HandlerContext) {
 
 export const noteRoutes: RouteDef[] = [
   { method: 'GET', path: '/api/v1/notes', cost: 20, scopes: NOTE_READ, handler: list },
-  { method: 'GET', path: '/api/v1/notes/{id}', cost: 2, scopes: NOTE_READ, handler: (req, ctx) => ok(presentNote(ctx.state, loadNote(ctx.state, req.params.id!), req.user)) },
+  { method: 'GET', path: '/api/v1/notes/{id}', cost: 2, scopes: NOTE_READ, handler: (req, ctx) => ok(presentNote(ctx.state, loadNote(ctx.state, req.user, req.params.id!), req.user)) },
   { method: 'POST', path: '/api/v1/notes', cost: 10, scopes: NOTE_WRITE, handler: create },
   { method: 'PUT', path: '/api/v1/notes/{id}', cost: 10, scopes: NOTE_WRITE, handler: update },
   { method: 'DELETE', path: '/api/v1/notes/{id}', cost: 6, scopes: NOTE_WRITE, handler: remove },

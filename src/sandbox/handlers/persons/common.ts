@@ -5,6 +5,7 @@ import type { DealProduct, FileRec, Participant, Person, Product, User } from '.
 import { customFieldMap as fieldMap, type FieldRecord } from '../../engine/fields/store.js';
 import type { SandboxState } from '../../store/state.js';
 import { canSee } from '../../engine/access.js';
+import { fieldByCode } from '../../engine/fields/store.js';
 
 export const READ = ['contacts:read', 'contacts:full'];
 /** Changelog and flow are "recents" (the vendor's documents). */
@@ -20,7 +21,6 @@ export const marketingApp = (state: SandboxState) => settings(state).marketing_a
 
 export const CONTACT_SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'] as const;
 
-export interface PersonLabel { id: number; label: string; color: string; [k: string]: unknown }
 export interface Picture {
   id: number; item_type: 'person'; item_id: number; added_by_user_id: number; active_flag: boolean; file_size: number;
   pictures: { '128': string; '512': string }; add_time: string; [k: string]: unknown;
@@ -38,7 +38,8 @@ export const files = (s: SandboxState) => s.files;
 export const products = (s: SandboxState) => s.products;
 export const dealProducts = (s: SandboxState) => s.dealProducts;
 export const participants = (s: SandboxState) => s.participants;
-export const personLabels = (s: SandboxState) => s.collection<PersonLabel>('personLabels', { idKind: 'int' });
+/** Person labels are the options of the person field `label_ids`, as organization labels are of theirs. */
+export const personLabels = (s: SandboxState) => fieldByCode(s, 'person', 'label_ids')?.options ?? [];
 export const pictures = (s: SandboxState) => s.collection<Picture>('personPictures', { idKind: 'int' });
 export const mailMessages = (s: SandboxState) => s.collection<MailMessage>('personMailMessages', { idKind: 'int' });
 

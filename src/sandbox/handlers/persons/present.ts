@@ -75,8 +75,10 @@ function customValues(state: SandboxState, p: Person, o: DetailOptions): Record<
   return presentCustomFields(state, 'person', p.custom_fields, o);
 }
 
-const labelsOf = (state: SandboxState, p: Person) =>
-  p.label_ids.map((id) => personLabels(state).get(id)).filter((l) => l !== undefined).map((l) => ({ id: l.id, label: l.label }));
+const labelsOf = (state: SandboxState, p: Person) => {
+  const labels = new Map(personLabels(state).map((l) => [l.id, l.label]));
+  return p.label_ids.filter((id) => labels.has(id)).map((id) => ({ id, label: labels.get(id)! }));
+};
 
 export function v2Person(state: SandboxState, p: Person, o: DetailOptions = {}): Record<string, unknown> {
   const rec: Record<string, unknown> = {

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../http/errors.js';
 import { offsetPage } from '../../http/paginate.js';
 import { parseSort } from '../../http/sort.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { permittedUserIds } from '../../engine/access.js';
+import { canSee, canSeeAttached, permittedUserIds } from '../../engine/access.js';
 import {
   dealProducts, dealsOf, files, loadPerson, mailMessages, MAIL, pictures,
   products, READ, RECENTS, v1Time, type MailMessage,
@@ -46,12 +46,14 @@ function flow(req: SandboxRequest, ctx: HandlerContext) {
   for (const i of items ?? []) if (!FLOW_ITEMS.includes(i)) throw invalid('items', `${i} is not one of ${FLOW_ITEMS.join(', ')}`);
   const custom = customFieldMap(state, 'person');
   const out: { object: string; timestamp: string; data: Record<string, unknown> }[] = [];
-  for (const n of state.notes.filter((x) => x.person_id === p.id)) out.push({ object: 'note', timestamp: n.add_time, data: { ...n } });
-  for (const a of state.activities.filter((x) => x.person_id === p.id)) {
+  // What else is attached elsewhere is shown only to who may see those items too.
+  const seen = (r: Record<string, unknown>) => canSeeAttached(state, req.user, r);
+  for (const n of state.notes.filter((x) => x.person_id === p.id && seen(x))) out.push({ object: 'note', timestamp: n.add_time, data: { ...n } });
+  for (const a of state.activities.filter((x) => x.person_id === p.id && seen(x))) {
     out.push({ object: a.done ? 'activity' : 'plannedActivity', timestamp: v1Time(a.add_time)!, data: v1Activity(state, a) });
   }
   for (const f of files(state).filter((x) => x.person_id === p.id)) out.push({ object: 'file', timestamp: f.add_time, data: { ...f } });
-  for (const d of state.deals.filter((x) => x.person_id === p.id)) out.push({ object: 'deal', timestamp: v1Time(d.add_time)!, data: v1Deal(state, d) });
+  for (const d of state.deals.filter((x) => x.person_id === p.id && canSee(state, req.user, x))) out.push({ object: 'deal', timestamp: v1Time(d.add_time)!, data: v1Deal(state, d) });
   for (const c of changesOf(state, 'person', p.id)) {
     // Custom field changes only with all_changes=1 (interface).
     if (custom.has(c.field_key) && !all) continue;
@@ -128,7 +130,7 @@ function activities(req: SandboxRequest, ctx: HandlerContext) {
     exclude.add(Number(x));
   }
   const rows = state.activities
-    .filter((a) => a.person_id === p.id && !exclude.has(a.id) && (done === undefined || a.done === (done === 1)))
+    .filter((a) => a.person_id === p.id && !exclude.has(a.id) && (done === undefined || a.done === (done === 1)) && canSeeAttached(state, req.user, a))
     .sort((a, b) => String(a.due_date ?? '9999').localeCompare(String(b.due_date ?? '9999')) || a.id - b.id);
   const page = offsetPage(rows.map((a) => v1Activity(state, a)), req.query);
   return ok(page.data, page.additional_data);
@@ -140,6 +142,8 @@ function deals(req: SandboxRequest, ctx: HandlerContext) {
   const status = req.query.oneOf('status', DEAL_STATUSES) ?? 'all_not_deleted';
   const cutoff = ctx.now().getTime() - 30 * DAY;
   const rows = dealsOf(state, p.id, true).filter((d) => {
+    // Archived deals are served only by the archived list (since 2025-07-15).
+    if (d.is_archived) return false;
     const deleted = state.deals.isDeleted(d.id);
     // deleted: deals deleted in the last 30 days (interface).
     if (status === 'deleted') return deleted && Date.parse(String(d.delete_time ?? d.update_time)) >= cutoff;

@@ -9,15 +9,10 @@ import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee } from '../../engine/access.js';
 import { contactSync, pictures, SEARCH } from './common.js';
 import { score } from '../../http/search-score.js';
-import { searchTerm } from '../../engine/search.js';
+import { FOUND_PER_LINK, searchTerm } from '../../engine/search.js';
 import { searchText } from '../shared/search-text.js';
 
 const FIELDS = ['custom_fields', 'email', 'notes', 'phone', 'name'] as const;
-/** At most this many persons are found per organization (interface, Limits). */
-const PER_ORG = 2000;
-
-
-
 const digits = (s: string) => s.replace(/[^\d+]/g, '');
 
 function match(state: SandboxState, p: Person, term: string, exact: boolean, fields: ReadonlySet<string>) {
@@ -43,12 +38,13 @@ function search(req: SandboxRequest, ctx: HandlerContext) {
   const orgId = q.int('organization_id', { min: 1 });
   q.int('limit', { min: 1, max: 500 });
 
-  let hits = state.persons
+  const found = state.persons
     .filter((p) => canSee(state, req.user, p) && (orgId === undefined || p.org_id === orgId))
     .map((p) => ({ p, ...match(state, p, term, exact, fields) }))
     .filter((h) => h.score > 0)
     .sort((a, b) => b.score - a.score || a.p.id - b.p.id);
-  if (orgId !== undefined) hits = hits.slice(0, PER_ORG);
+  // At most 2000 persons are found per organization (interface, Limits).
+  const hits = orgId !== undefined ? found.slice(0, FOUND_PER_LINK) : found;
 
   const page = cursorPage(hits.map((h, rank) => ({ id: h.p.id, rank, h })), q, { field: 'rank' });
   const items = page.data.map(({ h }) => {

@@ -9,7 +9,7 @@ import { PERSON_FIELD_KEYS } from '../fields.js';
 import type { Deal } from '../../store/records.js';
 import type { SandboxState, SeedName } from '../../store/state.js';
 import {
-  changes, files, followerChanges, followers, mailMessages, participants, personLabels, pictures,
+  changes, files, followerChanges, followers, mailMessages, participants, pictures,
   settings, type Party,
 } from './common.js';
 import { v1Time } from '../../engine/time.js';
@@ -24,10 +24,6 @@ export function seedPersons(state: SandboxState, name: SeedName): void {
   s.marketing_app_enabled = false;
   if (name !== 'demo') return;
   const w = { silent: true };
-
-  for (const [label, color] of [['Customer', 'green'], ['Prospect', 'blue'], ['Partner', 'purple'], ['VIP', 'red']] as const) {
-    personLabels(state).insert({ label, color }, w);
-  }
 
   // Labels, custom values and contact-sync fields on the demo persons (ids 1..10 from the core demo seed).
   const extra: Record<number, Record<string, unknown>> = {

@@ -28,7 +28,7 @@ const contacts: Rule = r.custom((v, f, env) => {
 });
 const labels: Rule = r.custom((v, f, env) => {
   const ids = r.ids().parse(v, f, env) as number[];
-  const known = new Set(personLabels(env.state).all().map((l) => l.id));
+  const known = new Set(personLabels(env.state).map((l) => l.id));
   const bad = ids.filter((id) => !known.has(id));
   if (bad.length) throw invalid(f, `${bad.join(', ')} ${bad.length === 1 ? 'is not a person label' : 'are not person labels'}`);
   return ids;

@@ -239,7 +239,8 @@ function productDeals(req: SandboxRequest, ctx: HandlerContext) {
   const p = loadProduct(req, ctx);
   const status = req.query.oneOf('status', ['open', 'won', 'lost', 'deleted', 'all_not_deleted'] as const) ?? 'all_not_deleted';
   const dealIds = new Set(ctx.state.dealProducts.filter((l) => l.product_id === p.id).map((l) => l.deal_id));
-  const rows = ctx.state.deals.allWithDeleted().filter((d) => dealIds.has(d.id)).filter((d) => {
+  // Archived deals are served only by the archived list (since 2025-07-15).
+  const rows = ctx.state.deals.allWithDeleted().filter((d) => dealIds.has(d.id) && !d.is_archived).filter((d) => {
     const deleted = ctx.state.deals.isDeleted(d.id);
     if (status === 'deleted') return deleted;
     return !deleted && (status === 'all_not_deleted' || d.status === status);

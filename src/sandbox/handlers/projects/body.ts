@@ -5,6 +5,7 @@ import { parseCustomFields } from '../../engine/fields/values.js';
 import { has, objectBody, optDate, optEnum, optInt, optString, rejectUnknown, reqString, type Body } from '../../http/validate.js';
 import type { SandboxState } from '../../store/state.js';
 import { boardPhases, boards, phases, SETTABLE_STATUSES, templates, type Project } from './store.js';
+import { fieldByCode } from '../../engine/fields/store.js';
 
 const COMMON = ['title', 'description', 'status', 'board_id', 'phase_id', 'owner_id', 'start_date', 'end_date', 'deal_ids',
   'person_ids', 'org_ids', 'label_ids', 'health_status', 'custom_fields'] as const;
@@ -58,7 +59,9 @@ export function parseProjectBody(state: SandboxState, raw: unknown, mode: 'creat
   idList(b, 'deal_ids', out, (id) => Boolean(state.deals.get(id)), 'deal');
   idList(b, 'person_ids', out, (id) => Boolean(state.persons.get(id)), 'person');
   idList(b, 'org_ids', out, (id) => Boolean(state.organizations.get(id)), 'organization');
-  idList(b, 'label_ids', out, () => true, 'label');
+  // Project labels are the options of the project field `label_ids` (as for organizations and persons).
+  const labels = new Set((fieldByCode(state, 'project', 'label_ids')?.options ?? []).map((o) => o.id));
+  idList(b, 'label_ids', out, (id) => labels.has(id), 'label');
 
   const health = optInt(b, 'health_status', { nullable: mode === 'update' });
   if (health !== undefined) out.health_status = health;

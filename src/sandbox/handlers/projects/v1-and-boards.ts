@@ -49,13 +49,21 @@ function v1List(req: SandboxRequest, ctx: HandlerContext) {
   return ok(body.data.map((p) => v1Project(projects(ctx.state).get(p.id)!)), body.additional_data);
 }
 
-/** Deleting marks the project deleted: it leaves the lists (status=deleted lists it) and keeps its history. */
+/**
+ * Deleting marks the project deleted: it leaves the lists (status=deleted lists it) and keeps its history.
+ * Webhooks see a deletion of the project and of each of its tasks (subtasks included), which go with it.
+ */
 function remove(req: SandboxRequest, ctx: HandlerContext) {
-  const p = loadProject(ctx.state, req.params.id!);
+  const { state } = ctx;
+  const p = loadProject(state, req.params.id!);
   if (p.status !== 'deleted') {
     const now = ctx.now().toISOString();
-    projects(ctx.state).update(p.id, { status: 'deleted', status_change_time: now, update_time: now }, { userId: req.userId });
-    record(ctx.state, req, p.id, { status: p.status }, { status: 'deleted' }, now);
+    const w = { userId: req.userId };
+    for (const t of tasks(state).filter((x) => x.project_id === p.id).sort((a, b) => Number(a.parent_task_id === null) - Number(b.parent_task_id === null))) {
+      tasks(state).markDeleted(t.id, { update_time: now }, w);
+    }
+    projects(state).update(p.id, { status: 'deleted', status_change_time: now, update_time: now }, { ...w, as: 'delete' });
+    record(state, req, p.id, { status: p.status }, { status: 'deleted' }, now);
   }
   return ok({ id: p.id });
 }

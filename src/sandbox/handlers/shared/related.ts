@@ -9,7 +9,7 @@ import { parseSort } from '../../http/sort.js';
 import type { FileRec } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
-import { permittedUserIds } from '../../engine/access.js';
+import { canSee, canSeeAttached, permittedUserIds } from '../../engine/access.js';
 import { changesOf } from '../../engine/changelog.js';
 import { followersOf } from '../../engine/followers.js';
 import { v1Time } from '../../engine/time.js';
@@ -95,10 +95,12 @@ export function flowRoute(s: FlowSpec): RouteDef {
       const all = flag01(req, 'all_changes') === 1;
       const items = req.query.list('items');
       const out: { object: string; timestamp: string; data: Record<string, unknown> }[] = [];
-      for (const n of state.notes.filter((x) => x[s.key] === item.id)) out.push({ object: 'note', timestamp: v1Time(n.add_time)!, data: noteMembers(n) });
-      for (const a of state.activities.filter((x) => x[s.key] === item.id)) out.push({ object: a.done ? 'activity' : 'plannedActivity', timestamp: v1Time(a.add_time)!, data: v1Activity(state, a) });
+      // What else is attached elsewhere is shown only to who may see those items too.
+      const seen = (r: Record<string, unknown>) => canSeeAttached(state, req.user, r);
+      for (const n of state.notes.filter((x) => x[s.key] === item.id && seen(x))) out.push({ object: 'note', timestamp: v1Time(n.add_time)!, data: noteMembers(n) });
+      for (const a of state.activities.filter((x) => x[s.key] === item.id && seen(x))) out.push({ object: a.done ? 'activity' : 'plannedActivity', timestamp: v1Time(a.add_time)!, data: v1Activity(state, a) });
       for (const f of state.files.filter((x) => x[s.key] === item.id)) out.push({ object: 'file', timestamp: v1Time(f.add_time)!, data: { ...f } });
-      if (s.object === 'organization') for (const d of state.deals.filter((x) => x.org_id === item.id)) out.push({ object: 'deal', timestamp: v1Time(d.add_time)!, data: v1Deal(state, d) });
+      if (s.object === 'organization') for (const d of state.deals.filter((x) => x.org_id === item.id && canSee(state, req.user, x))) out.push({ object: 'deal', timestamp: v1Time(d.add_time)!, data: v1Deal(state, d) });
       const changeObject = s.object === 'deal' ? 'dealChange' : 'organizationChange';
       for (const c of changesOf(state, s.object, item.id)) {
         // Custom-field changes only with all_changes=1 (as for persons).

@@ -9,10 +9,10 @@ import type { SandboxEvent } from '../../store/events.js';
 import type { SandboxState } from '../../store/state.js';
 import type { User } from '../../store/records.js';
 import type { HandlerContext } from '../../types.js';
-import { canSee, permittedUserIds } from '../../engine/access.js';
+import { canSee, canSeeAttached } from '../../engine/access.js';
 import { payloadV1, payloadV2, type DeliveryInfo } from './payload.js';
-import { addressesOf, isLoopback } from './reachable.js';
-import { webhooks, type Webhook } from './store.js';
+import { onLoopback, unreachableReason } from './reachable.js';
+import { isV2Only, webhooks, type Webhook } from './store.js';
 
 export const RETRY_DELAYS_MS = [300, 1000, 3000];
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -96,32 +96,39 @@ function pump(h: Holder, key: string, q: Queue): void {
   }
 }
 
-export function matches(wh: Pick<Webhook, 'event_action' | 'event_object'>, e: Pick<SandboxEvent, 'action' | 'object'>): boolean {
+export function matches(wh: Pick<Webhook, 'event_action' | 'event_object' | 'version'>, e: Pick<SandboxEvent, 'action' | 'object'>): boolean {
+  // A version 1.0 webhook on '*' is not sent the objects only v2 knows.
+  if (wh.version === '1.0' && isV2Only(String(e.object))) return false;
   return (wh.event_action === '*' || wh.event_action === e.action) && (wh.event_object === '*' || wh.event_object === e.object);
 }
 
 type Owned = { owner_id: number; visible_to: string | number };
 const isOwned = (r: Record<string, unknown> | null): r is Record<string, unknown> & Owned => typeof r?.owner_id === 'number';
 
-/** The webhook's authorizing user must be able to access the object (a global admin sees all). */
+/**
+ * The webhook's authorizing user must be able to access the object (a global admin sees all): an owned
+ * record by its own visibility, and a record attached to items (a note on a lead, an activity on a deal)
+ * by theirs, as the reads decide.
+ */
 export function userMaySee(state: SandboxState, user: User, e: SandboxEvent): boolean {
   if (user.is_admin || e.object === 'user') return true;
   const rec = e.data ?? e.previous;
-  return isOwned(rec) ? canSee(state, user, rec) : true;
+  if (!rec) return true;
+  return (!isOwned(rec) || canSee(state, user, rec)) && canSeeAttached(state, user, rec);
 }
 
 function onEvent(h: Holder, e: SandboxEvent): void {
   const { ctx } = h;
   const { state } = ctx;
   const correlationId = randomUUID();
+  let permitted: number[] | undefined;
   for (const wh of webhooks(state).all()) {
     if (wh.is_active !== 1 || !matches(wh, e)) continue;
     const user = state.users.get(wh.user_id);
     if (!user?.active_flag || !userMaySee(state, user, e)) continue;
-    const rec = e.data ?? e.previous;
+    permitted ??= state.users.filter((u) => u.active_flag && userMaySee(state, u, e)).map((u) => u.id);
     const info: DeliveryInfo = {
-      attempt: 1, correlationId, eventId: randomUUID(), companyId: state.company.id,
-      host: hostOf(ctx.baseUrl), permittedUserIds: isOwned(rec) ? permittedUserIds(state, rec) : state.users.filter((u) => u.active_flag).map((u) => u.id),
+      attempt: 1, correlationId, eventId: randomUUID(), companyId: state.company.id, host: hostOf(ctx.baseUrl), permittedUserIds: permitted,
     };
     enqueue(h, { who: identity(wh), e, info });
   }
@@ -147,12 +154,16 @@ async function deliver(h: Holder, job: Job, generation: number): Promise<void> {
   await wait(ctx, 0);
   // A local emulator never sends an account's events off the machine: the create accepts any URL the
   // service would (a public host), but only loopback targets get deliveries; others fail at once, logged.
+  // The URL is checked again (a name may resolve elsewhere than when the webhook was created): never the
+  // sandbox itself, never a private or unspecified address.
   const target = current(ctx.state, who);
-  if (target && !(await onLoopback(target.subscription_url))) {
+  const url = target ? new URL(target.subscription_url) : undefined;
+  const refused = url && ((await unreachableReason(url, ctx.baseUrl)) ?? ((await onLoopback(url)) ? null : 'the sandbox delivers only to loopback'));
+  if (url && refused) {
     if (h.generation !== generation) return;
     webhooks(ctx.state).update(who.id, { last_delivery_time: ctx.now().toISOString(), last_http_status: null });
     h.stats.failed++;
-    ctx.log(`sandbox: webhook ${who.id}: not delivered to ${new URL(target.subscription_url).host} (the sandbox delivers only to loopback)`);
+    ctx.log(`sandbox: webhook ${who.id}: not delivered to ${url.host} (${refused})`);
     return;
   }
   for (let n = 1; ; n++) {
@@ -170,12 +181,6 @@ async function deliver(h: Holder, job: Job, generation: number): Promise<void> {
     }
     await wait(ctx, delay);
   }
-}
-
-/** Whether every address the URL's host names is loopback (127/8, ::1). */
-async function onLoopback(url: string): Promise<boolean> {
-  const addrs = await addressesOf(new URL(url).hostname);
-  return addrs.length > 0 && addrs.every(isLoopback);
 }
 
 /** One POST; the answer's status, or null when none came (refused, reset, timeout). */

@@ -3,11 +3,10 @@ import type { HandlerContext, RouteDef, SandboxRequest, SandboxResponse } from '
 import { has, type Body } from '../../http/validate.js';
 import { badUrl, invalidField, webhookNotFound } from './errors.js';
 import { unreachableReason } from './reachable.js';
-import { EVENT_ACTIONS, EVENT_OBJECTS, MAX_WEBHOOKS_PER_USER, VERSIONS, webhooks, type Webhook } from './store.js';
+import { EVENT_ACTIONS, EVENT_OBJECTS, isV2Only, MAX_WEBHOOKS_PER_USER, VERSIONS, webhooks, type Webhook } from './store.js';
 
 const SCOPES = ['admin'];
 const FIELDS = ['subscription_url', 'event_action', 'event_object', 'name', 'user_id', 'http_auth_user', 'http_auth_password', 'version'];
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '0.0.0.0']);
 
 /** Webhook bodies carry `status: "ok"` beside success (the vendor's documents). */
 const okBody = (status: number, data?: unknown): SandboxResponse =>
@@ -38,21 +37,17 @@ function oneOf<T extends string>(v: string, k: string, allowed: readonly T[]): T
 }
 
 /**
- * A full http(s) URL that is not an endpoint of the service and is publicly reachable. The sandbox
- * treats its own host:port (on any loopback name) and the vendor's API hosts as the service. Other
- * loopback URLs are accepted on purpose so a local listener can receive deliveries; private ranges
- * and names that do not resolve are refused (reachable.ts).
+ * A full http(s) URL that is not an endpoint of the service and is publicly reachable. The sandbox's own
+ * port on any loopback spelling and the vendor's API hosts are the service; other loopback URLs are
+ * accepted on purpose so a local listener can receive deliveries; unspecified, private and reserved
+ * addresses and names that do not resolve are refused (reachable.ts).
  */
 export async function checkSubscriptionUrl(raw: string, baseUrl: string): Promise<string> {
   let u: URL;
   try { u = new URL(raw); } catch { throw badUrl(); }
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) throw badUrl();
-  const self = new URL(baseUrl);
-  const port = (x: URL) => x.port || (x.protocol === 'https:' ? '443' : '80');
-  const sameHost = u.hostname === self.hostname || (LOOPBACK.has(u.hostname) && LOOPBACK.has(self.hostname));
-  if (sameHost && port(u) === port(self)) throw badUrl();
-  if (/(^|\.)pipedrive\.com$/i.test(u.hostname)) throw badUrl();
-  if (await unreachableReason(u)) throw badUrl();
+  if (/(^|\.)pipedrive\.com\.?$/i.test(u.hostname)) throw badUrl();
+  if (await unreachableReason(u, baseUrl)) throw badUrl();
   return raw;
 }
 
@@ -67,6 +62,8 @@ async function create(req: SandboxRequest, ctx: HandlerContext) {
   const event_object = oneOf(requiredText(b, 'event_object'), 'event_object', EVENT_OBJECTS);
   const name = requiredText(b, 'name');
   const version = has(b, 'version') && b.version !== null ? oneOf(String(b.version), 'version', VERSIONS) : '2.0';
+  // The 2026 objects exist in webhooks v2 only; a version 1.0 payload has no form for them.
+  if (version === '1.0' && isV2Only(event_object)) throw invalidField('event_object', `${event_object} is delivered only by webhooks of version 2.0`);
 
   let userId = req.userId;
   if (has(b, 'user_id') && b.user_id !== null) {

@@ -3,7 +3,10 @@
 import type { SandboxState } from '../../store/state.js';
 
 export const EVENT_ACTIONS = ['create', 'change', 'delete', '*'] as const;
-export const EVENT_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', '*'] as const;
+/** Objects of webhooks v2 only (the vendor added them on 2026-04-10); a version 1.0 webhook is never sent them. */
+export const V2_ONLY_OBJECTS = ['project', 'task', 'board', 'phase', 'deal_product', 'deal_installment'] as const;
+export const EVENT_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', ...V2_ONLY_OBJECTS, '*'] as const;
+export const isV2Only = (object: string): boolean => (V2_ONLY_OBJECTS as readonly string[]).includes(object);
 export const VERSIONS = ['1.0', '2.0'] as const;
 /** Interface / the vendor's documents: at most 40 webhooks per user. */
 export const MAX_WEBHOOKS_PER_USER = 40;

@@ -3,12 +3,12 @@ import type { HttpPort } from '../core/http-port.js';
 import { operationFields, validateInput, type RawInput, type ValidInput } from '../input/operation-input.js';
 import { jsonSchemaOf, propertiesOf } from '../input/json-schema.js';
 import { unknownKeys } from '../input/unknown-keys.js';
-import { callOperation, paginate, recordsOf } from './call.js';
-import type { CheckReader, PageOptions, Prepared, Reader } from './entry-types.js';
+import { callOperation, paginate, recordsOf } from '../api/call.js';
+import type { CheckReader, PageOptions, Prepared, Reader } from '../api/entry-types.js';
 
-export type { CheckReader, Prepared, Reader } from './entry-types.js';
-import { accountCheckOf } from './checks/index.js';
-import type { Operation } from './operation.js';
+export type { CheckReader, Prepared, Reader } from '../api/entry-types.js';
+import { accountCheckOf } from '../api/checks/index.js';
+import type { Operation } from '../api/operation.js';
 
 type Issue = { field: string; rule: string };
 

@@ -1,11 +1,12 @@
 import type { CommandSpec, OperationRef } from '../core/command.js';
+import { deprecationPhrase } from '../core/deprecation.js';
 
 /** "Calls:" block shown in --help and docs: what reaches the service and what it costs. */
 export function operationHelp(ops: readonly OperationRef[]): string {
-  const lines = ops.map(
-    (op) =>
-      `  ${op.method} ${op.path}  (cost ${op.cost ?? 'not stated'}; scopes: ${op.scopes.join(' | ') || 'none'}${op.beta ? '; beta' : ''})`,
-  );
+  const lines = ops.flatMap((op) => [
+    `  ${op.method} ${op.path}  (cost ${op.cost ?? 'not stated'}; scopes: ${op.scopes.join(' | ') || 'none'}${op.beta ? '; beta' : ''})`,
+    ...(op.deprecated ? [`    deprecated: ${deprecationPhrase(op.deprecated)}`] : []),
+  ]);
   return `Calls:\n${lines.join('\n')}`;
 }
 

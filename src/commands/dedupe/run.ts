@@ -1,0 +1,27 @@
+import { checkReader, readAll } from '../../entry/prepare.js';
+import type { Context } from '../../core/context.js';
+import { ValidationError } from '../../core/errors.js';
+import { settingsOf } from '../../health/audit/session.js';
+import { planDedupe, planText, type DedupeKind, type KeepRule } from '../../health/dedupe-plan.js';
+import { renderDocument } from '../../output/report.js';
+
+export async function runDedupe(ctx: Context, kind: DedupeKind, flags: { keep: KeepRule; similarity?: string; config?: string; region?: string }): Promise<void> {
+  const { cfg } = settingsOf({ config: flags.config, region: flags.region });
+  const own = kind === 'persons' ? cfg.duplicatePersons : cfg.duplicateOrganizations;
+  let threshold = own.nameSimilarity;
+  if (flags.similarity !== undefined) {
+    const n = Number(flags.similarity);
+    if (!Number.isFinite(n) || n < 0.5 || n > 1) throw new ValidationError([{ field: '--similarity', rule: `must be a number from 0.5 to 1 (got ${JSON.stringify(flags.similarity)})` }]);
+    threshold = n;
+  }
+  const { budgetNotice } = await import('../../automation/budget-notice.js');
+  budgetNotice(ctx, await ctx.http(), { tokens: 10, per: 'a page of 500 records', continueWith: 'run it again' });
+  const op = kind === 'persons' ? (await import('../../api/operations/persons.js')).personOps.list : (await import('../../api/operations/organizations.js')).organizationOps.list;
+  const records: Array<Record<string, unknown> & { id: number; name: string; add_time: string }> = [];
+  for await (const r of readAll(ctx, op, {})) records.push(r as (typeof records)[number]);
+  const { fieldCatalog } = await import('../../names/catalog.js');
+  const catalog = await fieldCatalog(checkReader(ctx), kind === 'persons' ? 'person' : 'organization', ctx);
+  const names = new Map(catalog.custom.map((f) => [f.key, f.name]));
+  const plan = planDedupe(kind, records, flags.keep, { match: own.match, threshold, region: cfg.phoneRegion }, names);
+  await renderDocument(ctx, { text: planText(plan), json: { dry_run: true, ...plan } as unknown as Record<string, unknown>, columns: ['kind', 'keep', 'records', 'merges', 'cost'] });
+}

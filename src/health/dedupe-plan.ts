@@ -1,0 +1,144 @@
+import { isEmpty } from './audit/record-checks.js';
+import { organizationCandidate, personCandidate, type OrganizationMatch, type PersonMatch } from './candidates.js';
+import { msOf } from './dates.js';
+import { groupDuplicates } from './duplicates.js';
+import type { OrganizationRecord, PersonRecord } from './types.js';
+
+/**
+ * The plan of a dedupe: the duplicate groups (the audit's grouping), the record each keeps (the
+ * survivor a rule picks), the fields whose values differ side by side, and the merges that would do
+ * it: `PUT /v1/<kind>/{id}/merge {merge_with_id: survivor}` for every other member (the service keeps
+ * `merge_with_id` and merges the path's record into it). The writes are not made yet; the plan has the
+ * shape they will take, so a merge run (with its undo record) reads the same document.
+ */
+
+export type DedupeKind = 'persons' | 'organizations';
+export type KeepRule = 'oldest' | 'most-complete';
+
+export interface MergeStep {
+  method: 'PUT';
+  path: string;
+  body: { merge_with_id: number };
+  cost: number;
+}
+
+export interface DedupeGroup {
+  ids: number[];
+  keep: number;
+  why_keep: string;
+  reasons: string[];
+  /** Fields whose values differ, each member's value shown as text ('' for empty). */
+  differences: Array<{ field: string; values: Record<string, string> }>;
+  merges: MergeStep[];
+}
+
+export interface DedupePlan {
+  kind: DedupeKind;
+  keep: KeepRule;
+  records: number;
+  groups: DedupeGroup[];
+  merges: number;
+  /** Cost of the merges (40 each: the merge operations' stated cost). */
+  cost: number;
+}
+
+const MERGE_COST = 40;
+
+type Rec = (PersonRecord | OrganizationRecord) & Record<string, unknown>;
+
+export interface DedupeSettings {
+  match: readonly string[];
+  threshold: number;
+  region: string | undefined;
+}
+
+export function planDedupe(kind: DedupeKind, records: readonly Rec[], keep: KeepRule, s: DedupeSettings, fieldNames: ReadonlyMap<string, string> = new Map()): DedupePlan {
+  const cands = records.map((r) => (kind === 'persons' ? personCandidate(r as PersonRecord, s.match as PersonMatch[], s.region) : organizationCandidate(r as OrganizationRecord, s.match as OrganizationMatch[])));
+  const { groups } = groupDuplicates(cands, { byName: s.match.includes('name'), threshold: s.threshold });
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const out: DedupeGroup[] = groups.map((g) => {
+    const members = g.ids.map((id) => byId.get(id)!);
+    const { id: survivor, why } = pickSurvivor(members, keep);
+    return {
+      ids: g.ids,
+      keep: survivor,
+      why_keep: why,
+      reasons: g.reasons,
+      differences: differences(members, fieldNames),
+      merges: g.ids.filter((id) => id !== survivor).map((id) => ({ method: 'PUT' as const, path: `/v1/${kind}/${id}/merge`, body: { merge_with_id: survivor }, cost: MERGE_COST })),
+    };
+  });
+  const merges = out.reduce((n, g) => n + g.merges.length, 0);
+  return { kind, keep, records: records.length, groups: out, merges, cost: merges * MERGE_COST };
+}
+
+/** oldest: the first added (then the lowest id). most-complete: the most fields filled (then the oldest). */
+function pickSurvivor(members: Rec[], keep: KeepRule): { id: number; why: string } {
+  const age = (r: Rec) => msOf(r.add_time);
+  const byAge = [...members].sort((a, b) => age(a) - age(b) || a.id - b.id);
+  if (keep === 'oldest') return { id: byAge[0]!.id, why: `oldest (added ${String(byAge[0]!.add_time).slice(0, 10)})` };
+  const filled = (r: Rec) => shownFields(r).filter(([, v]) => !isEmpty(v)).length;
+  const best = [...byAge].sort((a, b) => filled(b) - filled(a))[0]!;
+  return { id: best.id, why: `most complete (${filled(best)} fields filled)` };
+}
+
+/** The members a person or organization is compared on (the record's own, and every custom field). */
+function shownFields(r: Rec): Array<[string, unknown]> {
+  const own = ['name', 'emails', 'phones', 'org_id', 'owner_id', 'website', 'address', 'job_title', 'birthday', 'notes', 'label_ids']
+    .filter((k) => k in r)
+    .map((k) => [k, r[k]] as [string, unknown]);
+  const custom = Object.entries(r.custom_fields ?? {}).map(([k, v]) => [`custom_fields.${k}`, v] as [string, unknown]);
+  return [...own, ...custom];
+}
+
+function differences(members: Rec[], fieldNames: ReadonlyMap<string, string>): DedupeGroup['differences'] {
+  const keys = new Set(members.flatMap((m) => shownFields(m).map(([k]) => k)));
+  const out: DedupeGroup['differences'] = [];
+  for (const k of keys) {
+    const values: Record<string, string> = {};
+    for (const m of members) values[String(m.id)] = show(k.startsWith('custom_fields.') ? m.custom_fields?.[k.slice(14)] : m[k]);
+    if (new Set(Object.values(values)).size > 1) {
+      out.push({ field: fieldLabel(k, fieldNames), values });
+    }
+  }
+  return out;
+}
+
+/** A custom field by its name; a monetary field's companion (`<key>_currency`) as `<name> (currency)`. */
+function fieldLabel(k: string, fieldNames: ReadonlyMap<string, string>): string {
+  if (!k.startsWith('custom_fields.')) return k;
+  const key = k.slice('custom_fields.'.length);
+  const companion = /^(.*)_(currency|until)$/.exec(key);
+  if (companion && fieldNames.has(companion[1]!)) return `${fieldNames.get(companion[1]!)} (${companion[2]})`;
+  return fieldNames.get(key) ?? k;
+}
+
+/** A value as one line: contact lists as their values, an address as its text. */
+function show(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.map((x) => (x && typeof x === 'object' && 'value' in x ? String((x as { value: unknown }).value ?? '') : show(x))).filter(Boolean).join(', ');
+  if (typeof v === 'object') return 'value' in v ? show((v as { value: unknown }).value) : JSON.stringify(v);
+  return String(v);
+}
+
+/** The plan for people: a block per group, members side by side, and the merges that would run. */
+export function planText(p: DedupePlan): string {
+  if (!p.groups.length) return `No duplicate ${p.kind} among ${p.records} records.`;
+  const lines: string[] = [];
+  p.groups.forEach((g, n) => {
+    lines.push(`Group ${n + 1}: ${p.kind} ${g.ids.join(', ')}: ${g.reasons.join('; ')}`);
+    lines.push(`  keep ${g.keep}, ${g.why_keep}; merge ${g.merges.map((m) => m.path.split('/')[3]).join(', ')} into it`);
+    const cols = g.ids.map(String);
+    const width = Math.max(5, ...g.differences.map((d) => d.field.length));
+    const colWidth = (id: string) => Math.min(40, Math.max(id.length + (Number(id) === g.keep ? 7 : 0), ...g.differences.map((d) => (d.values[id] ?? '').length)));
+    const head = cols.map((id) => (Number(id) === g.keep ? `${id} (keep)` : id).padEnd(colWidth(id))).join('  ');
+    lines.push(`  ${'field'.padEnd(width)}  ${head}`.trimEnd());
+    for (const d of g.differences) lines.push(`  ${d.field.padEnd(width)}  ${cols.map((id) => clip(d.values[id] ?? '', 40).padEnd(colWidth(id))).join('  ')}`.trimEnd());
+    for (const m of g.merges) lines.push(`  would call: ${m.method} ${m.path} ${JSON.stringify(m.body)} (cost ${m.cost})`);
+    lines.push('');
+  });
+  lines.push(`${p.groups.length} group${p.groups.length === 1 ? '' : 's'}, ${p.merges} merge${p.merges === 1 ? '' : 's'} (cost ${p.cost}); dry run: nothing was changed.`);
+  return lines.join('\n');
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
