@@ -13,7 +13,8 @@ import { planJson, planText, type BulkPlan } from './bulk-update-plan.js';
 import { recordsByIds, recordsOfFilter, selectionOf, type RecordId } from './bulk-update-select.js';
 import { FILTER_KEY } from './bulk-update-where.js';
 import { Progress } from './progress.js';
-import { canonical } from '../runs/fingerprint.js';
+import { recordedValue } from '../runs/command-line.js';
+import { canonical, hashOf } from '../runs/fingerprint.js';
 import { isPassing } from '../runs/passing.js';
 import { writeResults } from '../runs/results.js';
 import { itemStates, openRun, readRun, runInput, type Run } from '../runs/run.js';
@@ -71,14 +72,20 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
 
   // Reads the entry's account checks make are kept for the run (a thousand leads read the labels once).
   const reader: Reader = { http: () => ctx.http(), debug: (l) => ctx.debug(l), credentials: () => ctx.credentials(), memo: new Map() };
+  // The journal keeps the changes without a secret (a custom field named api_token, a credential pasted
+  // as a value); when that took something out, it keeps their hash, and --resume needs them given again.
+  // The credentials are loaded first, so a profile's token is among the secrets known.
+  await (await ctx.credentials()).get();
+  const kept = changesGiven && recordedValue(changesGiven, ctx.knownSecrets());
+  const keptWhole = !changesGiven || canonical(kept) === canonical(changesGiven);
   const opened = await openRun(ctx, {
     kind: 'bulk-update',
     journal: statePath,
-    input: sel && changesGiven ? runInput({ area, selected, changes: changesGiven }, `${area} ${selection}: sets ${JSON.stringify(changesGiven)}`) : undefined,
+    input: sel && changesGiven ? runInput({ area, selected, changes: changesGiven }, `${area} ${selection}: sets ${JSON.stringify(kept)}`) : undefined,
     resume: flags.resume,
     newRun: flags.newRun,
     dryRun: flags.dryRun,
-    header: { area, selection, changes: changesGiven, ...(sel?.kind === 'where' ? { where: sel.where, filter_type: sel.type } : {}) },
+    header: { area, selection, changes: kept, ...(keptWhole ? {} : { changes_hash: hashOf(canonical(changesGiven)) }), ...(sel?.kind === 'where' ? { where: sel.where, filter_type: sel.type } : {}) },
     journalFlag: '--state',
     // A temporary --where filter a killed run left behind goes first, whatever happens next.
     cleanup: async (h, entries, append) => (await import('./bulk-update-where.js')).removeLeftoverFilter(ctx, reader, http, h.run_id, entries, append),
@@ -87,9 +94,15 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   const run = opened.run;
   const header = opened.state === 'resume' ? run.header : undefined;
   if (header && header.area !== area) throw new UsageError(`--resume: ${statePath} belongs to a bulk update of ${String(header.area)}; this command updates ${area}`);
+  const heldBack = typeof header?.changes_hash === 'string';
+  if (header && heldBack && !given) {
+    throw new UsageError(`--resume: the journal in ${statePath} does not keep the values it sets that are secrets (${JSON.stringify(header.changes)}); give the same --data/--field again with --resume`, 'The journal keeps their hash: the same values continue the run; other values need --new-run.');
+  }
   const changes = (changesGiven ?? header?.changes) as Rec;
-  if (header && given && canonical(changes) !== canonical(header.changes)) {
-    throw new UsageError(`--resume: the journal in ${statePath} sets ${JSON.stringify(header.changes)}; this command sets ${JSON.stringify(changes)}`, 'Resume with the same fields (or none: the journal has them), or --new-run to start another update (the journal\'s record is kept).');
+  if (header && given && (heldBack ? hashOf(canonical(changes)) !== header.changes_hash : canonical(changes) !== canonical(header.changes))) {
+    throw new UsageError(heldBack
+      ? `--resume: this command sets other values than the run in ${statePath} was started with (the journal keeps only their hash: ${JSON.stringify(header.changes)})`
+      : `--resume: the journal in ${statePath} sets ${JSON.stringify(header.changes)}; this command sets ${JSON.stringify(kept)}`, `Resume with the same fields${heldBack ? '' : ' (or none: the journal has them)'}, or --new-run to start another update (the journal's record is kept).`);
   }
   const hasIdsFilter = operationFields(o.list).fields.some((f) => f.location === 'query' && f.key === 'ids');
 

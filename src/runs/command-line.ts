@@ -4,7 +4,9 @@
  * are read by people and by `runs list`, so a secret typed into a word must not be kept: a JSON word
  * (`--data '{"api_token":"…"}'`) keeps its shape with secret-keyed values replaced, a `key=value` word
  * (`--field`, `--param`) loses a secret key's value, and any word loses the credentials this command
- * knows and anything shaped like a bearer or basic credential (the rules of src/core/redact.ts).
+ * knows and anything shaped like a bearer or basic credential (the rules of src/core/redact.ts). The
+ * rest of a journal's header (the kind's own fields: a bulk update's changes) is kept the same way
+ * (`recordedValue`).
  */
 import { isSecretKey, REDACTED, redactText, redactUrlEncoded, redactValue } from '../core/redact.js';
 
@@ -42,4 +44,18 @@ function jsonOf(word: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A value a run keeps in its header or record (a bulk update's changes, the input in words): values
+ * under secret keys replaced, the credentials this command knows taken out of every string.
+ */
+export function recordedValue<T>(value: T, secrets: readonly string[]): T {
+  const strip = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactText(v, secrets);
+    if (Array.isArray(v)) return v.map(strip);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strip(x)]));
+    return v;
+  };
+  return strip(redactValue(value)) as T;
 }

@@ -28,7 +28,7 @@ import type { Context } from '../core/context.js';
 import { CancelledError, UsageError } from '../core/errors.js';
 import { accountOf, describeAccount, sameAccount } from './account.js';
 import { removeIfExists } from '../fs/remove.js';
-import { recordedCommand } from './command-line.js';
+import { recordedCommand, recordedValue } from './command-line.js';
 import { readRun, type ItemEntry, type RunEnd, type RunHeader, type RunInput, type WriteIntent } from './entries.js';
 import { Journal } from './journal.js';
 import { readRecord, removeRecord, saveRecord, setAside, type RunKind, type RunRecord } from './registry.js';
@@ -185,7 +185,11 @@ export class Run {
     if (!this.started) {
       this.header.account = await accountOf(this.ctx);
       // After the account: the credentials are loaded by then, so every secret this command knows is taken out.
-      this.header.command = recordedCommand(this.ctx.argv, this.ctx.knownSecrets());
+      const secrets = this.ctx.knownSecrets();
+      this.header.command = recordedCommand(this.ctx.argv, secrets);
+      // The kind's own fields and the input in words are kept the same way: a journal outlives the run.
+      for (const k of Object.keys({ ...this.o.header, ...extra })) this.header[k] = recordedValue(this.header[k], secrets);
+      this.header.input = { ...this.header.input, describe: recordedValue(this.header.input.describe, secrets) };
     }
     this.log = new Journal(this.o.journal);
     if (!this.started) await this.log.append(this.header);
