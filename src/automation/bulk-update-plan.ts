@@ -1,6 +1,7 @@
 import type { Operation } from '../api/operation.js';
 import type { DailyBudget } from '../core/http-port.js';
 import type { FieldChange } from './bulk-update-changes.js';
+import { safeText } from '../output/safe-text.js';
 import { costText } from './budget-notice.js';
 
 /** What a bulk update will do, before it does it: printed on stderr, and as the document of --dry-run. */
@@ -34,8 +35,9 @@ export function planText(p: BulkPlan): string {
   const lines = [`Bulk update of ${p.area} selected by ${p.selection}: ${n(p.selected)} record${p.selected === 1 ? '' : 's'}`];
   for (const f of p.fields) {
     const from = [...f.from].sort((a, b) => b[1] - a[1]);
-    const shown = from.slice(0, 3).map(([v, c]) => `${v}: ${n(c)}`).join(', ') + (from.length > 3 ? `, ${from.length - 3} other values` : '');
-    lines.push(`  ${f.field} → ${f.to}: ${n(f.changes)} change${f.changes ? ` (from ${shown})` : ''}, ${n(f.already)} already at the value`);
+    const shown = from.slice(0, 3).map(([v, c]) => `${safeText(String(v))}: ${n(c)}`).join(', ') + (from.length > 3 ? `, ${from.length - 3} other values` : '');
+    // Values come from records (anyone who can edit one chooses them): shown safe, never raw.
+    lines.push(`  ${safeText(f.field)} → ${safeText(String(f.to))}: ${n(f.changes)} change${f.changes === 1 ? '' : 's'}${f.changes ? ` (from ${shown})` : ''}, ${n(f.already)} already at the value`);
   }
   const parts = [`${n(p.to_update)} to update`, `${n(p.unchanged)} unchanged (not written)`];
   if (p.not_found) parts.push(`${n(p.not_found)} not found`);

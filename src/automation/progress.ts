@@ -1,5 +1,6 @@
 import type { Context } from '../core/context.js';
 import { statusLineOpen } from '../core/io.js';
+import { safeText } from '../output/safe-text.js';
 
 /**
  * One self-rewriting status line on stderr, only on a terminal (scripts and CI get a clean stream).
@@ -35,7 +36,8 @@ export class Progress {
     const rate = count / secs;
     const of = total !== undefined ? ` / ${total.toLocaleString('en-US')}` : '';
     const eta = total !== undefined && rate > 0 && total > count ? `, ${formatDuration((total - count) / rate)} left` : '';
-    return `${this.label}: ${count.toLocaleString('en-US')}${of} (${Math.round(rate).toLocaleString('en-US')}/s${eta})${extra ? `, ${extra}` : ''}`;
+    // The label and the extra may carry a file's or a record's name: never a terminal sequence.
+    return `${safeText(this.label)}: ${count.toLocaleString('en-US')}${of} (${Math.round(rate).toLocaleString('en-US')}/s${eta})${extra ? `, ${safeText(extra)}` : ''}`;
   }
 }
 

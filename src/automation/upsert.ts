@@ -1,4 +1,5 @@
 import { callOperation, recordsOf } from '../api/call.js';
+import { safeLines } from '../output/safe-text.js';
 import type { Operation } from '../api/operation.js';
 import { checkReader, prepare, read, readAll } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
@@ -134,7 +135,8 @@ function inputFlag(key: MatchKey): string {
 
 /** Status lines go to stderr always: scripts read stdout, and "unchanged" is what a re-run says. */
 function say(ctx: Context, line: string): void {
-  ctx.io.stderr.write(`${line}\n`);
+  // A status line may quote a record's text (its title): shown safe on a terminal.
+  ctx.io.stderr.write(`${safeLines(line)}\n`);
 }
 
 /** json/ndjson (and --query) get {action, changed, record}; a table or TSV shows the record as create does. */

@@ -34,7 +34,7 @@ describe('bulk-update and the daily budget', () => {
     // One list read of the 20 ids (cost 10) before the plan: 99,990 left when it is shown.
     expect(r.stderr).toBe([
       'Bulk update of deals selected by --ids: 20 records',
-      '  owner_id → 2: 20 change (from 1: 20), 0 already at the value',
+      '  owner_id → 2: 20 changes (from 1: 20), 0 already at the value',
       '  20 to update, 0 unchanged (not written)',
       '  cost: about 100 tokens of 99,990 left today',
       '    20 × 5 (PATCH /api/v2/deals/{id}), plus 10 already spent on reads',

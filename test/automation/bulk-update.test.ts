@@ -132,7 +132,7 @@ describe('bulk-update: plan, confirmation and selection', () => {
     const open = (await deals()).filter((d) => d.status === 'open');
     const at2 = open.filter((d) => d.owner_id === 2).length;
     expect(r.stderr).toContain(`Bulk update of deals selected by --status open: ${open.length} records\n`);
-    expect(r.stderr).toContain(`  owner_id → 2: ${open.length - at2} change (from `);
+    expect(r.stderr).toContain(`  owner_id → 2: ${open.length - at2} change${open.length - at2 === 1 ? '' : 's'} (from `);
     expect(r.stderr).toContain(`, ${at2} already at the value\n`);
     expect(r.stderr).toContain(`  ${open.length - at2} to update, ${at2} unchanged (not written)\n`);
     expect(r.stderr).toMatch(new RegExp(`^  cost: about ${(open.length - at2) * 5} tokens of [\\d,]+ left today\n    ${open.length - at2} × 5 \\(PATCH /api/v2/deals/\\{id\\}\\), plus 10 already spent on reads\n`, 'm'));

@@ -21,7 +21,8 @@ demoSandboxPerTest((f) => {
   fx = f;
 });
 
-const CSV = ['name,email,owner_id', 'Ann Import,ann@example.org,1', 'Ben Import,ben@example.org,2', 'Alice Andersson,alice.andersson@example.org,1', ''].join('\n');
+// Frank Fischer (6): a demo person whose email no other person shares (the demo's dirt duplicates Alice's).
+const CSV = ['name,email,owner_id', 'Ann Import,ann@example.org,1', 'Ben Import,ben@example.org,2', 'Frank Fischer,frank.fischer@example.org,1', ''].join('\n');
 
 describe('import --upsert --match-on email', () => {
   it('creates what is new and leaves what matches; run again: no write, every row "unchanged"', async () => {
@@ -32,7 +33,7 @@ describe('import --upsert --match-on email', () => {
     expect((await writes()).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v2/persons', 'POST /api/v2/persons']);
     const results = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
     expect(results.map((r) => [r.line, r.action])).toEqual([[2, 'created'], [3, 'created'], [4, 'unchanged']]);
-    expect(results[2].id).toBe(1);
+    expect(results[2].id).toBe(6);
 
     // The same command again: the run is finished, nothing is read or sent (the run policy, src/runs).
     await fx.clearRequests();
@@ -47,7 +48,7 @@ describe('import --upsert --match-on email', () => {
     expect(second.stdout).toContain('Upserted persons: 0 created, 0 updated, 3 unchanged; 0 failed, 0 skipped.');
     expect(await writes()).toEqual([]);
     const again = ndjson(readFileSync(`${f}.results.ndjson`, 'utf8'));
-    expect(again.map((r) => [r.line, r.action, r.id])).toEqual([[2, 'unchanged', results[0].id], [3, 'unchanged', results[1].id], [4, 'unchanged', 1]]);
+    expect(again.map((r) => [r.line, r.action, r.id])).toEqual([[2, 'unchanged', results[0].id], [3, 'unchanged', results[1].id], [4, 'unchanged', 6]]);
     // One paged read of the persons list, no search per row.
     const reads = (await fx.requests()).map((r) => r.path);
     expect(reads.filter((p) => p === '/api/v2/persons')).toHaveLength(1);
@@ -75,20 +76,20 @@ describe('import --upsert --match-on email', () => {
   });
 
   it('--dry-run says per row what would happen and sends nothing', async () => {
-    const f = file('people.csv', CSV.replace('Alice Andersson,alice.andersson@example.org,1', 'Alice Andersson,alice.andersson@example.org,2'));
+    const f = file('people.csv', CSV.replace('Frank Fischer,frank.fischer@example.org,1', 'Frank Fischer,frank.fischer@example.org,2'));
     const r = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Dry run: nothing was sent. persons matched on email: 2 to create, 1 to update, 0 unchanged');
-    expect(r.stdout).toContain('  cost 25: GET /api/v2/persons read once (10), writes 15\n  line 2: create\n  line 3: create\n  line 4: update person 1 (owner_id)');
+    expect(r.stdout).toContain('  cost 25: GET /api/v2/persons read once (10), writes 15\n  line 2: create\n  line 3: create\n  line 4: update person 6 (owner_id)');
     expect(await writes()).toEqual([]);
   });
 
   it('two rows matching one person are refused by line; nothing is sent', async () => {
-    const f = file('twice.csv', ['name,emails', 'Alice A,alice.andersson@example.org', 'Someone,new@example.org', 'Alice B,ALICE.ANDERSSON@example.org', ''].join('\n'));
+    const f = file('twice.csv', ['name,emails', 'Frank A,frank.fischer@example.org', 'Someone,new@example.org', 'Frank B,FRANK.FISCHER@example.org', ''].join('\n'));
     const r = await run(['import', 'persons', '--file', f, '--upsert', '--match-on', 'email']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('line 2: email: lines 2, 4 match the same person (id 1); keep one row per person');
-    expect(r.stderr).toContain('line 4: email: lines 2, 4 match the same person (id 1)');
+    expect(r.stderr).toContain('line 2: email: lines 2, 4 match the same person (id 6); keep one row per person');
+    expect(r.stderr).toContain('line 4: email: lines 2, 4 match the same person (id 6)');
     expect(r.stderr).not.toContain('line 3:');
     expect(await writes()).toEqual([]);
   });

@@ -23,7 +23,8 @@ describe('audit of 50,000 deals', () => {
     expect(r.code, r.stderr.slice(-500)).toBe(0);
     const reqs = (await fx.requests()).filter((q) => q.path.startsWith('/api/'));
     const deals = reqs.filter((q) => q.path === '/api/v2/deals');
-    const total = (await fx.collection('deals')).length;
+    // The plain list leaves the demo's archived deal out (issue 29.14): the audit reads the live ones.
+    const total = (await fx.collection<{ is_archived: boolean }>('deals')).filter((d) => !d.is_archived).length;
     expect(total).toBe(BULK + 17);
     expect(deals).toHaveLength(Math.ceil(total / 500));
     expect(deals.every((q) => q.query.limit === '500' && q.status === 200)).toBe(true);

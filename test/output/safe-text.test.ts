@@ -5,6 +5,7 @@
 // notices, prompt choices, webhook event lines and error messages. JSON and NDJSON stay exact.
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { planText } from '../../src/automation/bulk-update-plan.js';
 import { summaryLine } from '../../src/commands/webhooks/listen-format.js';
 import { renderDocument, reportWriter } from '../../src/output/report.js';
 import { safeLines, safeText } from '../../src/output/safe-text.js';
@@ -137,6 +138,17 @@ describe('notices, text reports and event lines', () => {
     await w.end({ text: `1 to create: ${HOSTILE}`, json: {} });
     await renderDocument(c.ctx, { json: { name: HOSTILE }, text: `plan for ${HOSTILE}\n2 rows` });
     expect(c.out()).toBe(`+ create lead ${SHOWN}\n1 to create: ${SHOWN}\nplan for ${SHOWN}\n2 rows\n`);
+  });
+
+  it('a bulk update plan quotes the values it replaces and the value it sets safely', () => {
+    const update = { id: 'deals_update', method: 'PATCH', path: '/api/v2/deals/{id}', cost: 5 } as unknown as Parameters<typeof planText>[0]['update'];
+    const text = planText({
+      area: 'deals', selection: '--status open', selected: 2, to_update: 2, unchanged: 0, not_found: 0, done_earlier: 0,
+      fields: [{ field: 'title', to: `new${ESC}[1A`, changes: 2, already: 0, from: new Map([[HOSTILE, 2]]) }] as unknown as Parameters<typeof planText>[0]['fields'],
+      update, read_cost: 10, daily: undefined, service_now: 0,
+    });
+    expect(text).not.toMatch(RAW);
+    expect(text).toContain(`title → new\\x1b[1A: 2 changes (from ${SHOWN}: 2)`);
   });
 
   it('webhooks listen: an event line shows what a sender put in the payload safely', () => {

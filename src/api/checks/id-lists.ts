@@ -7,7 +7,7 @@ import { personOps } from '../operations/persons.js';
 import { projectFieldOps } from '../operations/project-fields.js';
 import type { Operation } from '../operation.js';
 import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js';
-import type { ValidInput } from '../../input/operation-input.js';
+import type { ValidInput } from '../entry-types.js';
 import type { CheckReader } from '../entry-types.js';
 
 /**
