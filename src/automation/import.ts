@@ -6,9 +6,9 @@ import type { Context } from '../core/context.js';
 import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
 import type { HttpResponse } from '../http/types.js';
-import { canonical, hashFile, hashOf } from '../runs/fingerprint.js';
+import { hashFile } from '../runs/fingerprint.js';
 import { isPassing } from '../runs/passing.js';
-import { openRun, type Run, type RunInput } from '../runs/run.js';
+import { itemStates, openRun, runInput, type ItemEntry, type Run, type RunInput } from '../runs/run.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import { readOnlyFields, type ImportResource } from './resources.js';
@@ -70,6 +70,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     newRun: o.newRun ?? false,
     dryRun: o.dryRun,
     header: { resource: resource.name, file: o.file, format: o.format, file_hash: fileHash, match_on: matchOn },
+    journalFlag: '--state',
     differs: (h) => (h.resource !== resource.name || h.format !== o.format || (h.match_on ?? null) !== matchOn
       ? `it imports ${String(h.resource)} (${String(h.format)}${h.match_on ? `, upsert on ${String(h.match_on)}` : ''}); this command imports ${resource.name} (${o.format}${matchOn ? `, upsert on ${matchOn}` : ''})`
       : `${o.file} changed since that run started (its content hash differs), so its lines are other rows now`),
@@ -84,23 +85,16 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const retrying = new Set<number>(); // failed on a passing error without an ambiguous answer
   const pendingUpdates = new Set<number>(); // upsert: the write in flight was the PATCH of a matched record
   const lastSent = new Map<number, Record<string, unknown>>(); // the body each row's last send carried
-  for (const e of opened.state === 'resume' ? opened.entries : []) {
-    const line = Number(e.key);
-    if (e.status === 'sending') {
-      if (!pending.has(line)) pending.set(line, Number(e.at ?? Date.now()));
-      if (e.op === 'update') pendingUpdates.add(line);
-      if (e.sent && typeof e.sent === 'object') lastSent.set(line, e.sent as Record<string, unknown>);
-    } else if (e.status === 'failed' && e.retry === true) {
-      // Failed on something passing (budget, network, 5xx after every retry): --resume tries the row
-      // again, after the same look-up as a row left in "sending", so it is never created twice.
-      outcomes.delete(line);
-      pending.set(line, Number(e.at ?? Date.now()));
-      retrying.add(line);
-    } else {
-      pending.delete(line);
-      const done: Outcome = e.status === 'done' ? { line, id: e.id as string | number } : { line, error: String(e.error) };
-      outcomes.set(line, e.action === undefined ? done : Object.assign(done, { action: e.action }, e.changed ? { changed: e.changed } : {}));
-    }
+  for (const s of itemStates(opened.state === 'resume' ? opened.entries : []).values()) {
+    const line = Number(s.key);
+    if (s.unsettled) {
+      // Left in "sending", or failed on something passing (budget, network, 5xx after every retry):
+      // looked up with what was sent before anything is sent, so it is never created twice.
+      pending.set(line, s.since ?? Date.now());
+      if (s.write?.op === 'update') pendingUpdates.add(line);
+      if (s.write?.sent && typeof s.write.sent === 'object') lastSent.set(line, s.write.sent as Record<string, unknown>);
+      if (s.last.status === 'failed') retrying.add(line);
+    } else outcomes.set(line, outcomeOf(line, s.last));
   }
   const wasPending = new Set(pending.keys());
 
@@ -220,7 +214,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
         if (upsert && update) {
           const input = await upsert.updateInput(reader, update);
           // The values the PATCH replaces: an undo puts them back.
-          await run.append({ key: String(line), op: 'update', status: 'sending', at: sentAt, record: update.id, sent: input.body, prior: upsert.priorOf(line, update.patch) });
+          await run.sending(String(line), { op: 'update', at: sentAt, record: update.id, sent: input.body as Record<string, unknown>, prior: upsert.priorOf(line, update.patch) });
           await callOperation(http, upsert.ops.update, input);
           await record(run, outcomes, Object.assign({ line, id: update.id }, { action: 'updated', changed: update.changed }));
           sent++;
@@ -228,7 +222,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
           return;
         }
         const input = await entry(body);
-        await run.append({ key: String(line), op: 'create', status: 'sending', at: sentAt, sent: input.body });
+        await run.sending(String(line), { op: 'create', at: sentAt, sent: input.body as Record<string, unknown> });
         const { envelope } = await callOperation(http, op, input, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
@@ -398,7 +392,16 @@ function reconcileHook(
 async function record(run: Run, outcomes: Map<number, Outcome>, outcome: Outcome, extra: Record<string, unknown> = {}): Promise<void> {
   outcomes.set(outcome.line, outcome);
   const { line, ...rest } = outcome;
-  await run.append({ key: String(line), status: 'id' in outcome ? 'done' : 'failed', ...rest, ...extra });
+  if ('error' in rest) {
+    const { error, ...more } = rest;
+    await run.failed(String(line), error, { ...more, ...extra });
+  } else await run.done(String(line), { ...rest, ...extra });
+}
+
+/** A settled row's outcome as its last journal entry says. */
+function outcomeOf(line: number, e: ItemEntry): Outcome {
+  const done: Outcome = e.status === 'done' ? { line, id: e.id as string | number } : { line, error: String(e.error) };
+  return e.action === undefined ? done : Object.assign(done, { action: e.action }, e.changed ? { changed: e.changed } : {});
 }
 
 function invalidRowsError(invalid: Array<{ line: number; issues: Issue[] }>, file: string): ValidationError {
@@ -456,7 +459,7 @@ async function printSummary(ctx: Context, o: ImportOptions, s: { created: number
 
 /** What an import run is of: the kind, the format, the upsert key and the file's content (its hash). */
 export function importInput(resource: string, format: InputFormat, matchOn: string | null, file: string, fileHash: string): RunInput {
-  return { fingerprint: hashOf(canonical({ resource, format, match_on: matchOn, file: fileHash })), describe: `${resource}${matchOn ? ` (upsert on ${matchOn})` : ''} from ${file}` };
+  return runInput({ resource, format, match_on: matchOn, file: fileHash }, `${resource}${matchOn ? ` (upsert on ${matchOn})` : ''} from ${file}`);
 }
 
 export function defaultStatePath(file: string): string {
