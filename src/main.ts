@@ -18,6 +18,8 @@ import { VERSION } from './core/version.js';
  */
 export async function main(argv: string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   let ctx: Context | undefined;
+  // What a run records as its command line (src/runs): the words as given, before the rewrites below.
+  const typed: readonly string[] = argv;
   if (argv.includes('--no-color')) {
     argv = argv.filter((a) => a !== '--no-color');
     env = { ...env, CRMCTL_NO_COLOR: '1' };
@@ -39,7 +41,7 @@ export async function main(argv: string[], io: IO = processIO(), env: NodeJS.Pro
     }
     // Lets the test suite check the crash report of the shipped bundle; not a user setting.
     if (env.CRMCTL_INTERNAL_CRASH === '1') throw new TypeError('internal crash requested by CRMCTL_INTERNAL_CRASH');
-    const program = await buildProgram(argv, io, env, { onContext: (c) => (ctx = c), quietUsageErrors: wantsJsonErrors(argv) });
+    const program = await buildProgram(argv, io, env, { onContext: (c) => (ctx = c), quietUsageErrors: wantsJsonErrors(argv), argv: typed });
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.OK;
   } catch (err) {

@@ -14,6 +14,8 @@ import { safeLines } from './output/safe-text.js';
 export interface ProgramHooks {
   /** Receives the context of the command that ran, so main can close it. */
   onContext(ctx: Context): void;
+  /** The command line as typed (before main takes --no-color out or turns `help X` into `X --help`): every context's argv. */
+  argv: readonly string[];
   /** Commander's usage errors are not printed: main reports them as JSON (json/ndjson output). */
   quietUsageErrors?: boolean;
 }
@@ -122,7 +124,7 @@ function examplesBlock(examples: readonly string[]): string {
 export async function commandTree(): Promise<TreeNode> {
   // Imported here, not at the top: only docs, completion and tests walk the tree.
   const { quietIO, treeOf } = await import('./docs/tree.js');
-  return treeOf(await buildProgram([], quietIO(), { COLUMNS: '100' }, { onContext: () => undefined }, { all: true }));
+  return treeOf(await buildProgram([], quietIO(), { COLUMNS: '100' }, { onContext: () => undefined, argv: [] }, { all: true }));
 }
 
 /** What commands may ask about the program they run in (core/command.ts ProgramInfo). */
@@ -192,7 +194,7 @@ function wire(cmd: Command, spec: CommandSpec, io: IO, env: NodeJS.ProcessEnv, h
   cmd.action(async (...actionArgs: unknown[]) => {
     const self = actionArgs[actionArgs.length - 1] as Command;
     const args = actionArgs.slice(0, -2).flatMap((a) => a as string | string[]) as string[];
-    const ctx = createContext(io, env, globalsFrom(self, env));
+    const ctx = createContext(io, env, globalsFrom(self, env), hooks.argv);
     hooks.onContext(ctx);
     // A query that does not parse is refused before anything is read or sent; the library loads only with the flag.
     if (ctx.globals.query !== undefined) await (await import('./output/query.js')).checkQuery(ctx);

@@ -13,11 +13,11 @@ import { planJson, planText, type BulkPlan } from './bulk-update-plan.js';
 import { recordsByIds, recordsOfFilter, selectionOf, type RecordId } from './bulk-update-select.js';
 import { FILTER_KEY } from './bulk-update-where.js';
 import { Progress } from './progress.js';
+import { recordedValue } from '../runs/command-line.js';
 import { canonical, hashOf } from '../runs/fingerprint.js';
-import { Journal } from '../runs/journal.js';
 import { isPassing } from '../runs/passing.js';
 import { writeResults } from '../runs/results.js';
-import { openRun, type Run } from '../runs/run.js';
+import { itemStates, openRun, readRun, runInput, type Run } from '../runs/run.js';
 
 type Rec = Record<string, unknown>;
 
@@ -72,14 +72,21 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
 
   // Reads the entry's account checks make are kept for the run (a thousand leads read the labels once).
   const reader: Reader = { http: () => ctx.http(), debug: (l) => ctx.debug(l), credentials: () => ctx.credentials(), memo: new Map() };
+  // The journal keeps the changes without a secret (a custom field named api_token, a credential pasted
+  // as a value); when that took something out, it keeps their hash, and --resume needs them given again.
+  // The credentials are loaded first, so a profile's token is among the secrets known.
+  await (await ctx.credentials()).get();
+  const kept = changesGiven && recordedValue(changesGiven, ctx.knownSecrets());
+  const keptWhole = !changesGiven || canonical(kept) === canonical(changesGiven);
   const opened = await openRun(ctx, {
     kind: 'bulk-update',
     journal: statePath,
-    input: sel && changesGiven ? { fingerprint: hashOf(canonical({ area, selected, changes: changesGiven })), describe: `${area} ${selection}: sets ${JSON.stringify(changesGiven)}` } : undefined,
+    input: sel && changesGiven ? runInput({ area, selected, changes: changesGiven }, `${area} ${selection}: sets ${JSON.stringify(kept)}`) : undefined,
     resume: flags.resume,
     newRun: flags.newRun,
     dryRun: flags.dryRun,
-    header: { area, selection, changes: changesGiven, ...(sel?.kind === 'where' ? { where: sel.where, filter_type: sel.type } : {}) },
+    header: { area, selection, changes: kept, ...(keptWhole ? {} : { changes_hash: hashOf(canonical(changesGiven)) }), ...(sel?.kind === 'where' ? { where: sel.where, filter_type: sel.type } : {}) },
+    journalFlag: '--state',
     // A temporary --where filter a killed run left behind goes first, whatever happens next.
     cleanup: async (h, entries, append) => (await import('./bulk-update-where.js')).removeLeftoverFilter(ctx, reader, http, h.run_id, entries, append),
   });
@@ -87,9 +94,15 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   const run = opened.run;
   const header = opened.state === 'resume' ? run.header : undefined;
   if (header && header.area !== area) throw new UsageError(`--resume: ${statePath} belongs to a bulk update of ${String(header.area)}; this command updates ${area}`);
+  const heldBack = typeof header?.changes_hash === 'string';
+  if (header && heldBack && !given) {
+    throw new UsageError(`--resume: the journal in ${statePath} does not keep the values it sets that are secrets (${JSON.stringify(header.changes)}); give the same --data/--field again with --resume`, 'The journal keeps their hash: the same values continue the run; other values need --new-run.');
+  }
   const changes = (changesGiven ?? header?.changes) as Rec;
-  if (header && given && canonical(changes) !== canonical(header.changes)) {
-    throw new UsageError(`--resume: the journal in ${statePath} sets ${JSON.stringify(header.changes)}; this command sets ${JSON.stringify(changes)}`, 'Resume with the same fields (or none: the journal has them), or --new-run to start another update (the journal\'s record is kept).');
+  if (header && given && (heldBack ? hashOf(canonical(changes)) !== header.changes_hash : canonical(changes) !== canonical(header.changes))) {
+    throw new UsageError(heldBack
+      ? `--resume: this command sets other values than the run in ${statePath} was started with (the journal keeps only their hash: ${JSON.stringify(header.changes)})`
+      : `--resume: the journal in ${statePath} sets ${JSON.stringify(header.changes)}; this command sets ${JSON.stringify(kept)}`, `Resume with the same fields${heldBack ? '' : ' (or none: the journal has them)'}, or --new-run to start another update (the journal's record is kept).`);
   }
   const hasIdsFilter = operationFields(o.list).fields.some((f) => f.location === 'query' && f.key === 'ids');
 
@@ -114,16 +127,12 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
   try {
     if (header && journaledIds) {
       ids = journaledIds;
-      for (const e of entries) {
-        if (e.key === 'selection' || e.key.startsWith('filter:')) continue;
-        const id = String(e.key);
-        if (e.status === 'sending' || (e.status === 'failed' && e.retry === true)) {
-          outcomes.delete(id);
-          pending.add(id);
-        } else {
-          pending.delete(id);
+      for (const { key, unsettled, last: e } of itemStates(entries).values()) {
+        if (key === 'selection' || key.startsWith('filter:')) continue;
+        if (unsettled) pending.add(key);
+        else {
           const status = e.status === 'failed' ? 'failed' : e.action === 'unchanged' ? 'unchanged' : 'updated';
-          outcomes.set(id, { id: (e.record ?? e.key) as RecordId, status, ...(e.error !== undefined ? { error: String(e.error) } : {}) });
+          outcomes.set(key, { id: (e.record ?? e.key) as RecordId, status, ...(e.error !== undefined ? { error: String(e.error) } : {}) });
         }
       }
       if (o.filters.some((f) => o.tableOpts[f.flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())] !== undefined) || flags.ids !== undefined || flags.filterId !== undefined || flags.where.length > 0) {
@@ -234,7 +243,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
     let failed = 0;
     const sendOne = async (id: RecordId, input: Prepared): Promise<void> => {
       // The values the update replaces, from the record as read for the plan: an undo writes them back.
-      await run.append({ key: String(id), op: 'update', status: 'sending', at: Date.now(), record: id, sent: input.body, prior: priorValues(current.get(String(id)) ?? {}, input.body as Rec) });
+      await run.sending(String(id), { op: 'update', record: id, sent: input.body as Rec, prior: priorValues(current.get(String(id)) ?? {}, input.body as Rec) });
       let unsettled = false;
       // PATCH is idempotent on paper, but a blind resend would write a record twice: ask the record first.
       const reconcile = async (): Promise<HttpResponse | undefined> => {
@@ -318,7 +327,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
  * begun its journal for the temporary filter, which is deleted by now, so nothing is left to continue.
  */
 async function endBeforeWrites(run: Run): Promise<void> {
-  if (run.resumable && !Journal.read(run.journal).some((e) => e.key === FILTER_KEY && e.op === 'delete' && e.status !== 'done')) await run.discard();
+  if (run.resumable && !readRun(run.journal).items.some((e) => e.key === FILTER_KEY && e.op === 'delete' && e.status !== 'done')) await run.discard();
   else await run.close();
 }
 
@@ -364,5 +373,6 @@ function fieldOf(update: Operation, field: string): string {
 async function record(run: Run, outcomes: Map<string, Outcome>, outcome: Outcome, extra: Rec = {}): Promise<void> {
   outcomes.set(String(outcome.id), outcome);
   const { id, status, error } = outcome;
-  await run.append({ key: String(id), status: status === 'failed' ? 'failed' : 'done', record: id, ...(status === 'failed' ? { error } : { action: status }), ...extra });
+  if (status === 'failed') await run.failed(String(id), error ?? 'failed', { record: id, ...extra });
+  else await run.done(String(id), { record: id, action: status, ...extra });
 }

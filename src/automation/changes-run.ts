@@ -1,10 +1,11 @@
 /** One run of `crmctl changes`: read the feed, write every line, and only then move the watermark. */
+import { userOps } from '../api/operations/users.js';
 import type { Context } from '../core/context.js';
+import { accountOf } from '../runs/account.js';
 import { ApiError, CliError, RateLimitError, UsageError, ValidationError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { ChangeFeed, CHANGE_TYPES, type Boundary, type Change, type ChangeType } from './changes-feed.js';
 import type { HttpPort } from '../core/http-port.js';
-import { accountIdentity } from './changes-account.js';
 import { isSpan, parseSince, toServiceTime } from './changes-time.js';
 import { Watermark } from './changes-watermark.js';
 import { FileSink, StreamSink, type Sink } from './sink.js';
@@ -26,8 +27,12 @@ export async function runChanges(ctx: Context, o: ChangesOptions): Promise<void>
   const ndjson = (output === undefined || output === 'ndjson') && ctx.globals.query === undefined && ctx.globals.fields === undefined;
   if (o.out && !ndjson) throw new UsageError('--out writes NDJSON; drop --output, --fields and --query, or drop --out');
 
-  // One read (users/me, cost 2): whose watermark this is, and the service's clock from its Date header.
-  const account = await accountIdentity(ctx);
+  // Whose watermark this is: the account of src/runs (users/me, cost 2, read once a token). A span
+  // (--since 24h) needs the service's clock from that read's Date header, so it is read then even when known.
+  const account = await accountOf(ctx, { ask: o.since !== undefined && isSpan(o.since) });
+  if (account.company_id === null || account.user_id === null) {
+    throw new CliError(`GET ${userOps.me.path} gave no company_id and id: the changes watermark cannot tell which account it belongs to.`);
+  }
   const http = await ctx.http();
   const since = o.since === undefined ? undefined : sinceOnServiceClock(o.since, http);
   const profile = await ctx.profileName();

@@ -1,6 +1,6 @@
 /**
  * The feed's watermark: per account and per set of kinds, a small file in the config directory
- * (<config dir>/changes/<account>.<kinds>.json, the account as changes-account.ts names it) holding the
+ * (<config dir>/changes/<account>.<kinds>.json, the account of src/runs/account.ts as `accountKey` names it) holding the
  * boundary of the last run that finished writing. Replaced atomically, and only after the run's output
  * was written and flushed. Keyed by account, not by profile: the same profile name (or env credentials,
  * which run under the default profile's name) can reach another account.
@@ -9,13 +9,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/store.js';
 import { acquireLock } from '../fs/lock.js';
-import { accountKey, type AccountIdentity } from './changes-account.js';
+import { accountKey, type AccountIdentity } from '../runs/account.js';
 import { readJson, removeIfExists, writeJsonAtomic } from './durable.js';
 import { CHANGE_TYPES, type Boundary, type ChangeType } from './changes-feed.js';
 
 interface WatermarkFile extends Boundary {
   version: 1;
-  account: { origin: string; company_id: number | string; user_id: number | string };
+  account: { origin: string; company_id: number | null; user_id: number | null };
   profile: string;
   types: ChangeType[];
   /** When the watermark was written, on the service's clock. */
@@ -55,7 +55,7 @@ export class Watermark {
     const a = this.account;
     const file: WatermarkFile = {
       version: 1,
-      account: { origin: a.origin, company_id: a.companyId, user_id: a.userId },
+      account: { origin: a.origin, company_id: a.company_id, user_id: a.user_id },
       profile: this.profile,
       types: [...this.types],
       time: b.time,

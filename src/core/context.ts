@@ -11,6 +11,11 @@ import type { Prompter } from './prompter.js';
 export interface Context {
   io: IO;
   env: NodeJS.ProcessEnv;
+  /**
+   * The words after `crmctl` as typed (what main was given): a run records them as its command line,
+   * secrets redacted (src/runs/command-line.ts). Not for parsing: commands get their flags parsed.
+   */
+  argv: readonly string[];
   globals: GlobalOptions;
   /** A person can answer prompts: stdin and stdout are terminals, not CI, no --no-input. */
   canPrompt: boolean;

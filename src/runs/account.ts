@@ -21,12 +21,15 @@ export interface AccountIdentity {
 
 /**
  * Who the credentials act as: the origin from the credentials, company and user from one
- * GET /api/v1/users/me (cost 2), read once per token. The profile only names it for people.
+ * GET /api/v1/users/me (cost 2), read once per token. The profile only names it for people. Runs tie
+ * their journals to it; the changes feed keys its watermark by it (`accountKey`). `ask`: read users/me
+ * even when this token's account is known, for a caller that needs the service's clock from the answer
+ * (its Date header: the changes feed's `--since 24h`), so that one read serves both.
  */
-export function accountOf(ctx: Context): Promise<AccountIdentity> {
-  let known = seen.get(ctx);
+export function accountOf(ctx: Context, o: { ask?: boolean } = {}): Promise<AccountIdentity> {
+  let known = o.ask ? undefined : seen.get(ctx);
   if (!known) {
-    known = readAccount(ctx);
+    known = readAccount(ctx, o.ask === true);
     seen.set(ctx, known);
   }
   return known;
@@ -34,7 +37,7 @@ export function accountOf(ctx: Context): Promise<AccountIdentity> {
 
 const seen = new WeakMap<Context, Promise<AccountIdentity>>();
 
-async function readAccount(ctx: Context): Promise<AccountIdentity> {
+async function readAccount(ctx: Context, ask: boolean): Promise<AccountIdentity> {
   const creds = await (await ctx.credentials()).get();
   const origin = new URL(creds.baseUrl).origin;
   const profile = envCredentialKind(ctx.env) ? {} : { profile: await ctx.profileName() };
@@ -44,24 +47,31 @@ async function readAccount(ctx: Context): Promise<AccountIdentity> {
   const key = hashOf(`${origin}\u0000${JSON.stringify(creds.headers)}`);
   const cache = readCache(cacheFile);
   const known = cache[key];
-  if (known) return { origin, company_id: known.company_id, user_id: known.user_id, ...profile };
+  if (known && !ask) return { origin, company_id: known.company_id, user_id: known.user_id, ...profile };
   const [{ read }, { userOps }] = await Promise.all([import('../entry/prepare.js'), import('../api/operations/users.js')]);
   const me = ((await read(ctx, userOps.me)) ?? {}) as { id?: unknown; company_id?: unknown };
   const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
-  const found = { company_id: num(me.company_id), user_id: num(me.id) };
-  try {
-    // A handful of tokens at most are alive at once; older entries go.
-    const kept = Object.entries(cache).slice(-19);
-    writeJsonAtomic(cacheFile, Object.fromEntries([...kept, [key, found]]));
-  } catch (err) {
-    ctx.debug(`runs: could not keep the account of this token (${(err as Error).message})`);
-  }
+  const found: Known = { company_id: num(me.company_id), user_id: num(me.id) };
+  // An answer without them is not kept: the next command asks again.
+  if (found.company_id !== null && found.user_id !== null) keep(ctx, cacheFile, cache, key, found);
   return { origin, ...found, ...profile };
 }
 
-function readCache(file: string): Record<string, { company_id: number | null; user_id: number | null }> {
+function keep(ctx: Context, file: string, cache: Record<string, Known>, key: string, found: Known): void {
   try {
-    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { company_id: number | null; user_id: number | null }>) : {};
+    // A handful of tokens at most are alive at once; older entries go.
+    const kept = Object.entries(cache).filter(([k]) => k !== key).slice(-19);
+    writeJsonAtomic(file, Object.fromEntries([...kept, [key, found]]));
+  } catch (err) {
+    ctx.debug(`runs: could not keep the account of this token (${(err as Error).message})`);
+  }
+}
+
+type Known = { company_id: number | null; user_id: number | null };
+
+function readCache(file: string): Record<string, Known> {
+  try {
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Known>) : {};
   } catch {
     return {};
   }
@@ -76,4 +86,14 @@ export function sameAccount(a: AccountIdentity, b: AccountIdentity): boolean {
 export function describeAccount(a: AccountIdentity): string {
   const who = `company ${a.company_id ?? '?'} (user ${a.user_id ?? '?'}) at ${a.origin}`;
   return a.profile ? `profile ${a.profile}: ${who}` : who;
+}
+
+/**
+ * The account as part of a file name (the changes feed's watermark, <configDir>/changes/<key>.<kinds>.json):
+ * host (and port), company, user; readable, and safe on every file system.
+ */
+export function accountKey(a: AccountIdentity): string {
+  const url = new URL(a.origin);
+  const host = `${url.protocol === 'http:' ? 'http_' : ''}${url.hostname}${url.port ? `_${url.port}` : ''}`;
+  return `${host}.c${a.company_id ?? '_'}.u${a.user_id ?? '_'}`.replace(/[^\w.-]/g, '_');
 }

@@ -9,12 +9,12 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeJsonAtomic } from '../fs/atomic-write.js';
-import type { AccountIdentity } from './account.js';
+import { sameAccount, type AccountIdentity } from './account.js';
+import { readRun, type RunJournal, type RunKind } from './entries.js';
 import { runsDir } from './paths.js';
 
 export { runsDir } from './paths.js';
-
-export type RunKind = 'import' | 'export' | 'bulk-update' | 'backup' | 'restore' | 'undo';
+export type { RunKind } from './entries.js';
 export type RunStatus = 'running' | 'stopped' | 'done';
 
 export interface RunRecord {
@@ -44,8 +44,11 @@ export function readRecord(env: NodeJS.ProcessEnv, id: string): RunRecord | unde
   return readJson<RunRecord>(recordPath(env, id));
 }
 
-/** Every run this config dir knows, newest first (for `runs list`, and tests). */
-export function listRecords(env: NodeJS.ProcessEnv): RunRecord[] {
+/**
+ * The runs this config dir knows, newest first; with `account`, only that account's (`runs list`:
+ * `listRecords(ctx.env, await accountOf(ctx))`).
+ */
+export function listRecords(env: NodeJS.ProcessEnv, account?: AccountIdentity): RunRecord[] {
   const dir = runsDir(env);
   if (!existsSync(dir)) return [];
   const out: RunRecord[] = [];
@@ -53,12 +56,18 @@ export function listRecords(env: NodeJS.ProcessEnv): RunRecord[] {
     if (!f.endsWith('.json')) continue;
     try {
       const r = readJson<RunRecord>(join(dir, f));
-      if (r?.id) out.push(r);
+      if (r?.id && (!account || sameAccount(r.account, account))) out.push(r);
     } catch {
       // a record being replaced by another process: the next list sees it whole
     }
   }
   return out.sort((a, b) => b.started_at.localeCompare(a.started_at));
+}
+
+/** A run by its id: its record and its journal as read (`runs show ID`, `undo ID`: from the journal alone). */
+export function loadRun(env: NodeJS.ProcessEnv, id: string): { record: RunRecord; journal: RunJournal } | undefined {
+  const record = readRecord(env, id);
+  return record && { record, journal: readRun(record.journal) };
 }
 
 /**

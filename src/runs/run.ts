@@ -26,45 +26,20 @@
  */
 import type { Context } from '../core/context.js';
 import { CancelledError, UsageError } from '../core/errors.js';
-import { accountOf, describeAccount, sameAccount, type AccountIdentity } from './account.js';
+import { accountOf, describeAccount, sameAccount } from './account.js';
 import { removeIfExists } from '../fs/remove.js';
+import { recordedCommand, recordedValue } from './command-line.js';
+import { readRun, type ItemEntry, type RunEnd, type RunHeader, type RunInput, type WriteIntent } from './entries.js';
 import { Journal } from './journal.js';
 import { readRecord, removeRecord, saveRecord, setAside, type RunKind, type RunRecord } from './registry.js';
 
 export type { RunKind } from './registry.js';
+export { itemStates, readRun, runInput, type ItemEntry, type ItemState, type RunEnd, type RunHeader, type RunInput, type RunJournal, type WriteIntent } from './entries.js';
 
 type Rec = Record<string, unknown>;
 
-/** What a run was started on: compared before a journal is continued. */
-export interface RunInput {
-  fingerprint: string;
-  /** In words, for messages and `runs list`: `leads from leads.csv`. */
-  describe: string;
-}
-
-export interface RunHeader extends Rec {
-  type: 'run';
-  v: 2;
-  run_id: string;
-  kind: RunKind;
-  command: string[];
-  account: AccountIdentity;
-  input: RunInput;
-  started_at: string;
-}
-
-export interface RunEnd extends Rec {
-  type: 'end';
-  at: string;
-  summary: string;
-}
-
-/** One item's entry: "sending" before its write, the outcome after. */
-export interface ItemEntry extends Rec {
-  key: string;
-  status: 'sending' | 'done' | 'failed';
-  op?: 'create' | 'update' | 'delete' | 'read';
-}
+/** How messages name a run of each kind ("Import stopped", "Backup already done"). */
+const KIND_LABEL: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo' };
 
 export interface OpenOptions {
   kind: RunKind;
@@ -78,6 +53,8 @@ export interface OpenOptions {
   dryRun?: boolean;
   /** The kind's own header fields (resource, file, format; area, selection, changes…). */
   header?: Rec;
+  /** The flag that gives a run its own journal (`--state`), named in hints; none when the journal follows from another flag (export's `--out`). */
+  journalFlag?: string;
   /** The sentence that says how the journal's input differs from this command's. */
   differs?: (journal: RunHeader, now: RunInput) => string;
   /**
@@ -94,23 +71,17 @@ export type Opened =
   | { state: 'resume'; run: Run; entries: ItemEntry[] }
   | { state: 'done'; header: RunHeader; end: RunEnd };
 
-/** A run's kind as its messages name it ("Backup already done at …"). */
-const KIND_WORDS: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo' };
-
-/** The kinds whose command names its journal with --state (export and backup keep it beside their output). */
-const hasStateFlag = (kind: RunKind) => kind !== 'export' && kind !== 'backup';
-
 const newId = () => globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12);
 
 /** Applies the policy to what the journal's path holds; prints the "already done" line itself. */
 export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
   if (o.resume && o.newRun) throw new UsageError('--resume and --new-run: choose one (--resume continues the run in the journal, --new-run starts another)');
-  const all = Journal.read(o.journal);
-  const header = all.find((e) => e.type === 'run') as RunHeader | undefined;
+  const { header, items, end } = readRun(o.journal);
+  const ownJournal = o.journalFlag ? `${o.journalFlag} FILE gives this one its own journal` : undefined;
   const start = async (): Promise<Opened> => {
-    if (o.resume) throw new UsageError(`--resume: there is no ${o.kind} run to continue at ${o.journal}`, `Run the command without --resume to start one${hasStateFlag(o.kind) ? ' (--state names another journal)' : ''}.`);
+    if (o.resume) throw new UsageError(`--resume: there is no ${o.kind} run to continue at ${o.journal}`, `Run the command without --resume to start one${o.journalFlag ? ` (${o.journalFlag} names another journal)` : ''}.`);
     // A new run learns its account when it begins (its header is written): a run refused before, or a dry run, sends no extra read.
-    return { state: 'new', run: new Run(ctx, o, newHeader(o, undefined), false) };
+    return { state: 'new', run: new Run(ctx, o, newHeader(o), false) };
   };
   if (!header) return start();
   const legacy = header.v !== 2 || !header.account;
@@ -118,7 +89,7 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
     if (!o.cleanup || o.dryRun) return;
     let j: Journal | undefined;
     try {
-      await o.cleanup(header, items(all), (e) => {
+      await o.cleanup(header, items, (e) => {
         if (!j) j = new Journal(o.journal);
         return j.append(e);
       });
@@ -140,25 +111,24 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
       'Finish it with the crmctl that started it, or start again with --new-run (the old journal is kept under the config dir).',
     );
   }
-  if (header.kind !== o.kind) throw new UsageError(`${o.journal} is the journal of a ${header.kind} run, not of ${o.kind}`, 'Give this command its own journal (--state FILE).');
+  if (header.kind !== o.kind) throw new UsageError(`${o.journal} is the journal of a ${header.kind} run, not of ${o.kind}`, o.journalFlag ? `Give this command its own journal (${o.journalFlag} FILE).` : '--new-run sets it aside and starts a new run.');
   const account = await accountOf(ctx);
   if (!sameAccount(header.account, account)) {
     throw new UsageError(
       `${o.resume ? '--resume: ' : ''}${o.journal} belongs to a ${o.kind} run (${header.run_id}) of ${describeAccount(header.account)}; this command acts on ${describeAccount(account)}. A journal is never continued against another account.`,
-      `Continue it with the credentials of that account, or ${hasStateFlag(o.kind) ? 'give this run its own journal (--state FILE)' : 'write this run elsewhere (another --out)'}, or --new-run to set the old journal aside.`,
+      `Continue it with the credentials of that account${o.journalFlag ? `, or give this run its own journal (${o.journalFlag} FILE)` : ''}, or --new-run to set the old journal aside.`,
     );
   }
   await cleanup();
-  const end = all.find((e) => e.type === 'end') as RunEnd | undefined;
   if (o.input && o.input.fingerprint !== header.input.fingerprint) {
     const why = o.differs?.(header, o.input) ?? `it holds ${header.input.describe}; this command is ${o.input.describe}`;
     throw new UsageError(
       `${o.resume ? '--resume: ' : ''}${o.journal} belongs to ${end ? 'a finished' : 'an unfinished'} ${o.kind} run (${header.run_id}, started ${header.started_at}): ${why}`,
-      `--new-run starts a new run (the earlier run's record is kept)${hasStateFlag(o.kind) ? ', or --state FILE gives this one its own journal' : ''}.`,
+      `--new-run starts a new run (the earlier run's record is kept)${ownJournal ? `, or ${ownJournal}` : ''}.`,
     );
   }
   if (end) {
-    ctx.io.stderr.write(`${KIND_WORDS[o.kind]} already done at ${end.at}: ${end.summary} (run ${header.run_id}); nothing sent. --new-run to start again.\n`);
+    ctx.io.stderr.write(`${KIND_LABEL[o.kind]} already done at ${end.at}: ${end.summary} (run ${header.run_id}); nothing sent. --new-run to start again.\n`);
     return { state: 'done', header, end };
   }
   if (!o.resume && !o.dryRun) {
@@ -169,20 +139,19 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
   }
   const run = new Run(ctx, o, header, true);
   // Entries the clean-up appended are read again: the run continues from what is on disk.
-  return { state: 'resume', run, entries: items(o.cleanup && !o.dryRun ? Journal.read(o.journal) : all) };
+  return { state: 'resume', run, entries: o.cleanup && !o.dryRun ? readRun(o.journal).items : items };
 }
 
-const items = (all: Rec[]): ItemEntry[] => all.filter((e): e is ItemEntry => typeof e.key === 'string');
-
-function newHeader(o: OpenOptions, account: AccountIdentity | undefined): RunHeader {
+/** A new run's header; its account and command line are filled in when it begins (src/runs/run.ts, Run.begin). */
+function newHeader(o: OpenOptions): RunHeader {
   return {
     ...o.header,
     type: 'run',
     v: 2,
     run_id: newId(),
     kind: o.kind,
-    command: process.argv.slice(2),
-    account: account ?? { origin: '', company_id: null, user_id: null },
+    command: [],
+    account: { origin: '', company_id: null, user_id: null },
     input: o.input ?? { fingerprint: '', describe: '' },
     started_at: new Date().toISOString(),
   };
@@ -213,7 +182,15 @@ export class Run {
       // A journal without its header (killed while writing it) announced nothing: start it anew.
       removeIfExists(this.o.journal);
     }
-    if (!this.started) this.header.account = await accountOf(this.ctx);
+    if (!this.started) {
+      this.header.account = await accountOf(this.ctx);
+      // After the account: the credentials are loaded by then, so every secret this command knows is taken out.
+      const secrets = this.ctx.knownSecrets();
+      this.header.command = recordedCommand(this.ctx.argv, secrets);
+      // The kind's own fields and the input in words are kept the same way: a journal outlives the run.
+      for (const k of Object.keys({ ...this.o.header, ...extra })) this.header[k] = recordedValue(this.header[k], secrets);
+      this.header.input = { ...this.header.input, describe: recordedValue(this.header.input.describe, secrets) };
+    }
     this.log = new Journal(this.o.journal);
     if (!this.started) await this.log.append(this.header);
     this.started = true;
@@ -223,6 +200,22 @@ export class Run {
   append(entry: ItemEntry | Rec): Promise<void> {
     if (!this.log) throw new Error('internal: run entry before begin()');
     return this.log.append(entry);
+  }
+
+  /** Before a write is sent: on disk with what it sends and what it replaces (src/runs/entries.ts, WriteIntent). */
+  sending(key: string, w: WriteIntent): Promise<void> {
+    const { at, ...rest } = w;
+    return this.append({ key, status: 'sending', at: at ?? Date.now(), ...rest });
+  }
+
+  /** An item settled: the new id of a create, `action`, `reconciled` when a look-up found it… */
+  done(key: string, outcome: Rec = {}): Promise<void> {
+    return this.append({ key, status: 'done', ...outcome });
+  }
+
+  /** An item failed; `retry: true` when --resume may send it again (isPassing, or an outcome nobody knows). */
+  failed(key: string, error: string, extra: Rec = {}): Promise<void> {
+    return this.append({ key, status: 'failed', error, ...extra });
   }
 
   /** Every item settled: the end entry (then "already done" for the same command) and the record. */
@@ -290,7 +283,7 @@ export class Run {
 
   /** The error of a run stopped by a signal (exit 3). */
   stoppedError(summary: string, results?: string): CancelledError {
-    return new CancelledError(`${KIND_WORDS[this.o.kind]} stopped: ${summary} so far${results ? `; results in ${results}` : ''}. Continue with --resume.`);
+    return new CancelledError(`${KIND_LABEL[this.o.kind]} stopped: ${summary} so far${results ? `; results in ${results}` : ''}. Continue with --resume.`);
   }
 
   private unwatch(): void {

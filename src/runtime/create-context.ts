@@ -12,9 +12,10 @@ import { safeLines, safeText } from '../output/safe-text.js';
 
 /**
  * Builds the context a command runs with (gh's Factory): the heavy pieces are imported on first use,
- * so `crmctl --help` and `crmctl leads --help` load no HTTP, auth, config or prompt code.
+ * so `crmctl --help` and `crmctl leads --help` load no HTTP, auth, config or prompt code. `argv` is the
+ * command line as typed (what a run records); a context built for a test or a helper without one records none.
  */
-export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions): Context {
+export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, argv: readonly string[] = []): Context {
   const canPrompt = io.isStdinTTY && io.isStdoutTTY && !isCI(env) && !globals.noInput;
   const colorEnabled = globals.color && io.isStdoutTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   let creds: Promise<CredentialSource> | undefined;
@@ -30,6 +31,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
   const ctx: Context = {
     io,
     env,
+    argv,
     globals,
     canPrompt,
     colorEnabled,

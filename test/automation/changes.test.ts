@@ -95,12 +95,12 @@ describe('crmctl changes', () => {
     // The next read starts AT the newest change's second (the service includes it) and drops what was printed.
     const newest = lines.map((l) => l.time).sort().at(-1)!;
     const reqs = await fx.requests();
-    // Which account's watermark (and the service's clock): users/me, cost 2; then one recents read.
+    // Which account's watermark is known since the first run (users/me is read once a token, as for
+    // runs: src/runs/account.ts), and no span needs the service's clock: one recents read.
     expect(reqs.map((q) => [q.method, q.path, q.query.since_timestamp, q.query.items])).toEqual([
-      ['GET', '/api/v1/users/me', undefined, undefined],
       ['GET', '/api/v1/recents', v1(newest), 'deal,person,organization,activity,product'],
     ]);
-    expect(reqs.map((q) => q.status)).toEqual([200, 200]);
+    expect(reqs.map((q) => q.status)).toEqual([200]);
   });
 
   it('tells a deletion of each kind from a change: added then deleted in one window is one line, deleted', async () => {
@@ -360,6 +360,43 @@ describe('crmctl changes', () => {
       expect(api.seen.map((q) => q.url)).toEqual(['/api/v1/users/me']);
       expect((await runCli(['changes', '--since', '2026-11-24T06:00:00Z'], { env: noDate })).code).toBe(0);
       expect(readdirSync(join(noDate.CRMCTL_CONFIG_DIR, 'changes')).filter((f) => f.endsWith('.json'))).toEqual([`http_127.0.0.1_${api.port}.c9.u7.deals+persons+organizations+activities+products.json`]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('knows the account as runs do: one users/me a token, shared with import; a span still reads it once for the clock', async () => {
+    const file = join(workDir(), 'leads.ndjson');
+    writeFileSync(file, `${JSON.stringify({ title: 'Before the feed', organization_id: 1 })}\n`);
+    const start = await serverNow();
+    // The import learns whose journal it writes (users/me, cost 2) and keeps it for this token.
+    expect((await run(['import', 'leads', '--file', file])).code).toBe(0);
+    expect((await fx.requests()).filter((q) => q.path === '/api/v1/users/me')).toHaveLength(1);
+    await fx.clearRequests();
+    // The feed keys its watermark by that same account without reading it again.
+    expect((await run(['changes', '--since', start, '--types', 'deals'])).code).toBe(0);
+    expect((await fx.requests()).map((q) => q.path)).toEqual(['/api/v1/recents']);
+    expect(existsSync(await watermarkFile('deals'))).toBe(true);
+    const cache = JSON.parse(readFileSync(join(env.CRMCTL_CONFIG_DIR!, 'runs', 'accounts.json'), 'utf8'));
+    expect(Object.values(cache)).toEqual([{ company_id: (await me()).company_id, user_id: (await me()).id }]);
+    // --since 1h counts on the service's clock: users/me is read for its Date header, once.
+    await fx.clearRequests();
+    expect((await run(['changes', '--since', '1h', '--types', 'deals', '--peek'])).code).toBe(0);
+    expect((await fx.requests()).map((q) => q.path)).toEqual(['/api/v1/users/me', '/api/v1/recents']);
+  });
+
+  it('refuses when users/me names no company and user (exit 1), and keeps no account for the token: the next run asks again', async () => {
+    const api = await loopback((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: { name: 'no ids' } }));
+    });
+    try {
+      const noIds = { CRMCTL_ACCESS_TOKEN: 'tok-no-ids-0123456789', CRMCTL_API_DOMAIN: api.url, CRMCTL_CONFIG_DIR: tempConfigDir() };
+      for (let i = 0; i < 2; i++) {
+        const r = await runCli(['changes', '--since', '2026-11-24T06:00:00Z'], { env: noIds });
+        expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: GET /api/v1/users/me gave no company_id and id: the changes watermark cannot tell which account it belongs to.\n' });
+      }
+      expect(api.seen.map((q) => q.url)).toEqual(['/api/v1/users/me', '/api/v1/users/me']);
+      expect(existsSync(join(noIds.CRMCTL_CONFIG_DIR, 'changes'))).toBe(false);
     } finally {
       await api.close();
     }

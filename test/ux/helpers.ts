@@ -58,7 +58,7 @@ export async function runWithPrompts(path: string[], args: string[], opts: Recor
   const stdout = new PassThrough().on('data', (d) => (out += d));
   const stderr = new PassThrough().on('data', (d) => (err += d));
   const io = { stdin: Readable.from([]), stdout, stderr, isStdinTTY: true, isStdoutTTY: true, isStderrTTY: true, columns: 120 };
-  const ctx = createContext(io, cleanEnv(env), { profile: undefined, output: globals.output, fields: undefined, color: false, debug: false, yes: false, noInput: false });
+  const ctx = createContext(io, cleanEnv(env), { profile: undefined, output: globals.output, fields: undefined, color: false, debug: false, yes: false, noInput: false }, [...path, ...args]);
   const { prompter, asked } = scriptedPrompter(script);
   ctx.prompter = async () => prompter;
   let error: (Error & { exitCode?: number }) | undefined;

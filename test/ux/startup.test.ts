@@ -66,7 +66,7 @@ describe('start-up: help loads no HTTP, auth or sandbox code', () => {
     });
     expect(results.length).toBe(AREAS.length);
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it('MCP code loads only for crmctl mcp: not for a list, nor for mcp --help; --list-tools loads the tools, not the SDK', async () => {
     const mcpCode = (urls: string[]) => urls.filter((u) => /\/dist\/mcp\/|@modelcontextprotocol/.test(u));

@@ -76,7 +76,7 @@ export async function loadFromDir(ctx: Context, sandbox: { url: string; issueTok
   const env: NodeJS.ProcessEnv = { ...ctx.env, CRMCTL_API_DOMAIN: sandbox.url, CRMCTL_ACCESS_TOKEN: sandbox.issueToken().access_token, CRMCTL_FIELDS_TTL_SEC: '0' };
   delete env.CRMCTL_API_TOKEN;
   // The commands' own reports (result rows, import summaries) are not this command's output.
-  const child = createContext(quietIO(ctx), env, { ...ctx.globals, profile: undefined, output: 'json', query: undefined });
+  const child = createContext(quietIO(ctx), env, { ...ctx.globals, profile: undefined, output: 'json', query: undefined }, ctx.argv);
   const loaded: Loaded = { records: {}, sample: {} };
   try {
     if (from.files.length) {
