@@ -15,6 +15,7 @@
  */
 import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { callOperation, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
@@ -152,6 +153,18 @@ async function remaining(m: Manifest, steps: RestoreStep[], idmap: IdMap): Promi
   return rows;
 }
 
+/**
+ * Apply's JSON report (results when it wrote, the plan's actions when nothing changed) as one line:
+ * `Configuration (DIR/config): 12 created, 0 updated, 0 replaced, 0 deleted, 35 unchanged; cost 430.`
+ */
+export function configLine(dir: string, json: string): string {
+  const doc = JSON.parse(json) as { cost?: number; results?: Array<{ action: string }>; actions?: Array<{ action: string }> };
+  const rows = doc.results ?? doc.actions ?? [];
+  const n = (a: string) => rows.filter((r) => r.action === a).length;
+  const cost = doc.results ? (doc.cost ?? 0) : 0;
+  return `Configuration (${dir}): ${n('created') + n('create')} created, ${n('updated') + n('update')} updated, ${n('replaced') + n('replace')} replaced, ${n('deleted') + n('delete')} deleted, ${n('unchanged')} unchanged; cost ${cost}.`;
+}
+
 /** Every line of an ndjson file, one at a time. */
 async function* lines(file: string): AsyncGenerator<Rec> {
   if (!existsSync(file)) return;
@@ -194,7 +207,12 @@ class Restore {
   /** The configuration through the apply engine (idempotent: applied again after a kill, it changes nothing). */
   async config(): Promise<void> {
     const { runApply } = await import('../commands/apply/run.js');
-    await runApply(this.ctx, { files: [paths.config(this.o.dir)], dryRun: false, prune: [] });
+    // Scripts read the restore's summary on stdout: apply's own report is read as JSON and told in one line on stderr.
+    let json = '';
+    const stdout = new Writable({ write: (chunk: Buffer, _enc, done) => ((json += chunk.toString('utf8')), done()) });
+    const quiet: Context = { ...this.ctx, io: { ...this.ctx.io, stdout, isStdoutTTY: false }, globals: { ...this.ctx.globals, output: 'json', query: undefined } };
+    await runApply(quiet, { files: [paths.config(this.o.dir)], dryRun: false, prune: [] });
+    this.ctx.io.stderr.write(`${configLine(paths.config(this.o.dir), json)}\n`);
     await this.run.append({ key: 'config', status: 'done', op: 'create' });
     this.configDone = true;
   }
