@@ -1921,7 +1921,7 @@ _crmctl() {
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
       esac
-      words="--port --data --from --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
+      words="--port --data --from --anonymize --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
     "sandbox reset")
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;

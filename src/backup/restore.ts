@@ -49,6 +49,11 @@ export interface RestoreOptions {
   /** old e-mail → new e-mail (--map-user). */
   mapUser: Record<string, string>;
   defaultUser?: string;
+  /**
+   * The target is a sandbox just started from this backup (sandbox start --from DIR): it may listen where
+   * the backup's own sandbox listened, and holds none of its records, so the same-account refusal does not apply.
+   */
+  intoNewSandbox?: boolean;
 }
 
 export interface RestoreReport {
@@ -63,7 +68,7 @@ export interface RestoreReport {
 export async function runRestore(ctx: Context, o: RestoreOptions): Promise<RestoreReport | undefined> {
   const manifest = readManifest(o.dir);
   const account = await accountOf(ctx);
-  if (manifest.account.api_origin === account.origin && manifest.account.company_id === account.company_id) {
+  if (!o.intoNewSandbox && manifest.account.api_origin === account.origin && manifest.account.company_id === account.company_id) {
     throw new UsageError(
       `restore: ${o.dir} is a backup of this account (${describeAccount(account)}); restoring it here would create every record a second time`,
       'Restore into another account (--profile), or rehearse in a sandbox first: crmctl sandbox start --seed empty.',
@@ -209,7 +214,12 @@ class Restore {
     const { runApply } = await import('../commands/apply/run.js');
     // Scripts read the restore's summary on stdout: apply's own report is read as JSON and told in one line on stderr.
     let json = '';
-    const stdout = new Writable({ write: (chunk: Buffer, _enc, done) => ((json += chunk.toString('utf8')), done()) });
+    const stdout = new Writable({
+      write: (chunk: Buffer, _enc, done) => {
+        json += chunk.toString('utf8');
+        done();
+      },
+    });
     const quiet: Context = { ...this.ctx, io: { ...this.ctx.io, stdout, isStdoutTTY: false }, globals: { ...this.ctx.globals, output: 'json', query: undefined } };
     await runApply(quiet, { files: [paths.config(this.o.dir)], dryRun: false, prune: [] });
     this.ctx.io.stderr.write(`${configLine(paths.config(this.o.dir), json)}\n`);
