@@ -1791,7 +1791,7 @@ _crmctl() {
     "diff")
       case "$prev" in
       esac
-      words="";;
+      words="--from --to";;
     "mcp")
       case "$prev" in
       esac

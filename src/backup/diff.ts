@@ -27,8 +27,8 @@ export interface KindDiff {
 export interface DiffResult {
   a: string;
   b: string;
-  /** How records were paired: an id map of a restore, or the same ids (one account). */
-  paired_by: 'id map' | 'id';
+  /** How records were paired: an id map of a restore, the same ids (one account), or names (two accounts, no map). */
+  paired_by: Pairing;
   kinds: Record<string, KindDiff>;
   /** Kinds or fields left out of the comparison, and why. */
   not_compared: Record<string, string>;
@@ -44,7 +44,11 @@ export interface DiffInput {
   notCarried?: Record<string, string[]>;
   /** Kinds the restore does not write: not compared. */
   notRestored?: Record<string, string>;
+  /** 'natural key': two accounts that share no id map (diff --from --to): records paired by name and linked names. */
+  pairing?: Pairing;
 }
+
+export type Pairing = 'id map' | 'id' | 'natural key';
 
 async function* lines(file: string): AsyncGenerator<Rec> {
   if (!existsSync(file)) return;
@@ -55,7 +59,14 @@ export async function diffBackups(o: DiffInput): Promise<DiffResult> {
   const sideA = dirSide(o.a.dir);
   const sideB = dirSide(o.b.dir);
   const same: Link = (_k, id) => id;
-  const linkA: Link = o.idmap ? (k, id) => o.idmap!.get(k, id) : same;
+  let linkA: Link = o.idmap ? (k, id) => o.idmap!.get(k, id) : same;
+  let linkB: Link = same;
+  // Two accounts with no id map between them: each link is read as its record's natural key (kinds.ts), on both sides.
+  const natural = o.pairing === 'natural key';
+  if (natural) {
+    linkA = await naturalLinks(o.a.dir, o.a.manifest, sideA);
+    linkB = await naturalLinks(o.b.dir, o.b.manifest, sideB);
+  }
   const notCompared: Record<string, string> = {};
   const kinds: Record<string, KindDiff> = {};
   for (const k of BACKUP_KINDS) {
@@ -73,31 +84,74 @@ export async function diffBackups(o: DiffInput): Promise<DiffResult> {
     }
     const ignore = new Set(o.notCarried?.[k.name] ?? []);
     if (ignore.size) notCompared[`${k.name} fields`] = `${[...ignore].join(', ')}: not carried by the restore (its report.json)`;
-    kinds[k.name] = await diffKind(k.name, o.a.dir, o.b.dir, sideA, sideB, linkA, same, ignore, o.idmap);
+    // Records without an id of their own (followers) pair by who follows what; the rest by id (through the map) or natural key.
+    const pair: Pair = k.identity ? fieldsKey(k.identity) : natural ? fieldsKey(k.natural) : { a: (r) => (o.idmap ? o.idmap.get(k.name, r.id) : r.id), b: (r) => r.id };
+    kinds[k.name] = await diffKind(k.name, o.a.dir, o.b.dir, sideA, sideB, linkA, linkB, ignore, pair);
   }
   const identical = Object.values(kinds).every((d) => !d.changed.length && !d.only_a.length && !d.only_b.length);
-  return { a: o.a.label, b: o.b.label, paired_by: o.idmap ? 'id map' : 'id', kinds, not_compared: notCompared, identical };
+  return { a: o.a.label, b: o.b.label, paired_by: o.pairing ?? (o.idmap ? 'id map' : 'id'), kinds, not_compared: notCompared, identical };
 }
 
-async function diffKind(kind: string, dirA: string, dirB: string, sideA: Side, sideB: Side, linkA: Link, linkB: Link, ignore: Set<string>, idmap: IdMap | undefined): Promise<KindDiff> {
-  // B's records of one kind by id, portable; A's streamed past them.
-  const bById = new Map<string, Rec>();
-  for await (const r of lines(paths.records(dirB, kind))) bById.set(String(r.id), toPortable(sideB, kind, r, linkB).rec);
+/** How a record finds its counterpart: a key of A's record and of B's (raw record, then its portable form). */
+interface Pair {
+  a(raw: Rec, p: Rec): unknown;
+  b(raw: Rec, p: Rec): unknown;
+}
+
+/** Pairs by fields of the portable form (links already read through the side's link: ids of B, or natural keys). */
+const fieldsKey = (fields: string[]): Pair => {
+  const key = (_raw: Rec, p: Rec) => canonical(fields.map((f) => p[f] ?? null));
+  return { a: key, b: key };
+};
+
+/**
+ * Each record's natural key (kinds.ts `natural`: name or title, and what it links to by that record's own
+ * natural key), read kind by kind in dependency order, as a Link: (kind, id) → key. Two accounts' records
+ * then compare and pair by names, never by their ids.
+ */
+async function naturalLinks(dir: string, manifest: Manifest, side: Side): Promise<Link> {
+  const keys = new Map<string, Map<string, string>>();
+  const link: Link = (kind, id) => keys.get(kind)?.get(String(id)) ?? (id === null || id === undefined ? undefined : `#${String(id)}`);
+  for (const k of BACKUP_KINDS) {
+    if (k.reference || k.identity || !manifest.kinds[k.name]) continue;
+    const m = new Map<string, string>();
+    keys.set(k.name, m);
+    for await (const r of lines(paths.records(dir, k.name))) {
+      const p = toPortable(side, k.name, r, link).rec;
+      m.set(String(r.id), canonical(k.natural.map((f) => p[f] ?? null)));
+    }
+  }
+  return link;
+}
+
+async function diffKind(kind: string, dirA: string, dirB: string, sideA: Side, sideB: Side, linkA: Link, linkB: Link, ignore: Set<string>, pair: Pair): Promise<KindDiff> {
+  // B's records of one kind by their pairing key, portable (a key several records share pairs them in file order); A's streamed past them.
+  const bByKey = new Map<string, Array<{ id: unknown; rec: Rec }>>();
+  for await (const r of lines(paths.records(dirB, kind))) {
+    const rec = toPortable(sideB, kind, r, linkB).rec;
+    const key = String(pair.b(r, rec));
+    // A record without an id (a follower) is named by its key.
+    const id = r.id ?? key;
+    const list = bByKey.get(key);
+    if (list) list.push({ id, rec });
+    else bByKey.set(key, [{ id, rec }]);
+  }
   const out: KindDiff = { identical: 0, changed: [], only_a: [], only_b: [] };
   for await (const r of lines(paths.records(dirA, kind))) {
-    const bId = idmap ? idmap.get(kind, r.id) : r.id;
-    const b = bId === undefined ? undefined : bById.get(String(bId));
+    const a = toPortable(sideA, kind, r, linkA).rec;
+    const key = pair.a(r, a);
+    const list = key === undefined ? undefined : bByKey.get(String(key));
+    const b = list?.shift();
     if (!b) {
-      out.only_a.push(r.id);
+      out.only_a.push(r.id ?? key);
       continue;
     }
-    bById.delete(String(bId));
-    const a = toPortable(sideA, kind, r, linkA).rec;
-    const fields = changedFields(a, b, ignore);
-    if (fields.length) out.changed.push({ a: r.id, b: bId, fields });
+    if (!list!.length) bByKey.delete(String(key));
+    const fields = changedFields(a, b.rec, ignore);
+    if (fields.length) out.changed.push({ a: r.id ?? key, b: b.id, fields });
     else out.identical++;
   }
-  out.only_b = [...bById.keys()];
+  out.only_b = [...bByKey.values()].flatMap((l) => l.map((x) => x.id));
   return out;
 }
 
