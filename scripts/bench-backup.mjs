@@ -41,10 +41,12 @@ try {
   await control('POST', 'bulk', { collection: 'deals', count: DEALS });
   console.log(`whole-account backup (sandbox on loopback, node ${process.version}): the demo account plus ${fmt(DEALS)} bulk deals`);
   const out = join(dir, 'deals.ndjson');
+  // An export's journal beside its file would make the next round "already done" (nothing sent): both go.
+  const clearExport = () => ['', '.checkpoint.json'].forEach((x) => rmSync(`${out}${x}`, { force: true }));
   const runs = { backup: [], export: [] };
   for (let i = 0; i < ROUNDS + 1; i++) {
     const e = await measuredCrmctl(['export', 'deals', '--out', out], apiEnv);
-    rmSync(out, { force: true });
+    clearExport();
     if (e.code !== 0) throw new Error(`export exited ${e.code}: ${e.stderr.slice(-600)}`);
     const b = await backup(apiEnv, i);
     if (i === 0) continue; // the first round warms the sandbox's list cache and the file cache
@@ -61,7 +63,8 @@ try {
   // 2. Five times the deals: the backup holds one page at a time, so its peak RSS should barely move.
   await control('POST', 'bulk', { collection: 'deals', count: DEALS * 4 });
   const bigExport = await measuredCrmctl(['export', 'deals', '--out', out], apiEnv);
-  rmSync(out, { force: true });
+  clearExport();
+  if (bigExport.code !== 0) throw new Error(`export exited ${bigExport.code}: ${bigExport.stderr.slice(-600)}`);
   const big = await backup(apiEnv, 'big');
   const small = median(runs.backup.map((r) => r.peakRssKb));
   const rss = big.peakRssKb / small;
