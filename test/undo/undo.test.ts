@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, demoSandboxPerTest, journalEntries, killMidRun, workDir } from '../automation/helpers.js';
+import { control, demoSandboxPerTest, journalEntries, killMidRun, killWhen, workDir } from '../automation/helpers.js';
 
 let fx: SandboxFixture;
 demoSandboxPerTest((f) => {
@@ -165,6 +165,45 @@ describe('undo of an import', () => {
     expect(new Set(deletes).size).toBe(40);
     expect(await fx.collection('persons')).toEqual(before);
   }, 90_000);
+  it('kill -9 right after a delete landed and before its answer, then --resume: that person is read (gone), not deleted again', async () => {
+    const before = await fx.collection('persons');
+    const id = await importPersons(12);
+    await control(fx, 'PUT', 'faults', { latencyMs: 150, seed: 5 });
+    await fx.clearRequests();
+    let deletes = 0;
+    await killWhen(['undo', id, '--yes'], { ...fx.env }, (kill) => fx.sandbox.state.events.on((e) => {
+      if (e.action === 'delete' && e.object === 'person' && ++deletes === 3) kill();
+    }));
+    await new Promise((r) => setTimeout(r, 400));
+    await control(fx, 'PUT', 'faults', {});
+    // The journal has deletes announced whose answers never came back.
+    const entries = journalEntries(join(runsDir(), 'undo', `${id}.ndjson`));
+    const settledKeys = new Set(entries.filter((e) => e.status === 'done').map((e) => e.key));
+    expect(entries.filter((e) => e.status === 'sending' && !settledKeys.has(e.key)).length).toBeGreaterThan(0);
+    const r = await run(['undo', id, '--yes', '--resume']);
+    expect(r.code, r.stderr).toBe(0);
+    const sent = (await writes()).map((w) => `${w.method} ${w.path}`);
+    expect(sent.length).toBe(12);
+    expect(new Set(sent).size).toBe(12);
+    expect(await fx.collection('persons')).toEqual(before);
+  }, 60_000);
+
+  it('kill -9 while the undo of an undo creates persons again, then --resume: each person exists once (a create cut off is looked up)', async () => {
+    const id = await importPersons(8);
+    expect((await run(['undo', id, '--yes'])).code).toBe(0);
+    const undoId = await newestRun();
+    await control(fx, 'PUT', 'faults', { latencyMs: 150, seed: 2 });
+    let creates = 0;
+    await killWhen(['undo', undoId, '--yes'], { ...fx.env }, (kill) => fx.sandbox.state.events.on((e) => {
+      if (e.action === 'create' && e.object === 'person' && ++creates === 3) kill();
+    }));
+    await new Promise((r) => setTimeout(r, 400));
+    await control(fx, 'PUT', 'faults', {});
+    const r = await run(['undo', undoId, '--yes', '--resume']);
+    expect(r.code, r.stderr).toBe(0);
+    const names = (await fx.collection<Record<string, unknown>>('persons')).filter((p) => String(p.name).startsWith('Undo Person')).map((p) => p.name).sort();
+    expect(names).toEqual(Array.from({ length: 8 }, (_, i) => `Undo Person ${i + 1}`).sort());
+  }, 60_000);
 });
 
 describe('undo of a bulk update', () => {
