@@ -1762,7 +1762,7 @@ _crmctl() {
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;
       esac
-      words="--out --format --param --resume --new-run --include-archived --columns --page-size --list --since --incremental";;
+      words="--out --format --param --resume --new-run --include-archived --columns --page-size --list --since --incremental --raw";;
     "import")
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "ndjson json csv" -- "$cur")); return;;

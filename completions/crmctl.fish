@@ -2088,6 +2088,7 @@ complete -c crmctl -n '__fish_seen_subcommand_from export' -l page-size -r -d 'r
 complete -c crmctl -n '__fish_seen_subcommand_from export' -l list -d 'list the resources that can be exported'
 complete -c crmctl -n '__fish_seen_subcommand_from export' -l since -r -d 'only records updated since: RFC 3339 or back from now (24h, 7d)'
 complete -c crmctl -n '__fish_seen_subcommand_from export' -l incremental -d 'keep --out FILE (ndjson) in step: only what changed since the last run (<out>.st'
+complete -c crmctl -n '__fish_seen_subcommand_from export' -l raw -d 'the service\'s records as they are: no names beside link ids, custom fields by ke'
 complete -c crmctl -n '__fish_seen_subcommand_from import' -l file -r -d 'input rows (.ndjson/.jsonl, .json array, .csv)'
 complete -c crmctl -n '__fish_seen_subcommand_from import' -l format -x -a 'ndjson json csv' -d 'input format when the extension does not tell'
 complete -c crmctl -n '__fish_seen_subcommand_from import' -l skip-invalid -d 'import the valid rows and list the invalid ones in the results file'

@@ -8,8 +8,7 @@ import { openRun, type ItemEntry, type Run } from '../runs/run.js';
 import { budgetNotice } from './budget-notice.js';
 import { csvColumns, encoderFor, type ExportFormat } from './encoders.js';
 import { Progress } from './progress.js';
-import { LinkNamer } from './link-names.js';
-import { findImportResource, type ExportResource } from './resources.js';
+import { findImportResource, readOnlyFields, type ExportResource } from './resources.js';
 import { FileSink, StreamSink, type Sink } from './sink.js';
 
 export interface ExportOptions {
@@ -27,6 +26,12 @@ export interface ExportOptions {
   includeArchived?: boolean;
   /** The checkpoint is removed when the export completes (an incremental export's full pass). */
   ephemeral?: boolean;
+  /**
+   * The service's records as they are: no names beside the link ids, custom values by key only
+   * (`export --raw`, an incremental copy). Otherwise a kind that imports carries its links and custom
+   * values by name, so its file imports into another account (src/names/links).
+   */
+  raw?: boolean;
 }
 
 /** One page written: where the next starts, and the file length that holds exactly `records` records. */
@@ -68,7 +73,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   let last: PageEntry | undefined;
   let firstColumns: string[] | undefined;
   if (o.out) {
-    const what = { resource: o.resource.name, operations: ops.map((op) => op.id), params: o.params, query: o.query, format: o.format, columns: o.columns ?? null };
+    const what = { resource: o.resource.name, operations: ops.map((op) => op.id), params: o.params, query: o.query, format: o.format, columns: o.columns ?? null, ...(o.raw ? { raw: true } : {}) };
     const opened = await openRun(ctx, {
       kind: 'export',
       journal: checkpointPath(o.out),
@@ -106,11 +111,12 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   const progress = new Progress(ctx, `export ${o.resource.name}`);
   const op0 = o.resource.op;
   const pageSizeOf = (op: Operation) => Math.min(o.pageSize ?? op.maxLimit ?? 100, op.maxLimit ?? 500);
-  // A CSV of a kind that imports names its links beside their ids, so it imports into another account.
-  const importable = o.format === 'csv' && findImportResource(o.resource.name) !== undefined;
-  const namer = o.format === 'csv' ? new LinkNamer(http) : undefined;
-  // A CSV names custom fields as the web app does (one field-metadata read); import maps the names back.
-  const named = o.format === 'csv' && op0.cli.customFields ? await csvNamer(ctx, op0.cli.customFields) : undefined;
+  // A kind that imports names its links beside their ids and its custom values by field name, so its
+  // file imports into another account; other CSVs name custom fields as the web app does (one
+  // field-metadata read). Each linked list is read once per export.
+  const importable = !o.raw && findImportResource(o.resource.name) !== undefined;
+  const namer = importable ? await recordNames(ctx, o.resource, o.format) : undefined;
+  const named = !importable && !o.raw && o.format === 'csv' && op0.cli.customFields ? await csvNamer(ctx, op0.cli.customFields) : undefined;
 
   let noticed = false;
   run?.watchSignals('page');
@@ -126,15 +132,15 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       const { envelope } = await callOperation(http, op, await prepare(ctx, op, { params: o.params, query }));
       const data = recordsOf(op, envelope);
       const listed = Array.isArray(data) ? data : data == null ? [] : [data];
-      const records = named ? listed.map(named) : listed;
+      const records = namer ? await namer.annotate(listed) : named ? listed.map(named) : listed;
       const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
       const newColumns = o.format === 'csv' && columns === undefined;
       if (newColumns) {
         columns = csvColumns(op0.cli.fields, records);
-        if (importable) columns = LinkNamer.withNames(columns);
+        if (namer) columns = namer.columns(columns);
       }
       const encoder = encoderFor(o.format, columns);
-      await sink.write(encoder.page(namer && columns ? await namer.annotate(records, columns) : records, written));
+      await sink.write(encoder.page(records, written));
       sink.sync();
       written += records.length;
       await run?.append({ key: `page:${page}`, op: 'read', status: 'done', phase, next: after ?? null, records: written, bytes: sink.bytes, ...(newColumns && !o.columns ? { columns } : {}) } satisfies PageEntry);
@@ -156,7 +162,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
         next = undefined;
       } else next = after;
     }
-    if (o.format === 'csv' && columns === undefined) columns = importable ? LinkNamer.withNames(csvColumns(op0.cli.fields, [])) : csvColumns(op0.cli.fields, []);
+    if (o.format === 'csv' && columns === undefined) columns = namer ? namer.columns(csvColumns(op0.cli.fields, [])) : csvColumns(op0.cli.fields, []);
     await sink.write(encoderFor(o.format, columns).end(written));
     sink.sync();
     await run?.finish(`${written} records written to ${o.out}`, { records: written });
@@ -170,6 +176,9 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
     await run?.close();
   }
   progress.done(written);
+  // What the file cannot carry to another account is said once, never dropped silently.
+  const lost = namer?.warning();
+  if (lost) ctx.warn(lost);
   if (o.out) ctx.info(`Wrote ${written} ${o.resource.name} records to ${o.out}.`);
   return { records: written };
 }
@@ -178,6 +187,36 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
 function archivedNotice(ctx: Context, resource: string, archivedOp: Operation | undefined): void {
   if (archivedOp) ctx.io.stderr.write(`note: archived ${resource} included: read after the others from ${archivedOp.method} ${archivedOp.path} (cost ${archivedOp.cost} a page).\n`);
   else ctx.io.stderr.write(`note: archived ${resource} are not included (the service leaves them out of its ${resource} list); --include-archived adds them.\n`);
+}
+
+/** Who made or changed a record, and the service's own external ids: stamps, not links an import could carry. */
+const STAMPS = new Set(['id', 'creator_user_id', 'creator_id', 'last_update_user_id', 'user_id', 'origin_id']);
+
+/** The names an importable kind's export carries (src/names/links/record-names.ts), in the form of the file's format. */
+async function recordNames(ctx: Context, resource: ExportResource, format: ExportFormat) {
+  const [{ checkReader }, { linkNames }, { RecordNames }, { withNameColumns }] = await Promise.all([
+    import('../entry/prepare.js'), import('../names/links/resolver.js'), import('../names/links/record-names.js'), import('../names/links/columns.js'),
+  ]);
+  const reader = checkReader(ctx);
+  const names = linkNames(reader, ctx);
+  const itemType = resource.op.cli.customFields;
+  // Links the create does not take (a deal's source_lead_id, set by a conversion): named in the warning.
+  const readOnly = new Set([...readOnlyFields(resource.name)].filter((k) => /_ids?$/.test(k) && !STAMPS.has(k)));
+  const by = new RecordNames(names, itemType, resource.name, readOnly);
+  const catalog = itemType ? await names.catalog(itemType) : undefined;
+  // A product's variations are a list of their own: carried in a `variations` member (product-variations.ts).
+  const variations = resource.name === 'products' ? (await import('./product-variations.js')).withVariations : undefined;
+  return {
+    columns: (columns: string[]) => {
+      const named = withNameColumns(columns, itemType);
+      return variations && !named.includes('variations') ? [...named, 'variations'] : named;
+    },
+    annotate: async (records: unknown[]) => {
+      const named = await by.annotate(records, catalog ? { custom: { catalog, form: format === 'csv' ? 'cells' : 'fields' } } : {});
+      return variations ? variations(reader, named) : named;
+    },
+    warning: () => by.warning(),
+  };
 }
 
 async function csvNamer(ctx: Context, itemType: NonNullable<ExportResource['op']['cli']['customFields']>): Promise<(record: unknown) => unknown> {

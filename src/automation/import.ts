@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { callOperation, recordsOf } from '../api/call.js';
-import { prepare, type Prepared, type Reader } from '../entry/prepare.js';
+import { checkReader, prepare, type Prepared, type Reader } from '../entry/prepare.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
 import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
@@ -13,7 +13,8 @@ import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import { readOnlyFields, type ImportResource } from './resources.js';
 import { RowMapper, type MappedRow } from './row-mapper.js';
-import { nameKey, resolveNames, type RefKind } from './name-refs.js';
+import { addVariations, type VariationInput } from './product-variations.js';
+import { linkNames } from '../names/links/resolver.js';
 import { readRows, type InputFormat } from './rows.js';
 import type { Issue } from './validate-body.js';
 import { writeImportResults, type Outcome } from './results.js';
@@ -108,14 +109,17 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const reader: Reader = { http: () => ctx.http(), debug: (l) => ctx.debug(l), credentials: () => ctx.credentials(), memo: new Map() };
   const entry = (body: Record<string, unknown>): Promise<Prepared> => prepare(reader, op, { body }, { naming: 'keys', container: 'row', fieldLabel: (name) => name });
 
+  // Linked records given by name (org_name, owner_email, stage_name, label_names...): every name looked
+  // up once (src/names/links, one read per kind) before the rows are checked, so rows carry the ids
+  // and a name that finds nothing or several records is a problem of its row.
+  await mapper.resolveNames(linkNames(checkReader(reader), ctx), mappedRows(o.file, o.format, mapper));
+
   // Pass 1: every row checked before anything is written.
   const invalidByLine = new Map<number, Issue[]>();
-  const named: Array<{ line: number; refs: NonNullable<MappedRow['refs']> }> = [];
   const keys = new Map<string, number>();
   let valid = 0;
-  for await (const { line, body, issues, refs } of mappedRows(o.file, o.format, mapper)) {
+  for await (const { line, body, issues } of mappedRows(o.file, o.format, mapper)) {
     const problems = [...issues];
-    if (refs) named.push({ line, refs });
     const k = problems.length ? undefined : reconciler.key?.(body);
     if (k !== undefined) {
       const first = keys.get(k);
@@ -139,21 +143,6 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   // the marker), never with the file's row, whose names are not ids yet (issue 28.2). A PATCH is not
   // looked up by content: the row is matched again below, and finds its values there if it landed.
   const pendingBodies = [...pending.keys()].filter((line) => !pendingUpdates.has(line) && lastSent.has(line)).map((line) => ({ line, body: lastSent.get(line)! }));
-  // Linked records given by name: looked up once; rows whose names match nothing (or several) are invalid.
-  if (named.length) {
-    const { ids, problems } = await resolveNames(ctx, http, wantedNames(named));
-    mapper.useNames(ids);
-    for (const { line, refs } of named) {
-      const bad = refs.flatMap((r) => {
-        if (r.kind === 'stage' && mapper.stageOfRow(refs) !== undefined) return [];
-        const rule = problems.get(r.kind)?.get(nameKey(r.name));
-        return rule ? [{ field: r.header, rule: `${JSON.stringify(r.name)} ${rule}` }] : [];
-      });
-      if (!bad.length) continue;
-      if (!invalidByLine.has(line)) valid--;
-      invalidByLine.set(line, [...(invalidByLine.get(line) ?? []), ...bad]);
-    }
-  }
   // Upsert: the kind's list read once, indexed by the key; rows matching several records or sharing one are refused.
   if (upsert) {
     for (const [line, issues] of await upsert.index(reader)) {
@@ -219,7 +208,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     // Rows whose create may have landed and whose look-up then failed: unsettled until --resume looks again.
     const unsettled = new Set<number>();
     // An upsert row that matched a record sends its PATCH (idempotent: the client may resend it) instead of the create.
-    const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan): Promise<void> => {
+    const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan, variations?: VariationInput[]): Promise<void> => {
       const sentAt = Date.now();
       try {
         if (upsert && update) {
@@ -237,6 +226,10 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
         const { envelope } = await callOperation(http, op, input, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
+        // A product's variations follow its create; one the service refuses is said, the product stays.
+        if (variations?.length && rec?.id != null) {
+          for (const why of await addVariations(reader, http, rec.id, variations)) ctx.warn(`line ${line}: product ${String(rec.id)} created; ${why}`);
+        }
         await record(run, outcomes, { line, id: (rec?.id ?? null) as string | number });
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
@@ -258,7 +251,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     };
 
     budgetNotice(ctx, http, { tokens: Math.max(0, valid - outcomes.size) * (op.cost ?? 1), atLeast: op.cost == null });
-    for await (const { line, body } of mappedRows(o.file, o.format, mapper)) {
+    for await (const { line, body, variations } of mappedRows(o.file, o.format, mapper)) {
       if (run.stopping) break;
       if (outcomes.has(line)) continue;
       if (invalidLines.has(line)) {
@@ -285,7 +278,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
         ctx.warn(`line ${line}: ${upsert!.area.noun} ${String(late)} with this ${upsert!.key.label} was created by someone else while this import ran; not created again (upsert is not a lock: docs/upsert.md)`);
         continue;
       }
-      const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined).finally(() => inFlight.delete(p));
+      const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined, plan?.action === 'update' ? undefined : variations).finally(() => inFlight.delete(p));
       inFlight.add(p);
       if (inFlight.size >= concurrency) await Promise.race(inFlight);
     }
@@ -336,13 +329,8 @@ function skippedNote(mapper: RowMapper): string | undefined {
   const parts: string[] = [];
   if (mapper.skippedReadOnly.size) parts.push(`${[...mapper.skippedReadOnly].join(', ')} (read-only)`);
   if (mapper.skippedIds.size) parts.push(`${[...mapper.skippedIds].join(', ')} (ids of the account the file came from; the name columns beside them are used)`);
+  if (mapper.skippedKeys.size) parts.push(`${[...mapper.skippedKeys].join(', ')} (keys of the account the file came from; the values by field name in \`fields\` are used)`);
   return parts.length ? `columns not imported: ${parts.join('; ')}` : undefined;
-}
-
-function wantedNames(named: Array<{ refs: NonNullable<MappedRow['refs']> }>): Map<RefKind, Set<string>> {
-  const out = new Map<RefKind, Set<string>>();
-  for (const { refs } of named) for (const r of refs) out.set(r.kind, (out.get(r.kind) ?? new Set()).add(nameKey(r.name)));
-  return out;
 }
 
 /**

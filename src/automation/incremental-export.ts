@@ -79,7 +79,7 @@ async function fullExport(ctx: Context, resource: ExportResource, out: string, p
   const top = Array.isArray(newest) ? (newest[0] as { update_time?: unknown } | undefined) : undefined;
   const from: Boundary = { time: serviceTimeOf(top?.update_time) ?? '1970-01-01 00:00:00', seen: [] };
   // A full pass is always a new run, and leaves no checkpoint behind: the state file is the copy's record.
-  const { records } = await runExport(ctx, { resource, params: {}, query: {}, format: 'ndjson', out, resume: false, newRun: true, ephemeral: true, pageSize });
+  const { records } = await runExport(ctx, { resource, params: {}, query: {}, format: 'ndjson', out, resume: false, newRun: true, ephemeral: true, pageSize, raw: true });
   saveState(out, resource, from, records);
   return from;
 }

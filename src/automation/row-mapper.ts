@@ -5,7 +5,13 @@ import { nearest, unknownKeyRule, unknownKeys } from '../input/unknown-keys.js';
 import { setPath as setAt } from '../input/coerce.js';
 import type { FieldSpec } from '../input/fields.js';
 import { bodyFields, coerceTextValues, type Issue } from './validate-body.js';
-import { nameKey, refColumns, stageInPipeline, type NameRef, type RefColumn, type RefKind } from './name-refs.js';
+import { namedColumns, type NamedColumn, type NameTarget } from '../names/links/columns.js';
+import type { LinkNames, Resolved } from '../names/links/resolver.js';
+import { variationsOf, type VariationInput } from './product-variations.js';
+import { HASH } from '../names/entry.js';
+
+/** Where `place` keeps a row's variations until `finish` takes them out of the body (no field has this name). */
+const VARIATIONS = '\u0000variations';
 
 /** Custom field metadata (GET /api/v1/dealFields for leads): header "Budget" → its 40-hex key. */
 export interface CustomField {
@@ -35,32 +41,51 @@ const norm = (s: string) => s.trim().toLowerCase().replace(/[\s.\-/]+/g, '_');
 type Target =
   | { kind: 'field'; path: string[] }
   | { kind: 'custom'; name: string; part: 'value' | 'currency' | 'until' }
-  | { kind: 'ref'; ref: RefColumn; header: string }
-  | { kind: 'nested'; key: string; subkeys: string[] };
+  | { kind: 'ref'; ref: NamedColumn; header: string }
+  | { kind: 'nested'; key: string; subkeys: string[] }
+  /** A product's variations: added after the create (product-variations.ts), not part of its body. */
+  | { kind: 'variations' };
+
+/** A linked record a row gives by name: looked up once per import, before the rows are checked. */
+export interface NameRef {
+  target: NameTarget;
+  /** The body member its id fills. */
+  field: string;
+  many?: boolean;
+  name: string;
+  /** The column that gave it (refusals name it). */
+  header: string;
+  /** The record the name lives under, when the row names it in a column of its own (a stage's pipeline). */
+  within?: string;
+}
 
 export interface MappedRow {
   body: Record<string, unknown>;
   issues: Issue[];
-  /** Linked records the row gave by name (resolved to ids once per import). */
-  refs?: Array<NameRef & { header: string }>;
+  /** Linked records the row gave by name. */
+  refs?: NameRef[];
+  /** A product's variations, added once the product is created. */
+  variations?: VariationInput[];
 }
 
 /** A row's cells for one custom field: its value and the companion columns an export writes beside it. */
 type CustomCells = Partial<Record<'value' | 'currency' | 'until', unknown>>;
 
-/** Stands in for a name's id while rows are checked before the names are looked up. */
-const STAND_IN_ID = 1;
+/** The one look-up of a name: the same name in the same place is looked up once per import. */
+const refKey = (r: Pick<NameRef, 'target' | 'name' | 'within'>) => JSON.stringify(['kind' in r.target ? r.target.kind : r.target.option, r.within ?? null, r.name.trim().toLowerCase()]);
 
 /** Maps input rows (CSV records or JSON objects) to request bodies (typed from text); the importer checks them through the one entry. */
 export class RowMapper {
   private readonly fields;
   private readonly byNorm = new Map<string, Target>();
   private csvTargets: Array<Target | undefined> = [];
-  private names?: Map<RefKind, Map<string, number>>;
+  private names?: Map<string, Resolved>;
 
   /** Columns (or JSON keys) left out: read-only fields of the records, ids replaced by a name column. */
   readonly skippedReadOnly = new Set<string>();
   readonly skippedIds = new Set<string>();
+  /** Custom values by hash key left out because the row gives them by field name too (an export's `fields`). */
+  readonly skippedKeys = new Set<string>();
 
   /**
    * `readOnly`: fields the kind's records have that a create does not take (id, update_time,
@@ -77,7 +102,8 @@ export class RowMapper {
       this.byNorm.set(norm(f.flag), { kind: 'field', path: f.path });
     }
     // Name columns first: "Organization" holds a name (or an id), not only an alias of the id field.
-    for (const [header, ref] of refColumns(new Set(this.fields.map((f) => f.path[0]!)))) this.byNorm.set(header, { kind: 'ref', ref, header });
+    for (const [header, ref] of namedColumns(op.cli.customFields, new Set(this.fields.map((f) => f.path[0]!)))) this.byNorm.set(header, { kind: 'ref', ref, header });
+    if (resource === 'products') this.byNorm.set('variations', { kind: 'variations' });
     // An object field as one cell (what an export writes): "address" = its JSON, or its text.
     const parents = new Map<string, string[]>();
     for (const f of this.fields) if (f.path.length === 2) parents.set(f.path[0]!, [...(parents.get(f.path[0]!) ?? []), f.path[1]!]);
@@ -141,15 +167,25 @@ export class RowMapper {
     return near !== undefined && names.includes(near) ? { kind: 'custom', name: header.trim(), part: 'value' } : undefined;
   }
 
-  /** Ids for the names rows give (after resolveNames); until then names take a stand-in id so rows can be checked. */
-  useNames(ids: Map<RefKind, Map<string, number>>): void {
-    this.names = ids;
+  /**
+   * Looks up every name the rows give (src/names/links: one read per kind, however many rows), so
+   * that rows are then mapped with the ids they carry, and a name that finds nothing or several
+   * records is a problem of its row, named by its column.
+   */
+  async resolveNames(names: LinkNames, rows: AsyncIterable<MappedRow>): Promise<void> {
+    const wanted = new Map<string, NameRef>();
+    for await (const { refs } of rows) for (const r of refs ?? []) wanted.set(refKey(r), r);
+    const found = new Map<string, Resolved>();
+    for (const [key, r] of wanted) {
+      found.set(key, 'kind' in r.target ? await names.idOf(r.target.kind, r.name, { within: r.within }) : await names.optionOf(r.target.option.itemType, r.target.option.field, r.name));
+    }
+    this.names = found;
   }
 
   fromCsv(cells: string[]): MappedRow {
     const raw: Record<string, unknown> = {};
     const issues: Issue[] = [];
-    const refs: NonNullable<MappedRow['refs']> = [];
+    const refs: NameRef[] = [];
     const custom = new Map<string, CustomCells>();
     cells.forEach((cell, i) => {
       const t = this.csvTargets[i];
@@ -164,12 +200,20 @@ export class RowMapper {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { body: {}, issues: [{ field: 'row', rule: 'must be a JSON object' }] };
     const raw: Record<string, unknown> = {};
     const issues: Issue[] = [];
-    const refs: NonNullable<MappedRow['refs']> = [];
+    const refs: NameRef[] = [];
     const custom = new Map<string, CustomCells>();
     const top = new Set(this.fields.map((f) => f.path[0]!));
-    const entries = Object.entries(value).map(([k, v]) => ({ k, v, t: top.has(k) ? undefined : (this.byNorm.get(k) ?? this.byNorm.get(norm(k)) ?? this.misspeltCustom(k)) }));
+    // A member without a value is not given (an export's record holds null for every empty member).
+    const entries = Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => ({ k, v, t: top.has(k) ? undefined : (this.byNorm.get(k) ?? this.byNorm.get(norm(k)) ?? this.misspeltCustom(k)) }));
     const named = new Set(entries.flatMap(({ t, v }) => (t?.kind === 'ref' && given(v) ? [t.ref.field] : [])));
+    // Custom values given by field name (`fields`, what an export writes) decide over hash keys, which
+    // belong to the account the file came from: the keys are left out (custom_fields, a lead's top-level keys).
+    const byName = isObject((value as Record<string, unknown>).fields) && Object.keys((value as Record<string, Record<string, unknown>>).fields!).length > 0;
     for (const { k, v, t } of entries) {
+      if (byName && (k === 'custom_fields' || HASH.test(k))) {
+        this.skippedKeys.add(k === 'custom_fields' ? k : 'custom field keys');
+        continue;
+      }
       if (t) {
         if (t.kind !== 'ref' || given(v)) this.place(raw, t, v, issues, refs, custom);
       } else if (named.has(k)) this.skippedIds.add(k);
@@ -179,42 +223,70 @@ export class RowMapper {
     return this.finish(raw, issues, false, refs, custom);
   }
 
-  private place(raw: Record<string, unknown>, t: Target, v: unknown, issues: Issue[], refs: NonNullable<MappedRow['refs']>, custom: Map<string, CustomCells>): void {
+  private place(raw: Record<string, unknown>, t: Target, v: unknown, issues: Issue[], refs: NameRef[], custom: Map<string, CustomCells>): void {
     if (t.kind === 'field') setAt(raw, t.path, v);
+    else if (t.kind === 'variations') {
+      const r = variationsOf(v);
+      if ('issue' in r) issues.push(r.issue);
+      else raw[VARIATIONS] = r.variations;
+    }
     else if (t.kind === 'nested') {
       const r = nestedValue(t.subkeys, v);
       if ('rule' in r) issues.push({ field: t.key, rule: r.rule });
       else raw[t.key] = { ...((raw[t.key] ?? {}) as object), ...r.value };
     }
     else if (t.kind === 'ref') {
-      const text = linkLabel(typeof v === 'string' ? v.trim() : v, t.ref.kind);
-      if (typeof text === 'number' || (typeof text === 'string' && /^\d+$/.test(text))) raw[t.ref.field] = Number(text);
-      else if (typeof text !== 'string' || text === '') issues.push({ field: t.header, rule: 'must be a name or an id' });
-      else {
-        refs.push({ ...t.ref, name: text, header: t.header });
-        const id = this.names?.get(t.ref.kind)?.get(nameKey(text));
-        raw[t.ref.field] = id ?? STAND_IN_ID;
+      const texts = t.ref.many ? nameList(v) : [linkLabel(typeof v === 'string' ? v.trim() : v, t.ref.target)];
+      const ids: unknown[] = [];
+      for (const text of texts) {
+        if (typeof text === 'number' && !('kind' in t.ref.target && t.ref.target.kind === 'activity-type')) ids.push(text);
+        else if (typeof text !== 'string' || text.trim() === '') issues.push({ field: t.header, rule: 'must be a name or an id' });
+        else {
+          refs.push({ target: t.ref.target, field: t.ref.field, ...(t.ref.many ? { many: true } : {}), name: text.trim(), header: t.header });
+          ids.push(undefined);
+        }
       }
+      raw[t.ref.field] = t.ref.many ? ids : ids[0];
     }
     else custom.set(t.name, { ...custom.get(t.name), [t.part]: typeof v === 'string' ? v.trim() : v });
   }
 
-  /** The stage a row names in the pipeline it names (stage names repeat across pipelines). */
-  stageOfRow(refs: NonNullable<MappedRow['refs']>): number | undefined {
-    const stage = refs.find((r) => r.kind === 'stage');
-    const pipeline = refs.find((r) => r.kind === 'pipeline');
-    if (!stage || !pipeline) return undefined;
-    const pid = this.names?.get('pipeline')?.get(nameKey(pipeline.name));
-    return pid === undefined ? undefined : this.names?.get('stage')?.get(stageInPipeline(pid, stage.name));
+  /**
+   * The ids of the names a row gives, in place of the undefined `place` left. A stage (or phase) is
+   * found in the pipeline (board) the row names too, when it does: in a name column of its own (the
+   * older form) or by id. A name not looked up yet (the first pass) leaves its member out.
+   */
+  private withIds(raw: Record<string, unknown>, refs: NameRef[], issues: Issue[]): void {
+    const within = (kind: 'pipeline' | 'board', field: string) => refs.find((r) => 'kind' in r.target && r.target.kind === kind)?.name ?? (typeof raw[field] === 'number' ? String(raw[field]) : undefined);
+    const queue = new Map<string, unknown[]>();
+    for (const r of refs) {
+      const kind = 'kind' in r.target ? r.target.kind : undefined;
+      if (kind === 'stage') r.within = within('pipeline', 'pipeline_id');
+      if (kind === 'phase') r.within = within('board', 'board_id');
+      const found = this.names?.get(refKey(r));
+      if (found && 'rule' in found) issues.push({ field: r.header, rule: found.rule });
+      queue.set(r.field, [...(queue.get(r.field) ?? []), found && 'id' in found ? found.id : undefined]);
+    }
+    for (const [field, ids] of queue) {
+      const value = raw[field];
+      if (Array.isArray(value)) {
+        let i = 0;
+        const filled = value.map((x) => (x === undefined ? ids[i++] : x));
+        if (filled.every((x) => x !== undefined)) raw[field] = filled;
+        else delete raw[field];
+      } else if (ids[0] !== undefined) raw[field] = ids[0];
+      else delete raw[field];
+    }
   }
 
-  private finish(raw: Record<string, unknown>, issues: Issue[], text: boolean, refs: NonNullable<MappedRow['refs']>, custom: Map<string, CustomCells>): MappedRow {
+  private finish(raw: Record<string, unknown>, issues: Issue[], text: boolean, refs: NameRef[], custom: Map<string, CustomCells>): MappedRow {
     const byName = [...custom].map(([name, cells]) => [name, namedValue(cells)] as const).filter(([, v]) => v !== undefined);
     if (byName.length) raw.fields = { ...(raw.fields && typeof raw.fields === 'object' ? raw.fields : {}), ...Object.fromEntries(byName) };
-    const stage = this.stageOfRow(refs);
-    if (stage !== undefined) raw.stage_id = stage;
+    this.withIds(raw, refs, issues);
+    const variations = raw[VARIATIONS] as VariationInput[] | undefined;
+    delete raw[VARIATIONS];
     let body = flagsAsNumbers(this.fields, raw);
-    const named = refs.length ? { refs } : {};
+    const named = { ...(refs.length ? { refs } : {}), ...(variations?.length ? { variations } : {}) };
     if (text) {
       const c = coerceTextValues(this.fields, body);
       body = c.body;
@@ -284,18 +356,37 @@ function nestedValue(subkeys: string[], v: unknown): { value: Record<string, unk
 }
 
 /** A linked record given as the object an export embeds ({"name": ...}, a user's {"email": ...}): its name. */
-function linkLabel(v: unknown, kind: RefKind): unknown {
+function linkLabel(v: unknown, target: NameTarget): unknown {
   if (!v || typeof v !== 'object' || Array.isArray(v)) {
-    if (typeof v !== 'string' || !/^\{/.test(v)) return v;
+    if (typeof v !== 'string' || !/^\{/.test(v)) return typeof v === 'string' && /^\d+$/.test(v.trim()) && !('kind' in target && target.kind === 'activity-type') ? Number(v) : v;
     try {
-      return linkLabel(JSON.parse(v), kind);
+      return linkLabel(JSON.parse(v), target);
     } catch {
       return v;
     }
   }
   const o = v as Record<string, unknown>;
-  return (kind === 'user' ? (o.email ?? o.name) : (o.name ?? o.title)) ?? o.value ?? o.id;
+  return ('kind' in target && target.kind === 'user' ? (o.email ?? o.name) : (o.name ?? o.title)) ?? o.value ?? o.id;
 }
+
+/** Several names in one cell (label_names): a JSON list, or names separated by commas. */
+function nameList(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v !== 'string') return [v];
+  const t = v.trim();
+  if (t.startsWith('[')) {
+    try {
+      const list = JSON.parse(t) as unknown;
+      if (Array.isArray(list)) return list;
+    } catch {
+      // Not JSON: names separated by commas.
+    }
+  }
+  return t.split(',').map((x) => x.trim()).filter(Boolean);
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
 
 /**
  * Null members inside object fields mean "not set" in an export (address parts, custom fields

@@ -1,11 +1,11 @@
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { operationFields } from '../input/operation-input.js';
-import { type Link, withNames } from './link-namer.js';
+import type { Link } from '../names/links/table-names.js';
 import type { CallView } from './operation-command.js';
 import { derivedView } from './table-view.js';
 
-export type { Link, LinkedKind } from './link-namer.js';
+export type { Link } from '../names/links/table-names.js';
 
 /** A column that shows money with its currency ("24000 EUR") in place of the field the service sends. */
 export interface Money {
@@ -52,11 +52,20 @@ export function linkedNamesView(links: Link[], opts: LinkedViewOptions = {}): (c
     // Only the links whose column is shown cost a read (labels asked with --fields, not otherwise).
     const shown = new Set(ctx.globals.fields ?? columns);
     const used = links.filter((l) => shown.has(l.column));
-    const view = derivedView({ columns, derived, present: (c, records) => withNames(c, records, used, (r) => withMoney(r, money)) })(ctx, op);
+    const view = derivedView({ columns, derived, present: (c, records) => namedLinks(c, records, used, (r) => withMoney(r, money)) })(ctx, op);
     if (!view) return view;
     const query = used.some((l) => l.kind.endsWith('-label')) ? acceptedQuery(op, opts.query) : undefined;
     return { ...view, ...(opts.oneRecord ? { allCustomFields: true } : {}), ...(query ? { query } : {}) };
   };
+}
+
+/**
+ * Records with linked records by name (src/names/links: one resolver per command, so each list is
+ * read once however many pages are shown).
+ */
+export async function* namedLinks(ctx: Context, records: AsyncIterable<unknown>, links: Link[], shown?: (r: unknown) => unknown): AsyncGenerator<unknown> {
+  const [{ checkReader }, { linkNames }, { withLinkNames }] = await Promise.all([import('../entry/prepare.js'), import('../names/links/resolver.js'), import('../names/links/table-names.js')]);
+  yield* withLinkNames(linkNames(checkReader(ctx), ctx), records, links, shown);
 }
 
 /** The parameters of `query` the operation's query schema has a member for. */

@@ -1,7 +1,7 @@
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { formatFor } from '../output/format.js';
-import type { LinkedKind } from './link-namer.js';
+import { CUSTOM_FIELD_LINKS as LINKED } from '../names/links/kinds.js';
 
 /** A call's presentation (operation-command.ts CallView, restated here so the two files import one way). */
 interface CallView {
@@ -35,10 +35,11 @@ export async function namedView(ctx: Context, op: Operation, names: boolean, bas
   // json and ndjson name custom fields only with --names (their records keep the service's keys).
   if (!asText && !names) return base;
 
-  const [{ checkReader }, { fieldCatalog }, { namedRecord, withCustomCells }] = await Promise.all([
+  const [{ checkReader }, { fieldCatalog }, { namedRecord, withCustomCells }, { linkNames }] = await Promise.all([
     import('../entry/prepare.js'),
     import('../names/catalog.js'),
     import('../names/read.js'),
+    import('../names/links/resolver.js'),
   ]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
   const fieldNames = cat.custom.map((f) => f.name);
@@ -54,19 +55,17 @@ export async function namedView(ctx: Context, op: Operation, names: boolean, bas
   // User, organization and person fields shown name the record they link to, as owner and organization do.
   const shown = new Set(ctx.globals.fields ?? withNames);
   const links = cells.filter((c) => c.type in LINKED && shown.has(c.name)).map((c) => ({ column: c.name, idField: c.name, kind: LINKED[c.type]! }));
-  const namer = links.length ? (await import('./link-namer.js')).withNames : undefined;
+  const namer = links.length ? (await import('../names/links/table-names.js')).withLinkNames : undefined;
   return {
     present: (records) => {
       const named = mapRecords(before(records), (r) => withCustomCells(cat, r, cells));
-      return namer ? namer(ctx, named, links) : named;
+      return namer ? namer(linkNames(checkReader(ctx), ctx), named, links) : named;
     },
     columns: withNames,
     derived: [...(base?.derived ?? []), ...cells.map((c) => c.name), ...fieldNames],
   };
 }
 
-/** Custom field types whose value is the id of a linked record, and the kind of record. */
-const LINKED: Record<string, LinkedKind> = { user: 'user', org: 'organization', people: 'person' };
 
 async function* mapRecords(records: AsyncIterable<unknown>, f: (r: unknown) => unknown): AsyncGenerator<unknown> {
   for await (const r of records) yield f(r);

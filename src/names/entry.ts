@@ -4,37 +4,32 @@ import { ValidationError } from '../core/errors.js';
 import type { RawInput } from '../input/operation-input.js';
 import { type FieldCatalog, fieldCatalog } from './catalog.js';
 import { customValuesByKey, type Issue, placementOf } from './write.js';
+import { CUSTOM_FIELD_LINKS } from './links/kinds.js';
 
-const HASH = /^[0-9a-f]{40}(_currency|_until)?$/;
-
-const userLookups = new WeakMap<Reader, InstanceType<typeof import('./where-resolve.js').Lookups>>();
+/** A custom field's hash key, or one of its companion members (`<key>_currency`, `<key>_until`). */
+export const HASH = /^[0-9a-f]{40}(_currency|_until)?$/;
 
 /**
- * A user field's value given as a user's name or email ("Account manager=Reggie Regular") → the user's
- * id, in place in `named`; the users list is read once, and only when such a value is given. Organization
- * and person fields take ids (their lists are too long to read whole).
+ * A linked-record field's value given by name ("Account manager=Reggie Regular" or an e-mail,
+ * "Partner=Globex Industries") → the record's id, in place in `named`. Names resolve through the one
+ * resolver of src/names/links (one per command or import run), so each list is read at most once, and
+ * only when such a value is given; a name that finds no record, or several, is an issue of the input.
  */
-async function usersByName(reader: CheckReader, cat: FieldCatalog, named: Body, label: (name: string) => string, owner: Reader): Promise<Issue[]> {
-  const wanted = Object.entries(named).filter(([k, v]) => cat.customField(k)?.type === 'user' && typeof v === 'string' && !/^\s*\d+\s*$/.test(v));
+async function linksByName(reader: CheckReader, cat: FieldCatalog, named: Body, label: (name: string) => string, owner: Reader): Promise<Issue[]> {
+  const wanted = Object.entries(named).flatMap(([k, v]) => {
+    const f = cat.customField(k);
+    const kind = f ? CUSTOM_FIELD_LINKS[f.type] : undefined;
+    return kind && typeof v === 'string' && !/^\s*\d+\s*$/.test(v) ? [{ k, v, f: f!, kind }] : [];
+  });
   if (!wanted.length) return [];
-  const { Lookups } = await import('./where-resolve.js');
-  // One users read per command, however many records (an import's rows) name users.
-  const lookups = userLookups.get(owner) ?? new Lookups(reader);
-  userLookups.set(owner, lookups);
+  const { linkNames } = await import('./links/resolver.js');
+  const names = linkNames(reader, owner);
   const issues: Issue[] = [];
-  for (const [k, v] of wanted) {
-    const f = cat.customField(k)!;
-    // A name that matches no user is an issue of the input; a failed read stays the error it is.
-    const refused = new Set<Error>();
-    try {
-      named[k] = await lookups.user(String(v).trim(), (rule) => {
-        const e = new Error(rule);
-        refused.add(e);
-        return e;
-      });
-    } catch (err) {
-      if (!(err instanceof Error) || !refused.has(err)) throw err;
-      issues.push({ field: label(k), rule: `${f.name} (user) ${err.message}` });
+  for (const { k, v, f, kind } of wanted) {
+    const found = await names.idOf(kind, v);
+    if ('id' in found) named[k] = found.id;
+    else {
+      issues.push({ field: label(k), rule: `${f.name} (${f.type}) ${found.rule}` });
       delete named[k];
     }
   }
@@ -87,9 +82,9 @@ export async function translateNamedFields(reader: CheckReader, op: Operation, r
   }
   const cat = await fieldCatalog(reader, itemType, owner);
   const label = (n: string) => labels.get(n) ?? n;
-  const userIssues = await usersByName(reader, cat, named, label, owner);
+  const linkIssues = await linksByName(reader, cat, named, label, owner);
   const { values, issues } = customValuesByKey(cat, named, label);
-  if (userIssues.length || issues.length) throw new ValidationError([...userIssues, ...issues]);
+  if (linkIssues.length || issues.length) throw new ValidationError([...linkIssues, ...issues]);
   const topKeys = new Set<string>();
   if (placementOf(itemType) === 'top') {
     if (cf) body.custom_fields = cf;

@@ -4,11 +4,12 @@ import { ValidationError } from '../core/errors.js';
 import { nearest } from '../input/unknown-keys.js';
 import { NO_VALUE, parseWhere, WHERE_OPERATORS, type WhereClause } from './where.js';
 import { asList, collect } from '../core/lists.js';
+import type { LinkNames } from './links/resolver.js';
 
 // Conditions by name (`--where` clauses, a `where` key at any door) → the service's condition tree.
 // Field names resolve against the filter type's fields in their v1 form, the only form that carries the numeric id a condition names (the v2 list has
 // the key and name only); option labels become option ids, stage names stage ids ("Pipeline/Stage"
-// when two pipelines have the stage), user names user ids. Every clause is checked before anything is
+// when two pipelines have the stage), user names user ids (both through src/names/links). Every clause is checked before anything is
 // written: a name, an operator or a label that matches nothing is exit 2 naming the nearest.
 // (src/names/ keeps a v2 field catalog without ids; filters need the ids, so they read the v1 list.)
 
@@ -65,7 +66,9 @@ export async function conditionsFromWhere(reader: CheckReader, type: string, whe
   const fields = (op.pagination === 'none' ? asList(await reader.read(op)) : await collect(reader.readAll(op))) as V1Field[];
   const usable = fields.filter((f) => f.id !== null && f.id !== undefined);
   const names = usable.map((f) => f.name);
-  const lookups = new Lookups(reader);
+  // Stages and users by name through the one resolver (src/names/links): each list read once, only when a clause names one.
+  const { linkNames } = await import('./links/resolver.js');
+  const lookups = linkNames(reader);
   const build = async (clauses: WhereInput[]): Promise<Condition[]> => {
     const out: Condition[] = [];
     // Every clause is parsed before any is resolved: a misspelt operator is named before a stage is read.
@@ -78,7 +81,7 @@ export async function conditionsFromWhere(reader: CheckReader, type: string, whe
   return { glue: 'and', conditions: [{ glue: 'and', conditions: and }, { glue: 'or', conditions: or }] };
 }
 
-async function condition(clause: WhereClause, object: string, fields: V1Field[], lookups: Lookups): Promise<Condition> {
+async function condition(clause: WhereClause, object: string, fields: V1Field[], lookups: LinkNames): Promise<Condition> {
   const bad = (rule: string) => new ValidationError([{ field: `${clause.flag} "${clause.text}"`, rule }]);
   const name = clause.name.toLowerCase();
   // A custom field wins over a system field of the same name (the account made it); its key works too.
@@ -95,9 +98,13 @@ async function condition(clause: WhereClause, object: string, fields: V1Field[],
   return { ...base, value: await conditionValue(clause.value!, field, lookups, bad) };
 }
 
-async function conditionValue(raw: string, field: V1Field, lookups: Lookups, bad: (rule: string) => Error): Promise<string> {
-  if (field.key === 'stage_id') return String(await lookups.stage(raw, bad));
-  if (field.field_type === 'user') return String(await lookups.user(raw, bad));
+async function conditionValue(raw: string, field: V1Field, lookups: LinkNames, bad: (rule: string) => Error): Promise<string> {
+  const kind = field.key === 'stage_id' ? 'stage' : field.field_type === 'user' ? 'user' : undefined;
+  if (kind) {
+    const found = await lookups.idOf(kind, raw);
+    if ('rule' in found) throw bad(found.rule);
+    return String(found.id);
+  }
   if (field.options?.length) {
     const o = field.options.find((x) => x.label.toLowerCase() === raw.toLowerCase()) ?? field.options.find((x) => String(x.id) === raw);
     if (!o) {
@@ -119,42 +126,3 @@ function kindOf(f: V1Field): 'text' | 'ordered' | 'choice' | 'any' {
 }
 
 const isCustom = (f: V1Field) => /^[0-9a-f]{40}$/.test(f.key);
-
-/** Stages and users by name, read once per command and only when a clause (or a user field's value, write.ts) names one. */
-export class Lookups {
-  private stages?: Promise<Array<{ id: number; name: string; pipeline: string }>>;
-  private users?: Promise<Array<{ id: number; name: string; email?: string }>>;
-  constructor(private readonly reader: CheckReader) {}
-
-  async stage(raw: string, bad: (rule: string) => Error): Promise<number> {
-    if (/^\d+$/.test(raw)) return Number(raw);
-    this.stages ??= (async () => {
-      const [{ stageOps }, { pipelineOps }] = await Promise.all([import('../api/operations/stages.js'), import('../api/operations/pipelines.js')]);
-      const [stages, pipelines] = await Promise.all([collect(this.reader.readAll(stageOps.list)), collect(this.reader.readAll(pipelineOps.list))]);
-      const pipelineName = new Map((pipelines as Array<{ id: number; name: string }>).map((p) => [p.id, p.name]));
-      return (stages as Array<{ id: number; name: string; pipeline_id: number }>).map((s) => ({ id: s.id, name: s.name, pipeline: pipelineName.get(s.pipeline_id) ?? String(s.pipeline_id) }));
-    })();
-    const all = await this.stages;
-    const [p, s] = raw.includes('/') ? [raw.slice(0, raw.lastIndexOf('/')).trim(), raw.slice(raw.lastIndexOf('/') + 1).trim()] : [undefined, raw.trim()];
-    const hits = all.filter((x) => x.name.toLowerCase() === s.toLowerCase() && (p === undefined || x.pipeline.toLowerCase() === p.toLowerCase()));
-    if (hits.length === 1) return hits[0]!.id;
-    if (hits.length > 1) throw bad(`stage "${raw}" is in ${hits.length} pipelines: write ${hits.map((h) => `"${h.pipeline}/${h.name}"`).join(' or ')}`);
-    const names = all.map((x) => (p === undefined ? x.name : `${x.pipeline}/${x.name}`));
-    const near = nearest(raw, names);
-    throw bad(`no stage "${raw}"${near ? ` (did you mean "${near}"?)` : ''}; stages: ${[...new Set(all.map((x) => `${x.pipeline}/${x.name}`))].join(', ')}`);
-  }
-
-  async user(raw: string, bad: (rule: string) => Error): Promise<number> {
-    if (/^\d+$/.test(raw)) return Number(raw);
-    this.users ??= (async () => {
-      const { userOps } = await import('../api/operations/users.js');
-      return asList(await this.reader.read(userOps.list)) as Array<{ id: number; name: string; email?: string }>;
-    })();
-    const all = await this.users;
-    const hits = all.filter((u) => u.name.toLowerCase() === raw.toLowerCase() || u.email?.toLowerCase() === raw.toLowerCase());
-    if (hits.length === 1) return hits[0]!.id;
-    if (hits.length > 1) throw bad(`${hits.length} users are called "${raw}": give the id (${hits.map((h) => h.id).join(', ')})`);
-    const near = nearest(raw, all.map((u) => u.name));
-    throw bad(`no user "${raw}"${near ? ` (did you mean "${near}"?)` : ''}; give a name, an email or an id (crmctl users list)`);
-  }
-}

@@ -32,17 +32,18 @@ describe('a spent daily budget', () => {
     await fx.clearRequests();
     // Three pages of 100 (cost 20 each) fit in what is left; the fourth is refused.
     await setDaily({ daily_used: 100_000 - 60 });
-    const r = await run(['export', 'leads', '--out', out, '--page-size', '100']);
+    // --raw: the pages alone (a named export reads each linked list once too; export.test.ts counts those).
+    const r = await run(['export', 'leads', '--out', out, '--page-size', '100', '--raw']);
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(SPENT);
-    expect(r.stderr).toContain(`hint: its progress is saved; continue with: crmctl export leads --out ${out} --page-size 100 --resume\n`);
+    expect(r.stderr).toContain(`hint: its progress is saved; continue with: crmctl export leads --out ${out} --page-size 100 --raw --resume\n`);
     expect(lastPage(`${out}.checkpoint.json`)).toMatchObject({ records: 300, next: 300 });
     // The third answer said 0 left: the fourth page is not even asked (it could only be refused).
     expect((await fx.requests()).map((q) => `${q.status} ${q.query.start ?? '0'}`)).toEqual(['200 0', '200 100', '200 200']);
 
     // Still spent: --resume is refused once (not retried with backoff) and stops at the same place.
     await fx.clearRequests();
-    const again = await run(['export', 'leads', '--out', out, '--page-size', '100', '--resume']);
+    const again = await run(['export', 'leads', '--out', out, '--page-size', '100', '--raw', '--resume']);
     expect(again.code).toBe(6);
     expect(again.stderr).toMatch(SPENT);
     expect((await fx.requests()).map((q) => `${q.status} ${q.query.start ?? '0'}`)).toEqual(['429 300']);
@@ -50,7 +51,7 @@ describe('a spent daily budget', () => {
 
     await setDaily({ daily_used: 0 });
     await fx.clearRequests();
-    const done = await run(['export', 'leads', '--out', out, '--page-size', '100', '--resume']);
+    const done = await run(['export', 'leads', '--out', out, '--page-size', '100', '--raw', '--resume']);
     expect(done.code, done.stderr).toBe(0);
     const ids = ndjson(readFileSync(out, 'utf8')).map((l) => l.id);
     const live = (await fx.collection<{ id: string; is_archived: boolean }>('leads')).filter((l) => !l.is_archived).map((l) => l.id);
@@ -108,7 +109,7 @@ describe('a spent daily budget', () => {
   it('prints the cost against what is left on a terminal', async () => {
     await bulkLeads(fx, 996);
     const out = join(workDir(), 'leads.ndjson');
-    const r = await run(['export', 'leads', '--out', out, '--page-size', '500'], { tty: true });
+    const r = await run(['export', 'leads', '--out', out, '--page-size', '500', '--raw'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
     // v1 leads give no total: the cost is per page.
     expect(r.stderr).toContain('cost: 20 tokens a page of 500 records, 99,980 left today\n');

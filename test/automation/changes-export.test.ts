@@ -76,7 +76,8 @@ describe('export --incremental', () => {
     expect(r.code).toBe(0);
     expect((ndjson(r.stdout) as Deal[]).map((d) => [d.id, d.title])).toEqual([[deal.id, 'Recently changed']]);
     const reqs = await fx.requests();
-    expect(reqs.map((q) => [q.path, q.query.updated_since])).toEqual([['/api/v2/deals', now.replace(/\.\d+Z$/, 'Z')]]);
+    // The other reads are the linked lists whose names travel beside the ids (once each, no window).
+    expect(reqs.filter((q) => q.path === '/api/v2/deals').map((q) => [q.path, q.query.updated_since])).toEqual([['/api/v2/deals', now.replace(/\.\d+Z$/, 'Z')]]);
   });
 
   it('export --since 2h --resume continues the same window after a kill -9 (the span does not move)', async () => {
@@ -94,7 +95,7 @@ describe('export --incremental', () => {
     await fx.clearRequests();
     const r = await run([...args, '--resume']);
     expect(r.code).toBe(0);
-    expect((await fx.requests()).map((q) => q.query.updated_since)).toEqual(Array(15 - cp.records / 100).fill(cp.query.updated_since));
+    expect((await fx.requests()).filter((q) => q.path === '/api/v2/deals').map((q) => q.query.updated_since)).toEqual(Array(15 - cp.records / 100).fill(cp.query.updated_since));
     const ids = (ndjson(readFileSync(out, 'utf8')) as Deal[]).map((d) => d.id);
     const bulk = (await fx.collection<Deal>('deals')).filter((d) => d.title.startsWith('Bulk deal')).map((d) => d.id);
     expect(ids).toEqual(bulk);

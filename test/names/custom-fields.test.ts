@@ -108,7 +108,7 @@ describe('refusals (exit 2, nothing written)', () => {
     [['--field', 'Renewal date=2026-02-30'], '--field Renewal date: Renewal date (date) must be a date YYYY-MM-DD (got "2026-02-30")'],
     [['--field', 'Lead score=forty'], '--field Lead score: Lead score (double) must be a number (got "forty")'],
     [['--field', 'Account manager=Ada'], '--field Account manager: Account manager (user) no user "Ada"; give a name, an email or an id (crmctl users list)'],
-    [['--field', 'Partner=Globex'], '--field Partner: Partner (org) must be the id of an organization (a positive integer; got "Globex")'],
+    [['--field', 'Partner=Globex'], '--field Partner: Partner (org) no organization "Globex"'],
     [['--field', 'no equals sign'], '--field: must be NAME=VALUE, e.g. --field "Lead score=40" (got "no equals sign")'],
   ])('%j', async (flags, message) => {
     const r = await run(['deals', 'update', '1', ...flags]);

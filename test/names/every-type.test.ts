@@ -89,7 +89,8 @@ describe('every type through the CLI: written by name, read back by name', () =>
     const row = Object.fromEntries(parseCsvLine(head!).map((h, i) => [h, parseCsvLine(first!)[i]]));
     expect(Object.fromEntries([...NAMES, 'Budget currency'].map((n) => [n, row[n]]))).toEqual({
       'Deal notes': 'Call after the audit', 'Lead score': '73', Budget: '5000', 'Budget currency': 'EUR', Segment: 'Enterprise', Interests: 'Licences, Training',
-      'Renewal date': '2026-05-01', 'Account manager': '2', Partner: '2', 'Technical contact': '1',
+      // Linked records by the name that finds them in another account (a user by e-mail).
+      'Renewal date': '2026-05-01', 'Account manager': 'reggie.regular@example.com', Partner: 'Globex Industries', 'Technical contact': 'Alice Andersson',
     });
     const other = await startFixture();
     try {

@@ -109,7 +109,7 @@ describe('crmctl sandbox start --from <dir>', () => {
     // The process ends only when its server is closed: a sandbox left listening would time the run out.
     const r = await spawnCli(['sandbox', 'start', '--port', '0', '--no-profile', '--from', dir, '--data', data], { env: { CRMCTL_CONFIG_DIR: tempConfigDir() } });
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`error: ${join(dir, 'sample', 'deals.csv')}:3 stage_name: "No such stage" matches no stage\nhint: The sandbox was stopped; fix the file and start it again.\n`);
+    expect(r.stderr).toBe(`error: ${join(dir, 'sample', 'deals.csv')}:3 stage_name: no stage "No such stage"; stages: Sales/Qualified, Sales/Contact Made, Sales/Demo Scheduled, Sales/Proposal Made, Sales/Negotiations Started, Partnerships/Intro, Partnerships/Evaluation, Partnerships/Agreement\nhint: The sandbox was stopped; fix the file and start it again.\n`);
     expect(r.code).toBe(2);
     expect(existsSync(data)).toBe(false);
   });

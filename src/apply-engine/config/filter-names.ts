@@ -161,20 +161,15 @@ async function namesOf(reader: CheckReader, f: Live): Promise<WhereNames | strin
 
 /** A condition's value as people write it: an option's label, a stage's name, a user's e-mail. */
 async function valueName(reader: CheckReader, field: V1Field, value: string): Promise<string> {
-  if (field.key === 'stage_id') {
-    const [{ stageOps }, { pipelineOps }] = await Promise.all([import('../../api/operations/stages.js'), import('../../api/operations/pipelines.js')]);
-    const stages = (await collect(reader.readAll(stageOps.list))) as Array<{ id: number; name: string; pipeline_id: number }>;
-    const stage = stages.find((s) => String(s.id) === value);
-    if (!stage) throw new Error(`condition on ${field.name}: no stage has id ${value}`);
-    if (stages.filter((s) => s.name.toLowerCase() === stage.name.toLowerCase()).length === 1) return stage.name;
-    const pipelines = (await collect(reader.readAll(pipelineOps.list))) as Array<{ id: number; name: string }>;
-    return `${pipelines.find((p) => p.id === stage.pipeline_id)?.name ?? stage.pipeline_id}/${stage.name}`;
-  }
-  if (field.field_type === 'user') {
-    const { userOps } = await import('../../api/operations/users.js');
-    const user = asList(await reader.read(userOps.list)).find((u) => String((u as Live).id) === value) as { email?: string } | undefined;
-    if (!user?.email) throw new Error(`condition on ${field.name}: no user with an e-mail has id ${value}`);
-    return user.email;
+  // Stages as "Pipeline/Stage" and users by e-mail: the names that find them in another account, written
+  // by the one resolver of linked records (src/names/links), as export and backup write them.
+  const kind = field.key === 'stage_id' ? 'stage' : field.field_type === 'user' ? 'user' : undefined;
+  if (kind) {
+    const { linkNames } = await import('../../names/links/resolver.js');
+    const { names, not } = await linkNames(reader).carried(kind, [value]);
+    const name = names.get(value);
+    if (name === undefined) throw new Error(`condition on ${field.name}: ${not.get(value) ?? `no ${kind} has id ${value}`}`);
+    return name;
   }
   if (field.options?.length) {
     const o = field.options.find((x) => String(x.id) === value);

@@ -19,6 +19,11 @@ const exportCommand = defineCommand({
     'Resources: run `crmctl export --list`. Lists that need an id or a filter take --param key=value.',
     '--since TIME exports only records updated since then (the list\'s updated_since). --incremental keeps',
     '--out FILE in step: a full export first, then only what changed, deleted records removed (docs/changes.md).',
+    'A kind that imports (organizations, persons, deals, leads, ...) carries its links by name beside their ids',
+    '(org_name, owner_email, stage_name as "Pipeline/Stage", label_names, ...) and its custom fields by name (CSV',
+    'columns; a `fields` member in ndjson and json), so the file imports into another account; links it cannot',
+    'carry by name are listed in one warning. Products carry their variations (one more read per product).',
+    '--raw writes the service\'s records as they are.',
   ].join('\n'),
   examples: [
     'crmctl export leads --out leads.ndjson',
@@ -42,6 +47,7 @@ const exportCommand = defineCommand({
     list: flag.bool({ description: 'list the resources that can be exported' }),
     since: flag.string({ value: 'time', description: 'only records updated since: RFC 3339 or back from now (24h, 7d)' }),
     incremental: flag.bool({ description: 'keep --out FILE (ndjson) in step: only what changed since the last run (<out>.state.json)' }),
+    raw: flag.bool({ description: 'the service\'s records as they are: no names beside link ids, custom fields by key' }),
   },
   async run(ctx, { args, flags }) {
     const { exportResources, findExportResource } = await import('../../automation/resources.js');
@@ -67,7 +73,7 @@ const exportCommand = defineCommand({
     const sinceParam = flags.since === undefined ? [] : [(await import('../../automation/incremental-export.js')).sinceParam(resource, flags.since, resumed)];
     const { params, query } = await listInput(ctx, resource.op, resource.name, [...flags.param, ...sinceParam]);
     const { runExport } = await import('../../automation/export.js');
-    await runExport(ctx, { resource, params, query, format, out: flags.out, resume: flags.resume, newRun: flags.newRun, includeArchived: flags.includeArchived, columns, pageSize });
+    await runExport(ctx, { resource, params, query, format, out: flags.out, resume: flags.resume, newRun: flags.newRun, includeArchived: flags.includeArchived, columns, pageSize, raw: flags.raw });
   },
 });
 

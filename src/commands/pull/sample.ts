@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { checkReader } from '../../entry/prepare.js';
 import type { Context } from '../../core/context.js';
 import { csvColumns, encoderFor } from '../../automation/encoders.js';
-import { LinkNamer } from '../../automation/link-names.js';
 import { findExportResource } from '../../automation/resources.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { fieldCatalog } from '../../names/catalog.js';
 import { getPath } from '../../output/cells.js';
 import { csvRecord } from '../../names/read.js';
+import { withNameColumns } from '../../names/links/columns.js';
+import { RecordNames } from '../../names/links/record-names.js';
+import { linkNames } from '../../names/links/resolver.js';
 import { type FakeKind, Pseudonyms } from './pseudonym.js';
 import { Scrubber } from './scrub.js';
 import { linkId, pickSample, type Picked, type Rec } from './sample-pick.js';
@@ -33,7 +35,7 @@ export async function prepareSample(ctx: Context, count: number): Promise<{ scru
 }
 
 async function writeSample(ctx: Context, picked: Picked, fakes: Pseudonyms, scrub: Scrubber, dir: string): Promise<{ files: string[]; records: number }> {
-  const namer = new LinkNamer(await ctx.http());
+  const names = linkNames(checkReader(ctx), ctx);
   const out = join(dir, 'sample');
   mkdirSync(out, { recursive: true });
   const files: string[] = [];
@@ -42,10 +44,10 @@ async function writeSample(ctx: Context, picked: Picked, fakes: Pseudonyms, scru
     const op = findExportResource(kind)!.op;
     const cat = op.cli.customFields ? await fieldCatalog(checkReader(ctx), op.cli.customFields, ctx) : undefined;
     const base = picked[kind].map((r) => (cat ? csvRecord(cat, r) : r) as Rec);
-    const columns = sampleColumns(kind, LinkNamer.withNames(csvColumns(op.cli.fields, base)), cat ? keptCustomColumns(cat) : new Set());
+    const columns = sampleColumns(kind, withNameColumns(csvColumns(op.cli.fields, base), op.cli.customFields), cat ? keptCustomColumns(cat) : new Set());
     const rows = base.map((r) => namesFromSample(r, picked));
     // Stage and pipeline names are configuration: read as an export reads them.
-    const named = (await namer.annotate(rows, columns)) as Rec[];
+    const named = (await new RecordNames(names, op.cli.customFields, kind).annotate(rows, { only: columns })) as Rec[];
     const faked = named.map((r) => pseudonymize(kind, r, (k, v) => fakes.fake(k, v), (k, v) => fakes.fakeList(k, v)));
     // The other columns (stage names, option labels, custom field names) are written as the configuration writes them.
     const shown = columns.map((c) => scrub.text(c));
