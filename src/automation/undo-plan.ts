@@ -18,6 +18,8 @@ export type UndoAction = 'delete' | 'restore' | 'recreate';
 export interface UndoItem {
   /** The item's key in the run undone (an input line, a record id): the undo's journal keys it the same. */
   key: string;
+  /** The kind of record (an area: persons, deals). */
+  area: string;
   action: UndoAction;
   /** The record the run wrote (absent for a re-create: the record is gone). */
   record?: string | number;
@@ -37,6 +39,7 @@ export interface RecordOps {
 }
 
 export interface UndoPlan {
+  /** The run's kind of record (the first item's when the run wrote several). */
   area: string;
   items: UndoItem[];
   /** Writes of the run no undo can take back, with why (an unknown outcome, no operation for it). */
@@ -54,27 +57,40 @@ export function areaOf(header: RunHeader): string | undefined {
 
 /** The get, update, delete and create of an area, as its commands call them (the first row at a path: v2 before v1). */
 export function recordOps(area: string): RecordOps {
+  const known = OPS.get(area);
+  if (known) return known;
   const at = (verb: string) => ALL_OPERATIONS.find((op) => op.cli.command.length === 2 && op.cli.command[0] === area && op.cli.command[1] === verb && !op.cli.switch);
-  return { area, get: at('get'), update: at('update'), delete: at('delete'), create: at('create') };
+  const ops = { area, get: at('get'), update: at('update'), delete: at('delete'), create: at('create') };
+  OPS.set(area, ops);
+  return ops;
+}
+const OPS = new Map<string, RecordOps>();
+
+/** The area of one write: its own kind when it names one with a get (a restore writes several kinds), else the run's. */
+function areaOfWrite(w: RunWrite, runArea: string | undefined): string | undefined {
+  return w.kind && recordOps(w.kind).get ? w.kind : runArea;
 }
 
 /** The plan of the writes not settled yet by an earlier try of the same undo (`settled`: their keys). */
-export function undoPlan(writes: readonly RunWrite[], ops: RecordOps, settled: ReadonlySet<string> = new Set()): UndoPlan {
+export function undoPlan(writes: readonly RunWrite[], runArea: string | undefined, settled: ReadonlySet<string> = new Set()): UndoPlan {
   const items: UndoItem[] = [];
   const cannot: UndoPlan['cannot'] = [];
   for (const w of writes) {
     if (settled.has(w.key)) continue;
-    const item = itemOf(w, ops);
+    const area = areaOfWrite(w, runArea);
+    const item = area ? itemOf(w, recordOps(area)) : 'the journal does not say which kind of record it wrote';
     if (typeof item === 'string') cannot.push({ key: w.key, why: item });
     else if (item) items.push(item);
   }
   const counts: Record<UndoAction, number> = { delete: 0, restore: 0, recreate: 0 };
   for (const i of items) counts[i.action]++;
-  const read = ops.get?.cost ?? 1;
-  const write = (a: UndoAction) => (a === 'delete' ? ops.delete : a === 'restore' ? ops.update : ops.create)?.cost ?? 1;
-  // A re-create reads nothing first (its record is gone); the others read the record before writing.
-  const cost = items.reduce((n, i) => n + write(i.action) + (i.action === 'recreate' ? 0 : read), 0);
-  return { area: ops.area, items, cannot, counts, cost };
+  const cost = items.reduce((n, i) => {
+    const ops = recordOps(i.area);
+    const write = (i.action === 'delete' ? ops.delete : i.action === 'restore' ? ops.update : ops.create)?.cost ?? 1;
+    // A re-create reads nothing first (its record is gone); the others read the record before writing.
+    return n + write + (i.action === 'recreate' ? 0 : (ops.get?.cost ?? 1));
+  }, 0);
+  return { area: runArea ?? items[0]?.area ?? 'records', items, cannot, counts, cost };
 }
 
 /** The undo of one write; a string says why there is none. */
@@ -82,17 +98,17 @@ function itemOf(w: RunWrite, ops: RecordOps): UndoItem | string | undefined {
   if (w.op === 'create') {
     if (w.record === null) return w.outcome === 'unsettled' ? 'the create may have landed and the journal does not know its id' : undefined;
     if (!ops.delete || !ops.get) return `${ops.area} have no delete`;
-    return { key: w.key, action: 'delete', record: w.record, wrote: w.sent ?? {} };
+    return { key: w.key, area: ops.area, action: 'delete', record: w.record, wrote: w.sent ?? {} };
   }
   if (w.op === 'update') {
     if (w.record === null || !w.prior) return 'the journal does not keep the values this update replaced';
     if (!ops.update || !ops.get) return `${ops.area} have no update`;
-    return { key: w.key, action: 'restore', record: w.record, wrote: w.sent ?? {}, values: w.prior };
+    return { key: w.key, area: ops.area, action: 'restore', record: w.record, wrote: w.sent ?? {}, values: w.prior };
   }
   if (!w.deleted) return 'the journal does not keep the content of the deleted record';
   if (!ops.create) return `${ops.area} have no create`;
   if (w.outcome === 'unsettled') return undefined; // the delete may not have landed: the record is still there, nothing to put back
-  return { key: w.key, action: 'recreate', values: createBody(w.deleted, ops.create) };
+  return { key: w.key, area: ops.area, action: 'recreate', values: createBody(w.deleted, ops.create) };
 }
 
 /** A record's content as its create takes it: the members the create knows, without empty ones. */

@@ -33,10 +33,11 @@ export interface UndoFlags {
 const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo']);
 
 /** What became of one item of the undo. */
-type Outcome =
-  | { key: string; status: 'deleted' | 'restored' | 'recreated' | 'already'; record?: string | number; id?: string | number }
-  | { key: string; status: 'conflict'; record?: string | number; conflicts: Conflict[] }
-  | { key: string; status: 'failed'; record?: string | number; error: string };
+type Outcome = { key: string; area: string; record?: string | number } & (
+  | { status: 'deleted' | 'restored' | 'recreated' | 'already'; id?: string | number }
+  | { status: 'conflict'; conflicts: Conflict[] }
+  | { status: 'failed'; error: string }
+);
 
 /**
  * Takes back what a run did, from its journal alone (src/automation/undo-plan.ts), as a run of its own
@@ -64,8 +65,8 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
   if (!WRITING.has(record.kind)) throw new UsageError(`run ${id} is ${record.kind === 'export' ? 'an export' : `a ${record.kind}`}: it wrote nothing to the account, so there is nothing to undo`);
   const header = journal.header;
   if (!header) throw new UsageError(`run ${id}: its journal ${record.journal} is missing or empty; an undo is derived from the journal alone`);
+  // One kind per run (an import's resource, a bulk update's area); a run of several kinds names each item's.
   const area = areaOf(header);
-  if (!area) throw new UsageError(`run ${id}: its journal does not say which kind of records it wrote; it cannot be undone`);
   if (!journal.end) ctx.warn(`run ${id} did not finish (${record.status}): undoing what its journal says it did`);
 
   const dir = join(runsDir(ctx.env), 'undo');
@@ -79,15 +80,14 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
     resume: flags.resume,
     newRun: flags.newRun,
     dryRun: flags.dryRun,
-    header: { undoes: id, area, undone_kind: record.kind },
+    header: { undoes: id, ...(area ? { area } : {}), undone_kind: record.kind },
   });
   if (opened.state === 'done') return;
   const run = opened.run;
   // What an earlier try of this undo settled is not done again; what it left in flight is settled by reading.
   const states = itemStates(opened.state === 'resume' ? opened.entries : []);
   const settled = new Set([...states.values()].filter((s) => !s.unsettled).map((s) => s.key));
-  const ops = recordOps(area);
-  const plan = undoPlan(runWrites(journal.items), ops, settled);
+  const plan = undoPlan(runWrites(journal.items), area, settled);
 
   const http = await ctx.http();
   ctx.io.stderr.write(`${planText(plan, { runId: id, describe, doneEarlier: settled.size, daily: http.daily })}\n`);
@@ -104,7 +104,7 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
   run.watchSignals('writes');
   try {
     await run.begin();
-    const undo = new ItemUndo(ctx, http, run, ops, flags.force);
+    const undo = new ItemUndo(ctx, http, run, flags.force);
     const one = async (item: UndoItem): Promise<void> => {
       let outcome: Outcome;
       try {
@@ -117,7 +117,7 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
         }
         const again = undo.unsettled.has(item.key) || isPassing(err);
         if (again) retryable++;
-        outcome = { key: item.key, status: 'failed', ...(item.record !== undefined ? { record: item.record } : {}), error: err.message };
+        outcome = { key: item.key, area: item.area, status: 'failed', ...(item.record !== undefined ? { record: item.record } : {}), error: err.message };
         await run.failed(item.key, err.message, { record: item.record, ...(again ? { retry: true } : {}) });
       }
       outcomes.push(outcome);
@@ -142,13 +142,13 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
       await run.pause(said);
       throw run.stoppedError(said);
     }
-    const conflicts = outcomes.flatMap((o) => (o.status === 'conflict' ? o.conflicts.map((c) => ({ record: o.record, ...c })) : []));
-    const failures = outcomes.flatMap((o) => (o.status === 'failed' ? [{ record: o.record ?? null, key: o.key, error: o.error }] : []));
+    const conflicts = outcomes.flatMap((o) => (o.status === 'conflict' ? o.conflicts.map((c) => ({ area: o.area, record: o.record, ...c })) : []));
+    const failures = outcomes.flatMap((o) => (o.status === 'failed' ? [{ area: o.area, record: o.record ?? null, key: o.key, error: o.error }] : []));
     await renderDocument(ctx, {
-      json: { run: id, undo_run: run.id, area, ...counts, conflict_list: conflicts, failures },
+      json: { run: id, undo_run: run.id, area: plan.area, ...counts, conflict_list: conflicts, failures },
       text: [
-        ...conflicts.map((c) => `conflict: ${area} ${String(c.record)} ${c.field}: the run wrote ${c.wrote}, now ${c.now} (left alone)`),
-        ...failures.map((f) => `failed: ${area} ${String(f.record ?? f.key)}: ${f.error}`),
+        ...conflicts.map((c) => `conflict: ${c.area} ${String(c.record)} ${c.field}: the run wrote ${c.wrote}, now ${c.now} (left alone)`),
+        ...failures.map((f) => `failed: ${f.area} ${String(f.record ?? f.key)}: ${f.error}`),
         `Undo of run ${id}: ${said} (undo run ${run.id}).`,
       ].join('\n'),
     });
@@ -156,7 +156,7 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
     else await run.finish(said, counts);
     if (counts.conflicts || counts.failed) {
       throw new PartialFailureError(
-        `${counts.conflicts + counts.failed} of ${plan.items.length} ${area} were not undone (${counts.conflicts} changed since the run, ${counts.failed} failed)`,
+        `${counts.conflicts + counts.failed} of ${plan.items.length} ${plan.area} were not undone (${counts.conflicts} changed since the run, ${counts.failed} failed)`,
         retryable
           ? `Those that failed on a passing error (budget, network, 5xx) are tried again by crmctl undo ${id} --resume; nothing undone is written twice.`
           : `A conflict is a record someone changed since the run: it is left alone. crmctl undo ${id} --new-run --force writes over them (records already undone are read and left as they are).`,
@@ -197,26 +197,27 @@ class ItemUndo {
   private readonly reader: Reader;
   private readonly taken = new Set<string>();
 
-  constructor(private readonly ctx: Context, private readonly http: HttpPort, private readonly run: Run, private readonly ops: RecordOps, private readonly force: boolean) {
+  constructor(private readonly ctx: Context, private readonly http: HttpPort, private readonly run: Run, private readonly force: boolean) {
     this.reader = readerOf(http, (l) => ctx.debug(l));
   }
 
   async apply(item: UndoItem, earlier: ItemState | undefined): Promise<Outcome> {
     // A write this undo announced before a kill (or an answer nobody knows): the decision was made then.
     const pending = earlier?.unsettled && earlier.write ? earlier : undefined;
-    if (item.action === 'recreate') return this.recreate(item, pending);
+    const ops = recordOps(item.area);
+    if (item.action === 'recreate') return this.recreate(ops, item, pending);
     const id = item.record!;
-    const current = await this.current(id);
+    const current = await this.current(ops, id);
     if (item.action === 'delete') {
       if (!current) return this.settle(item, pending ? 'deleted' : 'already');
       if (!pending) {
         const conflicts = conflictsOf(current, item.wrote ?? {});
         if (conflicts.length && !this.force) return this.conflict(item, conflicts);
       }
-      const input = await this.entry(() => prepare(this.reader, this.ops.delete!, { params: { id: String(id) } }));
-      await this.run.sending(item.key, { op: 'delete', record: id, deleted: recordedValue(current, this.ctx.knownSecrets()) });
+      const input = await this.entry(() => prepare(this.reader, ops.delete!, { params: { id: String(id) } }));
+      await this.run.sending(item.key, { op: 'delete', kind: item.area, record: id, deleted: recordedValue(current, this.ctx.knownSecrets()) });
       try {
-        await callOperation(this.http, this.ops.delete!, input);
+        await callOperation(this.http, ops.delete!, input);
       } catch (err) {
         // Gone already (someone, or this write before its answer was lost): what the undo wanted.
         if (!(err instanceof NotFoundError)) throw err;
@@ -231,14 +232,14 @@ class ItemUndo {
       const conflicts = conflictsOf(current, item.wrote ?? {});
       if (conflicts.length && !this.force) return this.conflict(item, conflicts);
     }
-    const update = this.ops.update!;
+    const update = ops.update!;
     const input = await this.entry(() => prepare(this.reader, update, { params: { id: String(id) }, body: values }));
     const body = input.body as Rec;
-    await this.run.sending(item.key, { op: 'update', record: id, sent: body, prior: priorValues(current, body) });
+    await this.run.sending(item.key, { op: 'update', kind: item.area, record: id, sent: body, prior: priorValues(current, body) });
     // A lost answer is settled by reading the record back, never by sending blindly.
     const reconcile = async (): Promise<HttpResponse | undefined> => {
       try {
-        const now = await this.current(id);
+        const now = await this.current(ops, id);
         return now && holds(now, body) ? { status: 200, headers: {}, body: { success: true, data: now } } : undefined;
       } catch (err) {
         this.unsettled.add(item.key);
@@ -250,17 +251,17 @@ class ItemUndo {
   }
 
   /** A record the run deleted, created again from the content its journal kept (a new id: the service never reuses one). */
-  private async recreate(item: UndoItem, pending: ItemState | undefined): Promise<Outcome> {
-    const create = this.ops.create!;
-    const reconciler = reconcilerFor(this.ops.area);
+  private async recreate(ops: RecordOps, item: UndoItem, pending: ItemState | undefined): Promise<Outcome> {
+    const create = ops.create!;
+    const reconciler = reconcilerFor(ops.area);
     if (pending?.write?.sent) {
-      if (reconciler.kind === 'none') throw new CliError(`outcome unknown: the undo stopped while this record was being created, and ${this.ops.area} have no safe way to check; not sent again (check the account)`);
+      if (reconciler.kind === 'none') throw new CliError(`outcome unknown: the undo stopped while this record was being created, and ${ops.area} have no safe way to check; not sent again (check the account)`);
       const found = (await reconciler.find(this.http, [{ line: 0, body: pending.write.sent as Rec }], pending.since ?? Date.now(), this.taken)).get(0);
       if (found) return this.settle(item, 'recreated', found.id as string | number);
     }
     const input = await this.entry(() => prepare(this.reader, create, { body: item.values ?? {} }));
     const sentAt = Date.now();
-    await this.run.sending(item.key, { op: 'create', at: sentAt, sent: input.body as Rec });
+    await this.run.sending(item.key, { op: 'create', kind: item.area, at: sentAt, sent: input.body as Rec });
     const reconcile = reconciler.kind === 'none' ? undefined : async (): Promise<HttpResponse | undefined> => {
       try {
         const found = (await reconciler.find(this.http, [{ line: 0, body: input.body as Rec }], sentAt, this.taken)).get(0);
@@ -277,9 +278,9 @@ class ItemUndo {
   }
 
   /** The record as it is now; undefined when it is gone. */
-  private async current(id: string | number): Promise<Rec | undefined> {
+  private async current(ops: RecordOps, id: string | number): Promise<Rec | undefined> {
     try {
-      const rec = (await read(this.reader, this.ops.get!, { params: { id: String(id) } })) as Rec | null;
+      const rec = (await read(this.reader, ops.get!, { params: { id: String(id) } })) as Rec | null;
       // A deleted record some kinds still answer with (v1's active_flag, a deal's status).
       return rec && rec.is_deleted !== true && rec.status !== 'deleted' ? rec : undefined;
     } catch (err) {
@@ -301,11 +302,11 @@ class ItemUndo {
   private async settle(item: UndoItem, status: 'deleted' | 'restored' | 'recreated' | 'already', newId?: string | number): Promise<Outcome> {
     const record = item.record;
     await this.run.done(item.key, { action: status, ...(record !== undefined ? { record } : {}), ...(newId !== undefined ? { id: newId } : {}) });
-    return { key: item.key, status, ...(record !== undefined ? { record } : {}), ...(newId !== undefined ? { id: newId } : {}) };
+    return { key: item.key, area: item.area, status, ...(record !== undefined ? { record } : {}), ...(newId !== undefined ? { id: newId } : {}) };
   }
 
   private async conflict(item: UndoItem, conflicts: Conflict[]): Promise<Outcome> {
     await this.run.done(item.key, { action: 'conflict', record: item.record, conflicts });
-    return { key: item.key, status: 'conflict', record: item.record, conflicts };
+    return { key: item.key, area: item.area, status: 'conflict', record: item.record, conflicts };
   }
 }

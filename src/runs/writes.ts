@@ -9,6 +9,8 @@ type Rec = Record<string, unknown>;
 
 export interface RunWrite {
   key: string;
+  /** The kind of record, when the run writes several kinds and says so per item (a restore). */
+  kind?: string;
   op: 'create' | 'update' | 'delete';
   /** The record written: the id an update or a delete names, the new id of a create. */
   record: string | number | null;
@@ -47,6 +49,7 @@ function writeOf(s: ItemState): RunWrite | undefined {
   const id = w.op === 'create' ? (done ? s.last.id : undefined) : w.record;
   return {
     key: s.key,
+    ...(typeof w.kind === 'string' ? { kind: w.kind } : {}),
     op: w.op,
     record: typeof id === 'string' || typeof id === 'number' ? id : null,
     ...(isRec(w.sent) ? { sent: w.sent } : {}),
