@@ -206,6 +206,22 @@ describe('undo of an import', () => {
   }, 60_000);
 });
 
+describe('bad input', () => {
+  it('undo without a run, with both a run and --last, or of an unknown run; runs show of an unknown run: named, nothing sent', async () => {
+    cwd = workDir();
+    await fx.clearRequests();
+    const none = await run(['undo', '--yes']);
+    expect([none.code, none.stderr]).toEqual([2, 'error: <id>: give the id of the run to undo (crmctl runs list shows them), or --last\n']);
+    const both = await run(['undo', 'abc', '--last', '--yes']);
+    expect([both.code, both.stderr]).toEqual([2, 'error: <id>, --last: give a run id or --last, not both\n']);
+    const unknown = await run(['undo', 'feedfeedfeed', '--yes']);
+    expect([unknown.code, unknown.stderr]).toEqual([5, `error: run feedfeedfeed: no such run in ${runsDir()}\nhint: crmctl runs list shows the runs of this account.\n`]);
+    const show = await run(['runs', 'show', 'feedfeedfeed']);
+    expect([show.code, show.stderr]).toEqual([5, `error: run feedfeedfeed: no such run in ${runsDir()}\nhint: crmctl runs list shows the runs of this account (--all-accounts: of every account).\n`]);
+    expect(await writes()).toEqual([]);
+  });
+});
+
 describe('undo of a bulk update', () => {
   it('open deals set to owner 2, deal 4 then given to owner 1 by hand: undo sets back the others, lists deal 4 as a conflict and leaves it', async () => {
     cwd = workDir();
