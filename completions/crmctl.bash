@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply mcp destroy runs undo commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply backup restore diff mcp destroy runs undo commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
     "leads")
       case "$prev" in
       esac
@@ -1780,6 +1780,18 @@ _crmctl() {
       case "$prev" in
       esac
       words="--file -f --state --dry-run --prune --plan";;
+    "backup")
+      case "$prev" in
+      esac
+      words="--out --resume --new-run --skip --no-file-bytes --thorough";;
+    "restore")
+      case "$prev" in
+      esac
+      words="--dry-run --map-user --default-user --resume --new-run";;
+    "diff")
+      case "$prev" in
+      esac
+      words="--from --to";;
     "mcp")
       case "$prev" in
       esac
@@ -1925,7 +1937,7 @@ _crmctl() {
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
       esac
-      words="--port --data --from --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
+      words="--port --data --from --anonymize --seed --auto-approve --callback-port --token-lifetime --budget --window --faults --no-profile --profile-name";;
     "sandbox reset")
       case "$prev" in
         --seed) COMPREPLY=($(compgen -W "demo empty" -- "$cur")); return;;
@@ -1945,7 +1957,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply mcp destroy runs undo commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply backup restore diff mcp destroy runs undo commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status bulk-update convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -2351,6 +2363,9 @@ _crmctl_subs() {
     "pull") echo "";;
     "plan") echo "";;
     "apply") echo "";;
+    "backup") echo "";;
+    "restore") echo "";;
+    "diff") echo "";;
     "mcp") echo "";;
     "destroy") echo "";;
     "runs") echo "list show";;

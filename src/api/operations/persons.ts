@@ -30,7 +30,7 @@ export const PERSON_INCLUDE_FIELDS = [
 ] as const;
 
 /** Fields that appear only with contact sync (the first five) or the marketing app (the last two). */
-const SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'];
+export const SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'];
 
 export const PERSON_FIELDS = [
   'id', 'name', 'first_name', 'last_name', 'owner_id', 'org_id', 'add_time', 'update_time', 'emails', 'phones', 'is_deleted',

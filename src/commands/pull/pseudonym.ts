@@ -8,9 +8,10 @@ import { createHmac } from 'node:crypto';
 export const DEFAULT_SAMPLE_KEY = 'crmctl-sample-v1';
 
 /** What a value is: the same text is faked differently as a person's name and as a deal title. */
-export type FakeKind = 'organization' | 'person' | 'deal' | 'activity' | 'email' | 'phone';
+export type FakeKind = 'organization' | 'person' | 'deal' | 'activity' | 'lead' | 'project' | 'task' | 'text' | 'email' | 'phone';
 
-const LABEL: Record<Exclude<FakeKind, 'email' | 'phone'>, string> = { organization: 'Organization', person: 'Person', deal: 'Deal', activity: 'Activity' };
+// lead, project, task and text (a note's or comment's body) are faked by a whole backup (sandbox start --from DIR --anonymize).
+const LABEL: Record<Exclude<FakeKind, 'email' | 'phone'>, string> = { organization: 'Organization', person: 'Person', deal: 'Deal', activity: 'Activity', lead: 'Lead', project: 'Project', task: 'Task', text: 'Text' };
 
 /**
  * Deterministic replacements: an HMAC of the value (trimmed, lower-cased, as import matches names)

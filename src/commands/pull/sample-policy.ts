@@ -46,7 +46,7 @@ const POLICIES: Record<SampleKind, Policy> = {
  * Custom field types whose values are shape, not people's data: options, numbers, amounts, dates.
  * Text, phone, address and links to users, persons or organizations are left out.
  */
-const SAFE_CUSTOM_TYPES = new Set(['enum', 'set', 'double', 'int', 'monetary', 'date', 'daterange', 'time', 'timerange']);
+export const SAFE_CUSTOM_TYPES: ReadonlySet<string> = new Set(['enum', 'set', 'double', 'int', 'monetary', 'date', 'daterange', 'time', 'timerange']);
 
 /** CSV columns (as an export names them) of the custom fields a sample keeps. */
 export function keptCustomColumns(cat: FieldCatalog): Set<string> {

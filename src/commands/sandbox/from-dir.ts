@@ -9,6 +9,7 @@ import { emptyState } from '../../apply-engine/state.js';
 import type { Context } from '../../core/context.js';
 import { CliError, PartialFailureError, UsageError, ValidationError } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
+import { paths, readManifest, type Manifest } from '../../backup/format.js';
 import { SAMPLE_KINDS, type SampleKind } from '../pull/sample-policy.js';
 import { remapColumn } from './remap-column.js';
 
@@ -23,12 +24,25 @@ export interface FromDir {
   config: boolean;
   /** Records of the files by kind, for the notice (configuration has no state file to count from). */
   kinds: Record<string, number>;
+  /** The directory is a backup (crmctl backup --out): loaded by restore (from-backup.ts). */
+  backup?: Manifest;
 }
 
 /** What was loaded, for the notice on stderr and the start-up JSON. */
 export interface Loaded {
   records: Record<string, number>;
   sample: Partial<Record<SampleKind, number>>;
+  /** A backup's kinds that restore does not write, with their count (files, followers…). */
+  not_restored?: Record<string, number>;
+  /** People's data was replaced (--anonymize). */
+  anonymized?: boolean;
+}
+
+/** How a backup is loaded (`--anonymize`; the company's switches a restore needs, set on the sandbox itself). */
+export interface LoadOptions {
+  anonymize: boolean;
+  /** Turns on contact sync (the persons' members that exist only with it: postal address, birthday…). */
+  enableContactSync?: () => void;
 }
 
 const STOPPED = 'The sandbox was stopped; fix the file and start it again.';
@@ -48,6 +62,13 @@ export function readFromDir(dir: string, env: NodeJS.ProcessEnv): FromDir {
     throw new UsageError(`--from ${dir}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   if (!isDir) throw new UsageError(`--from ${dir}: must be a directory (as crmctl pull --out writes)`);
+  if (existsSync(paths.manifest(dir)) || existsSync(paths.journal(dir))) {
+    // A backup (or an unfinished one: readManifest names --resume). Its configuration is checked now, as a
+    // pull directory's is: a bad file is exit 2 before anything starts.
+    const backup = readManifest(dir, '--from');
+    const config = readFromDir(paths.config(dir), env);
+    return { dir, files: [], samples: [], config: true, kinds: config.kinds, backup };
+  }
   const files = readdirSync(dir).filter((f) => CONFIG_EXT.test(f) && !f.startsWith('.') && f !== REFERENCE_FILE).sort().map((f) => join(dir, f));
   const samples = SAMPLE_KINDS.map((kind) => ({ kind, file: join(dir, 'sample', `${kind}.csv`) })).filter((s) => existsSync(s.file));
   if (!files.length && !samples.length) throw new UsageError(`--from ${dir}: holds no configuration files (.yaml, .yml, .json) and no sample/*.csv`);
@@ -69,14 +90,10 @@ export function readFromDir(dir: string, env: NodeJS.ProcessEnv): FromDir {
  * as the sandbox's admin. Journals, state and results go to a temporary directory, removed after.
  * A refusal is exit 2 naming the file and line.
  */
-export async function loadFromDir(ctx: Context, sandbox: { url: string; issueToken(): { access_token: string } }, from: FromDir): Promise<Loaded> {
+export async function loadFromDir(ctx: Context, sandbox: { url: string; issueToken(): { access_token: string } }, from: FromDir, o: LoadOptions = { anonymize: false }): Promise<Loaded> {
+  if (from.backup) return (await import('./from-backup.js')).loadBackup(ctx, sandbox, from, from.backup, o);
   const work = mkdtempSync(join(tmpdir(), 'crmctl-from-'));
-  const { createContext } = await import('../../runtime/create-context.js');
-  // Field names are read fresh: a cache is per address, and another sandbox on this port may have had other fields.
-  const env: NodeJS.ProcessEnv = { ...ctx.env, CRMCTL_API_DOMAIN: sandbox.url, CRMCTL_ACCESS_TOKEN: sandbox.issueToken().access_token, CRMCTL_FIELDS_TTL_SEC: '0' };
-  delete env.CRMCTL_API_TOKEN;
-  // The commands' own reports (result rows, import summaries) are not this command's output.
-  const child = createContext(quietIO(ctx), env, { ...ctx.globals, profile: undefined, output: 'json', query: undefined }, ctx.argv);
+  const child = await sandboxContext(ctx, sandbox);
   const loaded: Loaded = { records: {}, sample: {} };
   try {
     if (from.files.length) {
@@ -113,6 +130,18 @@ export async function loadFromDir(ctx: Context, sandbox: { url: string; issueTok
     rmSync(work, { recursive: true, force: true });
   }
   return loaded;
+}
+
+/**
+ * A context acting as the sandbox's admin, for the commands' own machinery (apply, import, restore).
+ * Field names are read fresh: a cache is per address, and another sandbox on this port may have had other
+ * fields. The commands' own reports (result rows, summaries) are not this command's output: they go nowhere.
+ */
+export async function sandboxContext(ctx: Context, sandbox: { url: string; issueToken(): { access_token: string } }): Promise<Context> {
+  const { createContext } = await import('../../runtime/create-context.js');
+  const env: NodeJS.ProcessEnv = { ...ctx.env, CRMCTL_API_DOMAIN: sandbox.url, CRMCTL_ACCESS_TOKEN: sandbox.issueToken().access_token, CRMCTL_FIELDS_TTL_SEC: '0' };
+  delete env.CRMCTL_API_TOKEN;
+  return createContext(quietIO(ctx), env, { ...ctx.globals, profile: undefined, output: 'json', query: undefined }, ctx.argv);
 }
 
 /** Imports one sample file; returns line → new id. Problems come back as `<file>:<line>`. */
@@ -176,6 +205,14 @@ function quietIO(ctx: Context): IO {
 
 /** The notice on stderr: what the sandbox now holds beyond its seed. */
 export function loadedText(from: FromDir, loaded: Loaded): string {
+  if (from.backup) {
+    const total = Object.values(loaded.records).reduce((a, b) => a + b, 0);
+    const m = from.backup;
+    const lines = [`Loaded ${from.dir} (a backup of ${m.account.company_name ?? m.account.api_origin}, ${m.finished_at}): its configuration, then ${total} record${total === 1 ? '' : 's'} (${Object.entries(loaded.records).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(', ')})${loaded.anonymized ? '; people\'s data replaced (--anonymize)' : ''}`];
+    const left = Object.entries(loaded.not_restored ?? {}).filter(([, n]) => n);
+    if (left.length) lines.push(`  not restored: ${left.map(([k, n]) => `${n} ${k}`).join(', ')} (docs/migrations.md, "What restore carries")`);
+    return lines.join('\n');
+  }
   const kinds = Object.entries(loaded.records).map(([k, n]) => `${n} ${k}`).join(', ');
   const total = Object.values(loaded.records).reduce((a, b) => a + b, 0);
   const lines = [`Loaded ${from.dir}: ${total} configuration record${total === 1 ? '' : 's'} from ${from.files.length} file${from.files.length === 1 ? '' : 's'}${kinds ? ` (${kinds})` : ''}`];

@@ -28,12 +28,14 @@ export const startCommand = defineCommand({
     'crmctl sandbox start --port 0 --data ./sandbox.json --auto-approve',
     'crmctl sandbox start --budget 2000 --window 2 --faults 5xx=0.1,429=0.05,reset=0.05,latency=5-30',
     'crmctl sandbox start --from ./acct --seed empty   # a directory crmctl pull --out wrote',
+    'crmctl sandbox start --from backups/acme --anonymize   # a backup (crmctl backup --out), people\'s data replaced',
   ],
   flags: {
     port: flag.int({ min: 0, max: 65535, default: 4010, description: 'port on 127.0.0.1 (0 = a free port)' }),
     data: flag.string({ value: 'file', description: 'persist state in this JSON file (atomic writes); loaded when it exists' }),
-    from: flag.string({ value: 'dir', description: 'then apply the directory\'s configuration files (as apply -f) and load its sample/*.csv records' }),
-    seed: flag.enum(['demo', 'empty'], { value: 'name', default: 'demo', description: 'initial data when there is no data file' }),
+    from: flag.string({ value: 'dir', description: 'then apply the directory\'s configuration files (as apply -f) and load its sample/*.csv records; or restore a backup (crmctl backup --out) whole' }),
+    anonymize: flag.bool({ description: 'with a backup in --from: replace people\'s data (names, e-mails, phones, free text) as pull --sample does' }),
+    seed: flag.enum(['demo', 'empty'], { value: 'name', description: 'initial data when there is no data file (default: demo; empty with a backup in --from)' }),
     autoApprove: flag.bool({ description: 'answer the consent page with Allow (demos, CI)' }),
     callbackPort: flag.int({ min: 1, max: 65535, default: 8250, description: 'registered OAuth callback port: http://127.0.0.1:N/callback' }),
     tokenLifetime: flag.int({ min: 1, value: 'seconds', default: 3600, description: 'access token lifetime' }),
@@ -49,6 +51,12 @@ export const startCommand = defineCommand({
     // The directory is read and checked before anything starts: a bad file is exit 2 with nothing running.
     const fromDir = flags.from === undefined ? undefined : await import('./from-dir.js');
     const from = fromDir && flags.from !== undefined ? fromDir.readFromDir(flags.from, ctx.env) : undefined;
+    if (flags.anonymize && !from?.backup) {
+      throw new UsageError('--anonymize: only with a backup in --from (crmctl backup --out DIR); a pull directory is pseudonymised by pull --sample itself');
+    }
+    // A backup is a whole account: it goes into a sandbox holding nothing else (the demo's records would mix with it).
+    if (from?.backup && flags.seed === 'demo') throw new UsageError(`--seed demo: ${from.dir} is a backup (a whole account); it loads into an empty sandbox`, 'Leave out --seed (or give --seed empty).');
+    const seed = flags.seed ?? (from?.backup ? 'empty' : 'demo');
     if (from && flags.data && existsSync(flags.data)) {
       throw new UsageError(`--from: loads into a new sandbox, and ${flags.data} (--data) exists already`, 'Remove the data file, or start without --from to keep using it.');
     }
@@ -57,7 +65,7 @@ export const startCommand = defineCommand({
       startSandbox({
         port,
         dataFile: flags.data,
-        seed: flags.seed,
+        seed,
         autoApprove: flags.autoApprove,
         tokenLifetimeSec: flags.tokenLifetime,
         budget: { limit: flags.budget, windowSec: flags.window },
@@ -73,7 +81,11 @@ export const startCommand = defineCommand({
     try {
       let loaded: Loaded | undefined;
       if (fromDir && from) {
-        loaded = await fromDir.loadFromDir(ctx, sandbox, from);
+        // The source company's contact sync is a switch of the service with no API: set on the sandbox itself.
+        const enableContactSync = () => {
+          (sandbox.state.company as unknown as Record<string, unknown>).contact_sync_enabled = true;
+        };
+        loaded = await fromDir.loadFromDir(ctx, sandbox, from, { anonymize: flags.anonymize, enableContactSync });
         if (faults) await fromDir.armFaults(ctx, sandbox.url, faults);
         ctx.io.stderr.write(`${fromDir.loadedText(from, loaded)}\n`);
       }

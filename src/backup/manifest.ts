@@ -1,0 +1,46 @@
+/**
+ * The manifest of a finished backup: every records file counted and hashed from what is on disk (read
+ * once, streamed), so the figures are true of the files whatever runs wrote them.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BACKUP_KINDS } from './kinds.js';
+import { paths, type ManifestKind } from './format.js';
+
+/** Lines and sha256 of one ndjson file. */
+export async function countAndHash(file: string): Promise<{ count: number; sha256: string }> {
+  const h = createHash('sha256');
+  let count = 0;
+  for await (const chunk of createReadStream(file)) {
+    const b = chunk as Buffer;
+    h.update(b);
+    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) count++;
+  }
+  return { count, sha256: `sha256:${h.digest('hex')}` };
+}
+
+/** Every records file of the directory, in the kinds' order. */
+export async function manifestKinds(dir: string): Promise<Record<string, ManifestKind>> {
+  const out: Record<string, ManifestKind> = {};
+  for (const k of BACKUP_KINDS) {
+    const file = paths.records(dir, k.name);
+    if (!existsSync(file)) continue;
+    out[k.name] = { file: relative(dir, file), ...(await countAndHash(file)), ...(k.reference ? { reference: true } : {}) };
+  }
+  return out;
+}
+
+/** The files' bytes on disk: how many and how large. */
+export function filesOnDisk(dir: string): { count: number; bytes: number } {
+  const d = paths.files(dir);
+  if (!existsSync(d)) return { count: 0, bytes: 0 };
+  let count = 0;
+  let bytes = 0;
+  for (const f of readdirSync(d)) {
+    if (f.endsWith('.partial')) continue;
+    count++;
+    bytes += statSync(`${d}/${f}`).size;
+  }
+  return { count, bytes };
+}

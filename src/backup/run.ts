@@ -1,0 +1,378 @@
+/**
+ * `crmctl backup --out DIR`: the whole account into a directory (docs/migrations.md ("What backup writes")), on the run
+ * engine (src/runs): one journal in DIR/.run tied to the account, the policy of every run (--resume,
+ * --new-run, "already done"), Ctrl-C and a spent budget stop it with its state kept.
+ *
+ * The steps, each journaled once its writes are fsynced:
+ *   clock    the service's time (users/me's Date header) and the account's name
+ *   config   `crmctl pull` into DIR/config, the field catalogs into DIR/fields, the ids of the
+ *            configuration and the users into records/<reference kind>.ndjson
+ *   pages    one entry per page of a list (src/backup/read-plan.ts) with its children: the next
+ *            cursor and the length of every file it wrote, so a resumed run cuts each file back to
+ *            its last entry and reads the next page (no record twice, none missing)
+ *   file:<id>  one entry per downloaded file (a resumed page does not download it again)
+ * Then the manifest, written last and atomically: its presence means the backup is complete.
+ *
+ * Memory stays flat: at most one page (and its children) is held; files stream to disk.
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { callOperation, nextPage, paginate, recordsOf } from '../api/call.js';
+import { checkReader, prepare, read, readerOf } from '../entry/prepare.js';
+import type { Context } from '../core/context.js';
+import { markResumable, UsageError } from '../core/errors.js';
+import type { HttpPort } from '../core/http-port.js';
+import { VERSION } from '../core/version.js';
+import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
+import { budgetNotice } from '../automation/budget-notice.js';
+import { Progress } from '../automation/progress.js';
+import { FileSink } from '../automation/sink.js';
+import { accountOf } from '../runs/account.js';
+import { canonical, hashOf } from '../runs/fingerprint.js';
+import { openRun, type ItemEntry, type Run } from '../runs/run.js';
+import { paths, FORMAT, readManifest, type Manifest } from './format.js';
+import { downloadTo } from './download.js';
+import { filesOnDisk, manifestKinds } from './manifest.js';
+import { LIST_PASSES, passKinds, SKIPPABLE, type ChildRead, type ListPass } from './read-plan.js';
+import { estimate, type PassState } from './estimate.js';
+
+type Rec = Record<string, unknown>;
+
+export interface BackupOptions {
+  out: string;
+  resume: boolean;
+  newRun: boolean;
+  /** Kinds left out (a list's children go with it). */
+  skip: string[];
+  /** Download each file's bytes into files/<id> (20 a file, v1). */
+  fileBytes: boolean;
+  /** Read followers of every record that has any and discounts of every deal (one read each). */
+  thorough: boolean;
+  /** A backup made for one comparison (diff): its journal and run record go when it finishes. */
+  ephemeral?: boolean;
+}
+
+/** One page of a list written: the next cursor (null: the list is done) and every file's length. */
+interface PageEntry extends ItemEntry {
+  pass: string;
+  next: string | number | null;
+  /** Records of the pass so far. */
+  records: number;
+  files: Record<string, number>;
+  cost: number;
+}
+
+const ITEM_TYPES = ['deal', 'person', 'organization', 'product', 'activity', 'project'] as const;
+/** Reference kinds written from what pull read: config kind → records file. */
+const REFERENCE: Record<string, string> = { pipeline: 'pipelines', stage: 'stages', 'lead-label': 'lead-labels', 'activity-type': 'activity-types', board: 'boards', phase: 'phases' };
+/** What a backup writes into its directory (and --new-run clears): nothing else there is touched. */
+const OWN_PARTS = ['manifest.json', 'config', 'fields', 'records', 'files'];
+
+export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifest> {
+  const skip = checkSkip(o.skip);
+  const passes = LIST_PASSES.filter((p) => !skip.has(p.kind));
+  prepareDir(o);
+
+  const options = { skip: [...skip].sort(), file_bytes: o.fileBytes, thorough: o.thorough };
+  const opened = await openRun(ctx, {
+    kind: 'backup',
+    journal: paths.journal(o.out),
+    input: { fingerprint: hashOf(canonical({ format: FORMAT, ...options })), describe: `backup to ${o.out}${describeOptions(options)}` },
+    resume: o.resume,
+    newRun: o.newRun,
+    header: { dir: o.out, options },
+    ephemeral: o.ephemeral,
+  });
+  if (opened.state === 'done') return readManifest(o.out);
+  const run = opened.run;
+  if (opened.state === 'new') clearOwnParts(o.out);
+  const entries = opened.state === 'resume' ? opened.entries : [];
+
+  const http = await ctx.http();
+  const b = new Backup(ctx, http, run, o, entries);
+  run.watchSignals('page');
+  try {
+    await run.begin();
+    await b.clock();
+    if (!b.done.has('config')) await b.config();
+    // The survey: the deals' count and the first page of every list (the backup's own pages, not
+    // read twice) price the rest before it starts.
+    const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? await b.dealCount() : undefined;
+    for (const p of passes) if (b.state(p).page === 0) await b.step(p, skip);
+    const e = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals: count });
+    if (e.tokens > 0) budgetNotice(ctx, http, e);
+    for (const p of passes) while (!b.state(p).done) await b.step(p, skip);
+    b.closeSinks();
+    const manifest = await b.manifest(options);
+    writeJsonAtomic(paths.manifest(o.out), manifest);
+    const total = Object.entries(manifest.kinds).filter(([, k]) => !k.reference).reduce((n, [, k]) => n + k.count, 0);
+    await run.finish(`${total} records in ${Object.keys(manifest.kinds).length} files, ${manifest.files.count} files' bytes`, { records: total, files: manifest.files.count });
+    b.progress.done(b.written);
+    return manifest;
+  } catch (err) {
+    b.closeSinks();
+    if (!run.resumable) throw err;
+    await run.pause(`${b.written} records written`);
+    throw markResumable(err);
+  } finally {
+    await run.close();
+  }
+}
+
+function checkSkip(names: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const n of names) {
+    if (!SKIPPABLE.includes(n)) throw new UsageError(`--skip ${n}: not a kind a backup reads`, `Kinds: ${SKIPPABLE.join(', ')}.`);
+    out.add(n);
+    // Skipping a list skips its children: they are read per page of it.
+    const pass = LIST_PASSES.find((p) => p.kind === n);
+    if (pass) for (const k of passKinds(pass)) out.add(k);
+  }
+  return out;
+}
+
+function describeOptions(o: { skip: string[]; file_bytes: boolean; thorough: boolean }): string {
+  return `${o.skip.length ? ` --skip ${o.skip.join(',')}` : ''}${o.file_bytes ? '' : ' --no-file-bytes'}${o.thorough ? ' --thorough' : ''}`;
+}
+
+/** DIR is new, empty, or a backup of crmctl's (its journal or manifest): never somebody else's folder. */
+function prepareDir(o: BackupOptions): void {
+  if (existsSync(o.out)) {
+    if (!statSync(o.out).isDirectory()) throw new UsageError(`--out ${o.out}: is a file; give a directory (created if missing)`);
+    const foreign = readdirSync(o.out).filter((f) => !OWN_PARTS.includes(f) && f !== '.run' && f !== 'restore');
+    const ours = existsSync(paths.journal(o.out)) || existsSync(paths.manifest(o.out));
+    if (foreign.length && !ours) throw new UsageError(`--out ${o.out}: holds other files (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); a backup goes into a new or empty directory`);
+    if (!existsSync(paths.journal(o.out)) && existsSync(paths.manifest(o.out)) && !o.newRun) {
+      throw new UsageError(`--out ${o.out}: holds a finished backup whose journal is gone`, 'Write the new backup elsewhere, or --new-run to replace it.');
+    }
+  }
+  mkdirSync(paths.run(o.out), { recursive: true, mode: 0o700 });
+}
+
+function clearOwnParts(dir: string): void {
+  for (const part of OWN_PARTS) rmSync(`${dir}/${part}`, { recursive: true, force: true });
+}
+
+const list = (v: unknown): Rec[] => (Array.isArray(v) ? (v as Rec[]) : v == null ? [] : [v as Rec]);
+const encode = (rows: Rec[]) => rows.map((r) => `${JSON.stringify(r)}\n`).join('');
+
+class Backup {
+  readonly done = new Set<string>();
+  private readonly passes = new Map<string, PassState>();
+  /** Each records file's length at its last journal entry. */
+  private readonly lengths = new Map<string, number>();
+  private readonly sinks = new Map<string, FileSink>();
+  private readonly downloaded = new Map<string, { sha256: string; bytes: number }>();
+  private startedAt: string | undefined;
+  private companyName: string | null = null;
+  private spent = 0;
+  written = 0;
+  readonly progress: Progress;
+
+  constructor(private readonly ctx: Context, private readonly http: HttpPort, private readonly run: Run, private readonly o: BackupOptions, entries: ItemEntry[]) {
+    this.progress = new Progress(ctx, 'backup');
+    for (const e of entries) {
+      this.spent += Number(e.cost ?? 0) || 0;
+      if (e.key === 'clock') {
+        this.startedAt = String(e.started_at);
+        this.companyName = (e.company_name as string | null) ?? null;
+      } else if (e.key === 'config') this.done.add('config');
+      else if (e.key.startsWith('file:')) this.downloaded.set(e.key.slice(5), { sha256: String(e.sha256), bytes: Number(e.bytes) });
+      else if (typeof e.pass === 'string') {
+        const p = e as PageEntry;
+        const page = Number(p.key.slice(p.pass.length + 1));
+        const before = this.passes.get(p.pass);
+        this.passes.set(p.pass, {
+          page: page + 1, next: p.next ?? undefined, done: p.next === null, records: p.records, cost: (before?.cost ?? 0) + p.cost,
+          firstPage: page === 0 ? { records: p.records, cost: p.cost } : before?.firstPage,
+        });
+        for (const [kind, bytes] of Object.entries(p.files)) this.lengths.set(kind, bytes);
+      }
+    }
+    this.written = [...this.passes.values()].reduce((n, s) => n + s.records, 0);
+  }
+
+  state(p: ListPass): PassState {
+    let s = this.passes.get(p.kind);
+    if (!s) {
+      s = { page: 0, next: undefined, done: false, records: 0, cost: 0 };
+      this.passes.set(p.kind, s);
+    }
+    return s;
+  }
+
+  /** The service's time at the start, from the first answer's Date header; the account's name. */
+  async clock(): Promise<void> {
+    if (this.startedAt) return;
+    const { userOps } = await import('../api/operations/users.js');
+    const me = ((await read(this.ctx, userOps.me)) ?? {}) as Rec;
+    this.startedAt = new Date(this.http.serviceNow()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    this.companyName = typeof me.company_name === 'string' ? me.company_name : null;
+    await this.append({ key: 'clock', status: 'done', op: 'read', started_at: this.startedAt, company_name: this.companyName, cost: userOps.me.cost ?? 0 });
+  }
+
+  /** Pull's files, the field catalogs and the ids of configuration and users. */
+  async config(): Promise<void> {
+    const { runPull } = await import('../commands/pull/run.js');
+    const pulled = await runPull(this.ctx, { dir: paths.config(this.o.out) });
+    let cost = pulled.cost;
+    const { fieldCatalog } = await import('../names/catalog.js');
+    for (const t of ITEM_TYPES) {
+      // Read fresh (not the per-profile cache): the catalog is the one of the backup's moment.
+      const cat = await fieldCatalog(checkReader(this.ctx), t, readerOf(this.http));
+      cost += 10;
+      writeJsonAtomic(paths.fields(this.o.out, t), cat.fields.map((f) => ({ key: f.key, name: f.name, field_type: f.type, custom: f.custom, options: f.options })));
+    }
+    const byKind = new Map<string, Rec[]>(Object.values(REFERENCE).map((k) => [k, []]));
+    for (const r of pulled.records) {
+      const file = REFERENCE[r.ck.kind];
+      if (file) byKind.get(file)!.push(r.rec);
+    }
+    byKind.set('users', pulled.users as Rec[]);
+    for (const [kind, rows] of byKind) {
+      const unique = [...new Map(rows.map((r) => [String(r.id), r])).values()].sort((a, b) => Number(a.id) - Number(b.id) || String(a.id).localeCompare(String(b.id)));
+      writeFileAtomic(paths.records(this.o.out, kind), encode(unique), 0o644);
+    }
+    await this.append({ key: 'config', status: 'done', op: 'read', cost });
+    this.done.add('config');
+  }
+
+  /** The number of open, won and lost deals (archived ones are not counted): v1, the only count the service gives. */
+  async dealCount(): Promise<number | undefined> {
+    const { dealOps } = await import('../api/operations/deals.js');
+    const s = (await read(this.ctx, dealOps.summary)) as Rec | null;
+    this.spent += dealOps.summary.cost ?? 0;
+    const n = Number(s?.total_count);
+    return Number.isFinite(n) ? n : undefined;
+  }
+
+  /** One page of a list and its children: written, fsynced, journaled. */
+  async step(p: ListPass, skip: Set<string>): Promise<void> {
+    if (this.run.stopping) throw this.run.stoppedError(`${this.written} records written to ${this.o.out}`);
+    const st = this.state(p);
+    const op = await p.op();
+    const query: Rec = { ...p.query };
+    if (op.pagination !== 'none') query.limit = op.maxLimit ?? 500;
+    if (st.next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = st.next;
+    const { envelope } = await callOperation(this.http, op, await prepare(this.ctx, op, { query }));
+    let cost = op.cost ?? 0;
+    const records = list(recordsOf(op, envelope));
+    const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
+    const lines = new Map<string, Rec[]>([[p.kind, records]]);
+    for (const c of p.children ?? []) {
+      if (skip.has(c.kind)) continue;
+      const got = await this.children(c, records);
+      lines.set(c.kind, got.rows);
+      cost += got.cost;
+    }
+    if (p.bytes && this.o.fileBytes) cost += await this.bytes(records);
+    // Every file the page touched is on disk before the entry that names its length.
+    for (const [kind, rows] of lines) await this.sink(kind).write(encode(rows));
+    for (const kind of lines.keys()) this.sink(kind).sync();
+    const files = Object.fromEntries([...lines.keys()].map((k) => [k, this.sink(k).bytes]));
+    st.records += records.length;
+    await this.append({ key: `${p.kind}:${st.page}`, status: 'done', op: 'read', pass: p.kind, next: after ?? null, records: st.records, files, cost } satisfies PageEntry);
+    if (st.page === 0) st.firstPage = { records: records.length, cost };
+    st.page++;
+    st.cost += cost;
+    st.next = after;
+    st.done = after === undefined;
+    this.written += records.length;
+    this.progress.update(this.written, { extra: p.kind });
+  }
+
+  /** The children of a page's records (see read-plan.ts for which records have any). */
+  private async children(c: ChildRead, parents: Rec[]): Promise<{ rows: Rec[]; cost: number }> {
+    const ids = parents.filter((r) => c.when(r, this.o.thorough)).map((r) => r.id);
+    const op = await c.op();
+    const rows: Rec[] = [];
+    let cost = 0;
+    const pages = (input: Parameters<typeof paginate>[2]) => paginate(this.http, op, input, { all: true, onPage: () => {
+      cost += op.cost ?? 0;
+    } });
+    if ('param' in c.by) {
+      for (const id of ids) {
+        const input = await prepare(this.ctx, op, { params: { [c.by.param]: id } });
+        for await (const x of pages(input)) rows.push({ [c.parentKey]: id, ...(x as Rec) });
+      }
+    } else {
+      for (let i = 0; i < ids.length; i += c.by.batch) {
+        const input = await prepare(this.ctx, op, { query: { [c.by.query]: ids.slice(i, i + c.by.batch) } });
+        for await (const x of pages(input)) rows.push({ [c.parentKey]: (x as Rec)[c.parentKey], ...(x as Rec) });
+      }
+    }
+    return { rows, cost };
+  }
+
+  /** Each file's bytes into files/<id>; the record gets their hash (null for a link to a remote file). */
+  private async bytes(records: Rec[]): Promise<number> {
+    const { fileOps } = await import('../api/operations/files.js');
+    mkdirSync(paths.files(this.o.out), { recursive: true });
+    let cost = 0;
+    for (const r of records) {
+      const id = String(r.id);
+      // Files kept elsewhere (Google Drive, a link) have no bytes the service serves.
+      if (r.remote_location && r.remote_location !== 's3') {
+        r.bytes_sha256 = null;
+        continue;
+      }
+      const target = paths.file(this.o.out, id);
+      const known = this.downloaded.get(id);
+      if (known && existsSync(target) && statSync(target).size === known.bytes) {
+        r.bytes_sha256 = known.sha256;
+        continue;
+      }
+      const got = await downloadTo(this.http, fileOps.download, await prepare(this.ctx, fileOps.download, { params: { id } }), target);
+      cost += fileOps.download.cost ?? 0;
+      this.downloaded.set(id, got);
+      await this.append({ key: `file:${id}`, status: 'done', op: 'read', sha256: got.sha256, bytes: got.bytes, cost: fileOps.download.cost ?? 0 });
+      r.bytes_sha256 = got.sha256;
+    }
+    return cost;
+  }
+
+  private sink(kind: string): FileSink {
+    let s = this.sinks.get(kind);
+    if (!s) {
+      mkdirSync(paths.recordsDir(this.o.out), { recursive: true });
+      // A file with an entry is cut back to it (bytes after it were never journaled); one without starts empty.
+      s = new FileSink(paths.records(this.o.out, kind), this.lengths.get(kind));
+      this.sinks.set(kind, s);
+    }
+    return s;
+  }
+
+  closeSinks(): void {
+    for (const s of this.sinks.values()) s.close();
+    this.sinks.clear();
+  }
+
+  private async append(e: Rec & { key: string; status: 'done'; cost?: number }): Promise<void> {
+    this.spent += Number(e.cost ?? 0);
+    await this.run.append(e);
+  }
+
+  async manifest(options: Manifest['options']): Promise<Manifest> {
+    // Every kind of the lists read has its file, empty when the account holds none.
+    for (const p of LIST_PASSES) {
+      for (const k of passKinds(p)) {
+        if (options.skip.includes(k)) continue;
+        if (!existsSync(paths.records(this.o.out, k))) writeFileAtomic(paths.records(this.o.out, k), '', 0o644);
+      }
+    }
+    const account = await accountOf(this.ctx);
+    const onDisk = filesOnDisk(this.o.out);
+    const kinds = await manifestKinds(this.o.out);
+    return {
+      format: FORMAT,
+      crmctl_version: VERSION,
+      account: { api_origin: account.origin, company_id: account.company_id, user_id: account.user_id, company_name: this.companyName },
+      started_at: this.startedAt ?? new Date(this.http.serviceNow()).toISOString(),
+      finished_at: new Date(this.http.serviceNow()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      kinds,
+      files: { ...onDisk, skipped: options.file_bytes ? 0 : (kinds.files?.count ?? 0) },
+      options,
+      cost: { spent: this.spent },
+    };
+  }
+}
+
