@@ -286,6 +286,30 @@ export const CASES: Record<string, BlockCase[]> = {
     },
     { first: 'crmctl deal-installments list --deal-ids 1,6 --sort-by billing_date --sort-direction desc' },
   ],
+  'docs/undo.md': [
+    {
+      first: 'crmctl import persons --file people.csv          # a run: 3 persons created',
+      setup(t) {
+        writeFileSync(join(t.cwd, 'people.csv'), 'name,email\nDoc One,one@example.org\nDoc Two,two@example.org\nDoc Three,three@example.org\n');
+      },
+      check(r) {
+        expect(r.stdout).toContain('Imported 3 persons; 0 failed, 0 skipped. Results: people.csv.results.ndjson\n');
+        expect(r.stdout).toMatch(/\tcrmctl import persons --file people\.csv\t3\tdone\n/);
+        expect(r.stdout).toMatch(/^2\tcreate\t\tdone\t\t\d+\t$/m);
+      },
+    },
+    {
+      first: 'crmctl import persons --file more-people.csv     # another run',
+      setup(t) {
+        writeFileSync(join(t.cwd, 'more-people.csv'), 'name,email\nUndo Doc One,one@example.org\nUndo Doc Two,two@example.org\nUndo Doc Three,three@example.org\n');
+      },
+      async check(r, t) {
+        expect(r.stderr).toContain('  3 persons to delete (the run created them)\n');
+        expect(r.stdout).toMatch(/^Imported 3 persons; 0 failed, 0 skipped\. Results: more-people\.csv\.results\.ndjson\nDry run: nothing was written\.\nUndo of run \w+: 3 deleted, 0 set back, 0 created again, 0 already undone; 0 conflicts, 0 failed \(undo run \w+\)\.\n$/);
+        expect((await t.fx.collection<{ name: string }>('persons')).filter((p) => p.name.startsWith('Undo Doc'))).toEqual([]);
+      },
+    },
+  ],
   'docs/upsert.md': [
     {
       first: 'crmctl persons upsert --by email --name "Frank Fischer" --emails frank.fischer@example.org --owner-id 2',

@@ -1,0 +1,312 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { callOperation, recordsOf } from '../api/call.js';
+import type { Context } from '../core/context.js';
+import { CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import type { HttpPort } from '../core/http-port.js';
+import { prepare, read, readerOf, type Reader } from '../entry/prepare.js';
+import type { HttpResponse } from '../http/types.js';
+import { renderDocument } from '../output/report.js';
+import { accountOf, describeAccount, sameAccount } from '../runs/account.js';
+import { recordedValue } from '../runs/command-line.js';
+import { isPassing } from '../runs/passing.js';
+import { listRecords, loadRun, runsDir, type RunRecord } from '../runs/registry.js';
+import { itemStates, openRun, runInput, type ItemState, type Run } from '../runs/run.js';
+import { holds } from './bulk-update-changes.js';
+import { priorValues } from './bulk-update.js';
+import { reconcilerFor } from './reconcile.js';
+import { areaOf, conflictsOf, planText, recordOps, runWrites, undoPlan, type Conflict, type RecordOps, type UndoItem, type UndoPlan } from './undo-plan.js';
+
+type Rec = Record<string, unknown>;
+
+export interface UndoFlags {
+  id?: string;
+  last: boolean;
+  dryRun: boolean;
+  force: boolean;
+  resume: boolean;
+  newRun: boolean;
+  concurrency?: number;
+}
+
+/** Kinds of run that write to the account (an export or a backup only reads: nothing to undo). */
+const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo']);
+
+/** What became of one item of the undo. */
+type Outcome = { key: string; area: string; record?: string | number } & (
+  | { status: 'deleted' | 'restored' | 'recreated' | 'already'; id?: string | number }
+  | { status: 'conflict'; conflicts: Conflict[] }
+  | { status: 'failed'; error: string }
+);
+
+/**
+ * Takes back what a run did, from its journal alone (src/automation/undo-plan.ts), as a run of its own
+ * (kind undo, journal under <configDir>/runs/undo/<run id>.ndjson): the plan first, then a terminal
+ * asks (--yes off one); each record is read before its write, and one the run's values no longer hold
+ * (changed by someone since) is a conflict, left alone and listed unless --force. A write the undo
+ * announced and a kill cut off is settled by reading the record (a delete of a record already gone is
+ * done; a re-create is looked up by its content), so --resume writes nothing twice. The undo's journal
+ * has the same entries as any run, so undoing an undo redoes.
+ */
+export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
+  if (flags.id !== undefined && flags.last) throw new UsageError('<id>, --last: give a run id or --last, not both');
+  if (flags.id === undefined && !flags.last) throw new UsageError('<id>: give the id of the run to undo (crmctl runs list shows them), or --last');
+  const account = await accountOf(ctx);
+  const id = flags.id ?? lastRun(ctx, account);
+  const loaded = loadRun(ctx.env, id);
+  if (!loaded) throw new NotFoundError(`run ${id}: no such run in ${runsDir(ctx.env)}`, 'crmctl runs list shows the runs of this account.');
+  const { record, journal } = loaded;
+  if (!sameAccount(record.account, account)) {
+    throw new UsageError(
+      `run ${id} belongs to ${describeAccount(record.account)}; this command acts on ${describeAccount(account)}. An undo never crosses accounts.`,
+      'Undo it with the credentials of that account (--profile NAME).',
+    );
+  }
+  if (!WRITING.has(record.kind)) throw new UsageError(`run ${id} is ${record.kind === 'export' ? 'an export' : `a ${record.kind}`}: it wrote nothing to the account, so there is nothing to undo`);
+  const header = journal.header;
+  if (!header) throw new UsageError(`run ${id}: its journal ${record.journal} is missing or empty; an undo is derived from the journal alone`);
+  // One kind per run (an import's resource, a bulk update's area); a run of several kinds names each item's.
+  const area = areaOf(header);
+  if (!journal.end) ctx.warn(`run ${id} did not finish (${record.status}): undoing what its journal says it did`);
+
+  const dir = join(runsDir(ctx.env), 'undo');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // An undo's input already says what it undid (`undo of run …`).
+  const describe = record.kind === 'undo' ? record.input : `${record.kind} ${record.input}`;
+  const opened = await openRun(ctx, {
+    kind: 'undo',
+    journal: join(dir, `${id}.ndjson`),
+    input: runInput({ undoes: id }, `undo of run ${id} (${describe})`),
+    resume: flags.resume,
+    newRun: flags.newRun,
+    dryRun: flags.dryRun,
+    header: { undoes: id, ...(area ? { area } : {}), undone_kind: record.kind },
+  });
+  if (opened.state === 'done') return;
+  const run = opened.run;
+  // What an earlier try of this undo settled is not done again; what it left in flight is settled by reading.
+  const states = itemStates(opened.state === 'resume' ? opened.entries : []);
+  const settled = new Set([...states.values()].filter((s) => !s.unsettled).map((s) => s.key));
+  const plan = undoPlan(runWrites(journal.items), area, settled);
+
+  const http = await ctx.http();
+  ctx.io.stderr.write(`${planText(plan, { runId: id, describe, doneEarlier: settled.size, daily: http.daily })}\n`);
+  if (flags.dryRun) {
+    await run.close();
+    await renderDocument(ctx, { json: { dry_run: true, ...planJson(id, plan) }, text: 'Dry run: nothing was written.' });
+    return;
+  }
+  if (plan.items.length) await ctx.confirm(`Undo run ${id}: ${actionWords(plan)}?`);
+
+  const outcomes: Outcome[] = [];
+  let spent: DailyBudgetError | undefined;
+  let retryable = 0;
+  run.watchSignals('writes');
+  try {
+    await run.begin();
+    const undo = new ItemUndo(ctx, http, run, flags.force);
+    const one = async (item: UndoItem): Promise<void> => {
+      let outcome: Outcome;
+      try {
+        outcome = await undo.apply(item, states.get(item.key));
+      } catch (err) {
+        if (!(err instanceof CliError)) throw err;
+        if (err instanceof DailyBudgetError) {
+          spent ??= err;
+          run.requestStop();
+        }
+        const again = undo.unsettled.has(item.key) || isPassing(err);
+        if (again) retryable++;
+        outcome = { key: item.key, area: item.area, status: 'failed', ...(item.record !== undefined ? { record: item.record } : {}), error: err.message };
+        await run.failed(item.key, err.message, { record: item.record, ...(again ? { retry: true } : {}) });
+      }
+      outcomes.push(outcome);
+    };
+    const inFlight = new Set<Promise<void>>();
+    for (const item of plan.items) {
+      if (run.stopping) break;
+      const p = one(item).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (inFlight.size >= (flags.concurrency ?? 4)) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+
+    const n = (s: Outcome['status']) => outcomes.filter((o) => o.status === s).length;
+    const counts = { deleted: n('deleted'), restored: n('restored'), recreated: n('recreated'), already: n('already'), conflicts: n('conflict'), failed: n('failed') };
+    const said = `${counts.deleted} deleted, ${counts.restored} set back, ${counts.recreated} created again, ${counts.already} already undone; ${counts.conflicts} conflicts, ${counts.failed} failed`;
+    if (spent) {
+      await run.pause(said);
+      throw spent;
+    }
+    if (run.stopping) {
+      await run.pause(said);
+      throw run.stoppedError(said);
+    }
+    const conflicts = outcomes.flatMap((o) => (o.status === 'conflict' ? o.conflicts.map((c) => ({ area: o.area, record: o.record, ...c })) : []));
+    const failures = outcomes.flatMap((o) => (o.status === 'failed' ? [{ area: o.area, record: o.record ?? null, key: o.key, error: o.error }] : []));
+    await renderDocument(ctx, {
+      json: { run: id, undo_run: run.id, area: plan.area, ...counts, conflict_list: conflicts, failures },
+      text: [
+        ...conflicts.map((c) => `conflict: ${c.area} ${String(c.record)} ${c.field}: the run wrote ${c.wrote}, now ${c.now} (left alone)`),
+        ...failures.map((f) => `failed: ${f.area} ${String(f.record ?? f.key)}: ${f.error}`),
+        `Undo of run ${id}: ${said} (undo run ${run.id}).`,
+      ].join('\n'),
+    });
+    if (retryable) await run.pause(said);
+    else await run.finish(said, counts);
+    if (counts.conflicts || counts.failed) {
+      throw new PartialFailureError(
+        `${counts.conflicts + counts.failed} of ${plan.items.length} ${plan.area} were not undone (${counts.conflicts} changed since the run, ${counts.failed} failed)`,
+        retryable
+          ? `Those that failed on a passing error (budget, network, 5xx) are tried again by crmctl undo ${id} --resume; nothing undone is written twice.`
+          : `A conflict is a record someone changed since the run: it is left alone. crmctl undo ${id} --new-run --force writes over them (records already undone are read and left as they are).`,
+      );
+    }
+  } catch (err) {
+    if (!run.resumable) throw err;
+    await run.pause();
+    throw markResumable(err);
+  } finally {
+    await run.close();
+  }
+}
+
+/** The newest run of this account that wrote something (an unfinished undo is skipped: `undo --last --resume` continues it). */
+function lastRun(ctx: Context, account: Parameters<typeof listRecords>[1]): string {
+  const runs = listRecords(ctx.env, account).filter((r: RunRecord) => WRITING.has(r.kind) && !(r.kind === 'undo' && r.status !== 'done'));
+  if (!runs[0]) throw new UsageError(`--last: this account (${describeAccount(account!)}) has no run that wrote anything`, 'crmctl runs list --all-accounts shows the runs of every account.');
+  return runs[0].id;
+}
+
+function actionWords(plan: UndoPlan): string {
+  const parts = [];
+  if (plan.counts.delete) parts.push(`delete ${plan.counts.delete} ${plan.area}`);
+  if (plan.counts.restore) parts.push(`set back ${plan.counts.restore} ${plan.area}`);
+  if (plan.counts.recreate) parts.push(`create ${plan.counts.recreate} ${plan.area} again`);
+  return parts.join(', ');
+}
+
+function planJson(id: string, plan: UndoPlan): Rec {
+  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, cannot: plan.cannot, cost: plan.cost };
+}
+
+/** One item's undo: read, compare, write, journal. */
+class ItemUndo {
+  /** Items whose write may have landed and whose read back failed: --resume reads them again. */
+  readonly unsettled = new Set<string>();
+  private readonly reader: Reader;
+  private readonly taken = new Set<string>();
+
+  constructor(private readonly ctx: Context, private readonly http: HttpPort, private readonly run: Run, private readonly force: boolean) {
+    this.reader = readerOf(http, (l) => ctx.debug(l));
+  }
+
+  async apply(item: UndoItem, earlier: ItemState | undefined): Promise<Outcome> {
+    // A write this undo announced before a kill (or an answer nobody knows): the decision was made then.
+    const pending = earlier?.unsettled && earlier.write ? earlier : undefined;
+    const ops = recordOps(item.area);
+    if (item.action === 'recreate') return this.recreate(ops, item, pending);
+    const id = item.record!;
+    const current = await this.current(ops, id);
+    if (item.action === 'delete') {
+      if (!current) return this.settle(item, pending ? 'deleted' : 'already');
+      if (!pending) {
+        const conflicts = conflictsOf(current, item.wrote ?? {});
+        if (conflicts.length && !this.force) return this.conflict(item, conflicts);
+      }
+      const input = await this.entry(() => prepare(this.reader, ops.delete!, { params: { id: String(id) } }));
+      await this.run.sending(item.key, { op: 'delete', kind: item.area, record: id, deleted: recordedValue(current, this.ctx.knownSecrets()) });
+      try {
+        await callOperation(this.http, ops.delete!, input);
+      } catch (err) {
+        // Gone already (someone, or this write before its answer was lost): what the undo wanted.
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+      return this.settle(item, 'deleted');
+    }
+    // restore: the fields the run changed, back to what they were.
+    if (!current) return this.conflict(item, [{ field: '(record)', wrote: 'it', now: 'deleted' }]);
+    const values = item.values ?? {};
+    if (holds(current, values)) return this.settle(item, pending ? 'restored' : 'already');
+    if (!pending) {
+      const conflicts = conflictsOf(current, item.wrote ?? {});
+      if (conflicts.length && !this.force) return this.conflict(item, conflicts);
+    }
+    const update = ops.update!;
+    const input = await this.entry(() => prepare(this.reader, update, { params: { id: String(id) }, body: values }));
+    const body = input.body as Rec;
+    await this.run.sending(item.key, { op: 'update', kind: item.area, record: id, sent: body, prior: priorValues(current, body) });
+    // A lost answer is settled by reading the record back, never by sending blindly.
+    const reconcile = async (): Promise<HttpResponse | undefined> => {
+      try {
+        const now = await this.current(ops, id);
+        return now && holds(now, body) ? { status: 200, headers: {}, body: { success: true, data: now } } : undefined;
+      } catch (err) {
+        this.unsettled.add(item.key);
+        throw err;
+      }
+    };
+    await callOperation(this.http, update, input, { idempotent: false, reconcile });
+    return this.settle(item, 'restored');
+  }
+
+  /** A record the run deleted, created again from the content its journal kept (a new id: the service never reuses one). */
+  private async recreate(ops: RecordOps, item: UndoItem, pending: ItemState | undefined): Promise<Outcome> {
+    const create = ops.create!;
+    const reconciler = reconcilerFor(ops.area);
+    if (pending?.write?.sent) {
+      if (reconciler.kind === 'none') throw new CliError(`outcome unknown: the undo stopped while this record was being created, and ${ops.area} have no safe way to check; not sent again (check the account)`);
+      const found = (await reconciler.find(this.http, [{ line: 0, body: pending.write.sent as Rec }], pending.since ?? Date.now(), this.taken)).get(0);
+      if (found) return this.settle(item, 'recreated', found.id as string | number);
+    }
+    const input = await this.entry(() => prepare(this.reader, create, { body: item.values ?? {} }));
+    const sentAt = Date.now();
+    await this.run.sending(item.key, { op: 'create', kind: item.area, at: sentAt, sent: input.body as Rec });
+    const reconcile = reconciler.kind === 'none' ? undefined : async (): Promise<HttpResponse | undefined> => {
+      try {
+        const found = (await reconciler.find(this.http, [{ line: 0, body: input.body as Rec }], sentAt, this.taken)).get(0);
+        return found ? { status: 200, headers: {}, body: { success: true, data: found } } : undefined;
+      } catch (err) {
+        this.unsettled.add(item.key);
+        throw err;
+      }
+    };
+    const { envelope } = await callOperation(this.http, create, input, { reconcile });
+    const rec = recordsOf(create, envelope) as Rec | null;
+    if (rec?.id !== undefined && rec.id !== null) this.taken.add(String(rec.id));
+    return this.settle(item, 'recreated', (rec?.id ?? null) as string | number);
+  }
+
+  /** The record as it is now; undefined when it is gone. */
+  private async current(ops: RecordOps, id: string | number): Promise<Rec | undefined> {
+    try {
+      const rec = (await read(this.reader, ops.get!, { params: { id: String(id) } })) as Rec | null;
+      // A deleted record some kinds still answer with (v1's active_flag, a deal's status).
+      return rec && rec.is_deleted !== true && rec.status !== 'deleted' ? rec : undefined;
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  /** A body the entry refuses (a prior value the service no longer takes) fails this item only. */
+  private async entry<T>(make: () => Promise<T>): Promise<T> {
+    try {
+      return await make();
+    } catch (err) {
+      if (err instanceof ValidationError) throw new CliError(err.issues.map((i) => `${i.field}: ${i.rule}`).join('; '));
+      throw err;
+    }
+  }
+
+  private async settle(item: UndoItem, status: 'deleted' | 'restored' | 'recreated' | 'already', newId?: string | number): Promise<Outcome> {
+    const record = item.record;
+    await this.run.done(item.key, { action: status, ...(record !== undefined ? { record } : {}), ...(newId !== undefined ? { id: newId } : {}) });
+    return { key: item.key, area: item.area, status, ...(record !== undefined ? { record } : {}), ...(newId !== undefined ? { id: newId } : {}) };
+  }
+
+  private async conflict(item: UndoItem, conflicts: Conflict[]): Promise<Outcome> {
+    await this.run.done(item.key, { action: 'conflict', record: item.record, conflicts });
+    return { key: item.key, area: item.area, status: 'conflict', record: item.record, conflicts };
+  }
+}

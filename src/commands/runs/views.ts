@@ -1,0 +1,48 @@
+/**
+ * How `runs list` and `runs show` present a run: the record of the index (src/runs/registry.ts) and
+ * its journal as rows. Loaded by the area's index for --fields, so it imports nothing heavy.
+ */
+import { shellLine } from '../../core/shell-quote.js';
+import { describeAccount } from '../../runs/account.js';
+import { itemStates, type ItemEntry } from '../../runs/entries.js';
+import type { RunRecord } from '../../runs/registry.js';
+import { writtenCount } from '../../runs/writes.js';
+
+export const LIST_FIELDS = ['id', 'started_at', 'kind', 'account', 'command', 'written', 'status', 'summary', 'finished_at', 'input', 'journal'];
+export const LIST_COLUMNS = ['id', 'started_at', 'kind', 'account', 'command', 'written', 'status'];
+export const ITEM_FIELDS = ['key', 'op', 'record', 'status', 'action', 'id', 'error'];
+export const SHOW_FIELDS = [...LIST_FIELDS, 'items'];
+
+/** One run as `runs list` prints it: the command line as typed (secrets already out), the records it wrote. */
+export function runRow(r: RunRecord, items: readonly ItemEntry[]): Record<string, unknown> {
+  return {
+    id: r.id,
+    started_at: r.started_at,
+    kind: r.kind,
+    account: describeAccount(r.account),
+    command: shellLine(['crmctl', ...r.command]),
+    written: writtenCount(items),
+    status: r.status,
+    summary: r.summary ?? null,
+    finished_at: r.finished_at ?? null,
+    input: r.input,
+    journal: r.journal,
+  };
+}
+
+/** What became of each item of a run's journal (a run's own bookkeeping, its selection, left out). */
+export function itemRows(items: readonly ItemEntry[]): Array<Record<string, unknown>> {
+  return [...itemStates(items).values()].filter((s) => s.key !== 'selection').map((s) => {
+    const e = s.last;
+    const id = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? v : null);
+    return {
+      key: s.key,
+      op: s.write?.op ?? e.op ?? null,
+      record: id(s.write?.record ?? e.record),
+      status: s.unsettled ? 'unsettled' : e.status,
+      action: typeof e.action === 'string' ? e.action : null,
+      id: id(e.id),
+      error: typeof e.error === 'string' ? e.error : null,
+    };
+  });
+}

@@ -1,0 +1,33 @@
+import type { AreaModule } from '../../core/command.js';
+import { defineCommand } from '../../core/define-command.js';
+import { flag } from '../../core/flags.js';
+import { NEW_RUN_FLAG } from '../../runs/policy-text.js';
+
+/** `crmctl undo`: takes back what a run (import, bulk update, restore, undo) wrote, from its journal alone. */
+const undo = defineCommand({
+  path: ['undo'],
+  summary: 'Take back what a run wrote (an import, a bulk update, an undo): plan, confirm, conflicts left alone, resumable',
+  description: [
+    'Derived from the run\'s journal alone (crmctl runs show ID lists it): records the run created are deleted, fields it changed are set back to the values it replaced, records it deleted are created again from the content the journal kept (with new ids).',
+    'The plan (counts per action and the cost) is printed on stderr first; a terminal asks, elsewhere --yes is needed; --dry-run prints the plan and sends nothing.',
+    'Each record is read just before its write: one whose values are no longer those the run wrote (someone changed it since) is a conflict, left alone and listed (field, value the run wrote, value now) unless --force; exit 7 when any is left.',
+    'The undo is a run of its own (crmctl runs list shows it): Ctrl-C, SIGTERM or kill -9, then the same command with --resume, writes nothing twice (a write cut off is settled by reading the record). Undoing an undo redoes.',
+    'Only runs of the account the credentials act on can be undone (exit 2 naming both accounts otherwise). A merge, an apply (crmctl destroy takes it back) and what other tools changed cannot be undone. See docs/undo.md.',
+  ].join('\n\n'),
+  examples: ['crmctl undo --last --dry-run', 'crmctl undo 3f2a9c81b7d0 --yes', 'crmctl undo 3f2a9c81b7d0 --yes --resume'],
+  args: [{ name: 'id', description: 'the run to undo (crmctl runs list)', required: false }],
+  flags: {
+    last: flag.bool({ description: 'undo the newest run of this account that wrote something' }),
+    dryRun: flag.bool({ description: 'print the plan (counts per action, cost) and send nothing' }),
+    force: flag.bool({ description: 'write over records changed since the run (conflicts) too' }),
+    concurrency: flag.int({ min: 1, max: 16, description: 'writes in flight (default 4)' }),
+    resume: flag.bool({ description: 'continue an undo that was stopped or killed (what it did is not done again)' }),
+    newRun: flag.bool({ description: NEW_RUN_FLAG }),
+  },
+  async run(ctx, { args, flags }) {
+    const { runUndo } = await import('../../automation/undo.js');
+    await runUndo(ctx, { id: args[0], ...flags });
+  },
+});
+
+export const area: AreaModule = { commands: [undo] };

@@ -1,0 +1,65 @@
+/**
+ * What a run wrote, from its journal alone: one entry per item whose write was announced ("sending")
+ * and settled. `runs list` counts them, `runs show` lists them and an undo is derived from them, so
+ * the three agree on what a run did.
+ */
+import { itemStates, type ItemEntry, type ItemState } from './entries.js';
+
+type Rec = Record<string, unknown>;
+
+export interface RunWrite {
+  key: string;
+  /** The kind of record, when the run writes several kinds and says so per item (a restore). */
+  kind?: string;
+  op: 'create' | 'update' | 'delete';
+  /** The record written: the id an update or a delete names, the new id of a create. */
+  record: string | number | null;
+  /** The body as sent (the values the run wrote). */
+  sent?: Rec;
+  /** The values an update replaced. */
+  prior?: Rec;
+  /** What a delete removed. */
+  deleted?: Rec;
+  /** Done: the write landed. Unsettled: it may have (killed, or an answer nobody knows). */
+  outcome: 'done' | 'unsettled';
+}
+
+/** Keys a run uses for its own bookkeeping, not for records of its work (bulk-update's selection, its temporary filter). */
+const bookkeeping = (key: string) => key === 'selection' || key.startsWith('filter:');
+
+const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The writes of a journal's items, in the order they first appear; refused writes (failed, not to retry) are left out. */
+export function runWrites(items: readonly ItemEntry[]): RunWrite[] {
+  const out: RunWrite[] = [];
+  for (const s of itemStates(items).values()) {
+    const w = writeOf(s);
+    if (w) out.push(w);
+  }
+  return out;
+}
+
+function writeOf(s: ItemState): RunWrite | undefined {
+  const w = s.write;
+  if (bookkeeping(s.key) || !w || (w.op !== 'create' && w.op !== 'update' && w.op !== 'delete')) return undefined;
+  const done = s.last.status === 'done';
+  if (!done && !s.unsettled) return undefined;
+  // A done entry that says the record was left alone (a conflict) or already as wanted wrote nothing.
+  if (done && (s.last.action === 'unchanged' || s.last.action === 'conflict')) return undefined;
+  const id = w.op === 'create' ? (done ? s.last.id : undefined) : w.record;
+  return {
+    key: s.key,
+    ...(typeof w.kind === 'string' ? { kind: w.kind } : {}),
+    op: w.op,
+    record: typeof id === 'string' || typeof id === 'number' ? id : null,
+    ...(isRec(w.sent) ? { sent: w.sent } : {}),
+    ...(isRec(w.prior) ? { prior: w.prior } : {}),
+    ...(isRec(w.deleted) ? { deleted: w.deleted } : isRec(s.last.deleted) ? { deleted: s.last.deleted } : {}),
+    outcome: done ? 'done' : 'unsettled',
+  };
+}
+
+/** How many records a run wrote (settled writes). */
+export function writtenCount(items: readonly ItemEntry[]): number {
+  return runWrites(items).filter((w) => w.outcome === 'done').length;
+}
