@@ -42,7 +42,9 @@ try {
   console.log(`whole-account backup (sandbox on loopback, node ${process.version}): the demo account plus ${fmt(DEALS)} bulk deals`);
   const out = join(dir, 'deals.ndjson');
   // An export's journal beside its file would make the next round "already done" (nothing sent): both go.
-  const clearExport = () => ['', '.checkpoint.json'].forEach((x) => rmSync(`${out}${x}`, { force: true }));
+  const clearExport = () => {
+    for (const x of ['', '.checkpoint.json']) rmSync(`${out}${x}`, { force: true });
+  };
   const runs = { backup: [], export: [] };
   for (let i = 0; i < ROUNDS + 1; i++) {
     const e = await measuredCrmctl(['export', 'deals', '--out', out], apiEnv);
