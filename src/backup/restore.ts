@@ -54,7 +54,12 @@ export interface RestoreOptions {
    * the backup's own sandbox listened, and holds none of its records, so the same-account refusal does not apply.
    */
   intoNewSandbox?: boolean;
+  /** The configuration step: the apply engine on the backup's config files (handed in by the command, which sits above this room). */
+  apply: ConfigApply;
 }
+
+/** Applies configuration files, writing apply's report to the context's stdout (as JSON when the context asks). */
+export type ConfigApply = (ctx: Context, files: string[]) => Promise<void>;
 
 export interface RestoreReport {
   backup: string;
@@ -216,7 +221,6 @@ class Restore {
 
   /** The configuration through the apply engine (idempotent: applied again after a kill, it changes nothing). */
   async config(): Promise<void> {
-    const { runApply } = await import('../commands/apply/run.js');
     // Scripts read the restore's summary on stdout: apply's own report is read as JSON and told in one line on stderr.
     let json = '';
     const stdout = new Writable({
@@ -226,7 +230,7 @@ class Restore {
       },
     });
     const quiet: Context = { ...this.ctx, io: { ...this.ctx.io, stdout, isStdoutTTY: false }, globals: { ...this.ctx.globals, output: 'json', query: undefined } };
-    await runApply(quiet, { files: [paths.config(this.o.dir)], dryRun: false, prune: [] });
+    await this.o.apply(quiet, [paths.config(this.o.dir)]);
     this.ctx.io.stderr.write(`${configLine(paths.config(this.o.dir), json)}\n`);
     await this.run.append({ key: 'config', status: 'done', op: 'create' });
     this.configDone = true;

@@ -49,7 +49,17 @@ export interface BackupOptions {
   thorough: boolean;
   /** A backup made for one comparison (diff): its journal and run record go when it finishes. */
   ephemeral?: boolean;
+  /** The configuration step: `pull` into a directory (handed in by the command, which sits above this room). */
+  pull: ConfigPull;
 }
+
+/** What the backup keeps of a pull: the records it read (reference kinds become records files), the users, the cost. */
+export interface PulledConfig {
+  records: Array<{ ck: { kind: string }; rec: Record<string, unknown> }>;
+  users: unknown[];
+  cost: number;
+}
+export type ConfigPull = (ctx: Context, dir: string) => Promise<PulledConfig>;
 
 /** One page of a list written: the next cursor (null: the list is done) and every file's length. */
 interface PageEntry extends ItemEntry {
@@ -212,8 +222,7 @@ class Backup {
 
   /** Pull's files, the field catalogs and the ids of configuration and users. */
   async config(): Promise<void> {
-    const { runPull } = await import('../commands/pull/run.js');
-    const pulled = await runPull(this.ctx, { dir: paths.config(this.o.out) });
+    const pulled = await this.o.pull(this.ctx, paths.config(this.o.out));
     let cost = pulled.cost;
     const { fieldCatalog } = await import('../names/catalog.js');
     for (const t of ITEM_TYPES) {

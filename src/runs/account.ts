@@ -5,19 +5,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envCredentialKind } from '../auth/credentials.js';
 import type { Context } from '../core/context.js';
+import type { AccountIdentity } from './account-words.js';
 import { writeJsonAtomic } from '../fs/atomic-write.js';
 import { hashOf } from './fingerprint.js';
 import { runsDir } from './paths.js';
 
-export interface AccountIdentity {
-  origin: string;
-  company_id: number | null;
-  user_id: number | null;
-  /** The profile the credentials came from (absent when the environment gave them). */
-  profile?: string;
-}
+export type { AccountIdentity } from './account-words.js';
+export { describeAccount } from './account-words.js';
 
 /**
  * Who the credentials act as: the origin from the credentials, company and user from one
@@ -40,6 +35,9 @@ const seen = new WeakMap<Context, Promise<AccountIdentity>>();
 async function readAccount(ctx: Context, ask: boolean): Promise<AccountIdentity> {
   const creds = await (await ctx.credentials()).get();
   const origin = new URL(creds.baseUrl).origin;
+  // Loaded here, not at the top: a command that only links to runs (an area's verbs) keeps the credentials
+  // module in the service chunk it loads when it calls the service (scripts/lib/chunk-groups.mjs).
+  const { envCredentialKind } = await import('../auth/credentials.js');
   const profile = envCredentialKind(ctx.env) ? {} : { profile: await ctx.profileName() };
   // A token acts as one user of one company for its whole life: what users/me said about it is kept
   // (by a hash of the origin and the credentials, never the credentials), so a run pays the read once a token.
@@ -83,10 +81,6 @@ export function sameAccount(a: AccountIdentity, b: AccountIdentity): boolean {
 }
 
 /** `profile target: company 123 (user 7) at https://x.example`. */
-export function describeAccount(a: AccountIdentity): string {
-  const who = `company ${a.company_id ?? '?'} (user ${a.user_id ?? '?'}) at ${a.origin}`;
-  return a.profile ? `profile ${a.profile}: ${who}` : who;
-}
 
 /**
  * The account as part of a file name (the changes feed's watermark, <configDir>/changes/<key>.<kinds>.json):

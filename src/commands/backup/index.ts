@@ -3,6 +3,7 @@ import { defineCommand } from '../../core/define-command.js';
 import { UsageError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
 import { NEW_RUN_FLAG, RUN_POLICY_HELP } from '../../runs/policy-text.js';
+import { pullConfig } from './config-steps.js';
 
 /** `crmctl backup --out DIR`: the whole account into a directory restore, diff and sandbox --from read. */
 const backup = defineCommand({
@@ -41,7 +42,7 @@ const backup = defineCommand({
   async run(ctx, { flags }) {
     if (!flags.out) throw new UsageError('--out: is required (the directory to write the backup into)', 'Example: crmctl backup --out backups/today');
     const { runBackup } = await import('../../backup/run.js');
-    const manifest = await runBackup(ctx, { out: flags.out, resume: flags.resume, newRun: flags.newRun, skip: flags.skip ?? [], fileBytes: flags.fileBytes, thorough: flags.thorough });
+    const manifest = await runBackup(ctx, { out: flags.out, resume: flags.resume, newRun: flags.newRun, skip: flags.skip ?? [], fileBytes: flags.fileBytes, thorough: flags.thorough, pull: pullConfig });
     const { summaryLines } = await import('../../backup/summary.js');
     const { renderDocument } = await import('../../output/report.js');
     await renderDocument(ctx, { text: summaryLines(flags.out, manifest).join('\n'), json: manifest as unknown as Record<string, unknown>, columns: ['format', 'started_at', 'finished_at'] });

@@ -9,11 +9,12 @@ import { reportPath } from '../../backup/restore.js';
 import type { Context } from '../../core/context.js';
 import { ChangesFound, UsageError } from '../../core/errors.js';
 import { renderDocument } from '../../output/report.js';
+import { pullConfig } from '../backup/config-steps.js';
 
 /** Reads the current account (ctx's credentials) into `out` as a backup would, without files' bytes; removed by the caller. */
 async function readAccount(ctx: Context, out: string): Promise<void> {
   const { runBackup } = await import('../../backup/run.js');
-  await runBackup(ctx, { out, resume: false, newRun: false, skip: [], fileBytes: false, thorough: false, ephemeral: true });
+  await runBackup(ctx, { out, resume: false, newRun: false, skip: [], fileBytes: false, thorough: false, ephemeral: true, pull: pullConfig });
 }
 
 /** A: a backup; B: a second backup, or (none given) this account read into a temporary backup. */

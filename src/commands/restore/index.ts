@@ -3,6 +3,7 @@ import { defineCommand } from '../../core/define-command.js';
 import { UsageError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
 import { NEW_RUN_FLAG, RUN_POLICY_HELP } from '../../runs/policy-text.js';
+import { applyConfig } from '../backup/config-steps.js';
 
 /** `--map-user old@x=new@y` (repeatable) → old → new, checked before anything is read. */
 function userPairs(given: string[]): Record<string, string> {
@@ -55,7 +56,7 @@ const restore = defineCommand({
     const mapUser = userPairs(flags.mapUser);
     if (flags.defaultUser !== undefined && !/^[^=\s]+@[^=\s]+$/.test(flags.defaultUser)) throw new UsageError(`--default-user ${flags.defaultUser}: must be an e-mail of one of this account's users`);
     const { runRestore } = await import('../../backup/restore.js');
-    const report = await runRestore(ctx, { dir, resume: flags.resume, newRun: flags.newRun, dryRun: flags.dryRun, mapUser, defaultUser: flags.defaultUser });
+    const report = await runRestore(ctx, { dir, resume: flags.resume, newRun: flags.newRun, dryRun: flags.dryRun, mapUser, defaultUser: flags.defaultUser, apply: applyConfig });
     if (!report) return;
     const { restoreSummary } = await import('../../backup/restore-summary.js');
     const { renderDocument } = await import('../../output/report.js');

@@ -3,7 +3,7 @@
  * its journal as rows. Loaded by the area's index for --fields, so it imports nothing heavy.
  */
 import { shellLine } from '../../core/shell-quote.js';
-import { describeAccount } from '../../runs/account.js';
+import { describeAccount } from '../../runs/account-words.js';
 import { itemStates, type ItemEntry } from '../../runs/entries.js';
 import type { RunRecord } from '../../runs/registry.js';
 import { writtenCount } from '../../runs/writes.js';

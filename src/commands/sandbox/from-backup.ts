@@ -21,7 +21,8 @@ import { dirSide } from '../../backup/side.js';
 import type { Context } from '../../core/context.js';
 import { prepare, read } from '../../entry/prepare.js';
 import { accountOf } from '../../runs/account.js';
-import { sandboxContext, type FromDir, type LoadOptions, type Loaded } from './from-dir.js';
+import { sandboxContext, type FromDir, type LoadOptions, type Loaded } from './from-dir-types.js';
+import { applyConfig } from '../backup/config-steps.js';
 
 /** Persons' members that exist only when the company has contact sync (the interface, Person). */
 const CONTACT_SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'];
@@ -41,7 +42,7 @@ export async function loadBackup(ctx: Context, sandbox: { url: string; issueToke
     if (o.enableContactSync && (await personsUseContactSync(dir))) o.enableContactSync();
     await addMissingUsers(child, dir);
     const { runRestore } = await import('../../backup/restore.js');
-    const report = await runRestore(child, { dir, resume: false, newRun: false, dryRun: false, mapUser: {}, intoNewSandbox: true });
+    const report = await runRestore(child, { dir, resume: false, newRun: false, dryRun: false, mapUser: {}, intoNewSandbox: true, apply: applyConfig });
     const records = Object.fromEntries(Object.entries(report?.kinds ?? {}).map(([k, v]) => [k, v.created]));
     const notRestored = Object.fromEntries(Object.keys(NOT_RESTORED).filter((k) => (manifest.kinds[k]?.count ?? 0) > 0).map((k) => [k, manifest.kinds[k]!.count]));
     return { records, sample: {}, not_restored: notRestored, ...(o.anonymize ? { anonymized: true } : {}) };

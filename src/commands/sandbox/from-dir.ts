@@ -1,49 +1,18 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { checkConfigFiles } from '../../apply-engine/config/session.js';
 import { readFixtures } from '../../apply-engine/parse.js';
 import { makePlan } from '../../apply-engine/plan.js';
 import { emptyState } from '../../apply-engine/state.js';
 import type { Context } from '../../core/context.js';
 import { CliError, PartialFailureError, UsageError, ValidationError } from '../../core/errors.js';
-import type { IO } from '../../core/io.js';
-import { paths, readManifest, type Manifest } from '../../backup/format.js';
+import { paths, readManifest } from '../../backup/format.js';
 import { SAMPLE_KINDS, type SampleKind } from '../pull/sample-policy.js';
 import { remapColumn } from './remap-column.js';
+import { sandboxContext, type FromDir, type LoadOptions, type Loaded } from './from-dir-types.js';
 
-/** What `sandbox start --from` found in the directory, checked before the sandbox starts. */
-export interface FromDir {
-  dir: string;
-  /** Configuration files (as `apply -f <dir>` reads them, without reference.yaml). */
-  files: string[];
-  /** sample/<kind>.csv files present, in load order. */
-  samples: Array<{ kind: SampleKind; file: string }>;
-  /** The files are configuration (as `crmctl pull` writes: matched with the account by natural key), not fixtures. */
-  config: boolean;
-  /** Records of the files by kind, for the notice (configuration has no state file to count from). */
-  kinds: Record<string, number>;
-  /** The directory is a backup (crmctl backup --out): loaded by restore (from-backup.ts). */
-  backup?: Manifest;
-}
-
-/** What was loaded, for the notice on stderr and the start-up JSON. */
-export interface Loaded {
-  records: Record<string, number>;
-  sample: Partial<Record<SampleKind, number>>;
-  /** A backup's kinds that restore does not write, with their count (files, followers…). */
-  not_restored?: Record<string, number>;
-  /** People's data was replaced (--anonymize). */
-  anonymized?: boolean;
-}
-
-/** How a backup is loaded (`--anonymize`; the company's switches a restore needs, set on the sandbox itself). */
-export interface LoadOptions {
-  anonymize: boolean;
-  /** Turns on contact sync (the persons' members that exist only with it: postal address, birthday…). */
-  enableContactSync?: () => void;
-}
+export type { FromDir, LoadOptions, Loaded } from './from-dir-types.js';
 
 const STOPPED = 'The sandbox was stopped; fix the file and start it again.';
 const CONFIG_EXT = /\.(ya?ml|json)$/i;
@@ -132,18 +101,6 @@ export async function loadFromDir(ctx: Context, sandbox: { url: string; issueTok
   return loaded;
 }
 
-/**
- * A context acting as the sandbox's admin, for the commands' own machinery (apply, import, restore).
- * Field names are read fresh: a cache is per address, and another sandbox on this port may have had other
- * fields. The commands' own reports (result rows, summaries) are not this command's output: they go nowhere.
- */
-export async function sandboxContext(ctx: Context, sandbox: { url: string; issueToken(): { access_token: string } }): Promise<Context> {
-  const { createContext } = await import('../../runtime/create-context.js');
-  const env: NodeJS.ProcessEnv = { ...ctx.env, CRMCTL_API_DOMAIN: sandbox.url, CRMCTL_ACCESS_TOKEN: sandbox.issueToken().access_token, CRMCTL_FIELDS_TTL_SEC: '0' };
-  delete env.CRMCTL_API_TOKEN;
-  return createContext(quietIO(ctx), env, { ...ctx.globals, profile: undefined, output: 'json', query: undefined }, ctx.argv);
-}
-
 /** Imports one sample file; returns line → new id. Problems come back as `<file>:<line>`. */
 async function importSample(ctx: Context, kind: SampleKind, file: string, input: string, work: string, lineOf: (line: number) => number): Promise<Map<number, string>> {
   const [{ findImportResource }, { runImport }] = await Promise.all([import('../../automation/resources.js'), import('../../automation/import.js')]);
@@ -196,11 +153,6 @@ function asFileError(err: unknown): unknown {
   if (err instanceof ValidationError) return new ValidationError(err.issues, STOPPED);
   if (err instanceof CliError) return new CliError(err.message, err.exitCode, STOPPED);
   return err;
-}
-
-function quietIO(ctx: Context): IO {
-  const sink = new Writable({ write: (_chunk, _enc, done) => done() });
-  return { stdin: Readable.from([]), stdout: sink, stderr: ctx.globals.debug ? ctx.io.stderr : sink, isStdinTTY: false, isStdoutTTY: false, isStderrTTY: false, columns: 0 };
 }
 
 /** The notice on stderr: what the sandbox now holds beyond its seed. */

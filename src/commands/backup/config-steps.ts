@@ -1,0 +1,11 @@
+import type { ConfigPull } from '../../backup/run.js';
+import type { ConfigApply } from '../../backup/restore.js';
+
+/**
+ * The configuration steps of a backup and a restore: `pull` and `apply`, which are commands. src/backup sits
+ * below src/commands (the commands import it), so the commands hand these in rather than src/backup importing
+ * a command (that would be a circle between the rooms).
+ */
+export const pullConfig: ConfigPull = async (ctx, dir) => (await import('../pull/run.js')).runPull(ctx, { dir });
+
+export const applyConfig: ConfigApply = async (ctx, files) => (await import('../apply/run.js')).runApply(ctx, { files, dryRun: false, prune: [] });
