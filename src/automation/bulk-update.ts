@@ -3,7 +3,7 @@ import { callOperation } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { checkReader, keyName, prepare, read, readerOf, type Prepared, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
-import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import { CliError, DailyBudgetError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpResponse } from '../http/types.js';
 import type { FieldSpec } from '../input/fields.js';
 import { operationFields } from '../input/operation-input.js';
@@ -314,9 +314,7 @@ export async function runBulkUpdate(ctx: Context, o: BulkUpdateOptions): Promise
       );
     }
   } catch (err) {
-    if (!run.resumable) throw err;
-    await run.pause();
-    throw markResumable(err);
+    throw await run.stoppedBy(err);
   } finally {
     await run.close();
   }

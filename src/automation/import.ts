@@ -3,7 +3,7 @@ import { callOperation, recordsOf } from '../api/call.js';
 import { checkReader, prepare, type Prepared, type Reader } from '../entry/prepare.js';
 import { renderDocument } from '../output/report.js';
 import type { Context } from '../core/context.js';
-import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import { CliError, DailyBudgetError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
 import type { HttpResponse } from '../http/types.js';
 import { hashFile } from '../runs/fingerprint.js';
@@ -315,10 +315,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       );
     }
   } catch (err) {
-    if (!run.resumable) throw err;
     // The journal is kept: the error report names the command line that continues the import.
-    await run.pause();
-    throw markResumable(err);
+    throw await run.stoppedBy(err);
   } finally {
     await run.close();
   }

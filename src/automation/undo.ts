@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { callOperation, recordsOf } from '../api/call.js';
 import type { Context } from '../core/context.js';
-import { CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
+import { CliError, DailyBudgetError, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
 import { prepare, read, readerOf, type Reader } from '../entry/prepare.js';
 import type { HttpResponse } from '../http/types.js';
@@ -163,9 +163,7 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
       );
     }
   } catch (err) {
-    if (!run.resumable) throw err;
-    await run.pause();
-    throw markResumable(err);
+    throw await run.stoppedBy(err);
   } finally {
     await run.close();
   }

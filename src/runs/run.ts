@@ -25,7 +25,7 @@
  * - `--new-run`: a new run; the old journal is set aside under the config dir, its record kept.
  */
 import type { Context } from '../core/context.js';
-import { CancelledError, UsageError } from '../core/errors.js';
+import { CancelledError, markResumable, UsageError } from '../core/errors.js';
 import { accountOf, describeAccount, sameAccount } from './account.js';
 import { removeIfExists } from '../fs/remove.js';
 import { recordedCommand, recordedValue } from './command-line.js';
@@ -235,6 +235,16 @@ export class Run {
   async pause(summary?: string): Promise<void> {
     await this.close();
     if (this.started && !this.ended) this.saveRecord({ status: 'stopped', ...(summary ? { summary } : {}) });
+  }
+
+  /**
+   * What a run that stops on an error throws: when its journal can be continued, the run is paused (its
+   * record says stopped) and the error is marked so main adds the line that resumes it.
+   */
+  async stoppedBy(err: unknown): Promise<unknown> {
+    if (!this.resumable) return err;
+    await this.pause();
+    return markResumable(err);
   }
 
   /** A journal is on disk and the run is not finished: the same command with --resume continues it. */
