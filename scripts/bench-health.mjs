@@ -37,7 +37,9 @@ try {
     if (e.code !== 0) throw new Error(`export exited ${e.code}: ${e.stderr.slice(-600)}`);
     const a = await measuredCrmctl(['audit', '--output', 'ndjson'], apiEnv);
     if (a.code !== 0) throw new Error(`audit exited ${a.code}: ${a.stderr.slice(-600)}`);
+    // The export keeps a journal beside its file: without it gone too, the next round says "already done" and reads nothing.
     rmSync(out, { force: true });
+    rmSync(`${out}.checkpoint.json`, { force: true });
     if (i === 0) continue; // the first round warms the sandbox's list cache and the file cache
     runs.export.push(e);
     runs.audit.push(a);
