@@ -81,13 +81,13 @@ describe('crmctl normalize persons --dry-run', () => {
     expect(r.stdout).toBe('11\tAlice Anderson\temail\tAlice.Andersson@Example.org\talice.andersson@example.org\tchanged\t\n');
   });
 
-  it('refusals before anything is read: no form asked, no --dry-run, another kind', async () => {
+  it('refusals before anything is read: no form asked, a write off a terminal without --yes, another kind', async () => {
     const a = await runCli(['normalize', 'persons', '--dry-run'], { env: fx.env });
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('error: --phones, --emails: give at least one: --phones E164 and/or --emails lower');
     const b = await runCli(['normalize', 'persons', '--phones', 'E164'], { env: fx.env });
     expect(b.code).toBe(2);
-    expect(b.stderr).toContain('error: writing needs the undo record; not yet available');
+    expect(b.stderr).toBe('error: normalize persons writes to the account (one update per person whose values change). Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).\n');
     const c = await runCli(['normalize', 'persons', '--phones', 'e.164', '--dry-run'], { env: fx.env });
     expect(c.code).toBe(2);
     expect(c.stderr).toContain("error: option '--phones <form>' argument 'e.164' is invalid. Allowed choices are E164.");
