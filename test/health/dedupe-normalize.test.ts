@@ -1,6 +1,6 @@
 // The read-only halves of dedupe and normalize: the plan (groups, the record kept, the fields that
-// differ, the merges that would run) and every value before → after. Without --dry-run both stop
-// with exit 2 before reading anything: the writes need the undo record, which does not exist yet.
+// differ, the merges that would run) and every value before → after. Off a terminal without --yes
+// (and without --dry-run) both stop with exit 2 before reading anything; the writes: *-write.test.ts.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
@@ -47,11 +47,10 @@ describe('crmctl dedupe --dry-run', () => {
     expect([acme.keep, acme.why_keep]).toEqual([7, 'most complete (5 fields filled)']);
   });
 
-  it('without --dry-run: exit 2, the reason, nothing read or written', async () => {
+  it('without --dry-run off a terminal and without --yes: exit 2 naming --yes, nothing read or written', async () => {
     const r = await runCli(['dedupe', 'persons'], { env: fx.env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error: merging needs the undo record; not yet available');
-    expect(r.stderr).toContain('hint: Run with --dry-run to see the plan (nothing is changed)');
+    expect(r.stderr).toContain('Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).');
     expect(await api()).toEqual([]);
     const bad = await runCli(['dedupe', 'deals', '--dry-run'], { env: fx.env });
     expect(bad.code).toBe(2);
