@@ -64,3 +64,5 @@ try {
 if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-bulk.mjs', import.meta.url).pathname], { stdio: 'inherit' });
 // Account health: audit of 50k deals against an export of them (scripts/bench-health.mjs).
 if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-health.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+// Whole-account backup: backup of the demo plus 20k deals against an export of them, memory at 100k (scripts/bench-backup.mjs).
+if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-backup.mjs', import.meta.url).pathname], { stdio: 'inherit' });

@@ -189,7 +189,8 @@ class Restore {
   private readonly refused = new Map<string, string>();
   private readonly counts: RestoreReport['kinds'] = {};
   private readonly notCarried = new Map<string, Set<string>>();
-  private readonly unmappedLinks = new Map<string, number>();
+  /** `kind field` → the records whose link there mapped to nothing (keys: a record counted once over resumes). */
+  private readonly unmappedLinks = new Map<string, Set<string>>();
   private readonly source: Side;
   private users!: UserMap;
   private target!: Side;
@@ -200,7 +201,11 @@ class Restore {
     for (const e of entries) {
       if (e.key === 'config') this.configDone = true;
       else if (e.key.endsWith(':archive')) this.archived.add(e.key.slice(0, -':archive'.length));
-      else if (e.status === 'sending') this.pending.set(e.key, { sent: (e.sent as Rec) ?? {}, at: Date.parse(String(e.at)) || Date.now() });
+      else if (e.status === 'sending') {
+        this.pending.set(e.key, { sent: (e.sent as Rec) ?? {}, at: Date.parse(String(e.at)) || Date.now() });
+        // What an earlier run could not carry goes into this run's report too (a resumed run may create none of that kind).
+        this.noteLosses(e.key, (e.not_carried as string[] | undefined) ?? [], (e.unmapped as string[] | undefined) ?? []);
+      }
       else {
         this.pending.delete(e.key);
         // A refusal is final; a passing failure (5xx, 429, network) is sent again by --resume.
@@ -283,17 +288,18 @@ class Restore {
     if (s.parent && parentId === undefined) return this.fail(key, `its ${s.parent.key} ${String(rec[s.parent.key])} was not restored`);
     const p = toPortable(this.source, s.kind, rec, (k, id) => this.idmap.get(k, id));
     const built = fromPortable(this.target, this.users, s, p.rec, accepted);
+    const dropped: string[] = [];
     if (s.kind === 'persons' && this.noContactSync) {
       const { SYNC_FIELDS } = await import('../api/operations/persons.js');
       for (const f of SYNC_FIELDS) {
         const k = f === 'ims' ? 'im' : f;
         if (built.body[k] === undefined) continue;
         delete built.body[k];
-        this.noteDropped(s.kind, `${f} (the target has no contact sync)`);
+        dropped.push(`${f} (the target has no contact sync)`);
       }
     }
-    for (const f of built.dropped) this.noteDropped(s.kind, f);
-    for (const u of [...p.unmapped, ...built.unmapped]) this.unmappedLinks.set(`${s.kind} ${u.split(' ')[0]}`, (this.unmappedLinks.get(`${s.kind} ${u.split(' ')[0]}`) ?? 0) + 1);
+    const losses = { not_carried: [...dropped, ...built.dropped], unmapped: [...p.unmapped, ...built.unmapped].map((u) => u.split(' ')[0]!) };
+    this.noteLosses(key, losses.not_carried, losses.unmapped);
     const params = s.parent ? { id: parentId } : {};
     let input: Prepared;
     try {
@@ -312,7 +318,7 @@ class Restore {
       this.pending.delete(key);
     }
     const at = Date.now();
-    await this.run.append({ key, op: 'create', status: 'sending', at: new Date(at).toISOString(), sent });
+    await this.run.append({ key, op: 'create', status: 'sending', at: new Date(at).toISOString(), sent, ...(losses.not_carried.length ? { not_carried: losses.not_carried } : {}), ...(losses.unmapped.length ? { unmapped: losses.unmapped } : {}) });
     try {
       const { envelope } = await callOperation(this.http, op, input, {
         reconcile: async () => {
@@ -374,13 +380,19 @@ class Restore {
     return undefined;
   }
 
-  private noteDropped(kind: string, field: string): void {
-    let s = this.notCarried.get(kind);
-    if (!s) {
-      s = new Set();
-      this.notCarried.set(kind, s);
-    }
-    s.add(field);
+  /** A record's fields not carried and links that mapped to nothing, for the report (kept in its "sending" entry). */
+  private noteLosses(key: string, fields: string[], unmapped: string[]): void {
+    const kind = key.slice(0, key.indexOf(':'));
+    const add = <T>(m: Map<string, Set<T>>, k: string, v: T) => {
+      let set = m.get(k);
+      if (!set) {
+        set = new Set();
+        m.set(k, set);
+      }
+      set.add(v);
+    };
+    for (const f of fields) add(this.notCarried, kind, f);
+    for (const u of unmapped) add(this.unmappedLinks, `${kind} ${u}`, key);
   }
 
   report(m: Manifest, target: string): RestoreReport {
@@ -396,7 +408,7 @@ class Restore {
       users: { mapped: this.users.mappedPairs(), to_default: this.users.toDefault() },
       not_carried: {
         fields: Object.fromEntries([...this.notCarried].map(([k, s]) => [k, [...s].sort()])),
-        links: Object.fromEntries(this.unmappedLinks),
+        links: Object.fromEntries([...this.unmappedLinks].map(([k, keys]) => [k, keys.size])),
         kinds: Object.fromEntries(Object.entries(NOT_RESTORED).filter(([k]) => (m.kinds[k]?.count ?? 0) > 0)),
         never: NEVER_CARRIED,
       },
