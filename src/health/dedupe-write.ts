@@ -2,13 +2,13 @@ import { callOperation } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { prepare, read, readerOf, type Prepared, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
-import { CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, ValidationError } from '../core/errors.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { HttpResponse } from '../http/types.js';
 import { renderDocument } from '../output/report.js';
 import { MERGE_FOREVER } from '../automation/undo-plan.js';
-import { isPassing } from '../runs/passing.js';
 import { itemStates, openRun, runInput } from '../runs/run.js';
 import type { DedupePlan } from './dedupe-plan.js';
+import { RunSends } from './run-sends.js';
 
 type Rec = Record<string, unknown>;
 
@@ -68,21 +68,18 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
     }
   }
 
-  let spent: DailyBudgetError | undefined;
-  let merged = 0;
-  let failed = 0;
-  let retryable = 0;
   run.watchSignals('merges');
-  try {
+  const sends = new RunSends(ctx, run);
+  await RunSends.guard(run, async () => {
     await run.begin();
     for (const s of pending) {
       const id = s.write!.record as number;
-      if (!(await exists(readBack, ops.get, id))) {
-        merged++;
-        await run.done(s.key, { record: id, action: 'merged', reconciled: true });
-      } else {
+      if (await exists(readBack, ops.get, id)) {
         // Not merged: this run's plan merges it again if it is still a duplicate; the item is settled as not written.
         await run.done(s.key, { record: id, action: 'unchanged' });
+      } else {
+        sends.done++;
+        await run.done(s.key, { record: id, action: 'merged', reconciled: true });
       }
     }
     for (const m of merges) {
@@ -93,12 +90,12 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
         prepared = await prepare(reader, ops.merge, { params: { id: m.id }, body: { merge_with_id: m.into } });
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
-        failed++;
-        await run.failed(key, err.issues.map((i) => `${i.field}: ${i.rule}`).join('; '), { record: m.id });
+        await sends.refused(key, m.id, err.issues.map((i) => `${i.field}: ${i.rule}`).join('; '));
         continue;
       }
       await run.sending(key, { op: 'update', kind, record: m.id, sent: prepared.body as Rec, merge: true });
       let unsettled = false;
+      // A merge sent twice fails (the record is gone) or worse: a lost answer is settled by reading the merged record.
       const reconcile = async (): Promise<HttpResponse | undefined> => {
         try {
           return (await exists(readBack, ops.get, m.id)) ? undefined : { status: 200, headers: {}, body: { success: true, data: { id: m.into, merge_what_id: m.id } } };
@@ -107,48 +104,17 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
           throw err;
         }
       };
-      try {
+      await sends.send(key, m.id, async () => {
         await callOperation(http, ops.merge, prepared, { idempotent: false, reconcile });
-        merged++;
-        await run.done(key, { record: m.id, action: 'merged', into: m.into });
-      } catch (err) {
-        if (!(err instanceof CliError)) throw err;
-        if (err instanceof DailyBudgetError) {
-          spent ??= err;
-          run.requestStop();
-        }
-        failed++;
-        const again = unsettled || isPassing(err);
-        if (again) retryable++;
-        await run.failed(key, err.message, { record: m.id, ...(again ? { retry: true } : {}) });
-        ctx.warn(`merge of ${kind} ${m.id} into ${m.into} failed: ${err.message}`);
-      }
+        return { action: 'merged', into: m.into };
+      }, () => unsettled);
     }
-    const said = `${merged} merged, ${failed} failed`;
-    if (spent) {
-      await run.pause(said);
-      throw spent;
-    }
-    if (run.stopping) {
-      await run.pause(said);
-      throw run.stoppedError(said);
-    }
-    await renderDocument(ctx, {
-      json: { run: run.id, kind, keep: plan.keep, groups: plan.groups.length, merged, failed, journal: flags.state },
-      text: `Merged ${merged} ${kind} into ${plan.groups.length} kept; ${failed} failed (run ${run.id}; merges cannot be undone).`,
-    });
-    if (retryable) await run.pause(said);
-    else await run.finish(said, { merged, failed });
-    if (failed) {
-      throw new PartialFailureError(`${failed} of ${merges.length} merges failed`, retryable ? `Those that failed on a passing error are tried again by the same command with --resume (journal ${flags.state}).` : 'The service refused them; see the messages above.');
-    }
-  } catch (err) {
-    if (!run.resumable) throw err;
-    await run.pause();
-    throw markResumable(err);
-  } finally {
-    await run.close();
-  }
+    const said = `${sends.done} merged, ${sends.failed} failed`;
+    await sends.end(said, { merged: sends.done, failed: sends.failed }, merges.length, flags.state, () => renderDocument(ctx, {
+      json: { run: run.id, kind, keep: plan.keep, groups: plan.groups.length, merged: sends.done, failed: sends.failed, journal: flags.state },
+      text: `Merged ${sends.done} ${kind} into ${plan.groups.length} kept; ${sends.failed} failed (run ${run.id}; merges cannot be undone).`,
+    }));
+  });
 }
 
 /** The record is still there (a merged one is gone: not found, or answered as deleted). */

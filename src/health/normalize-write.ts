@@ -1,14 +1,14 @@
 import { callOperation } from '../api/call.js';
 import { prepare, read, readAll, readerOf, type Prepared, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
-import { CliError, DailyBudgetError, markResumable, PartialFailureError, ValidationError } from '../core/errors.js';
+import { ValidationError } from '../core/errors.js';
 import type { HttpResponse } from '../http/types.js';
 import { renderDocument } from '../output/report.js';
 import { holds } from '../automation/bulk-update-changes.js';
 import { priorValues } from '../automation/bulk-update.js';
-import { isPassing } from '../runs/passing.js';
 import { itemStates, openRun, runInput } from '../runs/run.js';
 import { normalizePerson, type NormalizeOptions, type NormalizeRow } from './normalize-plan.js';
+import { RunSends } from './run-sends.js';
 import type { PersonRecord } from './types.js';
 
 type Rec = Record<string, unknown>;
@@ -89,29 +89,28 @@ export async function runNormalizeWrite(ctx: Context, o: NormalizeOptions, flags
     }
   }
 
-  let spent: DailyBudgetError | undefined;
-  let updated = landed.length;
-  let failed = 0;
-  let retryable = 0;
   run.watchSignals('updates');
-  try {
+  const sends = new RunSends(ctx, run);
+  sends.done = landed.length;
+  await RunSends.guard(run, async () => {
     await run.begin();
     for (const id of landed) await run.done(String(id), { record: id, action: 'updated', reconciled: true });
     const readBack = readerOf(http, (l) => ctx.debug(l));
     for (const w of writes) {
       if (run.stopping) break;
+      const key = String(w.id);
       let input: Prepared;
       try {
         input = await prepare(reader, personOps.update, { params: { id: w.id }, body: w.body });
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
-        failed++;
-        await run.failed(String(w.id), err.issues.map((i) => `${i.field}: ${i.rule}`).join('; '), { record: w.id });
+        await sends.refused(key, w.id, err.issues.map((i) => `${i.field}: ${i.rule}`).join('; '));
         continue;
       }
       const body = input.body as Rec;
-      await run.sending(String(w.id), { op: 'update', record: w.id, sent: body, prior: priorValues(current.get(w.id) ?? {}, body) });
+      await run.sending(key, { op: 'update', record: w.id, sent: body, prior: priorValues(current.get(w.id) ?? {}, body) });
       let unsettled = false;
+      // PATCH is idempotent on paper, but a blind resend would write twice: a lost answer is settled by reading the person.
       const reconcile = async (): Promise<HttpResponse | undefined> => {
         try {
           const now = await read(readBack, personOps.get, { params: { id: w.id } });
@@ -121,47 +120,17 @@ export async function runNormalizeWrite(ctx: Context, o: NormalizeOptions, flags
           throw err;
         }
       };
-      try {
+      await sends.send(key, w.id, async () => {
         await callOperation(http, personOps.update, input, { idempotent: false, reconcile });
-        updated++;
-        await run.done(String(w.id), { record: w.id, action: 'updated' });
-      } catch (err) {
-        if (!(err instanceof CliError)) throw err;
-        if (err instanceof DailyBudgetError) {
-          spent ??= err;
-          run.requestStop();
-        }
-        failed++;
-        const again = unsettled || isPassing(err);
-        if (again) retryable++;
-        await run.failed(String(w.id), err.message, { record: w.id, ...(again ? { retry: true } : {}) });
-      }
+        return { action: 'updated' };
+      }, () => unsettled);
     }
-    const said = `${updated} persons updated, ${failed} failed`;
-    if (spent) {
-      await run.pause(said);
-      throw spent;
-    }
-    if (run.stopping) {
-      await run.pause(said);
-      throw run.stoppedError(said);
-    }
-    await renderDocument(ctx, {
-      json: { run: run.id, area: 'persons', updated, values, failed, journal: flags.state },
-      text: `Normalized ${values} values of ${updated} persons; ${failed} failed (run ${run.id}; crmctl undo ${run.id} sets them back).`,
-    });
-    if (retryable) await run.pause(said);
-    else await run.finish(said, { updated, failed });
-    if (failed) {
-      throw new PartialFailureError(`${failed} of ${writes.length} persons failed`, retryable ? `Those that failed on a passing error are tried again by the same command with --resume (journal ${flags.state}).` : 'The service refused them; see the messages above.');
-    }
-  } catch (err) {
-    if (!run.resumable) throw err;
-    await run.pause();
-    throw markResumable(err);
-  } finally {
-    await run.close();
-  }
+    const said = `${sends.done} persons updated, ${sends.failed} failed`;
+    await sends.end(said, { updated: sends.done, failed: sends.failed }, writes.length, flags.state, () => renderDocument(ctx, {
+      json: { run: run.id, area: 'persons', updated: sends.done, values, failed: sends.failed, journal: flags.state },
+      text: `Normalized ${values} values of ${sends.done} persons; ${sends.failed} failed (run ${run.id}; crmctl undo ${run.id} sets them back).`,
+    }));
+  });
 }
 
 /** The update that normalizes one person (undefined when nothing changes): each list whole, only changed values replaced. */
