@@ -1870,13 +1870,13 @@ _crmctl() {
       case "$prev" in
         --keep) COMPREPLY=($(compgen -W "oldest most-complete" -- "$cur")); return;;
       esac
-      words="persons organizations --dry-run --keep --similarity --config --region";;
+      words="persons organizations --dry-run --keep --similarity --config --region --state --resume --new-run";;
     "normalize")
       case "$prev" in
         --phones) COMPREPLY=($(compgen -W "E164" -- "$cur")); return;;
         --emails) COMPREPLY=($(compgen -W "lower" -- "$cur")); return;;
       esac
-      words="persons --phones --emails --region --dry-run --changed-only";;
+      words="persons --phones --emails --region --dry-run --changed-only --state --resume --new-run";;
     "auth")
       case "$prev" in
       esac

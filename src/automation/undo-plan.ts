@@ -93,6 +93,9 @@ export function undoPlan(writes: readonly RunWrite[], runArea: string | undefine
   return { area: runArea ?? items[0]?.area ?? 'records', items, cannot, counts, cost };
 }
 
+/** Why an undo cannot take a merge back: said by a dedupe's plan before any merge, and by the undo's. */
+export const MERGE_FOREVER = 'the service cannot undo a merge (the merged record is gone; its deals, activities, notes and followers belong to the record kept)';
+
 /** The undo of one write; a string says why there is none. */
 function itemOf(w: RunWrite, ops: RecordOps): UndoItem | string | undefined {
   if (w.op === 'create') {
@@ -101,6 +104,8 @@ function itemOf(w: RunWrite, ops: RecordOps): UndoItem | string | undefined {
     return { key: w.key, area: ops.area, action: 'delete', record: w.record, wrote: w.sent ?? {} };
   }
   if (w.op === 'update') {
+    // A dedupe's merge (`sent` = {merge_with_id}): journaled like an update, with no values to put back.
+    if (!w.prior && typeof w.sent?.merge_with_id === 'number') return `merged into ${w.sent.merge_with_id}: ${MERGE_FOREVER}`;
     if (w.record === null || !w.prior) return 'the journal does not keep the values this update replaced';
     if (!ops.update || !ops.get) return `${ops.area} have no update`;
     return { key: w.key, area: ops.area, action: 'restore', record: w.record, wrote: w.sent ?? {}, values: w.prior };

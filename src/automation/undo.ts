@@ -30,7 +30,7 @@ export interface UndoFlags {
 }
 
 /** Kinds of run that write to the account (an export or a backup only reads: nothing to undo). */
-const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo']);
+const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo', 'normalize', 'dedupe']);
 
 /** What became of one item of the undo. */
 type Outcome = { key: string; area: string; record?: string | number } & (

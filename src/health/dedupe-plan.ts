@@ -8,8 +8,8 @@ import type { OrganizationRecord, PersonRecord } from './types.js';
  * The plan of a dedupe: the duplicate groups (the audit's grouping), the record each keeps (the
  * survivor a rule picks), the fields whose values differ side by side, and the merges that would do
  * it: `PUT /v1/<kind>/{id}/merge {merge_with_id: survivor}` for every other member (the service keeps
- * `merge_with_id` and merges the path's record into it). The writes are not made yet; the plan has the
- * shape they will take, so a merge run (with its undo record) reads the same document.
+ * `merge_with_id` and merges the path's record into it). The merge run (src/health/dedupe-write.ts)
+ * sends exactly these merges.
  */
 
 export type DedupeKind = 'persons' | 'organizations';

@@ -5,7 +5,7 @@ import type { PersonRecord } from './types.js';
  * The plan of `crmctl normalize persons`: every e-mail and phone value with what it would become.
  * Phones become E.164 (`+37255501037`) when libphonenumber reads them as valid numbers (national ones in
  * the region given); the rest stay as they are, with the reason. E-mails are trimmed and lower-cased.
- * The writes (one PATCH of a person's emails/phones per person that changes) come later with undo.
+ * The writes (one PATCH of a person's emails/phones per person that changes): src/health/normalize-write.ts.
  */
 
 export interface NormalizeRow {

@@ -9,7 +9,7 @@ import { Journal } from './journal.js';
 
 type Rec = Record<string, unknown>;
 
-export type RunKind = 'import' | 'export' | 'bulk-update' | 'backup' | 'restore' | 'undo';
+export type RunKind = 'import' | 'export' | 'bulk-update' | 'backup' | 'restore' | 'undo' | 'normalize' | 'dedupe';
 
 /** What a run was started on: compared before a journal is continued. */
 export interface RunInput {

@@ -1,6 +1,6 @@
 // The read-only halves of dedupe and normalize: the plan (groups, the record kept, the fields that
-// differ, the merges that would run) and every value before → after. Without --dry-run both stop
-// with exit 2 before reading anything: the writes need the undo record, which does not exist yet.
+// differ, the merges that would run) and every value before → after. Off a terminal without --yes
+// (and without --dry-run) both stop with exit 2 before reading anything; the writes: *-write.test.ts.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
@@ -47,11 +47,10 @@ describe('crmctl dedupe --dry-run', () => {
     expect([acme.keep, acme.why_keep]).toEqual([7, 'most complete (5 fields filled)']);
   });
 
-  it('without --dry-run: exit 2, the reason, nothing read or written', async () => {
+  it('without --dry-run off a terminal and without --yes: exit 2 naming --yes, nothing read or written', async () => {
     const r = await runCli(['dedupe', 'persons'], { env: fx.env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error: merging needs the undo record; not yet available');
-    expect(r.stderr).toContain('hint: Run with --dry-run to see the plan (nothing is changed)');
+    expect(r.stderr).toContain('Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).');
     expect(await api()).toEqual([]);
     const bad = await runCli(['dedupe', 'deals', '--dry-run'], { env: fx.env });
     expect(bad.code).toBe(2);
@@ -81,13 +80,13 @@ describe('crmctl normalize persons --dry-run', () => {
     expect(r.stdout).toBe('11\tAlice Anderson\temail\tAlice.Andersson@Example.org\talice.andersson@example.org\tchanged\t\n');
   });
 
-  it('refusals before anything is read: no form asked, no --dry-run, another kind', async () => {
+  it('refusals before anything is read: no form asked, a write off a terminal without --yes, another kind', async () => {
     const a = await runCli(['normalize', 'persons', '--dry-run'], { env: fx.env });
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('error: --phones, --emails: give at least one: --phones E164 and/or --emails lower');
     const b = await runCli(['normalize', 'persons', '--phones', 'E164'], { env: fx.env });
     expect(b.code).toBe(2);
-    expect(b.stderr).toContain('error: writing needs the undo record; not yet available');
+    expect(b.stderr).toBe('error: normalize persons writes to the account (one update per person whose values change). Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).\n');
     const c = await runCli(['normalize', 'persons', '--phones', 'e.164', '--dry-run'], { env: fx.env });
     expect(c.code).toBe(2);
     expect(c.stderr).toContain("error: option '--phones <form>' argument 'e.164' is invalid. Allowed choices are E164.");

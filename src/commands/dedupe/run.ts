@@ -5,7 +5,18 @@ import { settingsOf } from '../../health/audit/session.js';
 import { planDedupe, planText, type DedupeKind, type KeepRule } from '../../health/dedupe-plan.js';
 import { renderDocument } from '../../output/report.js';
 
-export async function runDedupe(ctx: Context, kind: DedupeKind, flags: { keep: KeepRule; similarity?: string; config?: string; region?: string }): Promise<void> {
+export interface DedupeFlags {
+  keep: KeepRule;
+  similarity?: string;
+  config?: string;
+  region?: string;
+  dryRun: boolean;
+  state?: string;
+  resume: boolean;
+  newRun: boolean;
+}
+
+export async function runDedupe(ctx: Context, kind: DedupeKind, flags: DedupeFlags): Promise<void> {
   const { cfg } = settingsOf({ config: flags.config, region: flags.region });
   const own = kind === 'persons' ? cfg.duplicatePersons : cfg.duplicateOrganizations;
   let threshold = own.nameSimilarity;
@@ -16,12 +27,19 @@ export async function runDedupe(ctx: Context, kind: DedupeKind, flags: { keep: K
   }
   const { budgetNotice } = await import('../../automation/budget-notice.js');
   budgetNotice(ctx, await ctx.http(), { tokens: 10, per: 'a page of 500 records', continueWith: 'run it again' });
-  const op = kind === 'persons' ? (await import('../../api/operations/persons.js')).personOps.list : (await import('../../api/operations/organizations.js')).organizationOps.list;
+  const table = kind === 'persons' ? (await import('../../api/operations/persons.js')).personOps : (await import('../../api/operations/organizations.js')).organizationOps;
+  const op = table.list;
   const records: Array<Record<string, unknown> & { id: number; name: string; add_time: string }> = [];
   for await (const r of readAll(ctx, op, {})) records.push(r as (typeof records)[number]);
   const { fieldCatalog } = await import('../../names/catalog.js');
   const catalog = await fieldCatalog(checkReader(ctx), kind === 'persons' ? 'person' : 'organization', ctx);
   const names = new Map(catalog.custom.map((f) => [f.key, f.name]));
   const plan = planDedupe(kind, records, flags.keep, { match: own.match, threshold, region: cfg.phoneRegion }, names);
+  if (!flags.dryRun) {
+    const { runDedupeWrite } = await import('../../health/dedupe-write.js');
+    const input = { keep: flags.keep, match: own.match, threshold, region: cfg.phoneRegion ?? null };
+    await runDedupeWrite(ctx, plan, { get: table.get, merge: table.merge }, input, { state: flags.state ?? `${kind}.dedupe-state.ndjson`, resume: flags.resume, newRun: flags.newRun });
+    return;
+  }
   await renderDocument(ctx, { text: planText(plan), json: { dry_run: true, ...plan } as unknown as Record<string, unknown>, columns: ['kind', 'keep', 'records', 'merges', 'cost'] });
 }

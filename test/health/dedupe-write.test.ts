@@ -1,0 +1,79 @@
+// dedupe persons|organizations --yes (issue 32.2): each duplicate group merged into the record the rule
+// keeps, through the service's merge operation, as a run whose journal records every merge; the plan
+// and `undo` say merges cannot be undone; off a terminal without --yes nothing is read or merged.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/cli.js';
+import type { SandboxFixture } from '../helpers/sandbox.js';
+import { demoSandboxPerTest, journalEntries, workDir } from '../automation/helpers.js';
+
+let fx: SandboxFixture;
+demoSandboxPerTest((f) => (fx = f));
+
+type Rec = { id: number; is_deleted?: boolean };
+const alive = async (kind: string) => (await fx.collection<Rec>(kind)).filter((r) => r.is_deleted !== true).map((r) => r.id);
+const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`);
+
+describe('crmctl dedupe --yes', () => {
+  it('persons, --keep oldest: the three dirt pairs merged into the oldest; undo --last lists the merges as cannot undo and writes nothing', async () => {
+    const cwd = workDir();
+    const before = await alive('persons');
+    await fx.clearRequests();
+    const r = await runBin(['dedupe', 'persons', '--keep', 'oldest', '--region', 'EE', '--yes'], { env: fx.env, cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const journal = journalEntries(join(cwd, 'persons.dedupe-state.ndjson'));
+    const runId = journal[0].run_id as string;
+    expect(r.stderr).toContain('Dedupe persons: 3 groups, 3 merges (cost 120), keep oldest:\n  keep 1 (oldest (added ');
+    expect(r.stderr).toContain(`  cannot be undone: the service cannot undo a merge (the merged record is gone; its deals, activities, notes and followers belong to the record kept); crmctl undo ${runId} lists them as cannot undo\n`);
+    expect(r.stdout).toBe(`Merged 3 persons into 3 kept; 0 failed (run ${runId}; merges cannot be undone).\n`);
+    expect(await writes()).toEqual([
+      'PUT /api/v1/persons/11/merge {"merge_with_id":1}',
+      'PUT /api/v1/persons/12/merge {"merge_with_id":2}',
+      'PUT /api/v1/persons/13/merge {"merge_with_id":3}',
+    ]);
+    expect(await alive('persons')).toEqual(before.filter((id) => ![11, 12, 13].includes(id)));
+    expect(journal[0]).toMatchObject({ type: 'run', kind: 'dedupe', area: 'persons', keep: 'oldest' });
+    expect(journal.filter((e) => e.status === 'sending').map((e) => [e.key, e.op, e.record, e.sent])).toEqual([
+      ['merge:11', 'update', 11, { merge_with_id: 1 }],
+      ['merge:12', 'update', 12, { merge_with_id: 2 }],
+      ['merge:13', 'update', 13, { merge_with_id: 3 }],
+    ]);
+
+    await fx.clearRequests();
+    const undo = await runBin(['undo', '--last', '--yes'], { env: fx.env, cwd });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stderr).toContain(`Undo of run ${runId} (dedupe persons: merge duplicates, keep oldest):\n  nothing to undo\n  cannot undo merge:11: merged into 1: the service cannot undo a merge (the merged record is gone; its deals, activities, notes and followers belong to the record kept)\n  cannot undo merge:12: merged into 2: `);
+    expect(await writes()).toEqual([]);
+    expect(await alive('persons')).toEqual(before.filter((id) => ![11, 12, 13].includes(id)));
+  }, 60_000);
+
+  it('organizations, --keep most-complete: one record per group is left, the one the rule keeps', async () => {
+    const cwd = workDir();
+    const dry = await runBin(['dedupe', 'organizations', '--keep', 'most-complete', '--dry-run', '--json'], { env: fx.env, cwd });
+    expect(dry.code, dry.stderr).toBe(0);
+    const groups = JSON.parse(dry.stdout).groups as Array<{ ids: number[]; keep: number }>;
+    expect(groups.length).toBe(2);
+    // Acme Corp. (7) has more fields filled than Acme Corporation (1): the rule keeps the newer one.
+    expect(groups[0]).toMatchObject({ ids: [1, 7], keep: 7 });
+    const before = await alive('organizations');
+    const r = await runBin(['dedupe', 'organizations', '--keep', 'most-complete', '--yes'], { env: fx.env, cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const gone = groups.flatMap((g) => g.ids.filter((id) => id !== g.keep));
+    expect(await alive('organizations')).toEqual(before.filter((id) => !gone.includes(id)));
+    for (const g of groups) expect(g.ids.filter((id) => before.includes(id) && !gone.includes(id))).toEqual([g.keep]);
+    // Run again: no duplicates are left, nothing is merged.
+    await fx.clearRequests();
+    const again = await runBin(['dedupe', 'organizations', '--keep', 'most-complete', '--yes', '--new-run'], { env: fx.env, cwd });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Dedupe organizations: 0 groups, 0 merges (cost 0), keep most-complete:\n');
+    expect(await writes()).toEqual([]);
+  }, 60_000);
+
+  it('off a terminal without --yes: exit 2 naming --yes, nothing read or merged', async () => {
+    await fx.clearRequests();
+    const r = await runBin(['dedupe', 'persons'], { env: fx.env, cwd: workDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: dedupe persons merges duplicates, which the service cannot undo (--dry-run shows the plan). Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).\n');
+    expect(await fx.requests()).toEqual([]);
+  });
+});
