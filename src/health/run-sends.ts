@@ -1,5 +1,5 @@
 import type { Context } from '../core/context.js';
-import { CliError, DailyBudgetError, markResumable, PartialFailureError } from '../core/errors.js';
+import { CliError, DailyBudgetError, PartialFailureError } from '../core/errors.js';
 import { isPassing } from '../runs/passing.js';
 import type { Run } from '../runs/run.js';
 
@@ -72,9 +72,7 @@ export class RunSends {
     try {
       await work();
     } catch (err) {
-      if (!run.resumable) throw err;
-      await run.pause();
-      throw markResumable(err);
+      throw await run.stoppedBy(err);
     } finally {
       await run.close();
     }
