@@ -86,7 +86,8 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   {
     name: 'files',
     links: { user_id: USER, deal_id: 'deals', person_id: 'persons', org_id: 'organizations', product_id: 'products', activity_id: 'activities', lead_id: 'leads', project_id: 'projects' },
-    natural: ['file_name', 'deal_id', 'person_id', 'org_id', 'lead_id', 'project_id'],
+    // By name alone: a file restored into another account goes on one of the items it was linked to.
+    natural: ['file_name'],
   },
   {
     name: 'call-logs',

@@ -43,6 +43,12 @@ export interface RestoreStep {
   lookFirst?: boolean;
   /** The create is an upload: the record's bytes (DIR/files/<old id>) go as this multipart part. */
   upload?: { field: string };
+  /**
+   * The backup holds each parent's whole list of this kind (followers of a record that has more than one):
+   * what the target's parent holds beyond it (the owner's own follow the service adds to what it creates)
+   * is removed with this operation (path `id` and `follower_id`).
+   */
+  trim?(): Promise<Operation>;
 }
 
 const descriptors = () => import('../automation/content-lookup.js').then((m) => m.CONTENT_DESCRIPTORS);
@@ -62,8 +68,8 @@ const FOLLOWER: ContentDescriptor = { fields: ['user_id'] };
 const FILE: ContentDescriptor = { fields: ['file_name', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id'] };
 
 /** A follower kind: added under the parent's new id, settled (and checked first) by the parent's followers. */
-const followers = (kind: string, key: string, parent: string, table: () => Promise<{ addFollower: Operation; followers: Operation }>): RestoreStep => ({
-  kind, create: async () => (await table()).addFollower, parent: { key, kind: parent }, lookFirst: true,
+const followers = (kind: string, key: string, parent: string, table: () => Promise<{ addFollower: Operation; followers: Operation; removeFollower: Operation }>): RestoreStep => ({
+  kind, create: async () => (await table()).addFollower, parent: { key, kind: parent }, lookFirst: true, trim: async () => (await table()).removeFollower,
   settle: { descriptor: FOLLOWER, list: async () => (await table()).followers, updatedSince: false, byParent: true, idOf: (r, parentId) => `${String(parentId)}-${String(r.user_id)}` },
 });
 const installments = () => import('../api/operations/deal-installments.js').then((m) => m.dealInstallmentOps);

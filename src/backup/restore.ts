@@ -21,7 +21,7 @@ import { callOperation, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { findByContent, matches } from '../automation/content-lookup.js';
 import type { Context } from '../core/context.js';
-import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError } from '../core/errors.js';
+import { CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError } from '../core/errors.js';
 import type { HttpPort, UploadFile } from '../core/http-port.js';
 import { prepare, readAll, readerOf, type Prepared } from '../entry/prepare.js';
 import { writeJsonAtomic } from '../fs/atomic-write.js';
@@ -194,6 +194,8 @@ class Restore {
   /** "sending" entries without an outcome: the body sent and when. */
   private readonly pending = new Map<string, { sent: Rec; at: number }>();
   private readonly archived = new Set<string>();
+  /** `<kind>:<parent's old id>:trim` of parents whose list was made the backup's (restore-plan.ts `trim`). */
+  private readonly trimmed = new Set<string>();
   private readonly refused = new Map<string, string>();
   private readonly counts: RestoreReport['kinds'] = {};
   private readonly notCarried = new Map<string, Set<string>>();
@@ -209,6 +211,7 @@ class Restore {
     for (const e of entries) {
       if (e.key === 'config') this.configDone = true;
       else if (e.key.endsWith(':archive')) this.archived.add(e.key.slice(0, -':archive'.length));
+      else if (e.key.endsWith(':trim')) this.trimmed.add(e.key);
       else if (e.status === 'sending') {
         this.pending.set(e.key, { sent: (e.sent as Rec) ?? {}, at: Date.parse(String(e.at)) || Date.now() });
         // What an earlier run could not carry goes into this run's report too (a resumed run may create none of that kind).
@@ -264,9 +267,19 @@ class Restore {
     const accepted = new Set(Object.keys((op.body ? propertiesOf(jsonSchemaOf(op.body)) : undefined) ?? {}));
     await ensureOptions(this.ctx, this.http, this.source, this.target, s.kind, paths.records(this.o.dir, s.kind));
     const identity = backupKind(s.kind)?.identity;
+    // The lines of one parent, for `trim` (a backup writes a parent's children together).
+    let group: { parent: unknown; olds: unknown[] } | undefined;
     for await (const rec of lines(paths.records(this.o.dir, s.kind))) {
       // A record without an id of its own (a follower) is named by what identifies it: `<deal id>-<user id>`.
       const old = identity ? identity.map((f) => String(rec[f])).join('-') : rec.id;
+      if (s.trim && s.parent) {
+        const parent = rec[s.parent.key];
+        if (!group || group.parent !== parent) {
+          if (group) await this.trim(s, group.parent, group.olds);
+          group = { parent, olds: [] };
+        }
+        group.olds.push(old);
+      }
       const key = `${s.kind}:${String(old)}`;
       if (this.refused.has(key)) {
         counts.failed++;
@@ -289,6 +302,35 @@ class Restore {
         this.archived.add(key);
       }
     }
+    if (group) await this.trim(s, group.parent, group.olds);
+  }
+
+  /**
+   * A parent's list made the backup's: what the target holds beyond the lines restored for it (the owner's
+   * own follow, added by the service on create) is removed. Skipped when a line of it was refused.
+   */
+  private async trim(s: RestoreStep, parentOld: unknown, olds: unknown[]): Promise<void> {
+    const key = `${s.kind}:${String(parentOld)}:trim`;
+    const parentId = this.idmap.get(s.parent!.kind, parentOld);
+    if (this.trimmed.has(key) || parentId === undefined || !s.trim) return;
+    const keep = new Set(olds.map((o) => this.idmap.get(s.kind, o)).filter((x) => x !== undefined).map(String));
+    if (keep.size < olds.length) return;
+    const remove = await s.trim();
+    const extra: Rec[] = [];
+    for await (const r of readAll(readerOf(this.http), await s.settle.list(), { params: { id: parentId } })) {
+      const rec = r as Rec;
+      if (!keep.has(String(s.settle.idOf ? s.settle.idOf(rec, parentId) : rec.id))) extra.push(rec);
+    }
+    for (const rec of extra) {
+      try {
+        await callOperation(this.http, remove, await prepare(this.ctx, remove, { params: { id: parentId, follower_id: rec.user_id } }, { naming: 'keys' }));
+      } catch (err) {
+        // Gone already (an earlier run removed it before a kill): what the trim wants.
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+    }
+    await this.run.append({ key, status: 'done', op: 'delete', ...(extra.length ? { removed: extra.map((r) => r.user_id) } : {}) });
+    this.trimmed.add(key);
   }
 
   /** One record: body, settle of an earlier "sending", create, id map, journal. False when it failed. */
