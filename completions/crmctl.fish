@@ -57,6 +57,7 @@ complete -c crmctl -n '__fish_use_subcommand' -a 'mcp' -d 'Serve the account as 
 complete -c crmctl -n '__fish_use_subcommand' -a 'destroy' -d 'Delete the records crmctl apply created (from its state file), dependents first'
 complete -c crmctl -n '__fish_use_subcommand' -a 'runs' -d 'The runs crmctl made (imports, exports, bulk updates, undos): list them, show one'
 complete -c crmctl -n '__fish_use_subcommand' -a 'undo' -d 'Take back what a run wrote (an import, a bulk update, an undo): plan, confirm, conflicts left alone, resumable'
+complete -c crmctl -n '__fish_use_subcommand' -a 'history' -d 'What changed on a deal, person or organization, and which changes crmctl made (run, door)'
 complete -c crmctl -n '__fish_use_subcommand' -a 'commands' -d 'List every command; with --json the whole tree: flags with types, operations with cost and scopes, exit and error codes'
 complete -c crmctl -n '__fish_use_subcommand' -a 'audit' -d 'Check the account\'s data: duplicates, deals without a next step, stale deals, bad e-mails and phones (read-only)'
 complete -c crmctl -n '__fish_use_subcommand' -a 'watch' -d 'Run the audit and report only findings new since the last run (exit 8 when one passes --fail-on)'

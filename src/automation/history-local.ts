@@ -1,0 +1,63 @@
+/**
+ * The local side of `crmctl history`: what crmctl's runs of this account wrote to one record, read
+ * only through the run engine (the index of runs, each run's writes), so a new kind of run shows up
+ * with nothing more than a word for its door below.
+ */
+import type { AccountIdentity } from '../runs/account.js';
+import { listRecords, loadRun, type RunRecord } from '../runs/registry.js';
+import { runWrites } from '../runs/writes.js';
+import type { LocalWrite } from './history-merge.js';
+import { areaOf } from './undo-plan.js';
+
+/** The door a kind of run is, in words; a kind not named here is shown as itself. */
+const DOORS: Record<string, string> = {
+  import: 'import',
+  'bulk-update': 'bulk update',
+  restore: 'restore',
+  undo: 'undo',
+  normalize: 'normalize',
+  dedupe: 'dedupe',
+  command: 'command',
+  mcp: 'MCP',
+};
+
+/** A run's door, with the client or tool that drove it when its record names one (an MCP client). */
+export function doorOf(r: RunRecord): string {
+  const door = DOORS[r.kind] ?? r.kind;
+  const rec = r as unknown as Record<string, unknown>;
+  const client = rec.client ?? rec.mcp_client;
+  return typeof client === 'string' && client ? `${door} (${client})` : door;
+}
+
+/** Every field each run of this account wrote to `kind` `id`, with the run's window (oldest run first). */
+export function localWrites(env: NodeJS.ProcessEnv, account: AccountIdentity, kind: string, id: string, now = Date.now()): LocalWrite[] {
+  const out: LocalWrite[] = [];
+  for (const record of listRecords(env, account).reverse()) {
+    const loaded = loadRun(env, record.id);
+    if (!loaded) continue;
+    const runArea = loaded.journal.header ? areaOf(loaded.journal.header) : undefined;
+    const from = Date.parse(record.started_at);
+    const to = record.finished_at ? Date.parse(record.finished_at) : now;
+    const base = { run: record.id, door: doorOf(record), from, to };
+    for (const w of runWrites(loaded.journal.items)) {
+      if ((w.kind ?? runArea) !== kind || w.record === null || String(w.record) !== id) continue;
+      if (w.op !== 'update') {
+        // A create or delete whose outcome nobody knows is not claimed; an unsettled update may be, when the log shows its value.
+        if (w.outcome === 'done') out.push({ ...base, op: w.op });
+        continue;
+      }
+      for (const [field, value] of fieldsSent(w.sent ?? {})) out.push({ ...base, op: 'update', field, value });
+    }
+  }
+  return out;
+}
+
+/** The fields of a body as the change log keys them: custom fields by their own key, not under `custom_fields`. */
+function fieldsSent(sent: Record<string, unknown>): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const [k, v] of Object.entries(sent)) {
+    if (k === 'custom_fields' && v && typeof v === 'object' && !Array.isArray(v)) out.push(...Object.entries(v as Record<string, unknown>));
+    else out.push([k, v]);
+  }
+  return out;
+}
