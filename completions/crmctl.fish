@@ -2157,7 +2157,7 @@ complete -c crmctl -n '__fish_seen_subcommand_from watch' -l region -r -d 'count
 complete -c crmctl -n '__fish_seen_subcommand_from watch' -l fail-on -x -a 'info warning error' -d 'exit 8 when a new finding is at or above this severity'
 complete -c crmctl -n '__fish_seen_subcommand_from watch' -l post -r -d 'send the new findings as JSON {text, findings} to this incoming-webhook URL (htt'
 complete -c crmctl -n '__fish_seen_subcommand_from watch' -l baseline -d 'record the current findings as seen, print nothing and exit 0 (start watching an'
-complete -c crmctl -n '__fish_seen_subcommand_from watch' -l reset -d 'forget what this profile saw on this account, then exit (the next run reports ev'
+complete -c crmctl -n '__fish_seen_subcommand_from watch' -l reset -d 'forget what watch saw on this account, then exit (the next run reports everythin'
 complete -c crmctl -n '__fish_seen_subcommand_from analytics' -a 'funnel' -d 'Deals added in the period that reached each stage, and the conversion to the next'
 complete -c crmctl -n '__fish_seen_subcommand_from analytics' -a 'forecast' -d 'Open deals by expected close month: count, value and weighted value, per currency'
 complete -c crmctl -n '__fish_seen_subcommand_from analytics' -a 'velocity' -d 'Days per stage from the deals\' stage history, and the sales cycle (added → won)'
