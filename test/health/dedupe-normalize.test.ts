@@ -48,7 +48,7 @@ describe('crmctl dedupe --dry-run', () => {
   });
 
   it('without --dry-run off a terminal and without --yes: exit 2 naming --yes, nothing read or written', async () => {
-    const r = await runCli(['dedupe', 'persons'], { env: fx.env });
+    const r = await runCli(['dedupe', 'persons', '--keep', 'oldest'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).');
     expect(await api()).toEqual([]);

@@ -71,7 +71,7 @@ describe('crmctl dedupe --yes', () => {
 
   it('off a terminal without --yes: exit 2 naming --yes, nothing read or merged', async () => {
     await fx.clearRequests();
-    const r = await runBin(['dedupe', 'persons'], { env: fx.env, cwd: workDir() });
+    const r = await runBin(['dedupe', 'persons', '--keep', 'oldest'], { env: fx.env, cwd: workDir() });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: dedupe persons merges duplicates, which the service cannot undo (--dry-run shows the plan). Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).\n');
     expect(await fx.requests()).toEqual([]);
