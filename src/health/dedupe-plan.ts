@@ -1,3 +1,4 @@
+import { MERGE_FOREVER } from '../automation/undo-plan.js';
 import { isEmpty } from './audit/record-checks.js';
 import { organizationCandidate, personCandidate, type OrganizationMatch, type PersonMatch } from './candidates.js';
 import { msOf } from './dates.js';
@@ -42,6 +43,8 @@ export interface DedupePlan {
   merges: number;
   /** Cost of the merges (40 each: the merge operations' stated cost). */
   cost: number;
+  /** Why the merges cannot be taken back: the plan says it before anything is merged (also to an assistant). */
+  cannot_undo: string;
 }
 
 const MERGE_COST = 40;
@@ -78,7 +81,7 @@ const mergesInto = (kind: DedupeKind, ids: readonly number[], survivor: number):
 
 function totals(kind: DedupeKind, keep: KeepChoice, records: number, groups: DedupeGroup[]): DedupePlan {
   const merges = groups.reduce((n, g) => n + g.merges.length, 0);
-  return { kind, keep, records, groups, merges, cost: merges * MERGE_COST };
+  return { kind, keep, records, groups, merges, cost: merges * MERGE_COST, cannot_undo: MERGE_FOREVER };
 }
 
 /**
@@ -156,6 +159,7 @@ export function planText(p: DedupePlan): string {
     for (const m of g.merges) lines.push(`  would call: ${m.method} ${m.path} ${JSON.stringify(m.body)} (cost ${m.cost})`);
     lines.push('');
   });
+  lines.push(`Merges cannot be undone: ${p.cannot_undo}; crmctl undo lists them as cannot undo.`);
   lines.push(`${p.groups.length} group${p.groups.length === 1 ? '' : 's'}, ${p.merges} merge${p.merges === 1 ? '' : 's'} (cost ${p.cost}); dry run: nothing was changed.`);
   return lines.join('\n');
 }

@@ -309,6 +309,13 @@ export const CASES: Record<string, BlockCase[]> = {
         expect((await t.fx.collection<{ name: string }>('persons')).filter((p) => p.name.startsWith('Undo Doc'))).toEqual([]);
       },
     },
+    {
+      first: 'crmctl deals bulk-update --ids 1 --field owner_id=2 --yes   # a run: a bulk update',
+      check(r) {
+        // Piped: TSV (time, field, old, new, user, made by); the owner change is the bulk update's.
+        expect(r.stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\towner_id\t\d+\t2\t1\tcrmctl bulk update \(run \w+\)$/m);
+      },
+    },
   ],
   'docs/upsert.md': [
     {
