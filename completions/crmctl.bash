@@ -1819,7 +1819,7 @@ _crmctl() {
     "history")
       case "$prev" in
       esac
-      words="";;
+      words="--with-flow";;
     "commands")
       case "$prev" in
       esac

@@ -2144,6 +2144,7 @@ complete -c crmctl -n '__fish_seen_subcommand_from undo' -l force -d 'write over
 complete -c crmctl -n '__fish_seen_subcommand_from undo' -l concurrency -r -d 'writes in flight (default 4)'
 complete -c crmctl -n '__fish_seen_subcommand_from undo' -l resume -d 'continue an undo that was stopped or killed (what it did is not done again)'
 complete -c crmctl -n '__fish_seen_subcommand_from undo' -l new-run -d 'start a new run even though the journal holds one (finished or not); the old run'
+complete -c crmctl -n '__fish_seen_subcommand_from history' -l with-flow -d 'also read the record\'s flow (GET /api/v1/{kind}/{id}/flow, 40 tokens a page) for'
 complete -c crmctl -n '__fish_seen_subcommand_from audit' -l config -r -d 'settings of the checks (default: .crmctl/audit.yaml in the current directory, wh'
 complete -c crmctl -n '__fish_seen_subcommand_from audit' -l checks -r -d 'run only these checks (comma-separated ids; see --list-checks)'
 complete -c crmctl -n '__fish_seen_subcommand_from audit' -l as-of -r -d 'count ages and due dates to this day, YYYY-MM-DD (default: today on the service\''

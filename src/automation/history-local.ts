@@ -29,9 +29,15 @@ export function doorOf(r: RunRecord): string {
   return typeof client === 'string' && client ? `${door} (${client})` : door;
 }
 
-/** Every field each run of this account wrote to `kind` `id`, with the run's window (oldest run first). */
-export function localWrites(env: NodeJS.ProcessEnv, account: AccountIdentity, kind: string, id: string, now = Date.now()): LocalWrite[] {
-  const out: LocalWrite[] = [];
+/** What the runs of one account wrote, loaded once, asked per record. */
+export interface LocalRecord {
+  /** Every field each run wrote to `kind` `id`, with the run's window (oldest run first). */
+  writesTo(kind: string, id: string): LocalWrite[];
+}
+
+/** Reads every run of this account once (their records and journals, through the run engine). */
+export function localRecord(env: NodeJS.ProcessEnv, account: AccountIdentity, now = Date.now()): LocalRecord {
+  const all: Array<{ kind: string | undefined; id: string; write: LocalWrite }> = [];
   for (const record of listRecords(env, account).reverse()) {
     const loaded = loadRun(env, record.id);
     if (!loaded) continue;
@@ -40,16 +46,17 @@ export function localWrites(env: NodeJS.ProcessEnv, account: AccountIdentity, ki
     const to = record.finished_at ? Date.parse(record.finished_at) : now;
     const base = { run: record.id, door: doorOf(record), from, to };
     for (const w of runWrites(loaded.journal.items)) {
-      if ((w.kind ?? runArea) !== kind || w.record === null || String(w.record) !== id) continue;
+      if (w.record === null) continue;
+      const at = { kind: w.kind ?? runArea, id: String(w.record) };
       if (w.op !== 'update') {
         // A create or delete whose outcome nobody knows is not claimed; an unsettled update may be, when the log shows its value.
-        if (w.outcome === 'done') out.push({ ...base, op: w.op });
+        if (w.outcome === 'done') all.push({ ...at, write: { ...base, op: w.op } });
         continue;
       }
-      for (const [field, value] of fieldsSent(w.sent ?? {})) out.push({ ...base, op: 'update', field, value });
+      for (const [field, value] of fieldsSent(w.sent ?? {})) all.push({ ...at, write: { ...base, op: 'update', field, value } });
     }
   }
-  return out;
+  return { writesTo: (kind, id) => all.filter((x) => x.kind === kind && x.id === id).map((x) => x.write) };
 }
 
 /** The fields of a body as the change log keys them: custom fields by their own key, not under `custom_fields`. */

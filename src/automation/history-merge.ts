@@ -35,6 +35,19 @@ export interface LocalWrite {
   to: number;
 }
 
+/** Something else the flow says happened on the record: a note, an activity, a file, a follower… */
+export interface FlowEvent {
+  /** The flow's object type: `note`, `activity`, `file`, `dealFollower`… */
+  object: string;
+  /** The record's kind when crmctl's runs can write it (notes, activities, files, deals), and its id. */
+  kind?: string;
+  id: string | null;
+  user_id: number | null;
+  at: number;
+  /** A short line of it: a note's text, an activity's subject, a file's name. */
+  text: string | null;
+}
+
 export interface HistoryRow {
   time: string;
   field: string;
@@ -76,8 +89,11 @@ function sameValue(logged: string | null, sent: unknown): boolean {
 /** How far a time lies outside a window (0 inside). */
 const outside = (at: number, w: LocalWrite) => (at < w.from ? w.from - at : at > w.to ? at - w.to : 0);
 
-/** The service's changes (newest first, as the changelog serves them) and the runs' writes as one list, oldest first. */
-export function mergeHistory(service: readonly ServiceChange[], local: readonly LocalWrite[]): HistoryRow[] {
+/**
+ * The service's changes (newest first, as the changelog serves them) and the runs' writes as one list,
+ * oldest first; with the flow's other events (`made`: the run that created that record, if one did).
+ */
+export function mergeHistory(service: readonly ServiceChange[], local: readonly LocalWrite[], events: ReadonlyArray<{ event: FlowEvent; made?: LocalWrite }> = []): HistoryRow[] {
   const used = new Set<LocalWrite>();
   // Oldest first; changes of one second keep the service's order, reversed (it serves newest first).
   const changes = [...service].reverse().sort((a, b) => a.at - b.at);
@@ -112,6 +128,15 @@ export function mergeHistory(service: readonly ServiceChange[], local: readonly 
       at: c.at, rank: 1, time: iso(c.at), field: c.field, old_value: c.old_value, new_value: c.new_value, user_id: c.user_id,
       by: best ? 'crmctl' : 'others', door: best?.door ?? null, run: best?.run ?? null, change_source: c.source,
       made_by: best ? `crmctl ${best.door} (run ${best.run})` : `others${c.source ? ` (${c.source})` : ''}`,
+    });
+  }
+  // Events of one second in the order they were made (ids grow), whatever order the flow served them in.
+  const ordered = [...events].sort((a, b) => a.event.at - b.event.at || Number(a.event.id ?? 0) - Number(b.event.id ?? 0));
+  for (const { event: e, made } of ordered) {
+    rows.push({
+      at: e.at, rank: 1, time: iso(e.at), field: `(${e.object})`, old_value: null, new_value: e.text, user_id: e.user_id,
+      by: made ? 'crmctl' : 'others', door: made?.door ?? null, run: made?.run ?? null, change_source: null,
+      made_by: made ? `crmctl ${made.door} (run ${made.run})` : 'others',
     });
   }
   // What the change log does not show (it logs field changes of a record that exists): the record's

@@ -135,6 +135,29 @@ describe('crmctl history', () => {
     ]);
   }, 60_000);
 
+  it('--with-flow: the flow\'s notes listed too, a note a run imported marked with its run, one added by hand not', async () => {
+    const { id } = await importDeal('Flow Deal');
+    writeFileSync(join(cwd, 'notes.csv'), `content,deal_id\nCalled them about the renewal,${id}\n`);
+    const imp = await run(['import', 'notes', '--file', 'notes.csv']);
+    expect(imp.code, imp.stderr).toBe(0);
+    const notesRun = (await newestRun()).id;
+    const res = await fetch(`${fx.sandbox.url}/api/v1/notes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fx.env.CRMCTL_ACCESS_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: '<p>Left a <b>voicemail</b></p>', deal_id: id }),
+    });
+    expect(res.status).toBeLessThan(300);
+    await fx.clearRequests();
+    const r = await run(['history', 'deals', String(id), '--with-flow', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const notes = (JSON.parse(r.stdout) as Array<Record<string, unknown>>).filter((x) => x.field === '(note)');
+    expect(notes.map((x) => [x.new_value, x.by, x.made_by])).toEqual([
+      ['Called them about the renewal', 'crmctl', `crmctl import (run ${notesRun})`],
+      ['Left a voicemail', 'others', 'others'],
+    ]);
+    expect((await fx.requests()).map((q) => `${q.method} ${q.path}`).filter((q) => q !== 'GET /api/v1/users/me')).toEqual([`GET /api/v1/deals/${id}/changelog`, `GET /api/v1/deals/${id}/flow`]);
+  }, 60_000);
+
   it('the sandbox logs an update of an organization as the vendor documents it (field, old, new, user, time; deals and persons above)', async () => {
     const org = (await fx.collection<{ id: number; name: string }>('organizations'))[0]!;
     const before = Date.now() - 1000;
