@@ -53,6 +53,12 @@ export function localRecord(env: NodeJS.ProcessEnv, account: AccountIdentity, no
         if (w.outcome === 'done') all.push({ ...at, write: { ...base, op: w.op } });
         continue;
       }
+      const into = w.sent?.merge_with_id;
+      if (typeof into === 'number' || typeof into === 'string') {
+        // A merge (dedupe): the record named in the path is gone; the one it went into changed as the service chose.
+        if (w.outcome === 'done') all.push({ kind: at.kind, id: String(into), write: { ...base, op: 'update', mergedInto: true } });
+        continue;
+      }
       for (const [field, value] of fieldsSent(w.sent ?? {})) all.push({ ...at, write: { ...base, op: 'update', field, value } });
     }
   }

@@ -29,6 +29,11 @@ export interface LocalWrite {
   op: 'create' | 'update' | 'delete';
   /** Field key as sent (custom fields by their hash key); absent for a create or delete as a whole. */
   field?: string;
+  /**
+   * Another record was merged into this one (a dedupe): the service changed this record's fields as it
+   * chose (contacts added, children moved), so its changes in the run's window are the run's.
+   */
+  mergedInto?: boolean;
   value?: unknown;
   /** The run's start and end (ms); a run still going (or killed) ends now. */
   from: number;
@@ -112,6 +117,12 @@ export function mergeHistory(service: readonly ServiceChange[], local: readonly 
       claimed.set(c, best);
     }
   }
+  // A record others were merged into: what changed on it while the merging run ran came from those merges.
+  for (const c of changes) {
+    if (claimed.has(c)) continue;
+    const merge = local.find((w) => w.mergedInto && outside(c.at, w) <= SLACK_MS);
+    if (merge) claimed.set(c, merge);
+  }
   // One request logs all its changes at one time: what the service derived from a field crmctl wrote
   // (a person's first and last name from the name) is logged with it (same second, user, source and
   // user agent) and is the run's too. Another client's change in that second has another user agent.
@@ -142,7 +153,7 @@ export function mergeHistory(service: readonly ServiceChange[], local: readonly 
   // What the change log does not show (it logs field changes of a record that exists): the record's
   // creation and deletion by a run, placed at the run's start.
   for (const w of local) {
-    if (w.field !== undefined || w.op === 'update') continue;
+    if (w.field !== undefined || w.op === 'update' || w.mergedInto) continue;
     const what = w.op === 'create' ? '(created)' : '(deleted)';
     const at = Math.floor(w.from / 1000) * 1000;
     rows.push({

@@ -158,6 +158,18 @@ describe('crmctl history', () => {
     expect((await fx.requests()).map((q) => `${q.method} ${q.path}`).filter((q) => q !== 'GET /api/v1/users/me')).toEqual([`GET /api/v1/deals/${id}/changelog`, `GET /api/v1/deals/${id}/flow`]);
   }, 60_000);
 
+  it('a dedupe merged a person into another: the kept person\'s changes from the merge are the dedupe run\'s; the service logs them', async () => {
+    const dd = await run(['dedupe', 'persons', '--keep', 'oldest', '--region', 'EE', '--yes']);
+    expect(dd.code, dd.stderr).toBe(0);
+    const dedupeRun = (await newestRun()).id;
+    const started = (JSON.parse((await run(['runs', 'show', dedupeRun, '--json'])).stdout) as { started_at: string }).started_at;
+    const rows = JSON.parse((await run(['history', 'persons', '1', '--json'])).stdout) as Array<Record<string, unknown>>;
+    // Person 11 (phone +372 5550 9999) went into person 1: the phone added to person 1 is logged, and is the run's.
+    const fromMerge = rows.filter((x) => String(x.time) >= started.slice(0, 19));
+    expect(fromMerge.map((x) => [x.field, x.made_by])).toEqual([['phones', `crmctl dedupe (run ${dedupeRun})`]]);
+    expect(String(fromMerge[0]!.new_value)).toContain('+372 5550 9999');
+  }, 60_000);
+
   it('the sandbox logs an update of an organization as the vendor documents it (field, old, new, user, time; deals and persons above)', async () => {
     const org = (await fx.collection<{ id: number; name: string }>('organizations'))[0]!;
     const before = Date.now() - 1000;
