@@ -59,7 +59,8 @@ try {
   const r = await measuredCrmctl(['restore', backupDir], envB);
   clearInterval(poll);
   await log.read();
-  if (r.code !== 0) throw new Error(`restore exited ${r.code}: ${r.stderr.slice(-600)}`);
+  // The restore's own words, before /usr/bin/time's report.
+  if (r.code !== 0) throw new Error(`restore exited ${r.code}: ${r.stderr.split('\tCommand being timed')[0].slice(-1200)}`);
 
   const api = log.entries.filter((e) => e.path.startsWith('/api/') || e.path.startsWith('/v1/'));
   const charged = api.filter((e) => e.status !== 429).reduce((n, e) => n + e.cost, 0);
