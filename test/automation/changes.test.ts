@@ -30,7 +30,7 @@ function profileJson(f: SandboxFixture): string {
 /** The user and company the fixture's token belongs to, as the service says (GET users/me). */
 async function me(f: SandboxFixture = fx, token = f.env.CRMCTL_ACCESS_TOKEN!): Promise<{ id: number; company_id: number; default_currency: string }> {
   const res = await fetch(`${f.sandbox.url}/api/v1/users/me`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await res.json()) as { data: { id: number; company_id: number } }).data;
+  return ((await res.json()) as { data: { id: number; company_id: number; default_currency: string } }).data;
 }
 
 /** The watermark file of the fixture's account (API origin, company, user) and a set of kinds. */
