@@ -50,6 +50,8 @@ export async function recordedWrite<T extends { envelope: Envelope }>(ctx: Conte
   const id = input.params.id as string | number | undefined;
   const secrets = () => ctx.knownSecrets();
   const sent = isRec(input.body) ? input.body : undefined;
+  // What the record costs is counted from here: the read before the write is part of it.
+  const costSince = (await ctx.http()).governor.stats.acquired;
   // Before the write: what it replaces. An update's fields as they are, a delete's whole record (what an undo creates again).
   let before: Rec | undefined;
   if ((what.op === 'update' || what.op === 'delete') && what.get && id !== undefined) before = await currentRecord(ctx, what.get, id);
@@ -59,6 +61,7 @@ export async function recordedWrite<T extends { envelope: Envelope }>(ctx: Conte
     dir: writesDir(ctx.env),
     input: runInput({ op: op.id, params: input.params }, door.kind === 'mcp' ? `${door.mcp.tool ?? 'tool'}: ${describe}` : describe),
     header: { area, operation: op.id },
+    costSince,
     ...(door.kind === 'mcp' ? { mcp: door.mcp } : {}),
   });
   await run.begin();
@@ -88,7 +91,7 @@ export async function recordedWrite<T extends { envelope: Envelope }>(ctx: Conte
     const data = out.envelope.data;
     const newId = what.op === 'create' && isRec(data) && (typeof data.id === 'number' || typeof data.id === 'string') ? data.id : undefined;
     await run.done(SINGLE_KEY, newId !== undefined ? { id: newId } : {});
-    await run.finish(summaryOf(what.op, area, newId ?? id));
+    await run.finish(what.op === 'call' ? `${describe}: sent` : summaryOf(what.op, area, newId ?? id));
     return out;
   } finally {
     await run.close();
@@ -132,6 +135,6 @@ function redactedMessage(err: CliError, secrets: readonly string[]): string {
 }
 
 function summaryOf(op: string, area: string, id: unknown): string {
-  const verb = op === 'create' ? 'created' : op === 'update' ? 'updated' : op === 'delete' ? 'deleted' : 'written';
+  const verb = op === 'create' ? 'created' : op === 'update' ? 'updated' : 'deleted';
   return `${area} ${id !== undefined ? `${String(id)} ` : ''}${verb}`;
 }

@@ -72,6 +72,8 @@ export interface OpenOptions {
   ephemeral?: boolean;
   /** The MCP client and tool that made this run (a tool call); otherwise who is derived (src/runs/who.ts). */
   mcp?: McpCaller;
+  /** The client's count of cost units when the run's work began, if before `begin` (a single write's read of the record). */
+  costSince?: number;
 }
 
 export type Opened =
@@ -183,9 +185,9 @@ export class Run {
   private readonly off: boolean;
   /** The client's count of cost units when the run began (what it spent is the difference at its end). */
   private costAt: number | undefined;
+  /** What earlier tries of a resumed run spent (its record's cost). */
   private spentBefore = 0;
-  /** Set by the caller when it knows its cost exactly (a tool call in a server that runs several at once). */
-  cost: number | undefined;
+  private http: { governor: { stats: { acquired: number } } } | undefined;
   private stopRequested = false;
   private ended = false;
   private readonly signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
@@ -213,7 +215,7 @@ export class Run {
     }
     // What the run spends is counted from here, by the one client (reads before writes included).
     const http = await this.ctx.http();
-    this.costAt = http.governor.stats.acquired;
+    this.costAt = this.o.costSince ?? http.governor.stats.acquired;
     this.spentBefore = readRecord(this.ctx.env, this.id)?.cost ?? 0;
     this.http = http;
     if (!this.started) {
@@ -244,11 +246,9 @@ export class Run {
     this.saveRecord({ status: 'running', who: whoOf(this.ctx, this.o.mcp), ...(this.o.mcp?.client ? { client: this.o.mcp.client } : {}), ...(this.o.mcp?.tool ? { tool: this.o.mcp.tool } : {}) });
   }
 
-  private http: { governor: { stats: { acquired: number } } } | undefined;
-
   /** What the run wrote and spent, for its record: `runs list` then reads no journal. */
   private tally(): Partial<RunRecord> {
-    const spent = this.cost ?? (this.costAt !== undefined && this.http ? this.http.governor.stats.acquired - this.costAt : undefined);
+    const spent = this.costAt !== undefined && this.http ? this.http.governor.stats.acquired - this.costAt : undefined;
     let written: number | undefined;
     try {
       written = writtenCount(readRun(this.o.journal).items);
