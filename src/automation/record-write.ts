@@ -64,7 +64,21 @@ export async function recordedWrite<T extends { envelope: Envelope }>(ctx: Conte
     costSince,
     ...(door.kind === 'mcp' ? { mcp: door.mcp } : {}),
   });
-  await run.begin();
+  // The record never stops a write: when the account cannot be read (a token without the base scope),
+  // the write goes out unrecorded, and a write that then lands says so.
+  let notRecorded: CliError | undefined;
+  try {
+    await run.begin();
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    notRecorded = err;
+    await run.discard();
+  }
+  if (notRecorded) {
+    const out = await send();
+    ctx.warn(`this write was not recorded (crmctl undo cannot take it back): ${redactedMessage(notRecorded, secrets())}`);
+    return out;
+  }
   try {
     const intent: Rec = {
       op: what.op,
