@@ -14,7 +14,7 @@ _crmctl() {
       case "$prev" in
         --output) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return;;
       esac
-      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply backup restore diff mcp destroy runs undo commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
+      words="leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply backup restore diff mcp destroy runs undo history commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox --version -V --profile --output -o --json --fields --query --debug --yes -y --no-input --show-secrets";;
     "leads")
       case "$prev" in
       esac
@@ -1816,6 +1816,10 @@ _crmctl() {
       case "$prev" in
       esac
       words="--last --dry-run --force --concurrency --resume --new-run";;
+    "history")
+      case "$prev" in
+      esac
+      words="--with-flow";;
     "commands")
       case "$prev" in
       esac
@@ -1957,7 +1961,7 @@ _crmctl() {
 }
 _crmctl_subs() {
   case "$1" in
-    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply backup restore diff mcp destroy runs undo commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox";;
+    "") echo "leads lead-labels labels deals organizations orgs activities products persons notes projects phases project-phases mailbox mail subscriptions deal-installments installments search item-search recents pipelines stages users filters deal-fields person-fields product-fields project-fields lead-fields note-fields lead-sources currencies files call-logs tasks project-templates boards project-boards goals roles permission-sets legacy-teams teams activity-types activity-fields organization-fields org-fields billing meetings webhooks api changes export import pull plan apply backup restore diff mcp destroy runs undo history commands audit watch analytics digest dedupe normalize auth doctor budget quota completion sandbox";;
     "leads") echo "list get create update delete archived search permitted-users conversion-status bulk-update convert archive unarchive channels";;
     "leads list") echo "";;
     "leads get") echo "";;
@@ -2372,6 +2376,7 @@ _crmctl_subs() {
     "runs list") echo "";;
     "runs show") echo "";;
     "undo") echo "";;
+    "history") echo "";;
     "commands") echo "";;
     "audit") echo "";;
     "watch") echo "";;

@@ -1,6 +1,7 @@
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { prepare } from '../entry/prepare.js';
+import type { FieldCatalog } from '../names/catalog.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
 import { canonical, hashOf } from '../runs/fingerprint.js';
@@ -132,7 +133,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       const { envelope } = await callOperation(http, op, await prepare(ctx, op, { params: o.params, query }));
       const data = recordsOf(op, envelope);
       const listed = Array.isArray(data) ? data : data == null ? [] : [data];
-      const records = namer ? await namer.annotate(listed) : named ? listed.map(named) : listed;
+      const records = namer ? await namer.annotate(listed) : named ? await named(listed) : listed;
       const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
       const newColumns = o.format === 'csv' && columns === undefined;
       if (newColumns) {
@@ -204,6 +205,7 @@ async function recordNames(ctx: Context, resource: ExportResource, format: Expor
   const readOnly = new Set([...readOnlyFields(resource.name)].filter((k) => /_ids?$/.test(k) && !STAMPS.has(k)));
   const by = new RecordNames(names, itemType, resource.name, readOnly);
   const catalog = itemType ? await names.catalog(itemType) : undefined;
+  const currency = catalog && currencyFor(ctx, catalog);
   // A product's variations are a list of their own: carried in a `variations` member (product-variations.ts).
   const variations = resource.name === 'products' ? (await import('./product-variations.js')).withVariations : undefined;
   return {
@@ -212,17 +214,38 @@ async function recordNames(ctx: Context, resource: ExportResource, format: Expor
       return variations && !named.includes('variations') ? [...named, 'variations'] : named;
     },
     annotate: async (records: unknown[]) => {
-      const named = await by.annotate(records, catalog ? { custom: { catalog, form: format === 'csv' ? 'cells' : 'fields' } } : {});
+      const named = await by.annotate(records, catalog && currency ? { custom: { catalog, form: format === 'csv' ? 'cells' : 'fields', currency: await currency(records) } } : {});
       return variations ? variations(reader, named) : named;
     },
     warning: () => by.warning(),
   };
 }
 
-async function csvNamer(ctx: Context, itemType: NonNullable<ExportResource['op']['cli']['customFields']>): Promise<(record: unknown) => unknown> {
+async function csvNamer(ctx: Context, itemType: NonNullable<ExportResource['op']['cli']['customFields']>): Promise<(records: unknown[]) => Promise<unknown[]>> {
   const [{ checkReader }, { fieldCatalog }, { csvRecord }] = await Promise.all([import('../entry/prepare.js'), import('../names/catalog.js'), import('../names/read.js')]);
   const cat = await fieldCatalog(checkReader(ctx), itemType, ctx);
-  return (r) => csvRecord(cat, r);
+  const currency = currencyFor(ctx, cat);
+  return async (records) => {
+    const c = await currency(records);
+    return records.map((r) => csvRecord(cat, r, c));
+  };
+}
+
+/**
+ * The account's currency, read (users/me, once) only when a page holds an amount the service keeps
+ * without a currency: it is written with the account's (the service shows it so), and the file imports
+ * into another account, where a write needs the currency named.
+ */
+export function currencyFor(ctx: Context, cat: FieldCatalog): (records: readonly unknown[]) => Promise<string | undefined> {
+  let known: Promise<string | undefined> | undefined;
+  return async (records) => {
+    if (!known) {
+      const { lacksCurrency } = await import('../names/read.js');
+      if (!records.some((r) => lacksCurrency(cat, r))) return undefined;
+      known = import('../runs/account.js').then(({ accountCurrency }) => accountCurrency(ctx));
+    }
+    return known;
+  };
 }
 
 function totalOf(add: Record<string, unknown> | null | undefined): number | undefined {

@@ -84,6 +84,12 @@ export async function diffBackups(o: DiffInput): Promise<DiffResult> {
     }
     const ignore = new Set(o.notCarried?.[k.name] ?? []);
     if (ignore.size) notCompared[`${k.name} fields`] = `${[...ignore].join(', ')}: not carried by the restore (its report.json)`;
+    // A side read without files' bytes (a live account, or backup --no-file-bytes) has no hash of them to compare.
+    const noBytes = k.name === 'files' ? [o.a, o.b].find((x) => (x.manifest.files?.skipped ?? 0) > 0) : undefined;
+    if (noBytes) {
+      ignore.add('bytes_sha256');
+      notCompared['files bytes'] = `${noBytes.label} was read without files' bytes (two backups with their bytes compare them: crmctl diff DIR1 DIR2)`;
+    }
     // Records without an id of their own (followers) pair by who follows what; the rest by id (through the map) or natural key.
     const pair: Pair = k.identity ? fieldsKey(k.identity) : natural ? fieldsKey(k.natural) : { a: (r) => (o.idmap ? o.idmap.get(k.name, r.id) : r.id), b: (r) => r.id };
     kinds[k.name] = await diffKind(k.name, o.a.dir, o.b.dir, sideA, sideB, linkA, linkB, ignore, pair);

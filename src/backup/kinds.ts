@@ -7,6 +7,7 @@
  *
  * A link's target is a record kind of this table, or one of:
  *   `labels`   option ids of the item type's built-in label field (fields/<item>.json), read by label;
+ *   `option:<key>`  an option of the item type's built-in field <key> (a product's `category`), read by label;
  *   `options:<field>` is not needed: custom fields are read by name through fields/<item>.json.
  */
 
@@ -47,7 +48,8 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   { name: 'organization-followers', parent: { kind: 'organizations', key: 'org_id' }, links: { org_id: 'organizations', user_id: USER }, natural: ['org_id', 'user_id'], identity: ['org_id', 'user_id'] },
   { name: 'persons', itemType: 'person', links: { owner_id: USER, org_id: 'organizations', label_ids: 'labels' }, natural: ['name', 'org_id'] },
   { name: 'person-followers', parent: { kind: 'persons', key: 'person_id' }, links: { person_id: 'persons', user_id: USER }, natural: ['person_id', 'user_id'], identity: ['person_id', 'user_id'] },
-  { name: 'products', itemType: 'product', links: { owner_id: USER }, natural: ['name', 'code'] },
+  // A product's category is an option of the built-in Category field: the list gives its id (or, in some accounts, its name).
+  { name: 'products', itemType: 'product', links: { owner_id: USER, category: 'option:category' }, natural: ['name', 'code'] },
   { name: 'product-variations', parent: { kind: 'products', key: 'product_id' }, links: { product_id: 'products' }, natural: ['product_id', 'name'] },
   ...['deals', 'deals-archived'].map((name): BackupKind => ({
     name, itemType: 'deal',
@@ -84,7 +86,8 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   {
     name: 'files',
     links: { user_id: USER, deal_id: 'deals', person_id: 'persons', org_id: 'organizations', product_id: 'products', activity_id: 'activities', lead_id: 'leads', project_id: 'projects' },
-    natural: ['file_name', 'deal_id', 'person_id', 'org_id', 'lead_id', 'project_id'],
+    // By name alone: a file restored into another account goes on one of the items it was linked to.
+    natural: ['file_name'],
   },
   {
     name: 'call-logs',
@@ -118,6 +121,8 @@ export const SERVICE_SET_FIELDS: readonly string[] = [
   'source_deal_id', 'arr', 'mrr', 'acv', 'sum', 'picture_id', 'labels', 'url', 'remote_id', 'cid', 's3_bucket', 'uuid', 'object_id', 'object_type',
   'related_item_data', 'related_item_type', 'related_item_id', 'has_recording', 'deal', 'person', 'organization', 'project', 'task', 'user',
   'deal_name', 'person_name', 'org_name', 'product_name', 'lead_name', 'project_name', 'owner_name', 'is_you', 'last_login', 'access',
+  // A file's size is counted from its bytes by the service; the bytes themselves are compared through bytes_sha256.
+  'file_size',
 ];
 
 /** Also service-set: every `…_count` (include_fields counts, children counted by the service). */

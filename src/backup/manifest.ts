@@ -20,13 +20,28 @@ export async function countAndHash(file: string): Promise<{ count: number; sha25
   return { count, sha256: `sha256:${h.digest('hex')}` };
 }
 
-/** Every records file of the directory, in the kinds' order. */
-export async function manifestKinds(dir: string): Promise<Record<string, ManifestKind>> {
+/** Lines and sha256 of a file as it is written (a backup's records file written whole by one run). */
+export class RunningHash {
+  private readonly h = createHash('sha256');
+  private count = 0;
+
+  add(text: string, lines: number): void {
+    this.h.update(text, 'utf8');
+    this.count += lines;
+  }
+
+  result(): { count: number; sha256: string } {
+    return { count: this.count, sha256: `sha256:${this.h.copy().digest('hex')}` };
+  }
+}
+
+/** Every records file of the directory, in the kinds' order; `known`: figures of files hashed as they were written. */
+export async function manifestKinds(dir: string, known: Map<string, { count: number; sha256: string }> = new Map()): Promise<Record<string, ManifestKind>> {
   const out: Record<string, ManifestKind> = {};
   for (const k of BACKUP_KINDS) {
     const file = paths.records(dir, k.name);
     if (!existsSync(file)) continue;
-    out[k.name] = { file: relative(dir, file), ...(await countAndHash(file)), ...(k.reference ? { reference: true } : {}) };
+    out[k.name] = { file: relative(dir, file), ...(known.get(k.name) ?? (await countAndHash(file))), ...(k.reference ? { reference: true } : {}) };
   }
   return out;
 }

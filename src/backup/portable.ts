@@ -2,7 +2,8 @@
  * A record in a form that holds in any account ("portable"): what restore sends and what diff compares.
  *   - fields the service sets (ids, times, counts, the creator, copied names) are left out (kinds.ts);
  *   - users become e-mails, pipelines/boards/lead labels names, stages "Pipeline / Stage", phases
- *     "Board / Phase", labels their names (the item type's label field in fields/<item>.json);
+ *     "Board / Phase", labels their names (the item type's label field in fields/<item>.json), options
+ *     of built-in fields (a product's category) their labels;
  *   - custom fields become `fields: { <field name>: value }` with options as labels, a monetary value as
  *     { value, currency }, a range as "start/end", a user as an e-mail; the one entry
  *     (src/entry/prepare.ts) turns names back into the target's 40-hex keys and option ids;
@@ -64,7 +65,9 @@ export function toPortable(side: Side, kind: string, rec: Rec, link: Link): Port
   const one = (field: string, to: string, v: unknown): unknown => {
     const id = idOf(v);
     if (id === null || id === undefined || id === '') return undefined;
-    const got = to === 'labels' ? (item ? side.labelName(item, id) : undefined) : BY_NAME.has(to) ? side.nameOf(to, id) : linkOf(link, to, id);
+    const got = to === 'labels' ? (item ? side.labelName(item, id) : undefined)
+      : to.startsWith('option:') ? (item ? side.optionLabel(item, to.slice('option:'.length), id) : undefined)
+      : BY_NAME.has(to) ? side.nameOf(to, id) : linkOf(link, to, id);
     if (got === undefined) unmapped.push(`${field} ${String(id)}`);
     return got;
   };

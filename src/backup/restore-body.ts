@@ -70,6 +70,11 @@ export function fromPortable(target: Side, users: UserMap, step: RestoreStep, re
     let got: unknown;
     if (to === 'users') got = users.idOf(String(v));
     else if (to === 'labels') got = item ? target.labelId(item as ItemType, String(v)) : undefined;
+    else if (to.startsWith('option:')) {
+      // The create takes the option's id (a number): the target's option of that label.
+      const id = item ? target.optionId(item as ItemType, to.slice('option:'.length), String(v)) : undefined;
+      got = id === undefined ? undefined : Number(id);
+    }
     else if (BY_NAME.has(to)) got = target.idOf(to, String(v));
     else return v; // a record link: already the target's id (the id map)
     if (got === undefined) unmapped.push(`${field} ${JSON.stringify(v)}`);
@@ -117,11 +122,22 @@ function fixups(kind: string, body: Rec, dropped: string[]): void {
     for (const k of ['done', 'milestone']) if (typeof body[k] === 'boolean') body[k] = body[k] ? 1 : 0;
   }
   if (kind === 'products') {
-    // The list gives a category's name; the create takes a category id, which differs between accounts.
-    if (body.category !== undefined && typeof body.category !== 'number') {
-      delete body.category;
-      dropped.push('category');
-    }
     if (Array.isArray(body.prices)) body.prices = (body.prices as Rec[]).map(({ product_id: _p, ...price }) => price);
   }
+  if (kind === 'files') fileFixups(body, dropped);
+}
+
+/** The item a file is uploaded to: the most specific it is linked to (the service links an upload to one). */
+const FILE_LINKS = ['activity_id', 'deal_id', 'lead_id', 'project_id', 'product_id', 'person_id', 'org_id'];
+/** What an upload carries besides its link: the part's file name names the file, the bytes are the part, the service stores it as an upload. */
+const FILE_CARRIED = new Set(['file_name', 'name', 'bytes_sha256', 'remote_location', 'inline_flag']);
+
+function fileFixups(body: Rec, dropped: string[]): void {
+  const on = FILE_LINKS.find((k) => body[k] !== undefined);
+  for (const k of FILE_LINKS) {
+    if (k === on || body[k] === undefined) continue;
+    delete body[k];
+    dropped.push(`${k} (a file is uploaded to one item)`);
+  }
+  for (let i = dropped.length - 1; i >= 0; i--) if (FILE_CARRIED.has(dropped[i]!)) dropped.splice(i, 1);
 }

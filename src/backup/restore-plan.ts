@@ -17,8 +17,13 @@ export interface Settle {
   /** The list read to find the record; `updatedSince` when it takes updated_since (reads only what changed since the send). */
   list(): Promise<Operation>;
   updatedSince: boolean;
-  /** A child's list is read under its parent's new id. */
-  byParent?: boolean;
+  /** A child's list is read under its parent's new id: in the path (`id`), or in a query list (`deal_ids`). */
+  byParent?: boolean | { query: string };
+  /**
+   * The id map's new id of a found or created record, when the record has none of its own (a follower
+   * is its user: `<parent's new id>-<user id>`, so one user following two records is two entries).
+   */
+  idOf?: (rec: Rec, parentId: unknown) => unknown;
 }
 
 export interface RestoreStep {
@@ -31,6 +36,19 @@ export interface RestoreStep {
   /** After the create: archive the new record (an archived list's records are created, then archived). */
   archive?: { op(): Promise<Operation>; body?: Rec };
   settle: Settle;
+  /**
+   * Looked up before every create, not only after an ambiguous one: the record may exist without this
+   * restore having made it (the owner follows what it creates; the service refuses a second follow).
+   */
+  lookFirst?: boolean;
+  /** The create is an upload: the record's bytes (DIR/files/<old id>) go as this multipart part. */
+  upload?: { field: string };
+  /**
+   * The backup holds each parent's whole list of this kind (followers of a record that has more than one):
+   * what the target's parent holds beyond it (the owner's own follow the service adds to what it creates)
+   * is removed with this operation (path `id` and `follower_id`).
+   */
+  trim?(): Promise<Operation>;
 }
 
 const descriptors = () => import('../automation/content-lookup.js').then((m) => m.CONTENT_DESCRIPTORS);
@@ -43,6 +61,18 @@ const LINE: ContentDescriptor = { fields: ['product_id', 'product_variation_id',
 const PARTICIPANT: ContentDescriptor = { fields: ['person_id'] };
 const COMMENT: ContentDescriptor = { fields: ['content'], text: ['content'] };
 const CALL: ContentDescriptor = { fields: ['subject', 'start_time', 'to_phone_number'] };
+const DISCOUNT: ContentDescriptor = { fields: ['description', 'amount', 'type'] };
+const INSTALLMENT: ContentDescriptor = { fields: ['description', 'amount', 'billing_date'] };
+const FOLLOWER: ContentDescriptor = { fields: ['user_id'] };
+// An upload's name is its part's file name: the look-up compares it with `file_name` (put in what the journal keeps as sent).
+const FILE: ContentDescriptor = { fields: ['file_name', 'deal_id', 'person_id', 'org_id', 'product_id', 'activity_id', 'lead_id', 'project_id'] };
+
+/** A follower kind: added under the parent's new id, settled (and checked first) by the parent's followers. */
+const followers = (kind: string, key: string, parent: string, table: () => Promise<{ addFollower: Operation; followers: Operation; removeFollower: Operation }>): RestoreStep => ({
+  kind, create: async () => (await table()).addFollower, parent: { key, kind: parent }, lookFirst: true, trim: async () => (await table()).removeFollower,
+  settle: { descriptor: FOLLOWER, list: async () => (await table()).followers, updatedSince: false, byParent: true, idOf: (r, parentId) => `${String(parentId)}-${String(r.user_id)}` },
+});
+const installments = () => import('../api/operations/deal-installments.js').then((m) => m.dealInstallmentOps);
 
 /** The descriptors of src/automation/content-lookup.ts (the import's), loaded once. */
 let known: Record<string, ContentDescriptor> = {};
@@ -67,8 +97,18 @@ export const RESTORE_STEPS = (): RestoreStep[] => [
     settle: { descriptor: LINE, list: async () => (await ops.deals()).products, updatedSince: false, byParent: true },
   },
   {
+    kind: 'deal-discounts', create: async () => (await ops.deals()).addDiscount, parent: { key: 'deal_id', kind: 'deals' },
+    settle: { descriptor: DISCOUNT, list: async () => (await ops.deals()).discounts, updatedSince: false, byParent: true },
+  },
+  {
     kind: 'deal-participants', create: async () => (await ops.deals()).addParticipant, parent: { key: 'deal_id', kind: 'deals' },
     settle: { descriptor: PARTICIPANT, list: async () => (await ops.deals()).participants, updatedSince: false, byParent: true },
+  },
+  followers('deal-followers', 'deal_id', 'deals', ops.deals),
+  // After the deal's products: the service takes installments only on a deal with a one-time product.
+  {
+    kind: 'deal-installments', create: async () => (await installments()).add, parent: { key: 'deal_id', kind: 'deals' },
+    settle: { descriptor: INSTALLMENT, list: async () => (await installments()).list, updatedSince: false, byParent: { query: 'deal_ids' } },
   },
   { kind: 'leads', create: async () => (await ops.leads()).create, settle: { descriptor: LEAD, list: async () => (await ops.leads()).list, updatedSince: true } },
   {
@@ -90,18 +130,17 @@ export const RESTORE_STEPS = (): RestoreStep[] => [
     kind: 'note-comments', create: async () => (await ops.notes()).commentsAdd, parent: { key: 'note_id', kind: 'notes' },
     settle: { descriptor: COMMENT, list: async () => (await ops.notes()).commentsList, updatedSince: false, byParent: true },
   },
+  {
+    kind: 'files', create: async () => (await ops.files()).upload, upload: { field: 'file' },
+    settle: { descriptor: FILE, list: async () => (await ops.files()).list, updatedSince: false },
+  },
   { kind: 'call-logs', create: async () => (await ops.callLogs()).create, settle: { descriptor: CALL, list: async () => (await ops.callLogs()).list, updatedSince: false } },
+  followers('person-followers', 'person_id', 'persons', ops.persons),
+  followers('organization-followers', 'org_id', 'organizations', ops.orgs),
 ];
 
-/** Kinds a backup holds that restore does not write, and why (the report lists them). */
-export const NOT_RESTORED: Record<string, string> = {
-  'deal-discounts': 'this version does not write them (add them with crmctl deals discounts add)',
-  'deal-installments': 'this version does not write them (installments need the deal\'s one-time products first; add them by hand)',
-  'deal-followers': 'the owner follows what it creates; other followers are not carried by this version',
-  'person-followers': 'the owner follows what it creates; other followers are not carried by this version',
-  'organization-followers': 'the owner follows what it creates; other followers are not carried by this version',
-  files: 'the service takes no file upload through crmctl; the bytes are in files/<id> of the backup',
-};
+/** Kinds a backup holds that restore does not write, and why (the report lists them). Every kind is written today. */
+export const NOT_RESTORED: Record<string, string> = {};
 
 /** What the service keeps that no write carries: listed in every report. */
 export const NEVER_CARRIED = [
@@ -110,4 +149,6 @@ export const NEVER_CARRIED = [
   'the creator and last updater of each record (the restoring user)',
   'history: changelogs, deal flow, stage changes, e-mails, mail messages',
   'counts the service computes (products_count, followers_count, …)',
+  'a follow the owner\'s own (a record with one follower is read as its owner\'s: backup reads the followers of records with more than one)',
+  'a file\'s links beyond one item: a file is uploaded to one (its activity, deal, lead, project, product, person or organization, the first it has); its name and bytes are carried',
 ];

@@ -13,7 +13,7 @@
  *      (--resume settles every "sending" entry first).
  *   4. report.json: what was carried, what failed, which users were mapped, what cannot be carried.
  */
-import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -21,10 +21,11 @@ import { callOperation, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { findByContent, matches } from '../automation/content-lookup.js';
 import type { Context } from '../core/context.js';
-import { CliError, DailyBudgetError, markResumable, PartialFailureError, UsageError } from '../core/errors.js';
-import type { HttpPort } from '../core/http-port.js';
+import { CliError, DailyBudgetError, markResumable, NotFoundError, PartialFailureError, UsageError } from '../core/errors.js';
+import type { HttpPort, UploadFile } from '../core/http-port.js';
 import { prepare, readAll, readerOf, type Prepared } from '../entry/prepare.js';
 import { writeJsonAtomic } from '../fs/atomic-write.js';
+import { contentTypeOf } from '../http/multipart.js';
 import { jsonSchemaOf, propertiesOf } from '../input/json-schema.js';
 import { accountOf, describeAccount } from '../runs/account.js';
 import { canonical, hashOf } from '../runs/fingerprint.js';
@@ -34,6 +35,8 @@ import { Progress } from '../automation/progress.js';
 import { budgetNotice } from '../automation/budget-notice.js';
 import { paths, readManifest, type Manifest } from './format.js';
 import { accountKey, IdMap } from './idmap.js';
+import { backupKind } from './kinds.js';
+import { ensureOptions } from './restore-options.js';
 import { toPortable } from './portable.js';
 import { loadDescriptors, NEVER_CARRIED, NOT_RESTORED, RESTORE_STEPS, type RestoreStep } from './restore-plan.js';
 import { fromPortable, UserMap } from './restore-body.js';
@@ -191,6 +194,8 @@ class Restore {
   /** "sending" entries without an outcome: the body sent and when. */
   private readonly pending = new Map<string, { sent: Rec; at: number }>();
   private readonly archived = new Set<string>();
+  /** `<kind>:<parent's old id>:trim` of parents whose list was made the backup's (restore-plan.ts `trim`). */
+  private readonly trimmed = new Set<string>();
   private readonly refused = new Map<string, string>();
   private readonly counts: RestoreReport['kinds'] = {};
   private readonly notCarried = new Map<string, Set<string>>();
@@ -206,6 +211,7 @@ class Restore {
     for (const e of entries) {
       if (e.key === 'config') this.configDone = true;
       else if (e.key.endsWith(':archive')) this.archived.add(e.key.slice(0, -':archive'.length));
+      else if (e.key.endsWith(':trim')) this.trimmed.add(e.key);
       else if (e.status === 'sending') {
         this.pending.set(e.key, { sent: (e.sent as Rec) ?? {}, at: Date.parse(String(e.at)) || Date.now() });
         // What an earlier run could not carry goes into this run's report too (a resumed run may create none of that kind).
@@ -259,8 +265,21 @@ class Restore {
     this.counts[s.kind] = counts;
     const op = await s.create();
     const accepted = new Set(Object.keys((op.body ? propertiesOf(jsonSchemaOf(op.body)) : undefined) ?? {}));
+    await ensureOptions(this.ctx, this.http, this.source, this.target, s.kind, paths.records(this.o.dir, s.kind));
+    const identity = backupKind(s.kind)?.identity;
+    // The lines of one parent, for `trim` (a backup writes a parent's children together).
+    let group: { parent: unknown; olds: unknown[] } | undefined;
     for await (const rec of lines(paths.records(this.o.dir, s.kind))) {
-      const old = rec.id;
+      // A record without an id of its own (a follower) is named by what identifies it: `<deal id>-<user id>`.
+      const old = identity ? identity.map((f) => String(rec[f])).join('-') : rec.id;
+      if (s.trim && s.parent) {
+        const parent = rec[s.parent.key];
+        if (!group || group.parent !== parent) {
+          if (group) await this.trim(s, group.parent, group.olds);
+          group = { parent, olds: [] };
+        }
+        group.olds.push(old);
+      }
       const key = `${s.kind}:${String(old)}`;
       if (this.refused.has(key)) {
         counts.failed++;
@@ -268,7 +287,7 @@ class Restore {
       }
       if (!this.idmap.has(s.kind, old)) {
         if (this.run.stopping) throw this.run.stoppedError(`${this.created} records created`);
-        const ok = await this.createOne(s, op, accepted, rec, key);
+        const ok = await this.createOne(s, op, accepted, rec, old, key);
         if (!ok) {
           counts.failed++;
           continue;
@@ -283,11 +302,39 @@ class Restore {
         this.archived.add(key);
       }
     }
+    if (group) await this.trim(s, group.parent, group.olds);
+  }
+
+  /**
+   * A parent's list made the backup's: what the target holds beyond the lines restored for it (the owner's
+   * own follow, added by the service on create) is removed. Skipped when a line of it was refused.
+   */
+  private async trim(s: RestoreStep, parentOld: unknown, olds: unknown[]): Promise<void> {
+    const key = `${s.kind}:${String(parentOld)}:trim`;
+    const parentId = this.idmap.get(s.parent!.kind, parentOld);
+    if (this.trimmed.has(key) || parentId === undefined || !s.trim) return;
+    const keep = new Set(olds.map((o) => this.idmap.get(s.kind, o)).filter((x) => x !== undefined).map(String));
+    if (keep.size < olds.length) return;
+    const remove = await s.trim();
+    const extra: Rec[] = [];
+    for await (const r of readAll(readerOf(this.http), await s.settle.list(), { params: { id: parentId } })) {
+      const rec = r as Rec;
+      if (!keep.has(String(s.settle.idOf ? s.settle.idOf(rec, parentId) : rec.id))) extra.push(rec);
+    }
+    for (const rec of extra) {
+      try {
+        await callOperation(this.http, remove, await prepare(this.ctx, remove, { params: { id: parentId, follower_id: rec.user_id } }, { naming: 'keys' }));
+      } catch (err) {
+        // Gone already (an earlier run removed it before a kill): what the trim wants.
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+    }
+    await this.run.append({ key, status: 'done', op: 'delete', ...(extra.length ? { removed: extra.map((r) => r.user_id) } : {}) });
+    this.trimmed.add(key);
   }
 
   /** One record: body, settle of an earlier "sending", create, id map, journal. False when it failed. */
-  private async createOne(s: RestoreStep, op: Operation, accepted: Set<string>, rec: Rec, key: string): Promise<boolean> {
-    const old = rec.id;
+  private async createOne(s: RestoreStep, op: Operation, accepted: Set<string>, rec: Rec, old: unknown, key: string): Promise<boolean> {
     const parentId = s.parent ? this.idmap.get(s.parent.kind === 'deals' ? dealFileOf(this.idmap, rec[s.parent.key]) : s.parent.kind, rec[s.parent.key]) : undefined;
     if (s.parent && parentId === undefined) return this.fail(key, `its ${s.parent.key} ${String(rec[s.parent.key])} was not restored`);
     const p = toPortable(this.source, s.kind, rec, (k, id) => this.idmap.get(k, id));
@@ -312,10 +359,19 @@ class Restore {
       if (err instanceof CliError && err.exitCode === 2) return this.fail(key, err.message);
       throw err;
     }
-    const sent = input.body as Rec;
+    let upload: UploadFile | undefined;
+    if (s.upload) {
+      const bytes = paths.file(this.o.dir, String(old));
+      if (!existsSync(bytes)) return this.fail(key, `its bytes are not in the backup (${bytes} is missing)`);
+      const filename = String(rec.file_name ?? rec.name ?? `file-${String(old)}`);
+      upload = { field: s.upload.field, path: bytes, filename, contentType: contentTypeOf(filename), size: statSync(bytes).size };
+    }
+    // What a look-up compares: the body, and an upload's name (the service names the file after its part).
+    const sent = upload ? { ...(input.body as Rec), file_name: upload.filename } : (input.body as Rec);
     const taken = this.idmap.taken(s.kind);
-    // A create a killed run left in "sending": looked up with the body it sent before it is sent again.
-    const before = this.pending.get(key);
+    // A create a killed run left in "sending" (or, for kinds the service may already hold, every create):
+    // looked up with the body it sent before it is sent again.
+    const before = this.pending.get(key) ?? (s.lookFirst ? { sent, at: Date.now() } : undefined);
     if (before) {
       const found = await this.lookUp(s, before.sent, before.at, taken, parentId);
       if (found !== undefined) return this.landed(s, key, old, found, { reconciled: true });
@@ -324,15 +380,19 @@ class Restore {
     const at = Date.now();
     await this.run.append({ key, op: 'create', status: 'sending', at: new Date(at).toISOString(), sent, ...(losses.not_carried.length ? { not_carried: losses.not_carried } : {}), ...(losses.unmapped.length ? { unmapped: losses.unmapped } : {}) });
     try {
+      let settled: unknown;
       const { envelope } = await callOperation(this.http, op, input, {
+        ...(upload ? { upload } : {}),
         reconcile: async () => {
-          const id = await this.lookUp(s, sent, at, taken, parentId);
-          return id === undefined ? undefined : { status: 200, headers: {}, body: { success: true, data: { id } } };
+          settled = await this.lookUp(s, sent, at, taken, parentId);
+          return settled === undefined ? undefined : { status: 200, headers: {}, body: { success: true, data: {} } };
         },
       });
+      if (settled !== undefined) return this.landed(s, key, old, settled, { reconciled: true });
       const got = recordsOf(op, envelope) as Rec | null;
-      if (got?.id === undefined) throw new CliError(`${op.method} ${op.path} answered without an id for ${key}`);
-      return this.landed(s, key, old, got.id);
+      const id = got && (s.settle.idOf ? s.settle.idOf(got, parentId) : got.id);
+      if (id === undefined || id === null) throw new CliError(`${op.method} ${op.path} answered without an id for ${key}`);
+      return this.landed(s, key, old, id);
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
       if (err instanceof DailyBudgetError) {
@@ -344,7 +404,7 @@ class Restore {
       // The target lacks contact sync (interface, Person): its five members go, the person is sent again without them.
       if (s.kind === 'persons' && !this.noContactSync && /only available when contact sync/.test(err.message)) {
         this.noContactSync = true;
-        return this.createOne(s, op, accepted, rec, key);
+        return this.createOne(s, op, accepted, rec, old, key);
       }
       return this.fail(key, err.message);
     }
@@ -374,12 +434,14 @@ class Restore {
       const cutoff = this.http.clockOffsetMs === undefined ? at - 5 * 60_000 : at + this.http.clockOffsetMs - 3_000;
       return (await findByContent(this.http, list, s.settle.descriptor, rows, cutoff, taken)).get(0)?.id;
     }
-    const raw = s.settle.byParent ? { params: { id: parentId } } : {};
+    const by = s.settle.byParent;
+    const raw = !by ? {} : by === true ? { params: { id: parentId } } : { query: { [by.query]: [parentId] } };
     for await (const r of readAll(readerOf(this.http), list, raw)) {
       const rec = r as Rec;
       // Children answer in v1 forms: a participant's person is { value: id }.
       const flat = Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) && 'value' in (v as Rec) ? (v as Rec).value : v]));
-      if (!taken.has(String(rec.id)) && matches(s.settle.descriptor, sent, flat)) return rec.id;
+      const id = s.settle.idOf ? s.settle.idOf(rec, parentId) : rec.id;
+      if (!taken.has(String(id)) && matches(s.settle.descriptor, sent, flat)) return id;
     }
     return undefined;
   }

@@ -76,6 +76,19 @@ export class Side {
     return undefined;
   }
 
+  /**
+   * An option of a built-in field (a product's category) by its id → its label. A value that is no
+   * option's id is taken as the label itself (some lists give the option's name, not its id).
+   */
+  optionLabel(item: ItemType, key: string, v: unknown): string | undefined {
+    const f = this.fieldsOf(item).find((x) => !x.custom && x.key === key);
+    return f?.options.find((o) => String(o.id) === String(v))?.label ?? (typeof v === 'string' && !/^\d+$/.test(v) ? v : undefined);
+  }
+
+  optionId(item: ItemType, key: string, label: string): number | string | undefined {
+    return this.fieldsOf(item).find((x) => !x.custom && x.key === key)?.options.find((o) => o.label === label)?.id;
+  }
+
   labelName(item: ItemType, id: unknown): string | undefined {
     return this.labelField(item)?.options.find((o) => String(o.id) === String(id))?.label;
   }

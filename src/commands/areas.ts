@@ -72,6 +72,7 @@ export const AREAS: AreaEntry[] = [
   { name: 'destroy', summary: 'Delete the records crmctl apply created, dependents first', group: 'Automation', load: () => import('./destroy/index.js').then((m) => m.area) },
   { name: 'runs', summary: 'The runs crmctl made (imports, exports, bulk updates, undos): list them, show one', group: 'Automation', load: () => import('./runs/index.js').then((m) => m.area) },
   { name: 'undo', summary: 'Take back what a run wrote: delete what it created, set back what it changed', group: 'Automation', load: () => import('./undo/index.js').then((m) => m.area) },
+  { name: 'history', summary: 'What changed on a deal, person or organization, and which changes crmctl made (run, door)', group: 'Automation', load: () => import('./history/index.js').then((m) => m.area) },
   { name: 'commands', summary: 'Every command as JSON for scripts and agents: flags, operations, exit codes', group: 'Automation', load: () => import('./commands/index.js').then((m) => m.area) },
   { name: 'audit', summary: 'Check the data: duplicates, deals without a next step, stale deals, bad e-mails and phones (read-only)', group: 'Account health', load: () => import('./audit/index.js').then((m) => m.area) },
   { name: 'watch', summary: 'Run the audit and report only findings new since the last run (exit 8; --post to a chat webhook)', group: 'Account health', load: () => import('./watch/index.js').then((m) => m.area) },

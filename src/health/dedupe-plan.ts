@@ -1,3 +1,4 @@
+import { MERGE_FOREVER } from '../automation/undo-plan.js';
 import { isEmpty } from './audit/record-checks.js';
 import { organizationCandidate, personCandidate, type OrganizationMatch, type PersonMatch } from './candidates.js';
 import { msOf } from './dates.js';
@@ -14,6 +15,8 @@ import type { OrganizationRecord, PersonRecord } from './types.js';
 
 export type DedupeKind = 'persons' | 'organizations';
 export type KeepRule = 'oldest' | 'most-complete';
+/** How the plan's survivors were chosen: a rule, or a person on a terminal, group by group. */
+export type KeepChoice = KeepRule | 'picked';
 
 export interface MergeStep {
   method: 'PUT';
@@ -34,12 +37,14 @@ export interface DedupeGroup {
 
 export interface DedupePlan {
   kind: DedupeKind;
-  keep: KeepRule;
+  keep: KeepChoice;
   records: number;
   groups: DedupeGroup[];
   merges: number;
   /** Cost of the merges (40 each: the merge operations' stated cost). */
   cost: number;
+  /** Why the merges cannot be taken back: the plan says it before anything is merged (also to an assistant). */
+  cannot_undo: string;
 }
 
 const MERGE_COST = 40;
@@ -65,11 +70,36 @@ export function planDedupe(kind: DedupeKind, records: readonly Rec[], keep: Keep
       why_keep: why,
       reasons: g.reasons,
       differences: differences(members, fieldNames),
-      merges: g.ids.filter((id) => id !== survivor).map((id) => ({ method: 'PUT' as const, path: `/v1/${kind}/${id}/merge`, body: { merge_with_id: survivor }, cost: MERGE_COST })),
+      merges: mergesInto(kind, g.ids, survivor),
     };
   });
-  const merges = out.reduce((n, g) => n + g.merges.length, 0);
-  return { kind, keep, records: records.length, groups: out, merges, cost: merges * MERGE_COST };
+  return totals(kind, keep, records.length, out);
+}
+
+const mergesInto = (kind: DedupeKind, ids: readonly number[], survivor: number): MergeStep[] =>
+  ids.filter((id) => id !== survivor).map((id) => ({ method: 'PUT' as const, path: `/v1/${kind}/${id}/merge`, body: { merge_with_id: survivor }, cost: MERGE_COST }));
+
+function totals(kind: DedupeKind, keep: KeepChoice, records: number, groups: DedupeGroup[]): DedupePlan {
+  const merges = groups.reduce((n, g) => n + g.merges.length, 0);
+  return { kind, keep, records, groups, merges, cost: merges * MERGE_COST, cannot_undo: MERGE_FOREVER };
+}
+
+/**
+ * The plan with the survivors a person picked on a terminal, one per group in order: a record id
+ * (kept; the others merged into it), or null (the group is skipped: nothing merged).
+ */
+export function withSurvivors(plan: DedupePlan, picks: ReadonlyArray<number | null>): DedupePlan {
+  const groups = plan.groups.flatMap((g, i): DedupeGroup[] => {
+    const keep = picks[i];
+    if (keep === null || keep === undefined || !g.ids.includes(keep)) return [];
+    return [{ ...g, keep, why_keep: keep === g.keep ? `${g.why_keep}, picked` : 'picked', merges: mergesInto(plan.kind, g.ids, keep) }];
+  });
+  return totals(plan.kind, 'picked', plan.records, groups);
+}
+
+/** How complete a record is: the fields filled of those a group is compared on (most-complete keeps the highest). */
+export function filledFields(r: Rec): number {
+  return shownFields(r).filter(([, v]) => !isEmpty(v)).length;
 }
 
 /** oldest: the first added (then the lowest id). most-complete: the most fields filled (then the oldest). */
@@ -77,9 +107,8 @@ function pickSurvivor(members: Rec[], keep: KeepRule): { id: number; why: string
   const age = (r: Rec) => msOf(r.add_time);
   const byAge = [...members].sort((a, b) => age(a) - age(b) || a.id - b.id);
   if (keep === 'oldest') return { id: byAge[0]!.id, why: `oldest (added ${String(byAge[0]!.add_time).slice(0, 10)})` };
-  const filled = (r: Rec) => shownFields(r).filter(([, v]) => !isEmpty(v)).length;
-  const best = [...byAge].sort((a, b) => filled(b) - filled(a))[0]!;
-  return { id: best.id, why: `most complete (${filled(best)} fields filled)` };
+  const best = [...byAge].sort((a, b) => filledFields(b) - filledFields(a))[0]!;
+  return { id: best.id, why: `most complete (${filledFields(best)} fields filled)` };
 }
 
 /** The members a person or organization is compared on (the record's own, and every custom field). */
@@ -126,19 +155,30 @@ export function planText(p: DedupePlan): string {
   if (!p.groups.length) return `No duplicate ${p.kind} among ${p.records} records.`;
   const lines: string[] = [];
   p.groups.forEach((g, n) => {
-    lines.push(`Group ${n + 1}: ${p.kind} ${g.ids.join(', ')}: ${g.reasons.join('; ')}`);
-    lines.push(`  keep ${g.keep}, ${g.why_keep}; merge ${g.merges.map((m) => m.path.split('/')[3]).join(', ')} into it`);
-    const cols = g.ids.map(String);
-    const width = Math.max(5, ...g.differences.map((d) => d.field.length));
-    const colWidth = (id: string) => Math.min(40, Math.max(id.length + (Number(id) === g.keep ? 7 : 0), ...g.differences.map((d) => (d.values[id] ?? '').length)));
-    const head = cols.map((id) => (Number(id) === g.keep ? `${id} (keep)` : id).padEnd(colWidth(id))).join('  ');
-    lines.push(`  ${'field'.padEnd(width)}  ${head}`.trimEnd());
-    for (const d of g.differences) lines.push(`  ${d.field.padEnd(width)}  ${cols.map((id) => clip(d.values[id] ?? '', 40).padEnd(colWidth(id))).join('  ')}`.trimEnd());
+    lines.push(...groupLines(p.kind, g, n, { keep: true }));
     for (const m of g.merges) lines.push(`  would call: ${m.method} ${m.path} ${JSON.stringify(m.body)} (cost ${m.cost})`);
     lines.push('');
   });
+  lines.push(`Merges cannot be undone: ${p.cannot_undo}; crmctl undo lists them as cannot undo.`);
   lines.push(`${p.groups.length} group${p.groups.length === 1 ? '' : 's'}, ${p.merges} merge${p.merges === 1 ? '' : 's'} (cost ${p.cost}); dry run: nothing was changed.`);
   return lines.join('\n');
+}
+
+/**
+ * One group as people read it: its members and why they match, then the fields that differ side by
+ * side. `keep`: with the survivor the plan keeps marked (the plan), or without (a person is about to pick it).
+ */
+export function groupLines(kind: DedupeKind, g: DedupeGroup, n: number, o: { keep: boolean }): string[] {
+  const lines = [`Group ${n + 1}: ${kind} ${g.ids.join(', ')}: ${g.reasons.join('; ')}`];
+  if (o.keep) lines.push(`  keep ${g.keep}, ${g.why_keep}; merge ${g.merges.map((m) => m.path.split('/')[3]).join(', ')} into it`);
+  const kept = (id: string) => o.keep && Number(id) === g.keep;
+  const cols = g.ids.map(String);
+  const width = Math.max(5, ...g.differences.map((d) => d.field.length));
+  const colWidth = (id: string) => Math.min(40, Math.max(id.length + (kept(id) ? 7 : 0), ...g.differences.map((d) => (d.values[id] ?? '').length)));
+  const head = cols.map((id) => (kept(id) ? `${id} (keep)` : id).padEnd(colWidth(id))).join('  ');
+  lines.push(`  ${'field'.padEnd(width)}  ${head}`.trimEnd());
+  for (const d of g.differences) lines.push(`  ${d.field.padEnd(width)}  ${cols.map((id) => clip(d.values[id] ?? '', 40).padEnd(colWidth(id))).join('  ')}`.trimEnd());
+  return lines;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

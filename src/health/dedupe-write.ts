@@ -70,6 +70,8 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
 
   run.watchSignals('merges');
   const sends = new RunSends(ctx, run);
+  // The records merges of this run went into (a resumed run counts those its cut-off merges reached too).
+  const kept = new Set<number>();
   await RunSends.guard(run, async () => {
     await run.begin();
     for (const s of pending) {
@@ -79,6 +81,7 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
         await run.done(s.key, { record: id, action: 'unchanged' });
       } else {
         sends.done++;
+        kept.add(Number((s.write!.sent as Rec | undefined)?.merge_with_id));
         await run.done(s.key, { record: id, action: 'merged', reconciled: true });
       }
     }
@@ -106,13 +109,14 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
       };
       await sends.send(key, m.id, async () => {
         await callOperation(http, ops.merge, prepared, { idempotent: false, reconcile });
+        kept.add(m.into);
         return { action: 'merged', into: m.into };
       }, () => unsettled);
     }
     const said = `${sends.done} merged, ${sends.failed} failed`;
     await sends.end(said, { merged: sends.done, failed: sends.failed }, merges.length, flags.state, () => renderDocument(ctx, {
-      json: { run: run.id, kind, keep: plan.keep, groups: plan.groups.length, merged: sends.done, failed: sends.failed, journal: flags.state },
-      text: `Merged ${sends.done} ${kind} into ${plan.groups.length} kept; ${sends.failed} failed (run ${run.id}; merges cannot be undone).`,
+      json: { run: run.id, kind, keep: plan.keep, groups: plan.groups.length, kept: kept.size, merged: sends.done, failed: sends.failed, journal: flags.state },
+      text: `Merged ${sends.done} ${kind} into ${kept.size} kept; ${sends.failed} failed (run ${run.id}; merges cannot be undone).`,
     }));
   });
 }

@@ -1,30 +1,32 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { configDir } from '../config/store.js';
 import { CliError } from '../core/errors.js';
 import { writeJsonAtomic } from '../fs/atomic-write.js';
 import { acquireLock } from '../fs/lock.js';
+import { accountKey, type AccountIdentity } from '../runs/account.js';
 import type { Finding } from './types.js';
 
 /**
- * What `crmctl watch` saw last time, per profile AND per account: <config dir>/watch/<profile>.<company
- * id>.<address hash>.json. The account is the company the login belongs to (users/me) at its API
- * address, so a profile logged in again to another company, or two profiles of two companies, never
- * read each other's findings (a finding of one account would otherwise hide or fake one of another).
+ * What `crmctl watch` saw last time, per account: <config dir>/watch/<account key>.json, keyed by the
+ * one account identity every per-account state uses (src/runs/account.ts: API origin, company, user),
+ * as the runs and the changes feed's watermark are. A profile logged in again to another company, or
+ * two profiles of two companies, never read each other's findings (a finding of one account would
+ * otherwise hide or fake one of another); two profile names of one login share them.
  */
 
-export interface AccountId {
+/** Where an older crmctl kept the state: by profile, company and a hash of the API origin. Moved once. */
+export interface LegacyWatchKey {
   profile: string;
   companyId: number | string;
-  /** The API origin; its hash is in the file name (a host name says which company it is). */
   baseUrl: string;
 }
 
 interface WatchFile {
   version: 1;
-  profile: string;
-  company_id: number | string;
+  profile?: string;
+  company_id: number | string | null;
   updated_at: string;
   as_of: string;
   /** Finding key → when it was first reported. */
@@ -48,15 +50,25 @@ const LOCK_STALE_MS = 3 * 3_600_000;
 export class WatchStore {
   readonly path: string;
 
-  constructor(env: NodeJS.ProcessEnv, readonly account: AccountId) {
-    const safe = (s: string) => s.replace(/[^\w.-]/g, '_');
-    const tag = createHash('sha256').update(account.baseUrl).digest('hex').slice(0, 12);
-    this.path = join(configDir(env), 'watch', `${safe(account.profile)}.${safe(String(account.companyId))}.${tag}.json`);
+  constructor(env: NodeJS.ProcessEnv, readonly account: AccountIdentity, legacy?: LegacyWatchKey) {
+    const dir = join(configDir(env), 'watch');
+    this.path = join(dir, `${accountKey(account)}.json`);
+    if (legacy) this.legacyPath = join(dir, legacyName(legacy));
   }
 
-  /** Held while a run compares and saves: a second run at once is refused (it would report the same findings). */
-  lock(): Promise<() => void> {
-    return acquireLock(`${this.path}.lock`, { wait: false, staleMs: LOCK_STALE_MS, what: `The watch state ${this.path}` });
+  private readonly legacyPath: string | undefined;
+
+  /**
+   * Held while a run compares and saves: a second run at once is refused (it would report the same
+   * findings). Under it, a state an older crmctl kept under the profile's name is moved here, once.
+   */
+  async lock(): Promise<() => void> {
+    const release = await acquireLock(`${this.path}.lock`, { wait: false, staleMs: LOCK_STALE_MS, what: `The watch state ${this.path}` });
+    if (this.legacyPath && !existsSync(this.path) && existsSync(this.legacyPath)) {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      renameSync(this.legacyPath, this.path);
+    }
+    return release;
   }
 
   private load(): WatchFile | undefined {
@@ -64,7 +76,7 @@ export class WatchStore {
     try {
       const f = JSON.parse(readFileSync(this.path, 'utf8')) as WatchFile;
       // Written for this account only; a file that says otherwise was copied or edited: not trusted.
-      if (f.version !== 1 || String(f.company_id) !== String(this.account.companyId) || typeof f.seen !== 'object') return undefined;
+      if (f.version !== 1 || String(f.company_id) !== String(this.account.company_id) || typeof f.seen !== 'object') return undefined;
       return f;
     } catch (err) {
       throw new CliError(`The watch state ${this.path} is not valid JSON (${(err as Error).message}).`, undefined, `Delete it (or run crmctl watch --reset): the next run reports every finding as new.`);
@@ -89,14 +101,22 @@ export class WatchStore {
     const stamp = new Date().toISOString();
     const seen: Record<string, string> = {};
     for (const x of findings) seen[x.key] = before[x.key] ?? stamp;
-    const file: WatchFile = { version: 1, profile: this.account.profile, company_id: this.account.companyId, updated_at: stamp, as_of: asOf, seen };
+    const file: WatchFile = { version: 1, company_id: this.account.company_id, updated_at: stamp, as_of: asOf, seen };
     writeJsonAtomic(this.path, file);
   }
 
   /** Forgets what was seen: the next run reports every finding as new. */
   reset(): boolean {
-    if (!existsSync(this.path)) return false;
-    rmSync(this.path, { force: true });
-    return true;
+    // The old file too: otherwise the next run would move it in and its findings would count as seen.
+    const files = [this.path, this.legacyPath].filter((f): f is string => f !== undefined && existsSync(f));
+    for (const f of files) rmSync(f, { force: true });
+    return files.length > 0;
   }
+}
+
+/** The file name an older crmctl gave the state: `<profile>.<company id>.<hash of the API origin>.json`. */
+function legacyName(k: LegacyWatchKey): string {
+  const safe = (s: string) => s.replace(/[^\w.-]/g, '_');
+  const tag = createHash('sha256').update(k.baseUrl).digest('hex').slice(0, 12);
+  return `${safe(k.profile)}.${safe(String(k.companyId))}.${tag}.json`;
 }

@@ -18,6 +18,13 @@ export function rawCustomValues(cat: FieldCatalog, record: Rec): Rec {
   return out;
 }
 
+/** Does the record hold an amount of a monetary custom field without its currency (kept so by the service)? */
+export function lacksCurrency(cat: FieldCatalog, record: unknown): boolean {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return false;
+  const values = rawCustomValues(cat, record as Rec);
+  return cat.custom.some((f) => f.type === 'monetary' && values[f.key] !== undefined && values[f.key] !== null && !values[`${f.key}_currency`]);
+}
+
 /** An option value as its label: an id, or the `{id, label}` object that include_option_labels gives. */
 function label(cat: FieldCatalog, f: FieldInfo, v: unknown): unknown {
   if (v && typeof v === 'object' && 'label' in v) return (v as { label: unknown }).label;
@@ -26,15 +33,16 @@ function label(cat: FieldCatalog, f: FieldInfo, v: unknown): unknown {
 
 /**
  * One custom value as a named record carries it: option labels, `{ value, currency }` for money,
- * `{ value, until }` for ranges, anything else as the service gave it.
+ * `{ value, until }` for ranges, anything else as the service gave it. `currency`: the account's, for
+ * an amount stored without one (an export names it, so the file imports elsewhere as the service showed it).
  */
-export function namedValue(cat: FieldCatalog, f: FieldInfo, values: Rec): unknown {
+export function namedValue(cat: FieldCatalog, f: FieldInfo, values: Rec, currency?: string): unknown {
   const v = values[f.key];
   if (v === undefined || v === null) return v ?? null;
   switch (f.type) {
     case 'enum': return label(cat, f, v);
     case 'set': return (Array.isArray(v) ? v : [v]).map((x) => label(cat, f, x));
-    case 'monetary': return { value: v, currency: values[`${f.key}_currency`] ?? null };
+    case 'monetary': return { value: v, currency: values[`${f.key}_currency`] || currency || null };
     case 'daterange': case 'timerange': return { value: v, until: values[`${f.key}_until`] ?? null };
     default: return v;
   }
@@ -61,7 +69,7 @@ export function cellValue(cat: FieldCatalog, f: FieldInfo, values: Rec): unknown
  * field's name by `place`. A custom field named like a member of the record keeps the member; its
  * value goes under "<name> (custom)".
  */
-function byName(cat: FieldCatalog, record: unknown, place: (out: Rec, name: string, f: FieldInfo, value: unknown) => void): unknown {
+function byName(cat: FieldCatalog, record: unknown, place: (out: Rec, name: string, f: FieldInfo, value: unknown) => void, currency?: string): unknown {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return record;
   const rec = record as Rec;
   const values = rawCustomValues(cat, rec);
@@ -69,7 +77,7 @@ function byName(cat: FieldCatalog, record: unknown, place: (out: Rec, name: stri
   const out: Rec = {};
   for (const [k, v] of Object.entries(rec)) if (k !== 'custom_fields' && !hashKeys.has(k)) out[k] = v;
   for (const f of cat.custom) {
-    if (f.key in values) place(out, f.name in out ? `${f.name} (custom)` : f.name, f, namedValue(cat, f, values));
+    if (f.key in values) place(out, f.name in out ? `${f.name} (custom)` : f.name, f, namedValue(cat, f, values, currency));
   }
   return out;
 }
@@ -93,9 +101,10 @@ export function withCustomCells(cat: FieldCatalog, record: unknown, fields: read
 /**
  * The record as an export's CSV row holds it (and import reads back): custom values as columns named
  * like their fields, options as labels (several joined with ", "), a monetary field's currency in
- * "<name> currency" and a range's end in "<name> until" (the headers import maps to the companion keys).
+ * "<name> currency" and a range's end in "<name> until" (the headers import maps to the companion keys);
+ * `currency` names the account's for an amount stored without one (namedValue).
  */
-export function csvRecord(cat: FieldCatalog, record: unknown): unknown {
+export function csvRecord(cat: FieldCatalog, record: unknown, currency?: string): unknown {
   return byName(cat, record, (out, name, f, v) => {
     if (f.type === 'set') out[name] = Array.isArray(v) ? v.join(', ') : v;
     else if (f.type === 'monetary') {
@@ -105,5 +114,5 @@ export function csvRecord(cat: FieldCatalog, record: unknown): unknown {
       out[name] = (v as { value?: unknown } | null)?.value ?? null;
       out[`${name} until`] = (v as { until?: unknown } | null)?.until ?? null;
     } else out[name] = v;
-  });
+  }, currency);
 }

@@ -33,6 +33,24 @@ export function accountOf(ctx: Context, o: { ask?: boolean } = {}): Promise<Acco
 const seen = new WeakMap<Context, Promise<AccountIdentity>>();
 
 async function readAccount(ctx: Context, ask: boolean): Promise<AccountIdentity> {
+  const { origin, known, profile } = await knownOf(ctx, ask);
+  return { origin, company_id: known.company_id, user_id: known.user_id, ...profile };
+}
+
+/**
+ * The account's currency: its user's default currency (users/me), the one the service shows an amount
+ * stored without a currency in. An export writes such an amount with it, so the file imports into
+ * another account as the source showed it (a write needs the currency named). Read with the account
+ * (one users/me a token); a token known from before this was kept asks once more.
+ */
+export async function accountCurrency(ctx: Context): Promise<string | undefined> {
+  const first = await knownOf(ctx, false);
+  const known = first.known.currency === undefined ? (await knownOf(ctx, true)).known : first.known;
+  return known.currency ?? undefined;
+}
+
+/** What users/me said about this token (kept per token), the origin, and the profile that names it. */
+async function knownOf(ctx: Context, ask: boolean): Promise<{ origin: string; known: Known; profile: { profile?: string } }> {
   const creds = await (await ctx.credentials()).get();
   const origin = new URL(creds.baseUrl).origin;
   // Loaded here, not at the top: a command that only links to runs (an area's verbs) keeps the credentials
@@ -45,14 +63,14 @@ async function readAccount(ctx: Context, ask: boolean): Promise<AccountIdentity>
   const key = hashOf(`${origin}\u0000${JSON.stringify(creds.headers)}`);
   const cache = readCache(cacheFile);
   const known = cache[key];
-  if (known && !ask) return { origin, company_id: known.company_id, user_id: known.user_id, ...profile };
+  if (known && !ask) return { origin, known, profile };
   const [{ read }, { userOps }] = await Promise.all([import('../entry/prepare.js'), import('../api/operations/users.js')]);
-  const me = ((await read(ctx, userOps.me)) ?? {}) as { id?: unknown; company_id?: unknown };
+  const me = ((await read(ctx, userOps.me)) ?? {}) as { id?: unknown; company_id?: unknown; default_currency?: unknown };
   const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
-  const found: Known = { company_id: num(me.company_id), user_id: num(me.id) };
+  const found: Known = { company_id: num(me.company_id), user_id: num(me.id), currency: typeof me.default_currency === 'string' && me.default_currency ? me.default_currency : null };
   // An answer without them is not kept: the next command asks again.
   if (found.company_id !== null && found.user_id !== null) keep(ctx, cacheFile, cache, key, found);
-  return { origin, ...found, ...profile };
+  return { origin, known: found, profile };
 }
 
 function keep(ctx: Context, file: string, cache: Record<string, Known>, key: string, found: Known): void {
@@ -65,7 +83,8 @@ function keep(ctx: Context, file: string, cache: Record<string, Known>, key: str
   }
 }
 
-type Known = { company_id: number | null; user_id: number | null };
+/** `currency` is absent in what an older crmctl kept (then asked once more). */
+type Known = { company_id: number | null; user_id: number | null; currency?: string | null };
 
 function readCache(file: string): Record<string, Known> {
   try {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
@@ -38,6 +39,22 @@ describe('export formats', () => {
     // The names beside the link ids (so the file imports into another account): each linked list
     // read once, however many pages the export writes.
     expect(reqs.filter((q) => q.path !== '/api/v1/leads').map((q) => q.path)).toEqual(['/api/v2/dealFields', '/api/v2/organizations', '/api/v2/persons', '/api/v1/users', '/api/v1/leadLabels']);
+  });
+
+  it('an amount the service keeps without a currency is written with the account\'s (users/me read once, only then), so the file imports elsewhere', async () => {
+    const csv = await run(['export', 'organizations', '--format', 'csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [header, ...rows] = parse(csv.stdout) as string[][];
+    const at = header!.indexOf('Annual revenue');
+    expect(header!.slice(at, at + 2)).toEqual(['Annual revenue', 'Annual revenue currency']);
+    // The demo's dirt: Acme Corp. keeps 250000 with no currency; the account's users show amounts in EUR.
+    expect(rows.filter((l) => l.includes('Acme Corp.')).map((l) => l.slice(at, at + 2))).toEqual([['250000', 'EUR']]);
+    expect((await fx.requests()).filter((q) => q.path === '/api/v1/users/me')).toHaveLength(1);
+    await fx.clearRequests();
+    const nd = ndjson((await run(['export', 'organizations'])).stdout);
+    expect(nd.find((o) => o.name === 'Acme Corp.')?.fields).toMatchObject({ 'Annual revenue': { value: 250000, currency: 'EUR' } });
+    // Read once per token: the second export asks users/me no more.
+    expect((await fx.requests()).filter((q) => q.path === '/api/v1/users/me')).toHaveLength(0);
   });
 
   it('export --raw writes the service\'s records as they are: one read per page, nothing else', async () => {

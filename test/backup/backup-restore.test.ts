@@ -28,6 +28,13 @@ beforeAll(async () => {
   b = await startFixture({ seed: 'empty' });
   // B is a company with contact sync, as A is (a person's postal address, job title… exist only then).
   (b.sandbox.state.company as unknown as Record<string, unknown>).contact_sync_enabled = true;
+  // Kinds the demo lacks, so that restore carries each: a deal discount, deal and organization followers
+  // (two each: backup reads the followers of records with more than one).
+  for (const args of [
+    ['deals', 'discounts', 'add', '1', '--description', 'Loyalty', '--amount', '10', '--type', 'percentage'],
+    ['deals', 'followers', 'add', '1', '--user-id', '2'], ['deals', 'followers', 'add', '1', '--user-id', '3'],
+    ['organizations', 'followers', 'add', '1', '--user-id', '2'], ['organizations', 'followers', 'add', '1', '--user-id', '3'],
+  ]) expect((await runBin(args, { env: a.env })).code, args.join(' ')).toBe(0);
 });
 afterAll(async () => {
   await a?.close();
@@ -87,7 +94,8 @@ describe('backup → restore into another account → diff', () => {
     const r = await spawnCli(['restore', dir, '--resume'], { env: b.env, timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ {2}persons +14\/14$/m);
-    expect(r.stdout).toMatch(/^97 records created\.$/m);
+    expect(r.stdout).toMatch(/^ {2}deal-followers +2\/2$/m);
+    expect(r.stdout).toMatch(/^114 records created\.$/m);
 
     // 0 duplicates, 0 lost: B holds exactly what the backup holds, kind by kind (archived records included).
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
@@ -109,14 +117,45 @@ describe('backup → restore into another account → diff', () => {
     const idmap = readFileSync(join(restoreDirOf()!, 'idmap', 'organizations.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(idmap).toHaveLength(8);
 
+    // Discounts, installments, followers and files land on the mapped records; followers by user e-mail.
+    const bDealId = bDeal!.id;
+    expect((await b.collection('dealDiscounts')).map((x) => [x.deal_id, x.description, x.amount, x.type])).toEqual([[bDealId, 'Loyalty', 10, 'percentage']]);
+    const bUsers = new Map((await b.collection('users')).map((u) => [u.id, u.email]));
+    const followersOf = async (object: string, id: unknown) => (await b.collection('followers')).filter((f) => f.object === object && f.item_id === id).map((f) => bUsers.get(f.user_id)).sort();
+    // A's deal and organization are followed by Reggie and Sam, not by their owner Ada: the follow B added for
+    // its owner on create is removed, so B's lists are A's.
+    expect(await followersOf('deal', bDealId)).toEqual(['reggie.regular@example.com', 'sam.seller@example.com']);
+    expect(await followersOf('organization', bOrg!.id)).toEqual(['reggie.regular@example.com', 'sam.seller@example.com']);
+    expect((await a.collection('followers')).filter((f) => f.object === 'deal' && f.item_id === 1).map((f) => f.user_id).sort()).toEqual([2, 3]);
+    expect((await b.collection('dealInstallments')).filter((x) => x.deal_id === bDealId).map((x) => x.description)).toEqual(['Deposit', 'Second payment', 'Final payment']);
+    // Each file's bytes, downloaded from B, are the backup's (files/<old id>), on the mapped record.
+    const bFiles = await b.collection('files');
+    expect(bFiles.map((f) => f.file_name).sort()).toEqual((await a.collection('files')).map((f) => f.file_name).sort());
+    const licence = bFiles.find((f) => f.file_name === 'Acme licence agreement.pdf')!;
+    expect(licence.deal_id).toBe(bDealId);
+    const downloaded = join(workDir(), 'licence.pdf');
+    const dl = await runBin(['files', 'download', String(licence.id), '--out', downloaded], { env: b.env });
+    expect(dl.code, dl.stderr).toBe(0);
+    expect(readFileSync(downloaded)).toEqual(readFileSync(join(dir, 'files', '1')));
+    // A product's category lands as the target's option of the same label (added to B's Category field).
+    const categories = new Map((((await b.collection('productFields')).find((f) => f.field_code === 'category')?.options ?? []) as Array<{ id: number; label: string }>).map((o) => [o.id, o.label]));
+    const seat = (await b.collection('products')).find((p) => p.name === 'Analytics seat')!;
+    expect(categories.get(Number(seat.category))).toBe('Software');
+    expect(r.stderr).toMatch(/^Added 3 options to the product field Category: Software, Hardware, Services\.$/m);
+
     const report = JSON.parse(readFileSync(join(restoreDirOf()!, 'report.json'), 'utf8'));
     expect(report.failed).toEqual([]);
+    expect(report.not_carried.kinds).toEqual({});
+    expect(report.not_carried.fields.files).toEqual(['org_id (a file is uploaded to one item)', 'person_id (a file is uploaded to one item)', 'user_id']);
     expect(report.not_carried.never).toContain('add_time, update_time and other service-set times (the target sets them at the restore)');
 
     const d = await runBin(['diff', dir], { env: b.env });
     expect(d.code, d.stdout + d.stderr).toBe(0);
     expect(d.stdout).toMatch(/^Comparing .*acme with the account \(records paired by id map\):$/m);
-    for (const kind of ['organizations', 'persons', 'products', 'deals', 'deals-archived', 'deal-products', 'leads', 'leads-archived', 'projects', 'tasks', 'activities', 'notes', 'note-comments']) {
+    for (const kind of [
+      'organizations', 'organization-followers', 'persons', 'person-followers', 'products', 'deals', 'deals-archived', 'deal-products', 'deal-discounts', 'deal-installments',
+      'deal-participants', 'deal-followers', 'leads', 'leads-archived', 'projects', 'tasks', 'activities', 'notes', 'note-comments', 'files',
+    ]) {
       expect(d.stdout, kind).toMatch(new RegExp(`^ {2}${kind} +identical \\(\\d+\\)$`, 'm'));
     }
     expect(d.stdout).toMatch(/^Identical\.$/m);

@@ -42,8 +42,15 @@ describe('restore through faults', () => {
     const got = {
       organizations: (await b.collection('organizations')).length, persons: (await b.collection('persons')).length,
       deals: (await b.collection('deals')).length, activities: (await b.collection('activities')).length, notes: (await b.collection('notes')).length,
+      installments: (await b.collection('dealInstallments')).length, files: (await b.collection('files')).length,
+      personFollowers: (await b.collection('followers')).filter((f) => f.object === 'person').length,
     };
-    expect(got).toEqual({ organizations: n('organizations'), persons: n('persons'), deals: n('deals', 'deals-archived'), activities: n('activities'), notes: n('notes') });
+    // Person followers: the backup's lines (people followed by more than one user), and the owner's own follow of each other person.
+    const followed = new Set(readFileSync(join(dir, 'records', 'person-followers.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).person_id));
+    expect(got).toEqual({
+      organizations: n('organizations'), persons: n('persons'), deals: n('deals', 'deals-archived'), activities: n('activities'), notes: n('notes'),
+      installments: n('deal-installments'), files: n('files'), personFollowers: n('person-followers') + n('persons') - followed.size,
+    });
     // The faults happened, and some creates were answered by a look-up (or the test proves nothing).
     const log = await b.requests();
     expect(log.filter((x) => x.status >= 500).length).toBeGreaterThan(0);

@@ -63,9 +63,13 @@ describe('restore killed three times, resumed each time', () => {
     expect(await count('dealProducts')).toBeGreaterThanOrEqual(3);
     expect(await count('dealProducts')).toBeLessThan(9);
 
+    // Killed inside the second installment's create (committed, its answer lost): --resume settles it by looking up the deal's installments.
+    await killAt('deal_installment', 2, ['--resume']);
+    expect(await count('dealInstallments')).toBe(2);
+
     const r = await spawnCli(['restore', dir, '--resume'], { env: b.env, timeoutMs: 90_000 });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^97 records created\.$/m);
+    expect(r.stdout).toMatch(/^109 records created\.$/m);
 
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     const inBackup = (...kinds: string[]) => kinds.reduce((n, k) => n + m.kinds[k].count, 0);
@@ -73,6 +77,7 @@ describe('restore killed three times, resumed each time', () => {
       organizations: inBackup('organizations'), persons: inBackup('persons'), products: inBackup('products'), deals: inBackup('deals', 'deals-archived'),
       dealProducts: inBackup('deal-products'), leads: inBackup('leads', 'leads-archived'), projects: inBackup('projects', 'projects-archived'),
       projectTasks: inBackup('tasks'), activities: inBackup('activities'), notes: inBackup('notes'), noteComments: inBackup('note-comments'),
+      dealInstallments: inBackup('deal-installments'), files: inBackup('files'),
     };
     const got: Record<string, number> = {};
     for (const c of Object.keys(expected)) got[c] = (await b.collection(c)).length;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
-import { demoSandboxPerTest, journalEntries, workDir } from '../automation/helpers.js';
+import { control, demoSandboxPerTest, journalEntries, killWhen, workDir } from '../automation/helpers.js';
 
 let fx: SandboxFixture;
 demoSandboxPerTest((f) => (fx = f));
@@ -69,9 +69,44 @@ describe('crmctl dedupe --yes', () => {
     expect(await writes()).toEqual([]);
   }, 60_000);
 
+  it('kill -9 right after the second merge landed (before its answer), then --resume: each group merged once, no merge sent twice', async () => {
+    const cwd = workDir();
+    const state = join(cwd, 'persons.dedupe-state.ndjson');
+    const before = await alive('persons');
+    // Answers held back a little, so the kill lands between a merge done and its answer read.
+    await control(fx, 'PUT', 'faults', { latencyMs: 150, seed: 5 });
+    await fx.clearRequests();
+    let merged = 0;
+    const args = ['dedupe', 'persons', '--keep', 'oldest', '--region', 'EE', '--yes', '--state', state];
+    await killWhen(args, { ...fx.env }, (kill) => fx.sandbox.state.events.on((e) => {
+      if (e.action === 'delete' && e.object === 'person' && ++merged === 2) kill();
+    }));
+    await new Promise((r) => setTimeout(r, 400));
+    await control(fx, 'PUT', 'faults', {});
+    // Stopped mid-run: two merges landed, the second announced and never answered, the third not sent.
+    const entries = journalEntries(state);
+    const answered = new Set(entries.filter((e) => e.status === 'done').map((e) => e.key));
+    expect(entries.filter((e) => e.status === 'sending' && !answered.has(e.key)).map((e) => e.key)).toContain('merge:12');
+    expect(await writes()).toEqual(['PUT /api/v1/persons/11/merge {"merge_with_id":1}', 'PUT /api/v1/persons/12/merge {"merge_with_id":2}']);
+
+    const r = await runBin([...args, '--resume'], { env: fx.env, cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('cut off by a stop: the merged record is read first, never merged twice');
+    // The resumed run reads the cut-off merge's record (gone: merged) and sends only the one never sent.
+    const sent = await writes();
+    expect(sent).toEqual([
+      'PUT /api/v1/persons/11/merge {"merge_with_id":1}',
+      'PUT /api/v1/persons/12/merge {"merge_with_id":2}',
+      'PUT /api/v1/persons/13/merge {"merge_with_id":3}',
+    ]);
+    expect(await alive('persons')).toEqual(before.filter((id) => ![11, 12, 13].includes(id)));
+    const runId = journalEntries(state)[0].run_id as string;
+    expect(r.stdout).toBe(`Merged 2 persons into 2 kept; 0 failed (run ${runId}; merges cannot be undone).\n`);
+  }, 60_000);
+
   it('off a terminal without --yes: exit 2 naming --yes, nothing read or merged', async () => {
     await fx.clearRequests();
-    const r = await runBin(['dedupe', 'persons'], { env: fx.env, cwd: workDir() });
+    const r = await runBin(['dedupe', 'persons', '--keep', 'oldest'], { env: fx.env, cwd: workDir() });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: dedupe persons merges duplicates, which the service cannot undo (--dry-run shows the plan). Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).\n');
     expect(await fx.requests()).toEqual([]);

@@ -2,7 +2,8 @@
 // between two accounts), exit 8 on new findings at or above --fail-on, and --post to an incoming
 // webhook with nothing of the login in it.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -65,7 +66,7 @@ describe('crmctl watch', () => {
     await runCli(['watch', ...CHECKS, '--baseline'], { env });
     const reset = await runCli(['watch', '--reset'], { env });
     expect(reset.code).toBe(0);
-    expect(reset.stderr).toMatch(/^Forgot the findings profile default saw on company \d+\.\n$/);
+    expect(reset.stderr).toMatch(/^Forgot the findings watch saw on company \d+\.\n$/);
     expect((await runCli(['watch', ...CHECKS], { env })).code).toBe(8);
   });
 });
@@ -91,6 +92,25 @@ describe('crmctl watch: one state per profile and account', () => {
     const a = await runCli(['watch', ...CHECKS], { env });
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toBe('');
+  });
+});
+
+describe('crmctl watch: the state keyed by the account (as runs and the changes feed key theirs)', () => {
+  it('is kept as <host>.c<company>.u<user>.json; a state an older crmctl kept per profile is moved there once, its findings still seen', async () => {
+    const env = fresh();
+    expect((await runCli(['watch', ...CHECKS, '--baseline'], { env })).code).toBe(0);
+    const dir = join(env.CRMCTL_CONFIG_DIR!, 'watch');
+    const url = new URL(fx.sandbox.url);
+    const key = `http_${url.hostname}_${url.port}.c1.u1.json`.replace(/[^\w.-]/g, '_');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual([key]);
+    // As an older crmctl named it: <profile>.<company>.<hash of the API address>.json.
+    const legacy = `default.1.${createHash('sha256').update(fx.sandbox.url).digest('hex').slice(0, 12)}.json`;
+    renameSync(join(dir, key), join(dir, legacy));
+    const r = await runCli(['watch', ...CHECKS], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(dir, legacy))).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual([key]);
   });
 });
 

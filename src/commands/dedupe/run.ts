@@ -2,11 +2,12 @@ import { checkReader, readAll } from '../../entry/prepare.js';
 import type { Context } from '../../core/context.js';
 import { ValidationError } from '../../core/errors.js';
 import { settingsOf } from '../../health/audit/session.js';
-import { planDedupe, planText, type DedupeKind, type KeepRule } from '../../health/dedupe-plan.js';
+import { planDedupe, planText, withSurvivors, type DedupeKind, type KeepRule } from '../../health/dedupe-plan.js';
 import { renderDocument } from '../../output/report.js';
 
 export interface DedupeFlags {
-  keep: KeepRule;
+  /** Absent: a person picks each group's survivor on a terminal (the command refuses it elsewhere); a dry run keeps the oldest. */
+  keep?: KeepRule;
   similarity?: string;
   config?: string;
   region?: string;
@@ -34,10 +35,17 @@ export async function runDedupe(ctx: Context, kind: DedupeKind, flags: DedupeFla
   const { fieldCatalog } = await import('../../names/catalog.js');
   const catalog = await fieldCatalog(checkReader(ctx), kind === 'persons' ? 'person' : 'organization', ctx);
   const names = new Map(catalog.custom.map((f) => [f.key, f.name]));
-  const plan = planDedupe(kind, records, flags.keep, { match: own.match, threshold, region: cfg.phoneRegion }, names);
+  const settings = { match: own.match, threshold, region: cfg.phoneRegion };
+  const picking = !flags.dryRun && flags.keep === undefined;
+  // Picked on a terminal: the most complete record of each group is the default.
+  let plan = planDedupe(kind, records, flags.keep ?? (picking ? 'most-complete' : 'oldest'), settings, names);
+  if (picking && plan.groups.length) {
+    const { pickSurvivors } = await import('../../prompts/survivor.js');
+    plan = withSurvivors(plan, await pickSurvivors(ctx, plan, new Map(records.map((r) => [r.id, r]))));
+  }
   if (!flags.dryRun) {
     const { runDedupeWrite } = await import('../../health/dedupe-write.js');
-    const input = { keep: flags.keep, match: own.match, threshold, region: cfg.phoneRegion ?? null };
+    const input = { keep: flags.keep ?? 'picked', match: own.match, threshold, region: cfg.phoneRegion ?? null };
     await runDedupeWrite(ctx, plan, { get: table.get, merge: table.merge }, input, { state: flags.state ?? `${kind}.dedupe-state.ndjson`, resume: flags.resume, newRun: flags.newRun });
     return;
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { checkReader } from '../../entry/prepare.js';
 import type { Context } from '../../core/context.js';
 import { csvColumns, encoderFor } from '../../automation/encoders.js';
+import { currencyFor } from '../../automation/export.js';
 import { findExportResource } from '../../automation/resources.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { fieldCatalog } from '../../names/catalog.js';
@@ -43,7 +44,8 @@ async function writeSample(ctx: Context, picked: Picked, fakes: Pseudonyms, scru
   for (const kind of SAMPLE_KINDS) {
     const op = findExportResource(kind)!.op;
     const cat = op.cli.customFields ? await fieldCatalog(checkReader(ctx), op.cli.customFields, ctx) : undefined;
-    const base = picked[kind].map((r) => (cat ? csvRecord(cat, r) : r) as Rec);
+    const currency = cat ? await currencyFor(ctx, cat)(picked[kind]) : undefined;
+    const base = picked[kind].map((r) => (cat ? csvRecord(cat, r, currency) : r) as Rec);
     const columns = sampleColumns(kind, withNameColumns(csvColumns(op.cli.fields, base), op.cli.customFields), cat ? keptCustomColumns(cat) : new Set());
     const rows = base.map((r) => namesFromSample(r, picked));
     // Stage and pipeline names are configuration: read as an export reads them.

@@ -9,10 +9,12 @@
  * titles of deals, leads, projects and tasks, subjects of activities and calls, the bodies of notes and
  * comments (a fake per text: each stays distinct, so a restore's look-up by content still finds one);
  * what is dropped: addresses, web sites, birthdays, people's notes, descriptions, lost and archive
- * reasons, meeting links, files' bytes and names. Ids and links stay: they are the copy's structure.
+ * reasons, meeting links; files' names are faked and their bytes replaced by a short stand-in text.
+ * Ids and links stay: they are the copy's structure.
  */
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -89,21 +91,31 @@ export async function anonymizedCopy(dir: string, manifest: Manifest, to: string
   }
 
   mkdirSync(paths.recordsDir(to), { recursive: true });
+  const standIns = { count: 0, bytes: 0 };
   for (const k of BACKUP_KINDS) {
     const from = paths.records(dir, k.name);
     if (!existsSync(from)) continue;
     const out = createWriteStream(paths.records(to, k.name));
     const types = k.itemType ? schemas.get(k.itemType) : undefined;
     for await (const r of lines(from)) {
-      if (!out.write(`${JSON.stringify(anonymize(k.name, r, fakes, types))}\n`)) await once(out, 'drain');
+      const rec = anonymize(k.name, r, fakes, types);
+      if (k.name === 'files' && r.id !== undefined && r.id !== null) {
+        // A file's content is the customers': the copy holds a stand-in, so the file (its fake name, its links) is still restored.
+        const body = Buffer.from(`Anonymized copy of file ${String(r.id)}: its content stays in the account.\n`);
+        mkdirSync(paths.files(to), { recursive: true });
+        writeFileSync(paths.file(to, String(r.id)), body);
+        rec.bytes_sha256 = `sha256:${createHash('sha256').update(body).digest('hex')}`;
+        standIns.count++;
+        standIns.bytes += body.length;
+      }
+      if (!out.write(`${JSON.stringify(rec)}\n`)) await once(out, 'drain');
     }
     out.end();
     await once(out, 'finish');
   }
   copyText(join(dir, 'fields'), join(to, 'fields'), (s) => scrub.text(s));
   copyText(paths.config(dir), paths.config(to), (s) => scrub.text(s));
-  // Files' bytes are left behind (restore does not upload them; their content is the customers').
-  writeJsonAtomic(paths.manifest(to), { ...manifest, kinds: await manifestKinds(to), files: { count: 0, bytes: 0, skipped: manifest.files.count } });
+  writeJsonAtomic(paths.manifest(to), { ...manifest, kinds: await manifestKinds(to), files: { ...standIns, skipped: 0 } });
 }
 
 /** One record with its people's data replaced (a copy). */

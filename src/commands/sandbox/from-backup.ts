@@ -21,11 +21,10 @@ import { dirSide } from '../../backup/side.js';
 import type { Context } from '../../core/context.js';
 import { prepare, read } from '../../entry/prepare.js';
 import { accountOf } from '../../runs/account.js';
-import { sandboxContext, type FromDir, type LoadOptions, type Loaded } from './from-dir-types.js';
+import { CONTACT_SYNC_FIELDS, sandboxContext, type FromDir, type LoadOptions, type Loaded } from './from-dir-types.js';
 import { applyConfig } from '../backup/config-steps.js';
 
 /** Persons' members that exist only when the company has contact sync (the interface, Person). */
-const CONTACT_SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'];
 
 export async function loadBackup(ctx: Context, sandbox: { url: string; issueToken(): { access_token: string } }, from: FromDir, manifest: Manifest, o: LoadOptions): Promise<Loaded> {
   const work = mkdtempSync(join(tmpdir(), 'crmctl-from-backup-'));

@@ -32,6 +32,9 @@ export interface Loaded {
   anonymized?: boolean;
 }
 
+/** A person's members that exist only when the company has contact sync (interface: persons). */
+export const CONTACT_SYNC_FIELDS = ['ims', 'postal_address', 'notes', 'birthday', 'job_title'];
+
 /** How a backup is loaded (`--anonymize`; the company's switches a restore needs, set on the sandbox itself). */
 export interface LoadOptions {
   anonymize: boolean;

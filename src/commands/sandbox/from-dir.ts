@@ -10,7 +10,7 @@ import { CliError, PartialFailureError, UsageError, ValidationError } from '../.
 import { paths, readManifest } from '../../backup/format.js';
 import { SAMPLE_KINDS, type SampleKind } from '../pull/sample-policy.js';
 import { remapColumn } from './remap-column.js';
-import { sandboxContext, type FromDir, type LoadOptions, type Loaded } from './from-dir-types.js';
+import { CONTACT_SYNC_FIELDS, sandboxContext, type FromDir, type LoadOptions, type Loaded } from './from-dir-types.js';
 
 export type { FromDir, LoadOptions, Loaded } from './from-dir-types.js';
 
@@ -81,6 +81,8 @@ export async function loadFromDir(ctx: Context, sandbox: { url: string; issueTok
       else for (const entry of Object.values(readState(statePath).records)) loaded.records[entry.kind] = (loaded.records[entry.kind] ?? 0) + 1;
     }
     const dealIds = new Map<string, string>();
+    const persons = from.samples.find((s) => s.kind === 'persons');
+    if (persons && o.enableContactSync && (await usesContactSync(persons.file))) o.enableContactSync();
     for (const { kind, file } of from.samples) {
       let input = file;
       let lineOf = (line: number) => line;
@@ -129,6 +131,16 @@ async function importSample(ctx: Context, kind: SampleKind, file: string, input:
 function results(path: string): Array<{ line: number; id?: unknown; error?: string }> {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; id?: unknown; error?: string });
+}
+
+/** Did the sample's source company have contact sync? Its persons' members that need it hold values then. */
+async function usesContactSync(file: string): Promise<boolean> {
+  const { readRows } = await import('../../automation/rows.js');
+  let at: number[] = [];
+  for await (const row of readRows(file, 'csv', (h) => (at = h.flatMap((c, i) => (CONTACT_SYNC_FIELDS.includes(c) ? [i] : []))))) {
+    if (row.kind === 'csv' && at.some((i) => (row.cells[i] ?? '') !== '')) return true;
+  }
+  return false;
 }
 
 /** The file's `id` column (the source account's ids) paired with the ids the rows got here. */

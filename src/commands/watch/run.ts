@@ -6,6 +6,7 @@ import { checkPostUrl, postFindings, postText } from '../../health/post.js';
 import type { Severity } from '../../health/types.js';
 import { WatchStore } from '../../health/watch-store.js';
 import { renderRecords } from '../../output/render.js';
+import { accountOf } from '../../runs/account.js';
 
 export async function runWatch(ctx: Context, flags: AuditFlags & { failOn: Severity; post?: string; baseline: boolean; reset: boolean }): Promise<void> {
   const { cfg, asOf } = settingsOf(flags);
@@ -16,9 +17,10 @@ export async function runWatch(ctx: Context, flags: AuditFlags & { failOn: Sever
   const { userOps } = await import('../../api/operations/users.js');
   const me = (await read(ctx, userOps.me, {})) as { company_id?: number; company_name?: string } | undefined;
   if (me?.company_id === undefined) throw new Error('internal: users/me answered without company_id');
-  const store = new WatchStore(ctx.env, { profile, companyId: me.company_id, baseUrl });
+  // Keyed by the account as every per-account state is; the file an older crmctl kept per profile is moved in once.
+  const store = new WatchStore(ctx.env, await accountOf(ctx), { profile, companyId: me.company_id, baseUrl });
   if (flags.reset) {
-    ctx.io.stderr.write(store.reset() ? `Forgot the findings profile ${profile} saw on company ${me.company_id}.\n` : `Nothing to forget: profile ${profile} has not watched company ${me.company_id}.\n`);
+    ctx.io.stderr.write(store.reset() ? `Forgot the findings watch saw on company ${me.company_id}.\n` : `Nothing to forget: watch has not run on company ${me.company_id}.\n`);
     return;
   }
   const release = await store.lock();

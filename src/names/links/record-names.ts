@@ -39,9 +39,10 @@ export class RecordNames {
    * Copies of the records with each link's name right after its id member (`org_id`, `org_name`),
    * and, with `custom`, the custom values by field name: under `fields` (NDJSON, JSON: the member
    * import and `--field` take) or as the CSV cells of src/names/read.ts csvRecord (columns by name).
-   * `only`: the name columns to fill (the others are not read).
+   * `only`: the name columns to fill (the others are not read). `custom.currency`: the account's, for
+   * an amount stored without one (src/names/read.ts namedValue).
    */
-  async annotate(records: unknown[], opts: { custom?: { catalog: FieldCatalog; form: 'fields' | 'cells' }; only?: readonly string[] } = {}): Promise<unknown[]> {
+  async annotate(records: unknown[], opts: { custom?: { catalog: FieldCatalog; form: 'fields' | 'cells'; currency?: string }; only?: readonly string[] } = {}): Promise<unknown[]> {
     const { custom } = opts;
     const recs = records.filter((r): r is Rec => Boolean(r) && typeof r === 'object' && !Array.isArray(r));
     const named = new Map<string, Map<string, string>>();
@@ -71,8 +72,8 @@ export class RecordNames {
         out[c.name] = c.many ? (custom?.form === 'cells' && list.some((x) => x.includes(',')) ? JSON.stringify(list) : list) : (list[0] ?? null);
       }
       if (!custom || !linked) return out;
-      if (custom.form === 'cells') return namedCustomCells(custom.catalog, csvRecord(custom.catalog, out) as Rec, linked);
-      const fields = fieldsOf(custom.catalog, r as Rec, linked);
+      if (custom.form === 'cells') return namedCustomCells(custom.catalog, csvRecord(custom.catalog, out, custom.currency) as Rec, linked);
+      const fields = fieldsOf(custom.catalog, r as Rec, linked, custom.currency);
       return Object.keys(fields).length ? { ...out, fields } : out;
     });
   }
@@ -140,11 +141,11 @@ export class RecordNames {
  * import row, a fixture): option labels, `{value, currency}` for money, "START/END" for ranges, a
  * linked record's name (a user's e-mail). Only values that are set.
  */
-export function fieldsOf(cat: FieldCatalog, record: Rec, linked: Map<LinkKind, Map<string, string>>): Rec {
+export function fieldsOf(cat: FieldCatalog, record: Rec, linked: Map<LinkKind, Map<string, string>>, currency?: string): Rec {
   const values = rawCustomValues(cat, record);
   const out: Rec = {};
   for (const f of cat.custom) {
-    const v = namedValue(cat, f, values);
+    const v = namedValue(cat, f, values, currency);
     if (v === null || v === undefined) continue;
     out[f.name] = fieldValue(f, v, linked);
   }

@@ -46,6 +46,20 @@ export function recordChanges(state: SandboxState, object: string, before: Recor
   }
 }
 
+/**
+ * An update a handler makes itself (a merge moving records to the kept one, filling the kept one's
+ * contacts), logged as an update request is: the vendor's changelog records a field change on every
+ * update, whatever operation made it.
+ */
+export function loggedUpdate<T extends { id: number }>(
+  state: SandboxState, object: string, col: { get(id: number): T | undefined; update(id: number, patch: Partial<T>, w: { userId?: number }): T },
+  id: number, patch: Partial<T>, req: SandboxRequest, time: string,
+): void {
+  const before = structuredClone(col.get(id)) as unknown as Record<string, unknown>;
+  const after = col.update(id, patch, { userId: req.userId }) as unknown as Record<string, unknown>;
+  recordChanges(state, object, before, after, req.userId, time, String(req.headers['user-agent'] ?? '') || null);
+}
+
 export const changesOf = (state: SandboxState, object: string, itemId: number): Change[] =>
   changes(state).filter((c) => c.object === object && c.item_id === itemId);
 

@@ -6,7 +6,7 @@ import { objectBody, rejectUnknown, reqInt } from '../../http/validate.js';
 import type { Organization } from '../../store/records.js';
 import type { AreaModule, HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee } from '../../engine/access.js';
-import { changelogRoute } from '../../engine/changelog.js';
+import { changelogRoute, loggedUpdate } from '../../engine/changelog.js';
 import { crudRoutes, loadRecord } from '../../engine/crud.js';
 import { followerRoutes, moveFollowers } from '../../engine/followers.js';
 import { searchRoute } from '../../engine/search.js';
@@ -29,14 +29,15 @@ function merge(req: SandboxRequest, ctx: HandlerContext) {
   if (!into) throw invalid('merge_with_id', `no organization with id ${target}`);
   if (!canSee(state, req.user, into)) throw invalid('merge_with_id', `organization ${target} is not visible to you`);
   const w = { userId: req.userId };
-  for (const p of state.persons.filter((x) => x.org_id === o.id)) state.persons.update(p.id, { org_id: into.id }, w);
-  for (const d of state.deals.filter((x) => x.org_id === o.id)) state.deals.update(d.id, { org_id: into.id }, w);
+  const now = ctx.now().toISOString();
+  // The persons and deals moved are logged as any update is (their org_id changed).
+  for (const p of state.persons.filter((x) => x.org_id === o.id)) loggedUpdate(state, 'person', state.persons, p.id, { org_id: into.id }, req, now);
+  for (const d of state.deals.filter((x) => x.org_id === o.id)) loggedUpdate(state, 'deal', state.deals, d.id, { org_id: into.id }, req, now);
   for (const a of state.activities.filter((x) => x.org_id === o.id)) state.activities.update(a.id, { org_id: into.id }, w);
   for (const n of state.notes.filter((x) => x.org_id === o.id)) state.notes.update(n.id, { org_id: into.id }, w);
   for (const f of state.files.filter((x) => x.org_id === o.id)) state.files.update(f.id, { org_id: into.id }, w);
   for (const l of state.leads.filter((x) => x.organization_id === o.id)) state.leads.update(l.id, { organization_id: into.id }, w);
   moveFollowers(state, 'organization', o.id, into.id);
-  const now = ctx.now().toISOString();
   state.organizations.markDeleted(o.id, { is_deleted: true, update_time: now } as Partial<Organization>, w);
   const m = state.organizations.get(into.id)!;
   return ok({ id: m.id, name: m.name, owner_id: m.owner_id, add_time: v1Time(m.add_time), update_time: v1Time(m.update_time), active_flag: true, merge_what_id: o.id });

@@ -9,6 +9,7 @@ import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee } from '../../engine/access.js';
 import { defaultVisibility } from '../roles/store.js';
 import { addressRule } from '../../engine/address.js';
+import { loggedUpdate } from '../../engine/changelog.js';
 import { crudRoutes } from '../../engine/crud.js';
 import { addFollower, moveFollowers } from '../../engine/followers.js';
 import type { Input, ResourceSpec } from '../../engine/resource.js';
@@ -104,7 +105,9 @@ function merge(req: SandboxRequest, ctx: HandlerContext) {
   if (!canSee(state, req.user, into)) throw invalid('merge_with_id', `person ${target} is not visible to you`);
   const w = { userId: req.userId };
   // Children move to the kept person; emails and phones it lacks are added (not primary).
-  for (const d of state.deals.filter((x) => x.person_id === p.id)) state.deals.update(d.id, { person_id: into.id }, w);
+  const now = ctx.now().toISOString();
+  // Logged as any update is: the deals moved, and the kept person's contacts (below).
+  for (const d of state.deals.filter((x) => x.person_id === p.id)) loggedUpdate(state, 'deal', state.deals, d.id, { person_id: into.id }, req, now);
   for (const a of state.activities.filter((x) => x.person_id === p.id)) state.activities.update(a.id, { person_id: into.id }, w);
   for (const n of state.notes.filter((x) => x.person_id === p.id)) state.notes.update(n.id, { person_id: into.id }, w);
   for (const f of state.files.filter((x) => x.person_id === p.id)) state.files.update(f.id, { person_id: into.id }, w);
@@ -112,8 +115,8 @@ function merge(req: SandboxRequest, ctx: HandlerContext) {
   for (const x of state.participants.filter((y) => y.person_id === p.id)) state.participants.update(x.id, { person_id: into.id }, { silent: true });
   moveFollowers(state, 'person', p.id, into.id);
   const add = (mine: Person['emails'], theirs: Person['emails']) => [...mine, ...theirs.filter((e) => !mine.some((m) => m.value.toLowerCase() === e.value.toLowerCase())).map((e) => ({ ...e, primary: false }))];
-  state.persons.update(into.id, { emails: add(into.emails, p.emails), phones: add(into.phones, p.phones), org_id: into.org_id ?? p.org_id, update_time: ctx.now().toISOString() }, w);
-  state.persons.markDeleted(p.id, { is_deleted: true, update_time: ctx.now().toISOString() }, w);
+  loggedUpdate(state, 'person', state.persons, into.id, { emails: add(into.emails, p.emails), phones: add(into.phones, p.phones), org_id: into.org_id ?? p.org_id, update_time: now }, req, now);
+  state.persons.markDeleted(p.id, { is_deleted: true, update_time: now }, w);
   return ok({ ...v1Person(state, state.persons.get(into.id)!), merge_what_id: p.id });
 }
 
