@@ -393,7 +393,7 @@ async function record(run: Run, outcomes: Map<number, Outcome>, outcome: Outcome
   if ('error' in rest) {
     const { error, ...more } = rest;
     await run.failed(String(line), error, { ...more, ...extra });
-  } else await run.done(String(line), { ...rest, ...extra });
+  } else run.doneLater(String(line), { ...rest, ...extra });
 }
 
 /** A settled row's outcome as its last journal entry says. */

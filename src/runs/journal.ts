@@ -13,15 +13,29 @@ export class Journal {
   private fd: number;
   private queue: Array<{ text: string; resolve: () => void; reject: (err: unknown) => void }> = [];
   private running: Promise<void> | undefined;
+  /** The first failure of an entry nobody waited for: thrown by the next append that waits, or by close. */
+  private lost: unknown;
 
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a', 0o600);
   }
 
   append(entry: Record<string, unknown>): Promise<void> {
+    if (this.lost !== undefined) return Promise.reject(this.lost);
     return new Promise((resolve, reject) => {
       this.queue.push({ text: `${JSON.stringify(entry)}\n`, resolve, reject });
       this.running ??= this.drain();
+    });
+  }
+
+  /**
+   * Queues an entry without waiting for the disk: it goes out with the next batch (the next entry
+   * that waits, or close). For an entry whose loss in a kill -9 costs only a look-up on --resume (an
+   * outcome after its "sending" entry), so the caller's next write does not wait for a sync of its own.
+   */
+  appendLater(entry: Record<string, unknown>): void {
+    this.append(entry).catch((err: unknown) => {
+      this.lost ??= err;
     });
   }
 
@@ -48,6 +62,7 @@ export class Journal {
   async close(): Promise<void> {
     while (this.running) await this.running;
     closeSync(this.fd);
+    if (this.lost !== undefined) throw this.lost;
   }
 
   /** Entries of a journal; a torn last line (killed mid-write) is ignored. */
