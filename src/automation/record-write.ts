@@ -17,7 +17,7 @@ import type { Envelope } from '../api/call.js';
 import { operationEffect } from '../api/effect.js';
 import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
-import { AmbiguousWriteError, ApiError, CliError, NetworkError, NotFoundError } from '../core/errors.js';
+import { AmbiguousWriteError, ApiError, AuthError, CliError, NetworkError, NotFoundError } from '../core/errors.js';
 import { read, type Prepared } from '../entry/prepare.js';
 import { recordedValue } from '../runs/command-line.js';
 import { recordingOn } from '../runs/recording.js';
@@ -64,13 +64,14 @@ export async function recordedWrite<T extends { envelope: Envelope }>(ctx: Conte
     costSince,
     ...(door.kind === 'mcp' ? { mcp: door.mcp } : {}),
   });
-  // The record never stops a write: when the account cannot be read (a token without the base scope),
-  // the write goes out unrecorded, and a write that then lands says so.
+  // A permission the record lacks never stops a write: when the account cannot be read (a token without
+  // the base scope), the write goes out unrecorded, and a write that then lands says so. Any other failure
+  // (a redirect, the service down) stops the command before its write, as the write itself would fail.
   let notRecorded: CliError | undefined;
   try {
     await run.begin();
   } catch (err) {
-    if (!(err instanceof CliError)) throw err;
+    if (!(err instanceof AuthError)) throw err;
     notRecorded = err;
     await run.discard();
   }
@@ -134,6 +135,8 @@ async function currentRecord(ctx: Context, get: Operation, id: string | number):
     if (!(err instanceof CliError)) throw err;
     // Gone already: the write will say so itself.
     if (err instanceof NotFoundError) return undefined;
+    // Anything but a permission refusal (a redirect, the service down) stops the command before its write.
+    if (!(err instanceof AuthError)) throw err;
     ctx.debug(`record: ${get.id} ${id} could not be read before the write (${err.message}); its prior values are not kept`);
     return undefined;
   }

@@ -57,7 +57,8 @@ describe('a 400 from the service', () => {
       'error: The service answered 400 for POST /v1/subscriptions/recurring: deal_id: deal 4 already has a subscription (id 1); a deal can have only one. It refused the input; nothing was changed.\n' +
         'hint: Validation failed. Check the named field.\n',
     );
-    expect((await fx.requests()).map((q) => q.status)).toEqual([400]);
+    // Before the write, the record asks whose account the token is (users/me, once a token).
+    expect((await fx.requests()).map((q) => [q.method, q.path, q.status])).toEqual([['GET', '/api/v1/users/me', 200], ['POST', '/v1/subscriptions/recurring', 400]]);
     expect(await fx.collection('subscriptions')).toEqual(before);
   });
 });
