@@ -28,9 +28,9 @@ function profileJson(f: SandboxFixture): string {
 }
 
 /** The user and company the fixture's token belongs to, as the service says (GET users/me). */
-async function me(f: SandboxFixture = fx, token = f.env.CRMCTL_ACCESS_TOKEN!): Promise<{ id: number; company_id: number }> {
+async function me(f: SandboxFixture = fx, token = f.env.CRMCTL_ACCESS_TOKEN!): Promise<{ id: number; company_id: number; default_currency: string }> {
   const res = await fetch(`${f.sandbox.url}/api/v1/users/me`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await res.json()) as { data: { id: number; company_id: number } }).data;
+  return ((await res.json()) as { data: { id: number; company_id: number; default_currency: string } }).data;
 }
 
 /** The watermark file of the fixture's account (API origin, company, user) and a set of kinds. */
@@ -378,7 +378,7 @@ describe('crmctl changes', () => {
     expect((await fx.requests()).map((q) => q.path)).toEqual(['/api/v1/recents']);
     expect(existsSync(await watermarkFile('deals'))).toBe(true);
     const cache = JSON.parse(readFileSync(join(env.CRMCTL_CONFIG_DIR!, 'runs', 'accounts.json'), 'utf8'));
-    expect(Object.values(cache)).toEqual([{ company_id: (await me()).company_id, user_id: (await me()).id }]);
+    expect(Object.values(cache)).toEqual([{ company_id: (await me()).company_id, user_id: (await me()).id, currency: (await me()).default_currency }]);
     // --since 1h counts on the service's clock: users/me is read for its Date header, once.
     await fx.clearRequests();
     expect((await run(['changes', '--since', '1h', '--types', 'deals', '--peek'])).code).toBe(0);
