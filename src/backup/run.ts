@@ -71,13 +71,6 @@ interface PageEntry extends ItemEntry {
   cost: number;
 }
 
-/** A list page as read, before anything of it is written. */
-interface PageRead {
-  records: Rec[];
-  after: string | number | undefined;
-  cost: number;
-}
-
 const ITEM_TYPES = ['deal', 'person', 'organization', 'product', 'activity', 'project'] as const;
 /** Reference kinds written from what pull read: config kind → records file. */
 const REFERENCE: Record<string, string> = { pipeline: 'pipelines', stage: 'stages', 'lead-label': 'lead-labels', 'activity-type': 'activity-types', board: 'boards', phase: 'phases' };
@@ -110,26 +103,14 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
   try {
     await run.begin();
     await b.clock();
-    // The configuration is read beside the records, not before them: its files (config/, fields/, the
-    // reference kinds' records files) are not the lists' files, and each side journals its own entries.
-    // The configuration's failure stops the lists at their next page; nothing is paused before both have settled.
-    const config = b.done.has('config') ? undefined : b.config();
-    config?.catch(() => undefined);
-    try {
-      // The survey: the deals' count and the first page of every list (the backup's own pages, not
-      // read twice) price the rest before it starts.
-      const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? b.dealCount() : undefined;
-      count?.catch(() => undefined);
-      for (const p of passes) if (b.state(p).page === 0) await b.step(p, skip);
-      const e = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals: await count });
-      if (e.tokens > 0) budgetNotice(ctx, http, e);
-      for (const p of passes) while (!b.state(p).done) await b.step(p, skip, true);
-    } catch (err) {
-      await Promise.allSettled([config]);
-      // The configuration's own failure is the cause when it stopped the lists.
-      throw b.configError ?? err;
-    }
-    await config;
+    if (!b.done.has('config')) await b.config();
+    // The survey: the deals' count and the first page of every list (the backup's own pages, not
+    // read twice) price the rest before it starts.
+    const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? await b.dealCount() : undefined;
+    for (const p of passes) if (b.state(p).page === 0) await b.step(p, skip);
+    const e = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals: count });
+    if (e.tokens > 0) budgetNotice(ctx, http, e);
+    for (const p of passes) while (!b.state(p).done) await b.step(p, skip);
     b.closeSinks();
     const manifest = await b.manifest(options);
     writeJsonAtomic(paths.manifest(o.out), manifest);
@@ -193,8 +174,6 @@ class Backup {
   /** Lines and sha256 of the records files this run wrote whole (manifest.ts reads the others). */
   private readonly hashes = new Map<string, RunningHash>();
   private readonly downloaded = new Map<string, { sha256: string; bytes: number }>();
-  /** The next page of the list being read, requested ahead (see step). */
-  private ahead: { kind: string; next: string | number; page: Promise<PageRead> } | undefined;
   private startedAt: string | undefined;
   private companyName: string | null = null;
   private spent = 0;
@@ -245,20 +224,8 @@ class Backup {
     await this.append({ key: 'clock', status: 'done', op: 'read', started_at: this.startedAt, company_name: this.companyName, cost: userOps.me.cost ?? 0 });
   }
 
-  /** The configuration step's failure: the lists stop at their next page and report it. */
-  configError: unknown;
-
   /** Pull's files, the field catalogs and the ids of configuration and users. */
   async config(): Promise<void> {
-    try {
-      await this.readConfig();
-    } catch (err) {
-      this.configError = err;
-      throw err;
-    }
-  }
-
-  private async readConfig(): Promise<void> {
     const pulled = await this.o.pull(this.ctx, paths.config(this.o.out));
     let cost = pulled.cost;
     const { fieldCatalog } = await import('../names/catalog.js');
@@ -291,35 +258,25 @@ class Backup {
     return Number.isFinite(n) ? n : undefined;
   }
 
-  /**
-   * One page of a list and its children: written, fsynced, journaled. `readAhead`: the list's next page is
-   * requested as soon as this one's cursor is known, so it travels while this page's children are read and its
-   * lines written (two pages held at most; it is journaled only by its own step, after its own writes).
-   */
-  async step(p: ListPass, skip: Set<string>, readAhead = false): Promise<void> {
+  /** One page of a list and its children: written, fsynced, journaled. */
+  async step(p: ListPass, skip: Set<string>): Promise<void> {
     if (this.run.stopping) throw this.run.stoppedError(`${this.written} records written to ${this.o.out}`);
-    if (this.configError !== undefined) throw this.configError;
     const st = this.state(p);
-    const ahead = this.ahead?.kind === p.kind && this.ahead.next === st.next ? this.ahead.page : undefined;
-    this.ahead = undefined;
-    const { records, after, cost: listCost } = await (ahead ?? this.readPage(p, st.next));
-    let cost = listCost;
-    if (readAhead && after !== undefined) {
-      const page = this.readPage(p, after);
-      // Awaited by the next step; a failure while this page is still being written is reported there (or
-      // dropped with the run when this page fails first), never as an unhandled rejection.
-      page.catch(() => undefined);
-      this.ahead = { kind: p.kind, next: after, page };
-    }
-    // A page's child lists are read side by side (each in its own order): the service's rate limit and the
-    // cost governor pace them as they pace any concurrent reads.
-    const wanted = (p.children ?? []).filter((c) => !skip.has(c.kind));
-    const got = await Promise.all(wanted.map((c) => this.children(c, records)));
+    const op = await p.op();
+    const query: Rec = { ...p.query };
+    if (op.pagination !== 'none') query.limit = op.maxLimit ?? 500;
+    if (st.next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = st.next;
+    const { envelope } = await callOperation(this.http, op, await prepare(this.ctx, op, { query }));
+    let cost = op.cost ?? 0;
+    const records = list(recordsOf(op, envelope));
+    const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
     const lines = new Map<string, Rec[]>([[p.kind, records]]);
-    wanted.forEach((c, i) => {
-      lines.set(c.kind, got[i]!.rows);
-      cost += got[i]!.cost;
-    });
+    for (const c of p.children ?? []) {
+      if (skip.has(c.kind)) continue;
+      const got = await this.children(c, records);
+      lines.set(c.kind, got.rows);
+      cost += got.cost;
+    }
     if (p.bytes && this.o.fileBytes) cost += await this.bytes(records);
     // Every file the page touched is on disk before the entry that names its length. A child list the page
     // left empty (most deals have no discounts or followers) is neither written nor synced: one fsync less each.
@@ -340,18 +297,6 @@ class Backup {
     st.done = after === undefined;
     this.written += records.length;
     this.progress.update(this.written, { extra: p.kind });
-  }
-
-  /** One page of a list's own records and the cursor of the next (undefined: the list is done). */
-  private async readPage(p: ListPass, next: string | number | undefined): Promise<PageRead> {
-    const op = await p.op();
-    const query: Rec = { ...p.query };
-    if (op.pagination !== 'none') query.limit = op.maxLimit ?? 500;
-    if (next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = next;
-    const { envelope } = await callOperation(this.http, op, await prepare(this.ctx, op, { query }));
-    const records = list(recordsOf(op, envelope));
-    const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
-    return { records, after, cost: op.cost ?? 0 };
   }
 
   /** The children of a page's records (see read-plan.ts for which records have any). */
