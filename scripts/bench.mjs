@@ -68,3 +68,5 @@ if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL
 if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-backup.mjs', import.meta.url).pathname], { stdio: 'inherit' });
 // Restore pacing: the demo plus 20k deals restored into a sandbox with a low burst limit (scripts/bench-restore.mjs).
 if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-restore.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+// The record of changes: an import of 10k rows with the record on vs off, and single writes' prior-value reads (scripts/bench-record.mjs).
+if (process.env.BENCH_STARTUP_ONLY !== '1') spawnSync(process.execPath, [new URL('./bench-record.mjs', import.meta.url).pathname], { stdio: 'inherit' });

@@ -159,3 +159,13 @@ export function show(v: unknown): string {
   if (isObject(v)) return v.value !== undefined ? `${String(v.value)}${v.currency ? ` ${String(v.currency)}` : ''}` : JSON.stringify(v);
   return typeof v === 'string' ? JSON.stringify(v) : String(Array.isArray(v) ? v.join(',') : v);
 }
+
+/** The values of `rec` at the members `body` sets (custom fields inside their object): what an undo puts back. */
+export function priorValues(rec: Rec, body: Rec): Rec {
+  const out: Rec = {};
+  for (const [k, v] of Object.entries(body)) {
+    const was = rec[k];
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && was && typeof was === 'object' && !Array.isArray(was) ? priorValues(was as Rec, v as Rec) : (was ?? null);
+  }
+  return out;
+}

@@ -8,7 +8,9 @@ import type { HttpResponse } from '../http/types.js';
 import type { FieldSpec } from '../input/fields.js';
 import { operationFields } from '../input/operation-input.js';
 import { renderDocument } from '../output/report.js';
-import { changesOf, holds, leaves, show, tally, type Naming } from './bulk-update-changes.js';
+import { changesOf, holds, leaves, priorValues, show, tally, type Naming } from './bulk-update-changes.js';
+
+export { priorValues } from './bulk-update-changes.js';
 import { planJson, planText, type BulkPlan } from './bulk-update-plan.js';
 import { recordsByIds, recordsOfFilter, selectionOf, type RecordId } from './bulk-update-select.js';
 import { FILTER_KEY } from './bulk-update-where.js';
@@ -329,15 +331,6 @@ async function endBeforeWrites(run: Run): Promise<void> {
   else await run.close();
 }
 
-/** The values of `rec` at the members `body` sets (custom fields inside their object): what an undo puts back. */
-export function priorValues(rec: Rec, body: Rec): Rec {
-  const out: Rec = {};
-  for (const [k, v] of Object.entries(body)) {
-    const was = rec[k];
-    out[k] = v && typeof v === 'object' && !Array.isArray(v) && was && typeof was === 'object' && !Array.isArray(was) ? priorValues(was as Rec, v as Rec) : (was ?? null);
-  }
-  return out;
-}
 
 /** How the plan names a member and shows its values: custom fields by name and options by label (hashes and option ids mean nothing to a person). */
 async function naming(ctx: Context, reader: Reader, update: Operation, body: Rec | undefined): Promise<Naming> {

@@ -30,7 +30,7 @@ export interface UndoFlags {
 }
 
 /** Kinds of run that write to the account (an export or a backup only reads: nothing to undo). */
-const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo', 'normalize', 'dedupe']);
+const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo', 'normalize', 'dedupe', 'command', 'mcp', 'upsert']);
 
 /** What became of one item of the undo. */
 type Outcome = { key: string; area: string; record?: string | number } & (
@@ -88,6 +88,10 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
   const states = itemStates(opened.state === 'resume' ? opened.entries : []);
   const settled = new Set([...states.values()].filter((s) => !s.unsettled).map((s) => s.key));
   const plan = undoPlan(runWrites(journal.items), area, settled);
+  // A single write that is no create, update or delete of a record (src/automation/record-write.ts) is kept, not undone.
+  for (const s of itemStates(journal.items).values()) {
+    if (s.write?.op === 'call' && (s.last.status === 'done' || s.unsettled)) plan.cannot.push({ key: s.key, why: `${String(s.write.operation)} is not a create, update or delete of a record; crmctl cannot take it back` });
+  }
 
   const http = await ctx.http();
   ctx.io.stderr.write(`${planText(plan, { runId: id, describe, doneEarlier: settled.size, daily: http.daily })}\n`);

@@ -5,12 +5,15 @@ import { checkReader, prepare, read, readAll } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { UsageError, ValidationError } from '../core/errors.js';
 import type { RawInput } from '../input/operation-input.js';
+import { recordedWrite } from './record-write.js';
 import { differences } from './upsert-diff.js';
 import { resolveMatchKey, UPSERT_AREAS, type MatchKey, type UpsertArea, type UpsertKind } from './upsert-key.js';
 
 export type UpsertAction = 'created' | 'updated' | 'unchanged';
 
 type Rec = Record<string, unknown>;
+
+const UPSERT = { kind: 'upsert' } as const;
 
 /**
  * `crmctl <area> upsert --by KEY`: the create flags' values, matched on KEY. No match → create; one →
@@ -36,7 +39,7 @@ export async function runUpsert(ctx: Context, kind: UpsertKind, by: string | und
   const http = await ctx.http();
   let found = matches[0];
   if (!found) {
-    const { envelope } = await callOperation(http, ops.create, prepared);
+    const { envelope } = await recordedWrite(ctx, ops.create, prepared, UPSERT, () => callOperation(http, ops.create, prepared));
     const record = recordsOf(ops.create, envelope) as Rec;
     const first = await earlierTwin(ctx, area, ops, key, value, record);
     if (!first) {
@@ -45,7 +48,9 @@ export async function runUpsert(ctx: Context, kind: UpsertKind, by: string | und
       return;
     }
     // Upsert is not a lock: another run created the record between our search and our create. Ours is
-    // seconds old and nothing else knows it; the earlier one is kept, and these values go to it.
+    // seconds old and nothing else knows it; the earlier one is kept, and these values go to it. This
+    // delete is not recorded: it takes back the create just recorded (whose undo then finds it gone), and
+    // an `undo --last` must not create the twin again.
     await callOperation(http, ops.delete, await prepare(ctx, ops.delete, { params: { id: String(record.id) } }));
     say(ctx, `${area.noun} ${String(first.id)} with ${key.label} ${JSON.stringify(value)} was created by another run at the same time as ours (${String(record.id)}, now deleted): upsert is not a lock (docs/upsert.md); ${String(first.id)} is the match`);
     found = first;
@@ -58,7 +63,7 @@ export async function runUpsert(ctx: Context, kind: UpsertKind, by: string | und
     return;
   }
   const input = await prepare(ctx, ops.update, { params: { id: String(found.id) }, body: patch });
-  const { envelope } = await callOperation(http, ops.update, input);
+  const { envelope } = await recordedWrite(ctx, ops.update, input, UPSERT, () => callOperation(http, ops.update, input));
   const record = (recordsOf(ops.update, envelope) as Rec | null) ?? found;
   say(ctx, `updated ${area.noun} ${String(found.id)}: ${changed.join(', ')}`);
   await show(ctx, ops.create, 'updated', record, changed);

@@ -46,7 +46,9 @@ export async function executeOperation(ctx: Context, op: Operation, input: Prepa
     return;
   }
   // An upload shows its own progress line; anything else a spinner while it waits.
-  const call = () => callOperation(http, op, input, hooks.upload ? { upload: hooks.upload } : {});
+  // A write is recorded (src/automation/record-write.ts: a run of its own, undone by `crmctl undo`).
+  const send = () => callOperation(http, op, input, hooks.upload ? { upload: hooks.upload } : {});
+  const call = op.method === 'GET' ? send : async () => (await import('../automation/record-write.js')).recordedWrite(ctx, op, input, { kind: 'command' }, send);
   const { envelope } = hooks.upload ? await call() : await ctx.spin(`${op.method} ${op.path}`, call);
   const data = recordsOf(op, envelope);
   if (Array.isArray(data)) {

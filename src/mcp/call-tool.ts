@@ -1,4 +1,5 @@
 import { callOperation, nextPage, recordsOf, totalOf } from '../api/call.js';
+import { recordedWrite } from '../automation/record-write.js';
 import { prepare, type Prepared } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { CliError, ValidationError } from '../core/errors.js';
@@ -79,7 +80,10 @@ export async function callTool(ctx: Context, tool: ToolDef, args: Record<string,
       throw err;
     }
     const http = await ctx.http();
-    const { envelope } = await callOperation(http, op, input);
+    const send = () => callOperation(http, op, input);
+    // A write is recorded as the assistant's (client, tool): `crmctl runs list` shows it, `crmctl undo` takes it back.
+    const client = policy.clientName?.();
+    const { envelope } = tool.kind === 'read' ? await send() : await recordedWrite(ctx, op, input, { kind: 'mcp', mcp: { ...(client ? { client } : {}), tool: tool.name } }, send);
     let data = recordsOf(op, envelope);
     if (names && data != null) data = Array.isArray(data) ? await namedResult(ctx, op, data) : (await namedResult(ctx, op, [data]))[0];
     const pick = (r: unknown) => (fields && r && typeof r === 'object' && !Array.isArray(r) ? Object.fromEntries(fields.map((f) => [f, (r as Record<string, unknown>)[f] ?? null])) : r);

@@ -2,6 +2,7 @@ import type { Context } from '../core/context.js';
 import { HEALTH_TOOLS, isHealthTool } from '../health/mcp-tool-defs.js';
 import { callTool, dataResult, errorResult as fail, type ToolResult } from './call-tool.js';
 import { fieldsOf, RESOURCE_PREFIX } from './resources.js';
+import { RECENT_RUNS, RUNS_TOOL } from './runs-tool.js';
 import { allTools, offeredTools, refusal, type ToolDef, type ToolKind, type ToolPolicy } from './tools.js';
 
 /**
@@ -83,7 +84,7 @@ export function listedTools(policy: ToolPolicy): ListedTool[] {
     .map((n) => byName.get(n) ?? fatal(`internal: curated MCP tool ${n} is not an operation of the tables`))
     .filter((t) => refusal(t, policy) === undefined);
   // Account health (src/health/mcp-tools.ts): read tools, listed under every policy.
-  return [...META_TOOLS, ...curated.map(asListed), ...HEALTH_TOOLS];
+  return [...META_TOOLS, ...curated.map(asListed), ...HEALTH_TOOLS, RUNS_TOOL];
 }
 
 function fatal(message: string): never {
@@ -167,6 +168,7 @@ async function describe(ctx: Context, args: Record<string, unknown>, policy: Too
 
 /** The discovery tools' calls; undefined for any other name. */
 export async function callMetaTool(ctx: Context, name: string, args: Record<string, unknown>, policy: ToolPolicy): Promise<ToolResult | undefined> {
+  if (name === RECENT_RUNS) return (await import('./runs-tool.js')).callRunsTool(ctx, args);
   if (isHealthTool(name)) return (await import('../health/mcp-tools.js')).callHealthTool(ctx, name, args);
   if (name === 'find_operations') return find(args, policy);
   if (name === 'describe_operation') return describe(ctx, args, policy);

@@ -163,6 +163,8 @@ export interface ToolPolicy {
   areas?: ReadonlySet<string>;
   allowWrites: boolean;
   allowDestructive: boolean;
+  /** The client's name as it gave it in `initialize` (known once it has): its writes are recorded as its. */
+  clientName?: () => string | undefined;
 }
 
 /** Why a tool is not offered under this policy (undefined: it is). */

@@ -9,7 +9,11 @@ import { Journal } from './journal.js';
 
 type Rec = Record<string, unknown>;
 
-export type RunKind = 'import' | 'export' | 'bulk-update' | 'backup' | 'restore' | 'undo' | 'normalize' | 'dedupe';
+/**
+ * `command`, `mcp` and `upsert` are single writes (one record, one item `1`): a generated or hand-written
+ * command, an MCP tool call, an upsert, each recorded as a small run of its own (src/automation/record-write.ts).
+ */
+export type RunKind = 'import' | 'export' | 'bulk-update' | 'backup' | 'restore' | 'undo' | 'normalize' | 'dedupe' | 'command' | 'mcp' | 'upsert';
 
 /** What a run was started on: compared before a journal is continued. */
 export interface RunInput {
@@ -45,7 +49,8 @@ export interface RunEnd extends Rec {
 export interface ItemEntry extends Rec {
   key: string;
   status: 'sending' | 'done' | 'failed';
-  op?: 'create' | 'update' | 'delete' | 'read';
+  /** `call`: a write that is no create, update or delete of a record (a follower added, a merge): kept, not undone. */
+  op?: 'create' | 'update' | 'delete' | 'read' | 'call';
 }
 
 /**

@@ -32,6 +32,15 @@ export interface RunRecord {
   finished_at?: string;
   /** `1206 created, 0 failed`. */
   summary?: string;
+  /** Who or what ran it (src/runs/who.ts); absent in records of an earlier crmctl. */
+  who?: 'mcp' | 'ci' | 'terminal' | 'script';
+  /** The MCP client's name (its `initialize` clientInfo) and the tool it called, for a run of kind mcp. */
+  client?: string;
+  tool?: string;
+  /** Records it wrote, kept when it stops or ends so `runs list` reads no journal (absent: count the journal). */
+  written?: number;
+  /** Cost units its requests spent (reads before writes included), as the one HTTP client counted them. */
+  cost?: number;
 }
 
 const recordPath = (env: NodeJS.ProcessEnv, id: string) => join(runsDir(env), `${id}.json`);
@@ -49,18 +58,7 @@ export function readRecord(env: NodeJS.ProcessEnv, id: string): RunRecord | unde
  * `listRecords(ctx.env, await accountOf(ctx))`).
  */
 export function listRecords(env: NodeJS.ProcessEnv, account?: AccountIdentity): RunRecord[] {
-  const dir = runsDir(env);
-  if (!existsSync(dir)) return [];
-  const out: RunRecord[] = [];
-  for (const f of readdirSync(dir)) {
-    if (!f.endsWith('.json')) continue;
-    try {
-      const r = readJson<RunRecord>(join(dir, f));
-      if (r?.id && (!account || sameAccount(r.account, account))) out.push(r);
-    } catch {
-      // a record being replaced by another process: the next list sees it whole
-    }
-  }
+  const out = recordFiles(env).map((f) => f.record).filter((r) => !account || sameAccount(r.account, account));
   return out.sort((a, b) => b.started_at.localeCompare(a.started_at));
 }
 
@@ -96,6 +94,23 @@ export function removeRecord(env: NodeJS.ProcessEnv, id: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+}
+
+/** Every record file of the index (a file being replaced is skipped: the next look sees it whole). */
+export function recordFiles(env: NodeJS.ProcessEnv): Array<{ file: string; record: RunRecord }> {
+  const dir = runsDir(env);
+  if (!existsSync(dir)) return [];
+  const out: Array<{ file: string; record: RunRecord }> = [];
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith('.json')) continue;
+    try {
+      const r = readJson<RunRecord>(join(dir, f));
+      if (r?.id) out.push({ file: join(dir, f), record: r });
+    } catch {
+      // being replaced
+    }
+  }
+  return out;
 }
 
 /** A record, or undefined when there is none (or it is being replaced: the next read sees it whole). */

@@ -24,6 +24,8 @@
  * - a run of another account, or of another input (a changed file): never continued, exit 2 naming both;
  * - `--new-run`: a new run; the old journal is set aside under the config dir, its record kept.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Context } from '../core/context.js';
 import { CancelledError, markResumable, UsageError } from '../core/errors.js';
 import { accountOf, describeAccount, sameAccount } from './account.js';
@@ -31,7 +33,11 @@ import { removeIfExists } from '../fs/remove.js';
 import { recordedCommand, recordedValue } from './command-line.js';
 import { readRun, type ItemEntry, type RunEnd, type RunHeader, type RunInput, type WriteIntent } from './entries.js';
 import { Journal } from './journal.js';
+import { pruneRunsNow } from './prune.js';
+import { recordingOn } from './recording.js';
 import { readRecord, removeRecord, saveRecord, setAside, type RunKind, type RunRecord } from './registry.js';
+import { whoOf, type McpCaller } from './who.js';
+import { writtenCount } from './writes.js';
 
 export type { RunKind } from './registry.js';
 export { itemStates, readRun, runInput, type ItemEntry, type ItemState, type RunEnd, type RunHeader, type RunInput, type RunJournal, type WriteIntent } from './entries.js';
@@ -39,7 +45,7 @@ export { itemStates, readRun, runInput, type ItemEntry, type ItemState, type Run
 type Rec = Record<string, unknown>;
 
 /** How messages name a run of each kind ("Import stopped", "Backup already done"). */
-const KIND_LABEL: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo', normalize: 'Normalize', dedupe: 'Dedupe' };
+const KIND_LABEL: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo', normalize: 'Normalize', dedupe: 'Dedupe', command: 'Write', mcp: 'Tool call', upsert: 'Upsert' };
 
 export interface OpenOptions {
   kind: RunKind;
@@ -64,6 +70,10 @@ export interface OpenOptions {
   cleanup?: (header: RunHeader, entries: ItemEntry[], append: (e: ItemEntry) => Promise<void>) => Promise<void>;
   /** A finished run's journal is removed at its end (an incremental export's full pass: its state file is its record). */
   ephemeral?: boolean;
+  /** The MCP client and tool that made this run (a tool call); otherwise who is derived (src/runs/who.ts). */
+  mcp?: McpCaller;
+  /** The client's count of cost units when the run's work began, if before `begin` (a single write's read of the record). */
+  costSince?: number;
 }
 
 export type Opened =
@@ -142,6 +152,17 @@ export async function openRun(ctx: Context, o: OpenOptions): Promise<Opened> {
   return { state: 'resume', run, entries: o.cleanup && !o.dryRun ? readRun(o.journal).items : items };
 }
 
+/**
+ * A run that starts at once, with its journal in `dir` named by its id: a single write (a command, an
+ * MCP tool call, an upsert) is never continued, so it needs no policy and no journal flag.
+ */
+export function startRun(ctx: Context, o: Omit<OpenOptions, 'journal' | 'resume' | 'newRun'> & { dir: string }): Run {
+  const opts: OpenOptions = { ...o, journal: '', resume: false, newRun: false };
+  const header = newHeader(opts);
+  opts.journal = join(o.dir, `${header.run_id}.ndjson`);
+  return new Run(ctx, opts, header, false);
+}
+
 /** A new run's header; its account and command line are filled in when it begins (src/runs/run.ts, Run.begin). */
 function newHeader(o: OpenOptions): RunHeader {
   return {
@@ -159,12 +180,21 @@ function newHeader(o: OpenOptions): RunHeader {
 
 /** What a run does with its journal and its record in the index. */
 export class Run {
-  private log: Journal | undefined;
+  private log: Pick<Journal, 'append' | 'close'> | undefined;
+  /** CRMCTL_RECORD=off: no journal, no record (src/runs/recording.ts). */
+  private readonly off: boolean;
+  /** The client's count of cost units when the run began (what it spent is the difference at its end). */
+  private costAt: number | undefined;
+  /** What earlier tries of a resumed run spent (its record's cost). */
+  private spentBefore = 0;
+  private http: { governor: { stats: { acquired: number } } } | undefined;
   private stopRequested = false;
   private ended = false;
   private readonly signalHandlers: Array<[NodeJS.Signals, () => void]> = [];
 
-  constructor(private readonly ctx: Context, private readonly o: OpenOptions, readonly header: RunHeader, private started: boolean) {}
+  constructor(private readonly ctx: Context, private readonly o: OpenOptions, readonly header: RunHeader, private started: boolean) {
+    this.off = !recordingOn(ctx.env);
+  }
 
   get id(): string {
     return this.header.run_id;
@@ -178,6 +208,16 @@ export class Run {
   async begin(extra: Rec = {}): Promise<void> {
     if (this.log) return;
     Object.assign(this.header, extra);
+    if (this.off) {
+      this.log = { append: async () => {}, close: async () => {} };
+      this.started = true;
+      return;
+    }
+    // What the run spends is counted from here, by the one client (reads before writes included).
+    const http = await this.ctx.http();
+    this.costAt = this.o.costSince ?? http.governor.stats.acquired;
+    this.spentBefore = readRecord(this.ctx.env, this.id)?.cost ?? 0;
+    this.http = http;
     if (!this.started) {
       // A journal without its header (killed while writing it) announced nothing: start it anew.
       removeIfExists(this.o.journal);
@@ -191,10 +231,31 @@ export class Run {
       for (const k of Object.keys({ ...this.o.header, ...extra })) this.header[k] = recordedValue(this.header[k], secrets);
       this.header.input = { ...this.header.input, describe: recordedValue(this.header.input.describe, secrets) };
     }
+    if (!this.started) {
+      mkdirSync(dirname(this.o.journal), { recursive: true, mode: 0o700 });
+      // Rotation, at most once an hour, when a run begins (never the run beginning: it is not finished).
+      try {
+        pruneRunsNow(this.ctx.env);
+      } catch (err) {
+        this.ctx.debug(`runs: pruning old runs failed (${(err as Error).message})`);
+      }
+    }
     this.log = new Journal(this.o.journal);
     if (!this.started) await this.log.append(this.header);
     this.started = true;
-    this.saveRecord({ status: 'running' });
+    this.saveRecord({ status: 'running', who: whoOf(this.ctx, this.o.mcp), ...(this.o.mcp?.client ? { client: this.o.mcp.client } : {}), ...(this.o.mcp?.tool ? { tool: this.o.mcp.tool } : {}) });
+  }
+
+  /** What the run wrote and spent, for its record: `runs list` then reads no journal. */
+  private tally(): Partial<RunRecord> {
+    const spent = this.costAt !== undefined && this.http ? this.http.governor.stats.acquired - this.costAt : undefined;
+    let written: number | undefined;
+    try {
+      written = writtenCount(readRun(this.o.journal).items);
+    } catch {
+      written = undefined;
+    }
+    return { ...(written !== undefined ? { written } : {}), ...(spent !== undefined ? { cost: this.spentBefore + spent } : {}) };
   }
 
   append(entry: ItemEntry | Rec): Promise<void> {
@@ -224,7 +285,7 @@ export class Run {
     await this.append({ type: 'end', at, summary, counts });
     this.ended = true;
     await this.close();
-    this.saveRecord({ status: 'done', finished_at: at, summary });
+    this.saveRecord({ status: 'done', finished_at: at, summary, ...this.tally() });
     if (this.o.ephemeral) {
       removeIfExists(this.o.journal);
       removeRecord(this.ctx.env, this.id);
@@ -234,7 +295,7 @@ export class Run {
   /** Unfinished (stopped, budget spent, passing failures): the journal stays for --resume. */
   async pause(summary?: string): Promise<void> {
     await this.close();
-    if (this.started && !this.ended) this.saveRecord({ status: 'stopped', ...(summary ? { summary } : {}) });
+    if (this.started && !this.ended) this.saveRecord({ status: 'stopped', ...(summary ? { summary } : {}), ...this.tally() });
   }
 
   /**
@@ -301,6 +362,7 @@ export class Run {
   }
 
   private saveRecord(patch: Partial<RunRecord>): void {
+    if (this.off) return;
     const h = this.header;
     const prev = readRecord(this.ctx.env, this.id);
     try {

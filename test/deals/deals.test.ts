@@ -22,8 +22,9 @@ describe('deals create and update', () => {
     const d = await json(['deals', 'create', '--title', 'Fleet pilot', '--pipeline-id', '2', '--value', '1200', '--currency', 'EUR']);
     expect(d).toMatchObject({ title: 'Fleet pilot', pipeline_id: 2, stage_id: 6, value: 1200, currency: 'EUR', status: 'open', stage_change_time: null });
     const reqs = await fx.requests();
-    expect(reqs.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/api/v2/deals', 200]]);
-    expect(reqs[0]!.body).toEqual({ title: 'Fleet pilot', pipeline_id: 2, value: 1200, currency: 'EUR' });
+    // users/me: the write is recorded as a run of this account.
+    expect(reqs.map((r) => [r.method, r.path, r.status])).toEqual([['GET', '/api/v1/users/me', 200], ['POST', '/api/v2/deals', 200]]);
+    expect(reqs[1]!.body).toEqual({ title: 'Fleet pilot', pipeline_id: 2, value: 1200, currency: 'EUR' });
     expect(await json(['deals', 'followers', 'list', String(d.id)])).toMatchObject([{ user_id: 1 }]);
   });
 

@@ -295,8 +295,16 @@ export const CASES: Record<string, BlockCase[]> = {
       },
       check(r) {
         expect(r.stdout).toContain('Imported 3 persons; 0 failed, 0 skipped. Results: people.csv.results.ndjson\n');
-        expect(r.stdout).toMatch(/\tcrmctl import persons --file people\.csv\t3\tdone\n/);
+        expect(r.stdout).toMatch(/\tscript\t.*\tcrmctl import persons --file people\.csv\t3\t\d+\tdone\n/);
         expect(r.stdout).toMatch(/^2\tcreate\t\tdone\t\t\d+\t$/m);
+      },
+    },
+    {
+      first: 'crmctl deals update 1 --title "Renamed by hand"   # one write: a run of kind command',
+      async check(r, t) {
+        expect(r.stdout).toMatch(/\nUndo of run \w+: 0 deleted, 1 set back, 0 created again, 0 already undone; 0 conflicts, 0 failed \(undo run \w+\)\.\n$/);
+        expect(r.stderr).toContain('  1 deals to set back (fields the run changed)\n');
+        expect((await t.fx.collection<{ id: number; title: string }>('deals')).find((d) => d.id === 1)?.title).not.toBe('Renamed by hand');
       },
     },
     {

@@ -49,7 +49,8 @@ describe('filters create --where', () => {
     expect(r.code).toBe(0);
     const reqs = await fx.requests();
     // Reads the field ids, the stages (with their pipelines) and the users; then one write.
-    expect(reqs.map((q) => `${q.method} ${q.path}`).sort()).toEqual(['GET /api/v1/dealFields', 'GET /api/v1/users', 'GET /api/v2/pipelines', 'GET /api/v2/stages', 'POST /api/v1/filters']);
+    // users/me: the write is recorded as a run of this account.
+    expect(reqs.map((q) => `${q.method} ${q.path}`).sort()).toEqual(['GET /api/v1/dealFields', 'GET /api/v1/users', 'GET /api/v1/users/me', 'GET /api/v2/pipelines', 'GET /api/v2/stages', 'POST /api/v1/filters']);
     const post = reqs.find((q) => q.method === 'POST')!;
     expect(post.body).toEqual({
       name: 'Enterprise qualified',
@@ -144,8 +145,9 @@ describe('filters update --where', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const reqs = await fx.requests();
-    expect(reqs.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/v1/filters/${deals.id}`, 'GET /api/v1/dealFields', `PUT /api/v1/filters/${deals.id}`]);
-    expect(reqs[2]!.body).toEqual({ conditions: { glue: 'and', conditions: [{ glue: 'and', conditions: [{ object: 'deal', field_id: String(ids.value), operator: '>=', value: '5000', extra_value: null }] }, { glue: 'or', conditions: [] }] } });
+    // The filter's type, the fields; the filter again (the conditions the write replaces are recorded); the write.
+    expect(reqs.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/v1/filters/${deals.id}`, 'GET /api/v1/dealFields', `GET /api/v1/filters/${deals.id}`, `PUT /api/v1/filters/${deals.id}`]);
+    expect(reqs[3]!.body).toEqual({ conditions: { glue: 'and', conditions: [{ glue: 'and', conditions: [{ object: 'deal', field_id: String(ids.value), operator: '>=', value: '5000', extra_value: null }] }, { glue: 'or', conditions: [] }] } });
     const leads = filters.find((f) => f.type === 'leads')!;
     const refused = await bin(['filters', 'update', String(leads.id), '--where', 'Title = a']);
     expect(refused.code).toBe(2);

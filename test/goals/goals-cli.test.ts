@@ -106,7 +106,9 @@ describe('goals create', () => {
       expected_outcome: { target: 12, tracking_metric: 'quantity' }, duration: { start: '2025-01-01', end: '2025-12-31' }, interval: 'quarterly', is_active: true });
     expect(created.id).toMatch(/^[0-9a-f]{32}$/);
     expect(created.report_ids).toHaveLength(1);
-    const [req] = await fx.requests();
+    // users/me first: the write is recorded as a run of this account (docs/undo.md).
+    const [me, req] = await fx.requests();
+    expect(me).toMatchObject({ method: 'GET', path: '/api/v1/users/me' });
     expect(req).toMatchObject({ method: 'POST', path: '/api/v1/goals', status: 200 });
     expect(req!.body).toEqual({ title: 'Reggie wins 2025', assignee: { type: 'person', id: 2 }, type: { name: 'deals_won', params: { pipeline_id: [1, 2] } },
       expected_outcome: { tracking_metric: 'quantity', target: 12 }, duration: { start: '2025-01-01', end: '2025-12-31' }, interval: 'quarterly' });

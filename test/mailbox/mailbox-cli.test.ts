@@ -87,8 +87,8 @@ describe('threads update', () => {
   test('sends a form-encoded body and changes only the given fields', async () => {
     const r = await cli(['mailbox', 'threads', 'update', '3', '--lead-id', seedUuid('lead:2'), '--read', '0', '--shared', '1', '--json']);
     expect(r.code).toBe(0);
-    // The preflight reads the lead; then the PUT. Form values arrive as strings.
-    expect(await sent(fx)).toEqual([`GET /api/v1/leads/${seedUuid('lead:2')}`, 'PUT /api/v1/mailbox/mailThreads/3']);
+    // The preflight reads the lead; users/me (the write is recorded as a run of this account); then the PUT. Form values arrive as strings.
+    expect(await sent(fx)).toEqual([`GET /api/v1/leads/${seedUuid('lead:2')}`, 'GET /api/v1/users/me', 'PUT /api/v1/mailbox/mailThreads/3']);
     expect((await lastRequest(fx)).body).toEqual({ lead_id: seedUuid('lead:2'), read_flag: '0', shared_flag: '1' });
     expect(await thread(3)).toMatchObject({ lead_id: seedUuid('lead:2'), read_flag: 0, shared_flag: 1, deal_id: 3, folders: ['inbox'] });
   });

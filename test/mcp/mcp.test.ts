@@ -281,6 +281,7 @@ describe('the default list: discovery tools and the account as resources', () =>
       'find_operations', 'describe_operation', 'call_operation', 'search_items', 'deals_list', 'deals_get', 'deals_search', 'leads_list',
       'persons_search', 'persons_get', 'organizations_search', 'organizations_get', 'activities_list', 'users_find',
       'account_audit', 'pipeline_analytics', 'dedupe_plan', // account health, read-only (src/health/mcp-tool-defs.ts)
+      'recent_runs', // the assistant's own writes, read-only (src/mcp/runs-tool.ts)
     ]);
     const found = data((await call(client, 'find_operations', { query: 'deal participants', kind: 'write' })).text);
     expect(found.operations[0]).toEqual({

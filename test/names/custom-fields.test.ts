@@ -55,7 +55,8 @@ describe('writing custom fields by name', () => {
         [K.interests]: [111, 113], [K.renewal]: '2026-05-01', [K.accountManager]: 2, [K.partner]: 2, [K.technicalContact]: 1,
       },
     });
-    expect(await sent()).toEqual(['GET /api/v2/dealFields', 'PATCH /api/v2/deals/1']);
+    // The deal as it was (the values the write replaces are recorded), users/me (the run's account), the write.
+    expect(await sent()).toEqual(['GET /api/v2/dealFields', 'GET /api/v2/deals/1', 'GET /api/v1/users/me', 'PATCH /api/v2/deals/1']);
   });
 
   it('reads them back by name: table columns via --fields, CSV, and --names JSON', async () => {

@@ -58,9 +58,9 @@ describe('phases create', () => {
     expect(out).toMatchObject({ name: 'Quality review', board_id: 1, order_nr: 2 });
     expect(await board(1)).toEqual(['Kick-off:1', 'Quality review:2', 'Planning:3', 'Implementation:4', 'Go-live:5']);
     const reqs = await fx.requests();
-    // The range check reads the board's phases first.
-    expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/phases', 'POST /api/v2/phases']);
-    expect(reqs[1]).toMatchObject({ body: { name: 'Quality review', board_id: 1, order_nr: 2 }, status: 200, cost: 5 });
+    // The range check reads the board's phases first; users/me: the write is recorded as a run of this account.
+    expect(reqs.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/phases', 'GET /api/v1/users/me', 'POST /api/v2/phases']);
+    expect(reqs[2]).toMatchObject({ body: { name: 'Quality review', board_id: 1, order_nr: 2 }, status: 200, cost: 5 });
   });
 
   it('without --order-nr the phase goes last; n+1 is allowed', async () => {

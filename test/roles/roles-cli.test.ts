@@ -67,8 +67,9 @@ describe('roles create, update, delete', () => {
   it('creates a role under an existing parent after checking it exists', async () => {
     expect(await json(['roles', 'create', '--name', 'APAC sales', '--parent-role-id', '2'])).toEqual({ id: 6 });
     const reqs = await fx.requests();
-    expect(reqs.map((r) => [r.method, r.path])).toEqual([['GET', '/api/v1/roles'], ['POST', '/api/v1/roles']]);
-    expect(reqs[1]).toMatchObject({ status: 200, body: { name: 'APAC sales', parent_role_id: 2 } });
+    // users/me: the write is recorded as a run of this account.
+    expect(reqs.map((r) => [r.method, r.path])).toEqual([['GET', '/api/v1/roles'], ['GET', '/api/v1/users/me'], ['POST', '/api/v1/roles']]);
+    expect(reqs[2]).toMatchObject({ status: 200, body: { name: 'APAC sales', parent_role_id: 2 } });
     expect((await roleRows()).find((r) => r.id === 6)).toMatchObject({ name: 'APAC sales', parent_role_id: 2 });
   });
 

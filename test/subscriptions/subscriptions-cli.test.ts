@@ -32,8 +32,9 @@ describe('subscriptions create-recurring', () => {
     expect(sub).toMatchObject({ deal_id: 1, currency: 'EUR', cadence_type: 'monthly', cycle_amount: 450, cycles_count: 3, infinite: false,
       start_date: '2026-01-31', end_date: '2026-03-31', is_active: true, final_status: null, lifetime_value: 1650, description: 'Hosting' });
     const reqs = await fx.requests();
-    expect(reqs.map((r) => [r.method, r.path, r.status, r.cost])).toEqual([['POST', '/v1/subscriptions/recurring', 200, 10]]);
-    expect(reqs[0]!.body).toEqual({ deal_id: 1, currency: 'EUR', start_date: '2026-01-31', cadence_type: 'monthly', cycle_amount: 450, cycles_count: 3,
+    // users/me: the write is recorded as a run of this account.
+    expect(reqs.map((r) => [r.method, r.path, r.status, r.cost])).toEqual([['GET', '/api/v1/users/me', 200, 2], ['POST', '/v1/subscriptions/recurring', 200, 10]]);
+    expect(reqs[1]!.body).toEqual({ deal_id: 1, currency: 'EUR', start_date: '2026-01-31', cadence_type: 'monthly', cycle_amount: 450, cycles_count: 3,
       description: 'Hosting', payments: [{ amount: 300, due_at: '2026-02-10', description: 'Setup: on site' }] });
     expect((await livePayments(sub.id)).map((p) => [p.due_at, p.amount, p.payment_type])).toEqual([
       ['2026-01-31', 450, 'recurring'], ['2026-02-10', 300, 'additional'], ['2026-02-28', 450, 'recurring'], ['2026-03-31', 450, 'recurring'],

@@ -55,13 +55,13 @@ describe('undo of an import', () => {
     expect(new Set(deletes).size).toBe(50);
     expect(deletes.every((d) => /^DELETE \/api\/v2\/persons\/\d+$/.test(d))).toBe(true);
 
-    // runs list (TSV piped): the undo, then the import, with what each wrote.
+    // runs list (TSV piped): the undo, then the import, who ran them (a script: not a terminal), what each wrote and cost.
     const list = await run(['runs', 'list']);
     expect(list.code).toBe(0);
     const account = `company 1 (user 1) at ${origin(fx)}`;
     expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').filter((_, i) => i !== 1))).toEqual([
-      [undoId, 'undo', account, `crmctl undo ${id} --yes`, '50', 'done'],
-      [id, 'import', account, 'crmctl import persons --file persons.csv', '50', 'done'],
+      [undoId, 'undo', 'script', account, `crmctl undo ${id} --yes`, '50', '200', 'done'],
+      [id, 'import', 'script', account, 'crmctl import persons --file persons.csv', '50', '252', 'done'],
     ]);
     // runs show: the undo's outcome per record.
     const show = await run(['runs', 'show', undoId, '--json']);

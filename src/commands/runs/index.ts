@@ -3,12 +3,12 @@ import { defineCommand } from '../../core/define-command.js';
 import { flag } from '../../core/flags.js';
 import { LIST_FIELDS, SHOW_FIELDS } from './views.js';
 
-/** `crmctl runs list`: the runs of this config dir (imports, exports, bulk updates, undos), newest first. */
+/** `crmctl runs list`: the runs of this config dir (imports, exports, bulk updates, undos, single writes), newest first. */
 const list = defineCommand({
   path: ['runs', 'list'],
-  summary: 'The runs crmctl made (imports, exports, bulk updates, undos): when, what, records written, status',
+  summary: 'The runs crmctl made (imports, bulk updates, undos, every single write): when, who, what, records written, cost, status',
   description: [
-    'Every import, export, bulk update and undo is a run with a journal tied to its account (API origin, company, user). Lists the runs of the account the credentials act on, newest first: when it started, its kind, its account, the command line (secrets taken out), the records it wrote and its status (running also for a run killed without a chance to say so; stopped: --resume continues it).',
+    'Every import, export, bulk update and undo is a run with a journal tied to its account (API origin, company, user), and so is every single write: a command that writes (kind command), an upsert, an MCP tool call (kind mcp). Lists the runs of the account the credentials act on, newest first: when it started, its kind, who or what ran it (terminal, script, ci, or mcp with the client and the tool), its account, the command line (secrets taken out), the records it wrote, the cost units it spent and its status (running also for a run killed without a chance to say so; stopped: --resume continues it). See docs/undo.md for what is recorded and how long it is kept.',
     '--all-accounts lists the runs of every account this config dir knows, each naming its account, and needs no credentials.',
   ].join('\n\n'),
   examples: ['crmctl runs list', 'crmctl runs list --all-accounts --json'],

@@ -10,7 +10,7 @@ import { ITEM_FIELDS, itemRows, LIST_COLUMNS, LIST_FIELDS, runRow } from './view
 /** The runs of this account (all accounts with --all-accounts: no credentials needed then), newest first. */
 export async function runsList(ctx: Context, flags: { allAccounts: boolean }): Promise<void> {
   const account = flags.allAccounts ? undefined : await accountOf(ctx);
-  const rows = listRecords(ctx.env, account).map((r) => runRow(r, readRun(r.journal).items));
+  const rows = listRecords(ctx.env, account).map((r) => runRow(r, () => readRun(r.journal).items));
   await renderRecords(ctx, rows, { columns: LIST_COLUMNS, fields: LIST_FIELDS });
 }
 
@@ -18,7 +18,7 @@ export async function runsList(ctx: Context, flags: { allAccounts: boolean }): P
 export async function runsShow(ctx: Context, id: string): Promise<void> {
   const loaded = loadRun(ctx.env, id);
   if (!loaded) throw new NotFoundError(`run ${id}: no such run in ${runsDir(ctx.env)}`, 'crmctl runs list shows the runs of this account (--all-accounts: of every account).');
-  const run = runRow(loaded.record, loaded.journal.items);
+  const run = runRow(loaded.record, () => loaded.journal.items);
   const items = itemRows(loaded.journal.items);
   const format = ctx.globals.query !== undefined ? 'json' : formatFor(ctx, 'records');
   if (format === 'json') return renderRecord(ctx, { ...run, items });
