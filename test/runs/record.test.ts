@@ -214,6 +214,23 @@ describe('what the record keeps', () => {
     expect(existsSync(runsDir())).toBe(false);
   }, 60_000);
 
+  it('a value of CRMCTL_RECORD or a limit it does not know: exit 2 naming the variable and the rule, nothing sent, the deal unchanged', async () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ CRMCTL_RECORD: 'of' }, 'error: CRMCTL_RECORD: must be on or off (got "of")\nhint: Unset it to keep the record of changes, or set CRMCTL_RECORD=off.\n'],
+      [{ CRMCTL_RUNS_KEEP_DAYS: 'abc' }, 'error: CRMCTL_RUNS_KEEP_DAYS: must be a positive number (got "abc")\nhint: Unset it for the default (90).\n'],
+      [{ CRMCTL_RUNS_MAX_MB: '0' }, 'error: CRMCTL_RUNS_MAX_MB: must be a positive number (got "0")\nhint: Unset it for the default (200).\n'],
+    ];
+    const before = await dealTitle(1);
+    for (const [extra, stderr] of cases) {
+      fresh(extra);
+      await fx.clearRequests();
+      const r = await run(['deals', 'update', '1', '--title', 'Never sent']);
+      expect([r.code, r.stderr]).toEqual([2, stderr]);
+      expect(await sent()).toEqual([]);
+    }
+    expect(await dealTitle(1)).toBe(before);
+  }, 60_000);
+
   it('kill -9 between the intent and the answer: the run is unsettled; undo settles it by reading the deal, then sets it back', async () => {
     fresh();
     const before = await dealTitle(4);
