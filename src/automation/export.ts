@@ -1,9 +1,9 @@
 import { callOperation, nextPage, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { prepare } from '../entry/prepare.js';
-import type { FieldCatalog } from '../names/catalog.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
+import { currencyFor } from '../runs/account.js';
 import { canonical, hashOf } from '../runs/fingerprint.js';
 import { openRun, type ItemEntry, type Run } from '../runs/run.js';
 import { budgetNotice } from './budget-notice.js';
@@ -228,23 +228,6 @@ async function csvNamer(ctx: Context, itemType: NonNullable<ExportResource['op']
   return async (records) => {
     const c = await currency(records);
     return records.map((r) => csvRecord(cat, r, c));
-  };
-}
-
-/**
- * The account's currency, read (users/me, once) only when a page holds an amount the service keeps
- * without a currency: it is written with the account's (the service shows it so), and the file imports
- * into another account, where a write needs the currency named.
- */
-export function currencyFor(ctx: Context, cat: FieldCatalog): (records: readonly unknown[]) => Promise<string | undefined> {
-  let known: Promise<string | undefined> | undefined;
-  return async (records) => {
-    if (!known) {
-      const { lacksCurrency } = await import('../names/read.js');
-      if (!records.some((r) => lacksCurrency(cat, r))) return undefined;
-      known = import('../runs/account.js').then(({ accountCurrency }) => accountCurrency(ctx));
-    }
-    return known;
   };
 }
 

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../core/context.js';
+import type { FieldCatalog } from '../names/catalog.js';
 import type { AccountIdentity } from './account-words.js';
 import { writeJsonAtomic } from '../fs/atomic-write.js';
 import { hashOf } from './fingerprint.js';
@@ -47,6 +48,23 @@ export async function accountCurrency(ctx: Context): Promise<string | undefined>
   const first = await knownOf(ctx, false);
   const known = first.known.currency === undefined ? (await knownOf(ctx, true)).known : first.known;
   return known.currency ?? undefined;
+}
+
+/**
+ * The account's currency, read (users/me, once) only when a page holds an amount the service keeps
+ * without a currency: it is written with the account's (the service shows it so), and the file imports
+ * into another account, where a write needs the currency named.
+ */
+export function currencyFor(ctx: Context, cat: FieldCatalog): (records: readonly unknown[]) => Promise<string | undefined> {
+  let known: Promise<string | undefined> | undefined;
+  return async (records) => {
+    if (!known) {
+      const { lacksCurrency } = await import('../names/read.js');
+      if (!records.some((r) => lacksCurrency(cat, r))) return undefined;
+      known = accountCurrency(ctx);
+    }
+    return known;
+  };
 }
 
 /** What users/me said about this token (kept per token), the origin, and the profile that names it. */

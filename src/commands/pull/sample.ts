@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { checkReader } from '../../entry/prepare.js';
 import type { Context } from '../../core/context.js';
 import { csvColumns, encoderFor } from '../../automation/encoders.js';
-import { currencyFor } from '../../automation/export.js';
+import { currencyFor } from '../../runs/account.js';
 import { findExportResource } from '../../automation/resources.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { fieldCatalog } from '../../names/catalog.js';
