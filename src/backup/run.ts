@@ -20,6 +20,7 @@ import { callOperation, nextPage, paginate, recordsOf } from '../api/call.js';
 import { checkReader, prepare, read, readerOf } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
+import { settledInOrder } from '../core/bounded.js';
 import type { HttpPort } from '../core/http-port.js';
 import { VERSION } from '../core/version.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
@@ -226,15 +227,18 @@ class Backup {
 
   /** Pull's files, the field catalogs and the ids of configuration and users. */
   async config(): Promise<void> {
-    const pulled = await this.o.pull(this.ctx, paths.config(this.o.out));
-    let cost = pulled.cost;
     const { fieldCatalog } = await import('../names/catalog.js');
-    for (const t of ITEM_TYPES) {
-      // Read fresh (not the per-profile cache): the catalog is the one of the backup's moment.
-      const cat = await fieldCatalog(checkReader(this.ctx), t, readerOf(this.http));
+    // The field catalogs are read while pull reads (independent small reads, each paced by the client's
+    // governor); read fresh, not the per-profile cache: the catalog is the one of the backup's moment.
+    const [pulled, catalogs] = await settledInOrder([
+      this.o.pull(this.ctx, paths.config(this.o.out)),
+      settledInOrder(ITEM_TYPES.map((t) => fieldCatalog(checkReader(this.ctx), t, readerOf(this.http)))),
+    ] as const);
+    let cost = pulled.cost;
+    ITEM_TYPES.forEach((t, i) => {
       cost += 10;
-      writeJsonAtomic(paths.fields(this.o.out, t), cat.fields.map((f) => ({ key: f.key, name: f.name, field_type: f.type, custom: f.custom, options: f.options })));
-    }
+      writeJsonAtomic(paths.fields(this.o.out, t), catalogs[i]!.fields.map((f) => ({ key: f.key, name: f.name, field_type: f.type, custom: f.custom, options: f.options })));
+    });
     const byKind = new Map<string, Rec[]>(Object.values(REFERENCE).map((k) => [k, []]));
     for (const r of pulled.records) {
       const file = REFERENCE[r.ck.kind];

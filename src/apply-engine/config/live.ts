@@ -6,7 +6,11 @@ import { stableJson } from '../state.js';
 import { checkSchema } from '../validate.js';
 import { memoCost, memoReader, nameFilters, PERSONAL, type PersonalValue, UNNAMED } from './filter-names.js';
 import { CONFIG_KINDS, nestedIds, PARENT_KEY as PARENT, readsFrom, sharedKeyReason, USER_REF, type ConfigKind, type Live } from './kinds.js';
-import { pushAll } from '../../core/lists.js';
+import { gated, settledInOrder } from '../../core/bounded.js';
+import { collect, pushAll } from '../../core/lists.js';
+
+/** Configuration reads in flight at once (each still paced by the client's cost governor). */
+const READS_IN_FLIGHT = 4;
 
 
 /** One configuration record of the account, with the handle pull writes for it. */
@@ -79,19 +83,31 @@ export async function readLive(reader: Reader, wanted: Set<string>, scrub?: Text
   for (const ck of CONFIG_KINDS) if (need.has(ck.kind) && readsFrom(ck)) need.add(readsFrom(ck)!);
   const byKind = new Map<string, Live[]>();
   let cost = 0;
-  for (const ck of CONFIG_KINDS) {
-    if (!need.has(ck.kind)) continue;
-    const parents = readsFrom(ck) ? (byKind.get(readsFrom(ck)!) ?? []) : [];
-    const out: Live[] = [];
-    for (const r of ck.reads(parents)) {
+  // The reads are independent but for a kind's parent (stages after pipelines, phases after boards): ~45 small
+  // lists, a few in flight at once rather than one round trip after another. Results land per kind and read,
+  // so the files come out the same whatever order the answers arrive in.
+  const gate = gated(READS_IN_FLIGHT);
+  const readUserList = CONFIG_KINDS.some((k) => need.has(k.kind) && (k.userRefs || k.nestedRefs?.some((r) => r.kind === USER_REF)));
+  const usersRead = readUserList ? gate(() => readUsers(reader)) : Promise.resolve([]);
+  const kindsRead = new Map<string, Promise<void>>();
+  const readKind = async (ck: ConfigKind): Promise<void> => {
+    const from = readsFrom(ck);
+    if (from) await kindsRead.get(from);
+    const parents = from ? (byKind.get(from) ?? []) : [];
+    const lists = await settledInOrder(ck.reads(parents).map((r) => {
       cost += r.op.cost ?? 0;
       const raw = { ...(r.params ? { params: r.params } : {}), ...(r.query ? { query: r.query } : {}) };
-      if (ck.explode) pushAll(out, ck.explode(await read(reader, r.op, raw), r));
-      else if (r.op.pagination === 'none') {
-        const answer = await read(reader, r.op, raw);
-        pushAll(out, Array.isArray(answer) ? (answer as Live[]) : extractList(answer));
-      } else for await (const x of readAll(reader, r.op, raw)) out.push(x as Live);
-    }
+      return gate(async (): Promise<Live[]> => {
+        if (ck.explode) return ck.explode(await read(reader, r.op, raw), r);
+        if (r.op.pagination === 'none') {
+          const answer = await read(reader, r.op, raw);
+          return Array.isArray(answer) ? (answer as Live[]) : extractList(answer);
+        }
+        return (await collect(readAll(reader, r.op, raw))) as Live[];
+      });
+    }));
+    const out: Live[] = [];
+    for (const l of lists) pushAll(out, l);
     const kept = out.filter((x) => !ck.keep || ck.keep(x));
     if (ck.kind === 'filter') {
       const names = memoReader(reader);
@@ -99,8 +115,10 @@ export async function readLive(reader: Reader, wanted: Set<string>, scrub?: Text
       cost += memoCost(names);
     }
     byKind.set(ck.kind, ck.combine ? ck.combine(kept) : kept);
-  }
-  const users = CONFIG_KINDS.some((k) => need.has(k.kind) && (k.userRefs || k.nestedRefs?.some((r) => r.kind === USER_REF))) ? await readUsers(reader) : [];
+  };
+  // CONFIG_KINDS is in dependency order, so a kind's parent is in the map before the kind looks for it.
+  for (const ck of CONFIG_KINDS) if (need.has(ck.kind)) kindsRead.set(ck.kind, readKind(ck));
+  const [, users] = await settledInOrder([settledInOrder([...kindsRead.values()]), usersRead] as const);
   if (scrub) {
     for (const f of byKind.get('filter') ?? []) if (Array.isArray(f[PERSONAL])) scrub.learn(f[PERSONAL] as PersonalValue[]);
     for (const [kind, list] of byKind) byKind.set(kind, list.map((r) => scrub.value(r)));

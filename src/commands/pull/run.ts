@@ -4,6 +4,7 @@ import { read } from '../../entry/prepare.js';
 import { currencyOps } from '../../api/operations/currencies.js';
 import { projectTemplateOps } from '../../api/operations/project-templates.js';
 import { userOps } from '../../api/operations/users.js';
+import { settledInOrder } from '../../core/bounded.js';
 import { CONFIG_KIND_NAMES } from '../../apply-engine/config/kinds.js';
 import { readLive, readUsers, type LiveRecord, type TextScrub } from '../../apply-engine/config/live.js';
 import { configFiles, referenceFile, unwritable } from '../../apply-engine/config/write.js';
@@ -26,14 +27,18 @@ export async function runPull(ctx: Context, o: { dir: string; scrub?: TextScrub 
   const live = await readLive(ctx, new Set(CONFIG_KIND_NAMES), o.scrub);
   const files = configFiles(live.records, live.users);
   const { goalsForReference, GOALS_NOT_WRITTEN } = await import('../../apply-engine/config/goals-reference.js');
-  const goals = await goalsForReference(ctx, live.records, live.users.length ? live.users : await readUsers(ctx));
-  const users = list(await read(ctx, userOps.list));
+  // Independent reads, together rather than one after another (each still paced by the client's cost governor).
+  const [goals, usersAnswer, currencies, templates] = await settledInOrder([
+    (async () => goalsForReference(ctx, live.records, live.users.length ? live.users : await readUsers(ctx)))(),
+    read(ctx, userOps.list), read(ctx, currencyOps.list), read(ctx, projectTemplateOps.list),
+  ] as const);
+  const users = list(usersAnswer);
   const reference = {
-    currencies: list(await read(ctx, currencyOps.list)).map((c) => pick(c, ['code', 'name', 'symbol', 'decimal_points', 'active_flag'])),
+    currencies: list(currencies).map((c) => pick(c, ['code', 'name', 'symbol', 'decimal_points', 'active_flag'])),
     users: users.map((u) => pick(u, ['name', 'email', 'active_flag', 'is_admin'])).sort((a, b) => String(a.email).localeCompare(String(b.email))),
     not_writable: unwritable(live.records),
     goals: { not_written: GOALS_NOT_WRITTEN, list: goals.goals },
-    project_templates: list(await read(ctx, projectTemplateOps.list)).map((t) => pick(t, ['title', 'description'])).sort((a, b) => String(a.title).localeCompare(String(b.title))),
+    project_templates: list(templates).map((t) => pick(t, ['title', 'description'])).sort((a, b) => String(a.title).localeCompare(String(b.title))),
   };
   // Users stay as they are: the configuration names them by e-mail (a team's members), and a sample is loaded as the sandbox's admin.
   if (o.scrub) reference.project_templates = o.scrub.value(reference.project_templates);

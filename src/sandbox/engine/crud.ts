@@ -12,6 +12,7 @@ import { canSee, canSeeAttached } from './access.js';
 import { applyFilter } from './filter-eval.js';
 import { recordChanges } from './changelog.js';
 import { parseCustomFields } from './fields/values.js';
+import { onePage } from './page-index.js';
 import type { Input, ListFilter, PresentOptions, ResourceSpec, WriteEnv } from './resource.js';
 import { parseMembers } from './rules.js';
 
@@ -194,7 +195,7 @@ export function crudRoutes<T extends R>(spec: ResourceSpec<T>, which: ReadonlyAr
         const o = presentOptions(spec, req.query);
         req.query.int('limit', { min: 1, max: spec.list?.maxLimit ?? 500 });
         const page = listPage(cachedRows(spec, ctx.state, req), req.query, spec.list?.maxLimit ?? 500);
-        return ok(page.data.map((r) => spec.present(ctx.state, r, o)), { next_cursor: page.next_cursor });
+        return ok(onePage(ctx.state, () => page.data.map((r) => spec.present(ctx.state, r, o))), { next_cursor: page.next_cursor });
       },
     },
     get: {

@@ -7,6 +7,7 @@ import { cursorPage, offsetPage } from '../http/paginate.js';
 import { objectBody } from '../http/validate.js';
 import type { SandboxState } from '../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../types.js';
+import { recordsWhere } from './page-index.js';
 import { v1Time, v2Time } from './time.js';
 
 export interface Follower { id: number; object: string; item_id: number; user_id: number; add_time: string; [k: string]: unknown }
@@ -17,8 +18,9 @@ export interface FollowerChange {
 export const followers = (s: SandboxState) => s.collection<Follower>('followers', { idKind: 'int' });
 export const followerChanges = (s: SandboxState) => s.collection<FollowerChange>('followerChanges', { idKind: 'int' });
 
+// A copy: within a list page the lookup's rows are shared by every record of the page (page-index.ts).
 export const followersOf = (state: SandboxState, object: string, itemId: number): Follower[] =>
-  followers(state).filter((f) => f.object === object && f.item_id === itemId).sort((a, b) => a.id - b.id);
+  [...recordsWhere(state, followers(state), 'object+item_id', (f) => `${f.object}:${f.item_id}`, `${object}:${itemId}`)].sort((a, b) => a.id - b.id);
 
 export function addFollower(state: SandboxState, object: string, itemId: number, userId: number, actor: number, time: string): Follower {
   const existing = followersOf(state, object, itemId).find((f) => f.user_id === userId);

@@ -1,8 +1,9 @@
 // The organization resource: name, owner, address, labels, visibility and custom fields; counts of its
 // deals (own and through its persons), activities, people, files, notes and followers on request.
 import { invalid } from '../../http/errors.js';
-import type { Organization } from '../../store/records.js';
+import type { Deal, Organization } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
+import { recordsBy } from '../../engine/page-index.js';
 import { defaultVisibility } from '../roles/store.js';
 import { addressRule, fullAddress } from '../../engine/address.js';
 import { fieldByCode } from '../../engine/fields/store.js';
@@ -49,12 +50,13 @@ export const ORG_MEMBERS: Record<string, Rule> = {
 };
 
 export function orgStats(state: SandboxState, o: Organization): Record<string, unknown> {
-  const own = state.deals.filter((d) => d.org_id === o.id);
-  const people = new Set(state.persons.filter((p) => p.org_id === o.id).map((p) => p.id));
-  // "related" deals: deals of the organization's persons that name another (or no) organization.
-  const related = state.deals.filter((d) => d.org_id !== o.id && d.person_id !== null && people.has(d.person_id));
-  const count = (rows: typeof own, s: string) => rows.filter((d) => d.status === s).length;
-  const acts = state.activities.filter((a) => a.org_id === o.id);
+  // Lookups by key, built once per list page (engine/page-index.ts): a scan per organization made a page O(organizations × deals).
+  const own = recordsBy(state, state.deals, 'org_id', o.id);
+  const people = new Set(recordsBy(state, state.persons, 'org_id', o.id).map((p) => p.id));
+  // "related" deals: deals of the organization's persons that name another (or no) organization (counted only, order aside).
+  const related = [...people].flatMap((id) => recordsBy(state, state.deals, 'person_id', id).filter((d) => d.org_id !== o.id));
+  const count = (rows: readonly Deal[], s: string) => rows.filter((d) => d.status === s).length;
+  const acts = recordsBy(state, state.activities, 'org_id', o.id);
   const planned = acts.filter((a) => !a.done).sort((a, b) => String(a.due_date ?? '9999').localeCompare(String(b.due_date ?? '9999')) || a.id - b.id);
   const done = acts.filter((a) => a.done).sort((a, b) => String(b.due_date ?? '').localeCompare(String(a.due_date ?? '')) || b.id - a.id);
   return {
@@ -65,7 +67,7 @@ export function orgStats(state: SandboxState, o: Organization): Record<string, u
     lost_deals_count: count(own, 'lost'), related_lost_deals_count: count(related, 'lost'),
     email_messages_count: orgMessages(state, o.id).length, people_count: people.size,
     activities_count: acts.length, done_activities_count: done.length, undone_activities_count: planned.length,
-    files_count: state.files.filter((f) => f.org_id === o.id).length, notes_count: state.notes.filter((n) => n.org_id === o.id).length,
+    files_count: recordsBy(state, state.files, 'org_id', o.id).length, notes_count: recordsBy(state, state.notes, 'org_id', o.id).length,
     followers_count: followersOf(state, 'organization', o.id).length, smart_bcc_email: `${state.company.domain}+org${o.id}@pipedrivemail.com`,
   };
 }

@@ -10,6 +10,7 @@ import type { SandboxState } from '../../store/state.js';
 import type { HandlerContext, RouteDef, SandboxRequest } from '../../types.js';
 import { canSee } from '../../engine/access.js';
 import { applyFilter } from '../../engine/filter-eval.js';
+import { onePage } from '../../engine/page-index.js';
 import { dealsOf, loadPerson, parseTime, pictures, READ } from './common.js';
 import { collectionPerson, INCLUDE_FIELDS, v1Person, v2Person, type DetailOptions } from './present.js';
 
@@ -68,7 +69,7 @@ function listV2(req: SandboxRequest, ctx: HandlerContext) {
   rows = [...rows].sort((a, b) => ((key(a) - key(b)) || (a.id - b.id)) * (direction === 'desc' ? -1 : 1));
   const ranked = rows.map((p, rank) => ({ id: p.id, rank, p }));
   const page = cursorPage(ranked, q, { field: 'rank' });
-  return ok(page.data.map((r) => v2Person(state, r.p, opts)), page.additional_data);
+  return ok(onePage(state, () => page.data.map((r) => v2Person(state, r.p, opts))), page.additional_data);
 }
 
 function getV2(req: SandboxRequest, ctx: HandlerContext) {
@@ -93,7 +94,7 @@ function listV1(req: SandboxRequest, ctx: HandlerContext) {
   if (filterId !== undefined) rows = applyFilter(state, filterId, 'people', rows);
   else if (user !== undefined) rows = rows.filter((p) => p.owner_id === user);
   if (fc !== undefined) rows = rows.filter((p) => p.name.toLowerCase().startsWith(fc));
-  let recs = rows.map((p) => v1Person(state, p));
+  let recs = onePage(state, () => rows.map((p) => v1Person(state, p)));
   const sort = q.str('sort');
   if (sort) {
     const keys = new Set(recs[0] ? Object.keys(recs[0]) : []);

@@ -3,6 +3,7 @@
 // Contact-sync and marketing fields exist only when the company has them switched on.
 import type { Deal, Person } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
+import { recordsBy } from '../../engine/page-index.js';
 import {
   CONTACT_SYNC_FIELDS, contactSync, dealsOf, files, followersOf, mailMessages, marketingApp, participants,
   personLabels, pictures, v1Time, v2Time,
@@ -22,16 +23,18 @@ export interface DetailOptions { include?: string[]; customKeys?: string[]; opti
 
 /** Counts and pointers of a person (the include_fields values; always part of the v1 record). */
 export function stats(state: SandboxState, p: Person): Record<string, unknown> {
-  const own = state.deals.filter((d) => d.person_id === p.id);
-  const partIds = new Set(participants(state).filter((x) => x.person_id === p.id).map((x) => x.deal_id));
-  const part = state.deals.filter((d) => partIds.has(d.id) && d.person_id !== p.id);
+  // Lookups by key, built once per list page (engine/page-index.ts): a scan per person made a page O(persons × deals).
+  const own = recordsBy(state, state.deals, 'person_id', p.id);
+  const partIds = new Set(recordsBy(state, participants(state), 'person_id', p.id).map((x) => x.deal_id));
+  // Counted only (never listed), so the participant deals need not keep the collection's order.
+  const part = [...partIds].map((id) => state.deals.get(id)).filter((d): d is Deal => d !== undefined && d.person_id !== p.id);
   // "related" deals: those of the person's organization that are not the person's own.
-  const related = p.org_id ? state.deals.filter((d) => d.org_id === p.org_id && d.person_id !== p.id) : [];
-  const count = (ds: Deal[], s: Deal['status'] | 'closed') => ds.filter((d) => (s === 'closed' ? d.status === 'won' || d.status === 'lost' : d.status === s)).length;
-  const acts = state.activities.filter((a) => a.person_id === p.id);
+  const related = p.org_id ? recordsBy(state, state.deals, 'org_id', p.org_id).filter((d) => d.person_id !== p.id) : [];
+  const count = (ds: readonly Deal[], s: Deal['status'] | 'closed') => ds.filter((d) => (s === 'closed' ? d.status === 'won' || d.status === 'lost' : d.status === s)).length;
+  const acts = recordsBy(state, state.activities, 'person_id', p.id);
   const planned = acts.filter((a) => !a.done).sort((a, b) => String(a.due_date ?? '9999').localeCompare(String(b.due_date ?? '9999')) || a.id - b.id);
   const done = acts.filter((a) => a.done).sort((a, b) => String(b.due_date ?? '').localeCompare(String(a.due_date ?? '')) || b.id - a.id);
-  const mails = mailMessages(state).filter((m) => m.person_id === p.id);
+  const mails = recordsBy(state, mailMessages(state), 'person_id', p.id);
   const last = (sent: 0 | 1) => mails.filter((m) => m.sent_flag === sent).map((m) => m.message_time).sort().at(-1) ?? null;
   return {
     next_activity_id: planned[0]?.id ?? null,
@@ -46,8 +49,8 @@ export function stats(state: SandboxState, p: Person): Record<string, unknown> {
     activities_count: acts.length,
     done_activities_count: acts.filter((a) => a.done).length,
     undone_activities_count: planned.length,
-    files_count: files(state).filter((f) => f.person_id === p.id).length,
-    notes_count: state.notes.filter((n) => n.person_id === p.id).length,
+    files_count: recordsBy(state, files(state), 'person_id', p.id).length,
+    notes_count: recordsBy(state, state.notes, 'person_id', p.id).length,
     followers_count: followersOf(state, 'person', p.id).length,
     won_deals_count: count(own, 'won'),
     related_won_deals_count: count(related, 'won'),
@@ -112,7 +115,7 @@ export function v1Person(state: SandboxState, p: Person): Record<string, unknown
     id: p.id, company_id: state.company.id,
     owner_id: owner ? { id: owner.id, name: owner.name, email: owner.email, has_pic: 0, pic_hash: null, active_flag: owner.active_flag, value: owner.id } : null,
     org_id: org ? {
-      name: org.name, people_count: state.persons.filter((x) => x.org_id === org.id).length, owner_id: org.owner_id,
+      name: org.name, people_count: recordsBy(state, state.persons, 'org_id', org.id).length, owner_id: org.owner_id,
       address: org.address?.value ?? null, active_flag: !org.is_deleted, cc_email: `${state.company.domain}+org${org.id}@pipedrivemail.com`, value: org.id,
     } : null,
     name: p.name, first_name: p.first_name, last_name: p.last_name,
