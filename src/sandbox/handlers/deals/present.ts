@@ -1,5 +1,6 @@
 // Response shapes of a deal: the v2 record (custom fields inside custom_fields, counts on request) and the
 // classic v1 record (owner and links by name, custom values as top-level keys) of flows and v1 lists.
+import { recordsBy } from '../../engine/page-index.js';
 import type { Deal } from '../../store/records.js';
 import type { SandboxState } from '../../store/state.js';
 import { fieldByCode } from '../../engine/fields/store.js';
@@ -32,7 +33,8 @@ export function dealMessages(state: SandboxState, dealId: number) {
 }
 
 export function dealStats(state: SandboxState, d: Deal): Record<string, unknown> {
-  const acts = state.activities.filter((a) => a.deal_id === d.id);
+  // Lookups by key, built once per list page (engine/page-index.ts), not a scan per deal.
+  const acts = recordsBy(state, state.activities, 'deal_id', d.id);
   const planned = acts.filter((a) => !a.done).sort((a, b) => String(a.due_date ?? '9999').localeCompare(String(b.due_date ?? '9999')) || a.id - b.id);
   const done = acts.filter((a) => a.done).sort((a, b) => String(b.due_date ?? '').localeCompare(String(a.due_date ?? '')) || b.id - a.id);
   const mails = dealMessages(state, d.id);
@@ -41,15 +43,15 @@ export function dealStats(state: SandboxState, d: Deal): Record<string, unknown>
     next_activity_id: planned[0]?.id ?? null,
     last_activity_id: done[0]?.id ?? null,
     first_won_time: v2Time((d.first_won_time as string | undefined) ?? d.won_time),
-    products_count: state.dealProducts.filter((p) => p.deal_id === d.id).length,
-    files_count: state.files.filter((f) => f.deal_id === d.id).length,
-    notes_count: state.notes.filter((n) => n.deal_id === d.id).length,
+    products_count: recordsBy(state, state.dealProducts, 'deal_id', d.id).length,
+    files_count: recordsBy(state, state.files, 'deal_id', d.id).length,
+    notes_count: recordsBy(state, state.notes, 'deal_id', d.id).length,
     followers_count: followersOf(state, 'deal', d.id).length,
     email_messages_count: mails.length,
     activities_count: acts.length,
     done_activities_count: done.length,
     undone_activities_count: planned.length,
-    participants_count: state.participants.filter((p) => p.deal_id === d.id).length + (d.person_id ? 1 : 0),
+    participants_count: recordsBy(state, state.participants, 'deal_id', d.id).length + (d.person_id ? 1 : 0),
     last_incoming_mail_time: v2Time(last(0)),
     last_outgoing_mail_time: v2Time(last(1)),
     smart_bcc_email: `${state.company.domain}+deal${d.id}@pipedrivemail.com`,
