@@ -9,6 +9,7 @@ import type { HttpResponse } from '../http/types.js';
 import { hashFile } from '../runs/fingerprint.js';
 import { isPassing } from '../runs/passing.js';
 import { itemStates, openRun, runInput, type ItemEntry, type Run, type RunInput } from '../runs/run.js';
+import { Slots } from '../core/slots.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import { readOnlyFields, type ImportResource } from './resources.js';
@@ -207,10 +208,31 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
     // Rows whose create may have landed and whose look-up then failed: unsettled until --resume looks again.
     const unsettled = new Set<number>();
+    // A create's "sending" entry is written ahead of its turn (up to `ahead` rows): entries queued
+    // while a disk sync runs share the next one (src/runs/journal.ts), so the syncs overlap the requests
+    // instead of each row waiting for its own. A kill -9 leaves rows announced and never sent: --resume
+    // looks them up like any row left in "sending", finds nothing, and sends them (never twice).
+    const slots = new Slots(concurrency);
+    const ahead = concurrency > 1 ? Math.max(32, concurrency * 8) : 1;
+    const announce = async (line: number, body: Record<string, unknown>, at: number): Promise<Prepared> => {
+      const input = await entry(body);
+      await run.sending(String(line), { op: 'create', at, sent: input.body as Record<string, unknown> });
+      return input;
+    };
     // An upsert row that matched a record sends its PATCH (idempotent: the client may resend it) instead of the create.
     const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan, variations?: VariationInput[]): Promise<void> => {
       const sentAt = Date.now();
+      const announced = update ? undefined : announce(line, body, sentAt);
+      // Announced and waiting for a slot: a failure of the entry waits for the turn that reports it.
+      announced?.catch(() => {});
+      await slots.take();
       try {
+        // The run stopped before this row's turn: never sent. Announced, it stays in "sending" (as after a
+        // kill), so --resume looks it up, finds nothing and sends it; else it is a row not reached.
+        if (run.stopping) {
+          await announced?.catch(() => undefined);
+          return;
+        }
         if (upsert && update) {
           const input = await upsert.updateInput(reader, update);
           // The values the PATCH replaces: an undo puts them back.
@@ -221,8 +243,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
           progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
           return;
         }
-        const input = await entry(body);
-        await run.sending(String(line), { op: 'create', at: sentAt, sent: input.body as Record<string, unknown> });
+        const input = await announced!;
         const { envelope } = await callOperation(http, op, input, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
@@ -245,6 +266,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
           retryable.add(line);
           await record(run, outcomes, { line, error: err.message }, { retry: true, at: sentAt });
         } else await record(run, outcomes, { line, error: err.message });
+      } finally {
+        slots.release();
       }
       sent++;
       progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
@@ -280,7 +303,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       }
       const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined, plan?.action === 'update' ? undefined : variations).finally(() => inFlight.delete(p));
       inFlight.add(p);
-      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      if (inFlight.size >= ahead) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
     progress.done(outcomes.size, { total: valid, extra: `${failed} failed` });
