@@ -45,7 +45,7 @@ export { itemStates, readRun, runInput, type ItemEntry, type ItemState, type Run
 type Rec = Record<string, unknown>;
 
 /** How messages name a run of each kind ("Import stopped", "Backup already done"). */
-const KIND_LABEL: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo', normalize: 'Normalize', dedupe: 'Dedupe', command: 'Write', mcp: 'Tool call', upsert: 'Upsert' };
+const KIND_LABEL: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo', normalize: 'Normalize', dedupe: 'Dedupe', command: 'Write', mcp: 'Tool call', upsert: 'Upsert', apply: 'Apply', destroy: 'Destroy' };
 
 export interface OpenOptions {
   kind: RunKind;
