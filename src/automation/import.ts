@@ -213,7 +213,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     // instead of each row waiting for its own. A kill -9 leaves rows announced and never sent: --resume
     // looks them up like any row left in "sending", finds nothing, and sends them (never twice).
     const slots = new Slots(concurrency);
-    const ahead = concurrency > 1 ? Math.max(32, concurrency * 8) : 1;
+    const ahead = concurrency > 1 ? Math.max(256, concurrency * 32) : 1;
     const announce = async (line: number, body: Record<string, unknown>, at: number): Promise<Prepared> => {
       const input = await entry(body);
       await run.sending(String(line), { op: 'create', at, sent: input.body as Record<string, unknown> });
