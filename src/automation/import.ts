@@ -88,6 +88,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const lastSent = new Map<number, Record<string, unknown>>(); // the body each row's last send carried
   for (const s of itemStates(opened.state === 'resume' ? opened.entries : []).values()) {
     const line = Number(s.key);
+    // Announced, then never sent (the run stopped first): a row like one not reached.
+    if (s.unsettled && s.last.sent === false) continue;
     if (s.unsettled) {
       // Left in "sending", or failed on something passing (budget, network, 5xx after every retry):
       // looked up with what was sent before anything is sent, so it is never created twice.
@@ -227,10 +229,10 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       announced?.catch(() => {});
       await slots.take();
       try {
-        // The run stopped before this row's turn: never sent. Announced, it stays in "sending" (as after a
-        // kill), so --resume looks it up, finds nothing and sends it; else it is a row not reached.
+        // The run stopped before this row's turn: never sent. An announced row says so (`sent: false`), so
+        // --resume sends it without a look-up and an undo does not count it as a create that may have landed.
         if (run.stopping) {
-          await announced?.catch(() => undefined);
+          if (announced && (await announced.then(() => true, () => false))) await run.failed(String(line), 'not sent: the run stopped before this row', { retry: true, sent: false });
           return;
         }
         if (upsert && update) {
