@@ -218,7 +218,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     const ahead = concurrency > 1 ? Math.max(256, concurrency * 32) : 1;
     const announce = async (line: number, body: Record<string, unknown>, at: number): Promise<Prepared> => {
       const input = await entry(body);
-      await run.sending(String(line), { op: 'create', at, sent: input.body as Record<string, unknown> });
+      await run.sendingAhead(String(line), { op: 'create', at, sent: input.body as Record<string, unknown> });
       return input;
     };
     // An upsert row that matched a record sends its PATCH (idempotent: the client may resend it) instead of the create.
@@ -226,7 +226,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       const sentAt = Date.now();
       const announced = update ? undefined : announce(line, body, sentAt);
       // Announced and waiting for a slot: a failure of the entry waits for the turn that reports it.
-      announced?.catch(() => {});
+      let onDisk = false;
+      announced?.then(() => { onDisk = true; }, () => {});
       await slots.take();
       try {
         // The run stopped before this row's turn: never sent. An announced row says so (`sent: false`), so
@@ -245,6 +246,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
           progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
           return;
         }
+        // This row's turn: an entry not on disk yet is waited for now (its sync is not held for others).
+        if (!onDisk) run.hurry();
         const input = await announced!;
         const { envelope } = await callOperation(http, op, input, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;

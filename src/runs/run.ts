@@ -180,7 +180,7 @@ function newHeader(o: OpenOptions): RunHeader {
 
 /** What a run does with its journal and its record in the index. */
 export class Run {
-  private log: Pick<Journal, 'append' | 'close'> & Partial<Pick<Journal, 'appendLater'>> | undefined;
+  private log: Pick<Journal, 'append' | 'close'> & Partial<Pick<Journal, 'appendLater' | 'appendAhead' | 'hurry'>> | undefined;
   /** CRMCTL_RECORD=off: no journal, no record (src/runs/recording.ts). */
   private readonly off: boolean;
   /** The client's count of cost units when the run began (what it spent is the difference at its end). */
@@ -267,6 +267,22 @@ export class Run {
   sending(key: string, w: WriteIntent): Promise<void> {
     const { at, ...rest } = w;
     return this.append({ key, status: 'sending', at: at ?? Date.now(), ...rest });
+  }
+
+  /**
+   * A write announced ahead of its turn (an import's look-ahead): on disk when the promise resolves, in a
+   * sync shared with the entries around it; `hurry` once its turn comes and the caller waits for it.
+   */
+  sendingAhead(key: string, w: WriteIntent): Promise<void> {
+    if (!this.log) throw new Error('internal: run entry before begin()');
+    if (!this.log.appendAhead) return this.sending(key, w);
+    const { at, ...rest } = w;
+    return this.log.appendAhead({ key, status: 'sending', at: at ?? Date.now(), ...rest });
+  }
+
+  /** Entries announced ahead are now waited for: sync them without waiting for more. */
+  hurry(): void {
+    this.log?.hurry?.();
   }
 
   /** An item settled: the new id of a create, `action`, `reconciled` when a look-up found it… */
