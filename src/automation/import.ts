@@ -333,7 +333,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     } else await printSummary(ctx, o, summary);
     // Rows that failed on a passing error keep the run open for --resume; refusals do not (the file would have to change).
     if (retryable.size) await run.pause(said);
-    else await run.finish(said, { ...summary, ...counts });
+    // What it wrote, from its outcomes (every row's, earlier tries' too): created or updated, not left unchanged.
+    else await run.finish(said, { ...summary, ...counts }, [...outcomes.values()].filter((x) => 'id' in x && (x as { action?: string }).action !== 'unchanged').length);
     if (summary.failed) {
       throw new PartialFailureError(
         `${summary.failed} of ${summary.created + summary.failed} rows failed; see ${o.resultsPath}`,

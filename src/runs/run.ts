@@ -247,11 +247,12 @@ export class Run {
   }
 
   /** What the run wrote and spent, for its record: `runs list` then reads no journal. */
-  private tally(): Partial<RunRecord> {
+  private tally(known?: number): Partial<RunRecord> {
     const spent = this.costAt !== undefined && this.http ? this.http.governor.stats.acquired - this.costAt : undefined;
-    let written: number | undefined;
+    let written: number | undefined = known;
     try {
-      written = writtenCount(readRun(this.o.journal).items);
+      // A kind that counts its own writes says so; else they are counted from the journal (read once, at the end).
+      written ??= writtenCount(readRun(this.o.journal).items);
     } catch {
       written = undefined;
     }
@@ -308,12 +309,13 @@ export class Run {
   }
 
   /** Every item settled: the end entry (then "already done" for the same command) and the record. */
-  async finish(summary: string, counts: Rec = {}): Promise<void> {
+  /** `written`: the records the run wrote, when the kind counts them itself (an import: its outcomes), so no journal is read again. */
+  async finish(summary: string, counts: Rec = {}, written?: number): Promise<void> {
     const at = new Date().toISOString();
     await this.append({ type: 'end', at, summary, counts });
     this.ended = true;
     await this.close();
-    this.saveRecord({ status: 'done', finished_at: at, summary, ...this.tally() });
+    this.saveRecord({ status: 'done', finished_at: at, summary, ...this.tally(written) });
     if (this.o.ephemeral) {
       removeIfExists(this.o.journal);
       removeRecord(this.ctx.env, this.id);
