@@ -2,20 +2,17 @@
 // run at once. Every request still goes through the one HTTP client and its cost governor, which paces
 // them to the account's budget; this only stops a sequence of round trips from waiting on each other.
 
-/** A gate: `gate(task)` runs `task` when fewer than `limit` gated tasks are running, and answers what it answers. */
+import { Slots } from './slots.js';
+
+/** A gate: `gate(task)` runs `task` when one of `limit` slots is free (src/core/slots.ts), and answers what it answers. */
 export function gated(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: Array<() => void> = [];
+  const slots = new Slots(limit);
   return async (task) => {
-    if (running >= limit) await new Promise<void>((go) => waiting.push(go));
-    else running++;
+    await slots.take();
     try {
       return await task();
     } finally {
-      // The freed slot passes straight to the next waiter (running stays the same), else it is released.
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
+      slots.release();
     }
   };
 }
