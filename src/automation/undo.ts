@@ -192,7 +192,7 @@ function actionWords(plan: UndoPlan): string {
 }
 
 function planJson(id: string, plan: UndoPlan): Rec {
-  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, to_unmerge: plan.counts.unmerge, links_back: plan.linksBack, kept_back: plan.keptBack, cannot: plan.cannot, cost: plan.cost };
+  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, ...(plan.counts.unmerge ? { to_unmerge: plan.counts.unmerge, links_back: plan.linksBack, kept_back: plan.keptBack } : {}), cannot: plan.cannot, cost: plan.cost };
 }
 
 /** One item's undo: read, compare, write, journal. */
