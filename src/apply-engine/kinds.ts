@@ -1,3 +1,5 @@
+import type { Envelope } from '../api/call.js';
+import type { Prepared } from '../entry/prepare.js';
 import type { Operation } from '../api/operation.js';
 import { activityTypeOps } from '../api/operations/activity-types.js';
 import { dealInstallmentOps } from '../api/operations/deal-installments.js';
@@ -25,6 +27,12 @@ import { personOps } from '../api/operations/persons.js';
 import { pipelineOps } from '../api/operations/pipelines.js';
 import { productOps } from '../api/operations/products.js';
 import { stageOps } from '../api/operations/stages.js';
+
+/**
+ * How the engine sends each write: the command's record of changes wraps the call (apply and destroy
+ * are runs `crmctl undo` takes back; src/automation/record-write.ts, WriteRecorder).
+ */
+export type Send = <T extends { envelope: Envelope }>(op: Operation, input: Prepared, call: () => Promise<T>) => Promise<T>;
 import { roleAssignmentTouch, roleSettingTouch, type Touch } from './touches.js';
 
 /**

@@ -1,6 +1,6 @@
 import { callOperation } from '../api/call.js';
 import { prepare, read, type Reader } from '../entry/prepare.js';
-import type { KindDef } from './kinds.js';
+import type { KindDef, Send } from './kinds.js';
 import type { FixtureRecord } from './parse.js';
 import { tokensOf } from './refs.js';
 import { stableJson, type StateEntry } from './state.js';
@@ -51,11 +51,12 @@ export function restorePlan(kind: KindDef, entry: StateEntry): RestorePlan | und
 }
 
 /** Puts back the value a step changed on a record the fixtures did not create (`plan` from restorePlan). */
-export async function restorePrior(reader: Reader, kind: KindDef, entry: StateEntry & { prior: Prior }, plan: RestorePlan): Promise<{ note: string; cost: number }> {
+export async function restorePrior(reader: Reader, kind: KindDef, entry: StateEntry & { prior: Prior }, plan: RestorePlan, send: Send): Promise<{ note: string; cost: number }> {
   const touch = kind.touches!;
   if (!plan.send) return { note: plan.note, cost: 0 };
   const call = touch.restoreCall(entry.prior, entry.params ?? {}, entry.spec);
   const input = await prepare(reader, touch.restore, { params: asText(call.params), body: call.body }, { naming: 'keys' });
-  await callOperation(await reader.http(), touch.restore, input);
+  const http = await reader.http();
+  await send(touch.restore, input, () => callOperation(http, touch.restore, input));
   return { note: plan.note, cost: touch.restore.cost ?? 0 };
 }

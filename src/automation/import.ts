@@ -9,6 +9,7 @@ import type { HttpResponse } from '../http/types.js';
 import { hashFile } from '../runs/fingerprint.js';
 import { isPassing } from '../runs/passing.js';
 import { itemStates, openRun, runInput, type ItemEntry, type Run, type RunInput } from '../runs/run.js';
+import { Slots } from '../core/slots.js';
 import { formatDuration, Progress } from './progress.js';
 import { markerFor, reconcilerFor, type Reconciler } from './reconcile.js';
 import { readOnlyFields, type ImportResource } from './resources.js';
@@ -87,6 +88,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
   const lastSent = new Map<number, Record<string, unknown>>(); // the body each row's last send carried
   for (const s of itemStates(opened.state === 'resume' ? opened.entries : []).values()) {
     const line = Number(s.key);
+    // Announced, then never sent (the run stopped first): a row like one not reached.
+    if (s.unsettled && s.last.sent === false) continue;
     if (s.unsettled) {
       // Left in "sending", or failed on something passing (budget, network, 5xx after every retry):
       // looked up with what was sent before anything is sent, so it is never created twice.
@@ -207,10 +210,32 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
 
     // Rows whose create may have landed and whose look-up then failed: unsettled until --resume looks again.
     const unsettled = new Set<number>();
+    // A create's "sending" entry is written ahead of its turn (up to `ahead` rows): entries queued
+    // while a disk sync runs share the next one (src/runs/journal.ts), so the syncs overlap the requests
+    // instead of each row waiting for its own. A kill -9 leaves rows announced and never sent: --resume
+    // looks them up like any row left in "sending", finds nothing, and sends them (never twice).
+    const slots = new Slots(concurrency);
+    const ahead = concurrency > 1 ? Math.max(256, concurrency * 32) : 1;
+    const announce = async (line: number, body: Record<string, unknown>, at: number): Promise<Prepared> => {
+      const input = await entry(body);
+      await run.sendingAhead(String(line), { op: 'create', at, sent: input.body as Record<string, unknown> });
+      return input;
+    };
     // An upsert row that matched a record sends its PATCH (idempotent: the client may resend it) instead of the create.
     const sendRow = async (line: number, body: Record<string, unknown>, update?: UpdatePlan, variations?: VariationInput[]): Promise<void> => {
       const sentAt = Date.now();
+      const announced = update ? undefined : announce(line, body, sentAt);
+      // Announced and waiting for a slot: a failure of the entry waits for the turn that reports it.
+      let onDisk = false;
+      announced?.then(() => { onDisk = true; }, () => {});
+      await slots.take();
       try {
+        // The run stopped before this row's turn: never sent. An announced row says so (`sent: false`), so
+        // --resume sends it without a look-up and an undo does not count it as a create that may have landed.
+        if (run.stopping) {
+          if (announced && (await announced.then(() => true, () => false))) await run.failed(String(line), 'not sent: the run stopped before this row', { retry: true, sent: false });
+          return;
+        }
         if (upsert && update) {
           const input = await upsert.updateInput(reader, update);
           // The values the PATCH replaces: an undo puts them back.
@@ -221,8 +246,9 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
           progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
           return;
         }
-        const input = await entry(body);
-        await run.sending(String(line), { op: 'create', at: sentAt, sent: input.body as Record<string, unknown> });
+        // This row's turn: an entry not on disk yet is waited for now (its sync is not held for others).
+        if (!onDisk) run.hurry();
+        const input = await announced!;
         const { envelope } = await callOperation(http, op, input, { reconcile: reconcileHook(http, reconciler, { line, body, sentAt }, taken, unsettled) });
         const rec = recordsOf(op, envelope) as Record<string, unknown> | null;
         if (rec?.id !== undefined && rec.id !== null) taken.add(String(rec.id));
@@ -245,6 +271,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
           retryable.add(line);
           await record(run, outcomes, { line, error: err.message }, { retry: true, at: sentAt });
         } else await record(run, outcomes, { line, error: err.message });
+      } finally {
+        slots.release();
       }
       sent++;
       progress.update(outcomes.size, { total: valid, extra: `${failed} failed` });
@@ -280,7 +308,7 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
       }
       const p = sendRow(line, reconciler.prepare(body, markerFor(runId, line)), plan?.action === 'update' ? plan : undefined, plan?.action === 'update' ? undefined : variations).finally(() => inFlight.delete(p));
       inFlight.add(p);
-      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      if (inFlight.size >= ahead) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
     progress.done(outcomes.size, { total: valid, extra: `${failed} failed` });
@@ -305,7 +333,8 @@ export async function runImport(ctx: Context, o: ImportOptions): Promise<void> {
     } else await printSummary(ctx, o, summary);
     // Rows that failed on a passing error keep the run open for --resume; refusals do not (the file would have to change).
     if (retryable.size) await run.pause(said);
-    else await run.finish(said, { ...summary, ...counts });
+    // What it wrote, from its outcomes (every row's, earlier tries' too): created or updated, not left unchanged.
+    else await run.finish(said, { ...summary, ...counts }, [...outcomes.values()].filter((x) => 'id' in x && (x as { action?: string }).action !== 'unchanged').length);
     if (summary.failed) {
       throw new PartialFailureError(
         `${summary.failed} of ${summary.created + summary.failed} rows failed; see ${o.resultsPath}`,

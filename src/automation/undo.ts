@@ -30,7 +30,7 @@ export interface UndoFlags {
 }
 
 /** Kinds of run that write to the account (an export or a backup only reads: nothing to undo). */
-const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo', 'normalize', 'dedupe', 'command', 'mcp', 'upsert']);
+const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo', 'normalize', 'dedupe', 'command', 'mcp', 'upsert', 'apply', 'destroy']);
 
 /** What became of one item of the undo. */
 type Outcome = { key: string; area: string; record?: string | number; merged?: string | number } & (
@@ -89,8 +89,10 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
   const settled = new Set([...states.values()].filter((s) => !s.unsettled).map((s) => s.key));
   const plan = undoPlan(runWrites(journal.items), area, settled);
   // A single write that is no create, update or delete of a record (src/automation/record-write.ts) is kept, not undone.
+  // An apply's other records (kinds with no read to check them first) are destroy's to remove: its state file names them.
+  const elsewhere = record.kind === 'apply' && typeof journal.header?.state === 'string' ? `; crmctl destroy --state ${journal.header.state} removes what that apply created` : '';
   for (const s of itemStates(journal.items).values()) {
-    if (s.write?.op === 'call' && (s.last.status === 'done' || s.unsettled)) plan.cannot.push({ key: s.key, why: `${String(s.write.operation)} is not a create, update or delete of a record; crmctl cannot take it back` });
+    if (s.write?.op === 'call' && (s.last.status === 'done' || s.unsettled)) plan.cannot.push({ key: s.key, why: `${String(s.write.operation)} is not a create, update or delete of a record; crmctl cannot take it back${elsewhere}` });
   }
 
   const http = await ctx.http();

@@ -129,8 +129,8 @@ function fixups(kind: string, body: Rec, dropped: string[]): void {
 
 /** The item a file is uploaded to: the most specific it is linked to (the service links an upload to one). */
 const FILE_LINKS = ['activity_id', 'deal_id', 'lead_id', 'project_id', 'product_id', 'person_id', 'org_id'];
-/** What an upload carries besides its link: the part's file name names the file, the bytes are the part, the service stores it as an upload. */
-const FILE_CARRIED = new Set(['file_name', 'name', 'bytes_sha256', 'remote_location', 'inline_flag']);
+/** What an upload carries besides its link: the part's file name names the file, the bytes are the part, the service stores it as an upload; the description follows it (restore-plan.ts `after`). */
+const FILE_CARRIED = new Set(['file_name', 'name', 'bytes_sha256', 'remote_location', 'inline_flag', 'description']);
 
 function fileFixups(body: Rec, dropped: string[]): void {
   const on = FILE_LINKS.find((k) => body[k] !== undefined);

@@ -33,8 +33,13 @@ export interface RestoreStep {
   parent?: { key: string; kind: string };
   /** Body keys renamed from the record's (`is_done` → `done`). */
   renames?: Record<string, string>;
-  /** After the create: archive the new record (an archived list's records are created, then archived). */
-  archive?: { op(): Promise<Operation>; body?: Rec };
+  /**
+   * After the create, one more write on the new record that its create cannot carry: archive it (an
+   * archived list's records are created, then archived), put a file's description back (an upload
+   * takes none). `body` gives the body from the backup's record, null when there is nothing to send.
+   * Journaled as `<kind>:<old id>:<name>` once done, so --resume never sends it twice.
+   */
+  after?: { name: 'archive' | 'describe'; op(): Promise<Operation>; body?(rec: Rec): Rec | null };
   settle: Settle;
   /**
    * Looked up before every create, not only after an ambiguous one: the record may exist without this
@@ -112,12 +117,12 @@ export const RESTORE_STEPS = (): RestoreStep[] => [
   },
   { kind: 'leads', create: async () => (await ops.leads()).create, settle: { descriptor: LEAD, list: async () => (await ops.leads()).list, updatedSince: true } },
   {
-    kind: 'leads-archived', create: async () => (await ops.leads()).create, archive: { op: async () => (await ops.leads()).update, body: { is_archived: true } },
+    kind: 'leads-archived', create: async () => (await ops.leads()).create, after: { name: 'archive', op: async () => (await ops.leads()).update, body: () => ({ is_archived: true }) },
     settle: { descriptor: LEAD, list: async () => (await ops.leads()).list, updatedSince: true },
   },
   { kind: 'projects', create: async () => (await ops.projects()).create, settle: { descriptor: PROJECT, list: async () => (await ops.projects()).list, updatedSince: false } },
   {
-    kind: 'projects-archived', create: async () => (await ops.projects()).create, archive: { op: async () => (await ops.projects()).archive },
+    kind: 'projects-archived', create: async () => (await ops.projects()).create, after: { name: 'archive', op: async () => (await ops.projects()).archive },
     settle: { descriptor: PROJECT, list: async () => (await ops.projects()).list, updatedSince: false },
   },
   {
@@ -132,6 +137,7 @@ export const RESTORE_STEPS = (): RestoreStep[] => [
   },
   {
     kind: 'files', create: async () => (await ops.files()).upload, upload: { field: 'file' },
+    after: { name: 'describe', op: async () => (await ops.files()).update, body: (rec) => (typeof rec.description === 'string' && rec.description !== '' ? { description: rec.description } : null) },
     settle: { descriptor: FILE, list: async () => (await ops.files()).list, updatedSince: false },
   },
   { kind: 'call-logs', create: async () => (await ops.callLogs()).create, settle: { descriptor: CALL, list: async () => (await ops.callLogs()).list, updatedSince: false } },

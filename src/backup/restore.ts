@@ -160,7 +160,8 @@ async function remaining(m: Manifest, steps: RestoreStep[], idmap: IdMap): Promi
   const rows: Array<{ kind: string; records: number; cost: number }> = [];
   for (const s of steps) {
     const left = Math.max(0, m.kinds[s.kind]!.count - idmap.size(s.kind));
-    const per = ((await s.create()).cost ?? 0) + (s.archive ? ((await s.archive.op()).cost ?? 0) : 0);
+    // At most: a file's description is set only when it has one.
+    const per = ((await s.create()).cost ?? 0) + (s.after ? ((await s.after.op()).cost ?? 0) : 0);
     rows.push({ kind: s.kind, records: left, cost: left * per });
   }
   return rows;
@@ -193,7 +194,8 @@ class Restore {
   readonly progress: Progress;
   /** "sending" entries without an outcome: the body sent and when. */
   private readonly pending = new Map<string, { sent: Rec; at: number }>();
-  private readonly archived = new Set<string>();
+  /** `<kind>:<old id>:<after step>` done (restore-plan.ts `after`: archived, a file's description set). */
+  private readonly afterDone = new Set<string>();
   /** `<kind>:<parent's old id>:trim` of parents whose list was made the backup's (restore-plan.ts `trim`). */
   private readonly trimmed = new Set<string>();
   private readonly refused = new Map<string, string>();
@@ -210,7 +212,7 @@ class Restore {
     this.source = dirSide(o.dir);
     for (const e of entries) {
       if (e.key === 'config') this.configDone = true;
-      else if (e.key.endsWith(':archive')) this.archived.add(e.key.slice(0, -':archive'.length));
+      else if (/:(archive|describe)$/.test(e.key)) this.afterDone.add(e.key);
       else if (e.key.endsWith(':trim')) this.trimmed.add(e.key);
       else if (e.status === 'sending') {
         this.pending.set(e.key, { sent: (e.sent as Rec) ?? {}, at: Date.parse(String(e.at)) || Date.now() });
@@ -294,12 +296,18 @@ class Restore {
         }
       }
       counts.created++;
-      if (s.archive && !this.archived.has(key)) {
-        const aop = await s.archive.op();
+      const after = s.after;
+      const afterKey = after ? `${key}:${after.name}` : '';
+      if (after && !this.afterDone.has(afterKey)) {
+        const body = after.body ? after.body(rec) : undefined;
         const id = this.idmap.get(s.kind, old);
-        await callOperation(this.http, aop, await prepare(this.ctx, aop, { params: { id }, ...(s.archive.body ? { body: s.archive.body } : {}) }, { naming: 'keys' }));
-        await this.run.append({ key: `${key}:archive`, status: 'done', op: 'update', record: id as string });
-        this.archived.add(key);
+        // Idempotent (an archive, a description set): a try cut off by a kill is simply sent again.
+        if (body !== null) {
+          const aop = await after.op();
+          await callOperation(this.http, aop, await prepare(this.ctx, aop, { params: { id }, ...(body ? { body } : {}) }, { naming: 'keys' }));
+          await this.run.append({ key: afterKey, status: 'done', op: 'update', record: id as string });
+        }
+        this.afterDone.add(afterKey);
       }
     }
     if (group) await this.trim(s, group.parent, group.olds);

@@ -11,9 +11,10 @@ type Rec = Record<string, unknown>;
 
 /**
  * `command`, `mcp` and `upsert` are single writes (one record, one item `1`): a generated or hand-written
- * command, an MCP tool call, an upsert, each recorded as a small run of its own (src/automation/record-write.ts).
+ * command, an MCP tool call, an upsert, each recorded as a small run of its own; `apply` and `destroy`
+ * record each of their writes as an item of one run (src/automation/record-write.ts).
  */
-export type RunKind = 'import' | 'export' | 'bulk-update' | 'backup' | 'restore' | 'undo' | 'normalize' | 'dedupe' | 'command' | 'mcp' | 'upsert';
+export type RunKind = 'import' | 'export' | 'bulk-update' | 'backup' | 'restore' | 'undo' | 'normalize' | 'dedupe' | 'command' | 'mcp' | 'upsert' | 'apply' | 'destroy';
 
 /** What a run was started on: compared before a journal is continued. */
 export interface RunInput {

@@ -4,15 +4,26 @@
  */
 import { closeSync, existsSync, fdatasync, openSync, readFileSync, writeSync } from 'node:fs';
 
+/** How long an entry queued ahead waits for others before it is synced alone (ms), and how many start a sync at once. */
+const COALESCE_MS = 4;
+const BATCH = 64;
+
 /**
  * Append-only ndjson journal with group commit: entries queued while a flush is under way are
  * written together and share one fdatasync, which runs on libuv's pool, so concurrent rows neither
  * pay one disk sync each nor stall the event loop. `append` resolves once the entry is on disk.
+ *
+ * An entry appended *ahead* (`appendAhead`, `appendLater`: nobody waits for it yet) does not start a
+ * sync of its own: it waits up to COALESCE_MS for others (or BATCH of them, or an entry that is waited
+ * for, or `hurry`), so an import's thousands of rows share hundreds of syncs, not thousands.
  */
 export class Journal {
   private fd: number;
   private queue: Array<{ text: string; resolve: () => void; reject: (err: unknown) => void }> = [];
+  /** An entry someone waits for is queued (or `hurry` was called): the next sync starts as soon as it can. */
+  private urgent = false;
   private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
   /** The first failure of an entry nobody waited for: thrown by the next append that waits, or by close. */
   private lost: unknown;
 
@@ -21,11 +32,12 @@ export class Journal {
   }
 
   append(entry: Record<string, unknown>): Promise<void> {
-    if (this.lost !== undefined) return Promise.reject(this.lost);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ text: `${JSON.stringify(entry)}\n`, resolve, reject });
-      this.running ??= this.drain();
-    });
+    return this.enqueue(entry, true);
+  }
+
+  /** Queues an entry to be on disk soon (the promise says when), without a sync of its own. */
+  appendAhead(entry: Record<string, unknown>): Promise<void> {
+    return this.enqueue(entry, false);
   }
 
   /**
@@ -34,21 +46,51 @@ export class Journal {
    * outcome after its "sending" entry), so the caller's next write does not wait for a sync of its own.
    */
   appendLater(entry: Record<string, unknown>): void {
-    this.append(entry).catch((err: unknown) => {
+    this.enqueue(entry, false).catch((err: unknown) => {
       this.lost ??= err;
     });
+  }
+
+  /** Entries queued ahead are about to be waited for: sync them now. */
+  hurry(): void {
+    if (!this.queue.length) return;
+    this.urgent = true;
+    this.start();
+  }
+
+  private enqueue(entry: Record<string, unknown>, urgent: boolean): Promise<void> {
+    if (this.lost !== undefined) return Promise.reject(this.lost);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ text: `${JSON.stringify(entry)}\n`, resolve, reject });
+      if (urgent) this.urgent = true;
+      if (urgent || this.queue.length >= BATCH) this.start();
+      else if (!this.running) this.timer ??= setTimeout(() => this.start(), COALESCE_MS);
+    });
+  }
+
+  private start(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    // Never a drain of an empty queue: it would end before `running` is set, leaving it set for good.
+    if (this.queue.length) this.running ??= this.drain();
   }
 
   private async drain(): Promise<void> {
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0);
+        this.urgent = false;
         try {
           writeSync(this.fd, batch.map((b) => b.text).join(''));
           await new Promise<void>((resolve, reject) => fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
           for (const b of batch) b.resolve();
         } catch (err) {
           for (const b of batch) b.reject(err);
+        }
+        // Only entries queued ahead wait: let more join them (a timer, or the next urgent entry, starts the sync).
+        if (this.queue.length && this.queue.length < BATCH && !this.urgent) {
+          this.timer ??= setTimeout(() => this.start(), COALESCE_MS);
+          break;
         }
       }
     } finally {
@@ -60,7 +102,11 @@ export class Journal {
 
   /** Waits for queued entries, then closes the file. */
   async close(): Promise<void> {
-    while (this.running) await this.running;
+    this.hurry();
+    while (this.running || this.queue.length) {
+      if (!this.running) this.start();
+      await this.running;
+    }
     closeSync(this.fd);
     if (this.lost !== undefined) throw this.lost;
   }

@@ -45,7 +45,7 @@ export { itemStates, readRun, runInput, type ItemEntry, type ItemState, type Run
 type Rec = Record<string, unknown>;
 
 /** How messages name a run of each kind ("Import stopped", "Backup already done"). */
-const KIND_LABEL: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo', normalize: 'Normalize', dedupe: 'Dedupe', command: 'Write', mcp: 'Tool call', upsert: 'Upsert' };
+const KIND_LABEL: Record<RunKind, string> = { import: 'Import', export: 'Export', 'bulk-update': 'Bulk update', backup: 'Backup', restore: 'Restore', undo: 'Undo', normalize: 'Normalize', dedupe: 'Dedupe', command: 'Write', mcp: 'Tool call', upsert: 'Upsert', apply: 'Apply', destroy: 'Destroy' };
 
 export interface OpenOptions {
   kind: RunKind;
@@ -180,7 +180,7 @@ function newHeader(o: OpenOptions): RunHeader {
 
 /** What a run does with its journal and its record in the index. */
 export class Run {
-  private log: Pick<Journal, 'append' | 'close'> & Partial<Pick<Journal, 'appendLater'>> | undefined;
+  private log: Pick<Journal, 'append' | 'close'> & Partial<Pick<Journal, 'appendLater' | 'appendAhead' | 'hurry'>> | undefined;
   /** CRMCTL_RECORD=off: no journal, no record (src/runs/recording.ts). */
   private readonly off: boolean;
   /** The client's count of cost units when the run began (what it spent is the difference at its end). */
@@ -247,11 +247,12 @@ export class Run {
   }
 
   /** What the run wrote and spent, for its record: `runs list` then reads no journal. */
-  private tally(): Partial<RunRecord> {
+  private tally(known?: number): Partial<RunRecord> {
     const spent = this.costAt !== undefined && this.http ? this.http.governor.stats.acquired - this.costAt : undefined;
-    let written: number | undefined;
+    let written: number | undefined = known;
     try {
-      written = writtenCount(readRun(this.o.journal).items);
+      // A kind that counts its own writes says so; else they are counted from the journal (read once, at the end).
+      written ??= writtenCount(readRun(this.o.journal).items);
     } catch {
       written = undefined;
     }
@@ -267,6 +268,22 @@ export class Run {
   sending(key: string, w: WriteIntent): Promise<void> {
     const { at, ...rest } = w;
     return this.append({ key, status: 'sending', at: at ?? Date.now(), ...rest });
+  }
+
+  /**
+   * A write announced ahead of its turn (an import's look-ahead): on disk when the promise resolves, in a
+   * sync shared with the entries around it; `hurry` once its turn comes and the caller waits for it.
+   */
+  sendingAhead(key: string, w: WriteIntent): Promise<void> {
+    if (!this.log) throw new Error('internal: run entry before begin()');
+    if (!this.log.appendAhead) return this.sending(key, w);
+    const { at, ...rest } = w;
+    return this.log.appendAhead({ key, status: 'sending', at: at ?? Date.now(), ...rest });
+  }
+
+  /** Entries announced ahead are now waited for: sync them without waiting for more. */
+  hurry(): void {
+    this.log?.hurry?.();
   }
 
   /** An item settled: the new id of a create, `action`, `reconciled` when a look-up found it… */
@@ -292,12 +309,13 @@ export class Run {
   }
 
   /** Every item settled: the end entry (then "already done" for the same command) and the record. */
-  async finish(summary: string, counts: Rec = {}): Promise<void> {
+  /** `written`: the records the run wrote, when the kind counts them itself (an import: its outcomes), so no journal is read again. */
+  async finish(summary: string, counts: Rec = {}, written?: number): Promise<void> {
     const at = new Date().toISOString();
     await this.append({ type: 'end', at, summary, counts });
     this.ended = true;
     await this.close();
-    this.saveRecord({ status: 'done', finished_at: at, summary, ...this.tally() });
+    this.saveRecord({ status: 'done', finished_at: at, summary, ...this.tally(written) });
     if (this.o.ephemeral) {
       removeIfExists(this.o.journal);
       removeRecord(this.ctx.env, this.id);

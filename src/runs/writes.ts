@@ -46,6 +46,8 @@ function writeOf(s: ItemState): RunWrite | undefined {
   if (bookkeeping(s.key) || !w || (w.op !== 'create' && w.op !== 'update' && w.op !== 'delete')) return undefined;
   const done = s.last.status === 'done';
   if (!done && !s.unsettled) return undefined;
+  // Announced, then never sent: the run stopped before its turn (src/automation/import.ts).
+  if (s.last.status === 'failed' && s.last.sent === false) return undefined;
   // A done entry that says the record was left alone (a conflict) or already as wanted wrote nothing.
   if (done && (s.last.action === 'unchanged' || s.last.action === 'conflict')) return undefined;
   const id = w.op === 'create' ? (done ? s.last.id : undefined) : w.record;

@@ -84,6 +84,33 @@ describe('a spent daily budget', () => {
     expect((await fx.collection('leads')).length).toBe(before + 12);
   });
 
+  it('rows announced ahead of a stop are journaled as never sent: the undo does not count them, --resume sends each once', async () => {
+    const dir = workDir();
+    const file = join(dir, 'leads.ndjson');
+    writeFileSync(file, Array.from({ length: 30 }, (_, i) => JSON.stringify({ title: `Ahead lead ${i + 1}`, person_id: 1 })).join('\n'));
+    const before = (await fx.collection('leads')).length;
+    await setDaily({ daily_used: 100_000 - 50 });
+    const r = await run(['import', 'leads', '--file', file, '--concurrency', '4']);
+    expect(r.code).toBe(6);
+    // Rows past the stop had their "sending" entry written ahead of their turn; each is settled as not sent.
+    const entries = journalEntries(`${file}.import-state.json`);
+    const notSent = entries.filter((e) => e.sent === false).map((e) => String(e.key));
+    expect(notSent.length).toBeGreaterThan(0);
+    for (const k of notSent) expect(entries.filter((e) => e.key === k).map((e) => e.status)).toEqual(['sending', 'failed']);
+    const runId = String(entries[0]!.run_id);
+    const dry = await run(['undo', runId, '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout) as { to_delete: number; cannot: Array<{ key: string }> };
+    expect(plan.to_delete).toBe((await fx.collection('leads')).length - before);
+    expect(plan.cannot.map((c) => c.key).filter((k) => notSent.includes(k))).toEqual([]);
+
+    await setDaily({ daily_used: 0 });
+    const done = await run(['import', 'leads', '--file', file, '--concurrency', '4', '--resume']);
+    expect(done.code, done.stderr).toBe(0);
+    const titles = (await fx.collection<{ title: string }>('leads')).map((l) => l.title).filter((t) => t.startsWith('Ahead lead '));
+    expect(titles.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `Ahead lead ${i + 1}`).sort());
+  });
+
   it('stops the changes feed with the service\'s own words (exit 6, when it resets); the watermark stays', async () => {
     await setDaily({ daily_used: 100_000 });
     const r = await run(['changes', '--since', '24h', '--types', 'deals']);

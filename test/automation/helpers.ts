@@ -81,6 +81,20 @@ export function killMidRun(args: string[], env: Record<string, string | undefine
 }
 
 /**
+ * Waits until the sandbox's request log stops growing for `quietMs`: requests a killed client left in
+ * flight (slowed by injected latency) are answered, and logged, after the kill.
+ */
+export async function inFlightSettled(fx: SandboxFixture, quietMs = 150): Promise<void> {
+  let seen = -1;
+  for (;;) {
+    const n = (await fx.requests()).length;
+    if (n === seen) return;
+    seen = n;
+    await new Promise((r) => setTimeout(r, quietMs));
+  }
+}
+
+/**
  * Runs the bundle and kills it with SIGKILL from inside `arm`'s callback. A test arms it on the
  * in-process sandbox's events (`fx.sandbox.state.events`): the kill then lands after a write committed
  * and before its answer left, so the write landed and the client never learnt it, on any machine speed.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, demoSandboxPerTest, journalEntries, killMidRun, lastPage, ndjson, workDir } from './helpers.js';
+import { control, demoSandboxPerTest, inFlightSettled, journalEntries, killMidRun, lastPage, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 let other: SandboxFixture;
@@ -138,6 +138,8 @@ describe('a journal belongs to one account and one input (issue 28.1)', () => {
     await killMidRun(['import', 'leads', '--file', f], fx.env, () => journalEntries(`${f}.import-state.json`).some((e) => e.status === 'done'));
     await control(fx, 'PUT', 'faults', {});
     writeFileSync(f, leadRows(200, 'Edited'));
+    // The killed import's requests in flight land after the kill: only what the resume sends counts.
+    await inFlightSettled(fx);
     await fx.clearRequests();
     const r = await run(['import', 'leads', '--file', f, '--resume']);
     expect(r.code).toBe(2);

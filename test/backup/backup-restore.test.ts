@@ -34,6 +34,8 @@ beforeAll(async () => {
     ['deals', 'discounts', 'add', '1', '--description', 'Loyalty', '--amount', '10', '--type', 'percentage'],
     ['deals', 'followers', 'add', '1', '--user-id', '2'], ['deals', 'followers', 'add', '1', '--user-id', '3'],
     ['organizations', 'followers', 'add', '1', '--user-id', '2'], ['organizations', 'followers', 'add', '1', '--user-id', '3'],
+    // A file's description: an upload takes none, so restore sets it after the upload.
+    ['files', 'update', '1', '--description', 'Signed by both parties'],
   ]) expect((await runBin(args, { env: a.env })).code, args.join(' ')).toBe(0);
 });
 afterAll(async () => {
@@ -133,6 +135,7 @@ describe('backup → restore into another account → diff', () => {
     expect(bFiles.map((f) => f.file_name).sort()).toEqual((await a.collection('files')).map((f) => f.file_name).sort());
     const licence = bFiles.find((f) => f.file_name === 'Acme licence agreement.pdf')!;
     expect(licence.deal_id).toBe(bDealId);
+    expect(licence.description).toBe('Signed by both parties');
     const downloaded = join(workDir(), 'licence.pdf');
     const dl = await runBin(['files', 'download', String(licence.id), '--out', downloaded], { env: b.env });
     expect(dl.code, dl.stderr).toBe(0);

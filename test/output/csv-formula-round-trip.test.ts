@@ -52,7 +52,8 @@ describe('the formula guard is reversible', () => {
     const seed = VALUES.map((v, i) => ({ name: /^[\t\r]/.test(v.text) ? `RT ${i}` : v.text, description: v.text, code: `RT-${i}` }));
     const seedFile = join(dir, 'seed.ndjson');
     writeFileSync(seedFile, `${seed.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    const first = await run(['import', 'products', '--file', seedFile]);
+    // One row at a time: concurrent creates land in any order, and an export lists products by id.
+    const first = await run(['import', 'products', '--file', seedFile, '--concurrency', '1']);
     expect(first.code, first.stderr).toBe(0);
 
     const exportFile = join(dir, 'products.csv');
@@ -63,7 +64,7 @@ describe('the formula guard is reversible', () => {
     for (const [i, v] of VALUES.entries()) expect(csv).toContain(`RT-${i},${seed[i]!.name === v.text ? v.cell : `RT ${i}`},${v.cell}\r\n`);
 
     await fx.reset('empty');
-    const imported = await run(['import', 'products', '--file', exportFile]);
+    const imported = await run(['import', 'products', '--file', exportFile, '--concurrency', '1']);
     expect(imported.code, imported.stderr).toBe(0);
     const products = await fx.collection<{ code: string; name: string; description: string }>('products');
     for (const [i, v] of VALUES.entries()) {

@@ -1,4 +1,5 @@
 import { executePlan } from '../../apply-engine/execute.js';
+import { WriteRecorder } from '../../automation/record-write.js';
 import { checkSavedPlan, hasChanges, labelOf, type UnknownUsers, planConfig, planDocument, planLines, planSummaryLine, pruneKinds, readSavedPlan } from '../../apply-engine/config/session.js';
 import type { FixtureRecord } from '../../apply-engine/parse.js';
 import { RESULT_COLUMNS, resultLine, resultRow, resultsJson, widthsOf } from '../../apply-engine/report.js';
@@ -46,10 +47,13 @@ export async function applyConfig(ctx: Context, o: ConfigApplyOptions): Promise<
   const w = widthsOf(cp.plan.actions.map((a) => ({ kind: a.kind.kind, name: labelOf(cp, a.name) })));
   const results: Result[] = [];
   const done = new Set<string>();
+  // Each write is an item of one run (kind apply): `crmctl undo` takes the whole apply back.
+  const recorder = new WriteRecorder(ctx, { kind: 'apply', describe: o.files.join(' '), input: { files: o.files } });
   try {
     await executePlan(cp.plan, {
       http: await ctx.http(),
       reader: ctx,
+      send: recorder.send,
       state: cp.state,
       env: ctx.env,
       ...(cp.users ? { users: cp.users } : {}),
@@ -65,11 +69,13 @@ export async function applyConfig(ctx: Context, o: ConfigApplyOptions): Promise<
   } catch (err) {
     const left = cp.plan.actions.filter((a) => !done.has(a.name) && a.type !== 'unchanged' && a.type !== 'keep');
     if (left.length) ctx.warn(`not done (${left.length}): ${left.map((a) => `${a.type} ${a.kind.kind} ${labelOf(cp, a.name)}`).join('; ')}`);
+    await recorder.end('', err);
     throw err;
   }
   const n = (t: Result['action']) => results.filter((r) => r.action === t).length;
   const cost = results.reduce((s, r) => s + r.cost, 0);
   const summary = `Done: ${n('created')} created, ${n('updated')} updated, ${n('replaced')} replaced, ${n('deleted')} deleted, ${n('unchanged')} unchanged. Cost: ${cost} (and ${cp.live.cost} to read).`;
+  await recorder.end(summary);
   const json = resultsJson(results, '');
   await out.end({ text: summary, json: { ...(json as object), state: null, read_cost: cp.live.cost } });
 }

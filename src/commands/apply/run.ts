@@ -1,6 +1,7 @@
 import type { UnknownUsers } from '../../apply-engine/config/session.js';
 import type { Context } from '../../core/context.js';
 import { executePlan } from '../../apply-engine/execute.js';
+import { WriteRecorder } from '../../automation/record-write.js';
 import { budgetNotice } from '../../automation/budget-notice.js';
 import type { Result } from '../../apply-engine/result.js';
 import { defaultStatePath, expandFixtureArgs } from '../../apply-engine/files.js';
@@ -75,20 +76,29 @@ export async function runApply(ctx: Context, o: ApplyOptions): Promise<void> {
     const needsService = plan.actions.some((a) => a.type !== 'unchanged' && a.type !== 'keep');
     const http = needsService ? await ctx.http() : (undefined as never);
     if (needsService) budgetNotice(ctx, http, { tokens: plan.cost, atLeast: plan.costUnstated, continueWith: 'run the same apply again (what was applied is in the state file)' });
-    await executePlan(plan, {
-      http,
-      reader: ctx,
-      state,
-      statePath,
-      env: ctx.env,
-      ...(users ? { users } : {}),
-      report: async (r) => {
-        results.push(r);
-        const row = resultRow(r);
-        lines.set(row, resultLine(r, w));
-        await out.row(row);
-      },
-    });
+    // Each write is an item of one run (kind apply): `crmctl undo` takes the whole apply back.
+    const recorder = new WriteRecorder(ctx, { kind: 'apply', describe: args.join(' '), input: { files: args, state: statePath }, header: { state: statePath } });
+    try {
+      await executePlan(plan, {
+        http,
+        reader: ctx,
+        state,
+        statePath,
+        env: ctx.env,
+        ...(users ? { users } : {}),
+        send: recorder.send,
+        report: async (r) => {
+          results.push(r);
+          const row = resultRow(r);
+          lines.set(row, resultLine(r, w));
+          await out.row(row);
+        },
+      });
+    } catch (err) {
+      await recorder.end('', err);
+      throw err;
+    }
+    await recorder.end(resultSummary(results, statePath).split('\n')[0]!);
     const checked = drift.reads ? `\nChecked ${drift.reads} unchanged record${drift.reads === 1 ? '' : 's'} against the account (cost ${drift.cost}).` : '';
     await out.end({ text: `${resultSummary(results, statePath)}${checked}`, json: { ...(resultsJson(results, statePath) as object), read_cost: drift.cost } });
   } finally {

@@ -6,6 +6,7 @@ import { topoOrder } from '../../apply-engine/order.js';
 import { removalPlan, removalResult, removeEntry, type RemoveOutcome } from '../../apply-engine/remove.js';
 import { RESULT_COLUMNS, resultLine, resultRow, resultSummary, widthsOf } from '../../apply-engine/report.js';
 import { reportWriter } from '../../output/report.js';
+import { WriteRecorder } from '../../automation/record-write.js';
 import { lockState, readState, writeState, type FixtureState } from '../../apply-engine/state.js';
 
 export interface DestroyOptions {
@@ -54,12 +55,15 @@ export async function runDestroy(ctx: Context, o: DestroyOptions): Promise<void>
     await ctx.confirm(`Delete the ${order.length} record${order.length === 1 ? '' : 's'} listed in ${statePath}?`);
     const results: Result[] = [];
     const out = reportWriter(ctx, { columns: RESULT_COLUMNS, line });
+    // Each delete (or value put back) is an item of one run (kind destroy): `crmctl undo` creates them again.
+    const recorder = new WriteRecorder(ctx, { kind: 'destroy', describe: `records of ${statePath}`, input: { state: statePath } });
     for (const name of order) {
       const entry = state.records[name]!;
       let outcome: RemoveOutcome;
       try {
-        outcome = await removeEntry(ctx, name, entry);
+        outcome = await removeEntry(ctx, name, entry, recorder.send);
       } catch (err) {
+        await recorder.end('', err);
         if (!(err instanceof CliError)) throw err;
         throw new CliError(`${entry.kind} ${name} (id ${entry.id}): ${err.message}`, err.exitCode, [err.hint, `Records already removed are gone from ${statePath}; run destroy again to continue.`].filter(Boolean).join('\n'));
       }
@@ -71,6 +75,7 @@ export async function runDestroy(ctx: Context, o: DestroyOptions): Promise<void>
       lines.set(row, resultLine(r, w));
       await out.row(row);
     }
+    await recorder.end(resultSummary(results, statePath).split('\n')[0]!);
     await out.end({ text: resultSummary(results, statePath), json: { dry_run: false, state: statePath, cost: results.reduce((s, r) => s + r.cost, 0), results: results.map(resultRow) } });
   } finally {
     unlock();
