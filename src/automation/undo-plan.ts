@@ -13,7 +13,7 @@ import { holds, leaves, show, valueAt } from './bulk-update-changes.js';
 
 type Rec = Record<string, unknown>;
 
-export type UndoAction = 'delete' | 'restore' | 'recreate';
+export type UndoAction = 'delete' | 'restore' | 'recreate' | 'unmerge';
 
 export interface UndoItem {
   /** The item's key in the run undone (an input line, a record id): the undo's journal keys it the same. */
@@ -25,8 +25,22 @@ export interface UndoItem {
   record?: string | number;
   /** What the run wrote there (what the record must still hold, else a conflict). */
   wrote?: Rec;
-  /** What the undo writes: the prior values (restore), the content kept (re-create). */
+  /** What the undo writes: the prior values (restore), the content kept (re-create, unmerge: the merged record's). */
   values?: Rec;
+  /** An unmerge's other parts: the links to point back at the re-created record, the kept record's fields to set back. */
+  merge?: UnmergeParts;
+}
+
+/** What the undo of one merge does after re-creating the merged record. */
+export interface UnmergeParts {
+  /** The record kept (merged into). */
+  into: number;
+  /** Per linked kind (deals, activities, notes, persons), the field that names the merged record and the ids the merge moved. */
+  links: Array<{ area: string; field: string; ids: number[] }>;
+  /** The kept record's fields as they were before the merge (absent: the merge changes none). */
+  prior?: Rec;
+  /** The same fields as the merge left them (what they must still hold, else a conflict). */
+  after?: Rec;
 }
 
 /** The operations of one kind of record an undo uses. */
@@ -36,6 +50,7 @@ export interface RecordOps {
   update?: Operation;
   delete?: Operation;
   create?: Operation;
+  list?: Operation;
 }
 
 export interface UndoPlan {
@@ -45,6 +60,10 @@ export interface UndoPlan {
   /** Writes of the run no undo can take back, with why (an unknown outcome, no operation for it). */
   cannot: Array<{ key: string; why: string }>;
   counts: Record<UndoAction, number>;
+  /** Links the merges moved that the undo points back at the re-created records. */
+  linksBack: number;
+  /** Kept records whose fields a merge changed, set back. */
+  keptBack: number;
   /** Tokens at most: a read before each write, and the write. */
   cost: number;
 }
@@ -60,7 +79,7 @@ export function recordOps(area: string): RecordOps {
   const known = OPS.get(area);
   if (known) return known;
   const at = (verb: string) => ALL_OPERATIONS.find((op) => op.cli.command.length === 2 && op.cli.command[0] === area && op.cli.command[1] === verb && !op.cli.switch);
-  const ops = { area, get: at('get'), update: at('update'), delete: at('delete'), create: at('create') };
+  const ops = { area, get: at('get'), update: at('update'), delete: at('delete'), create: at('create'), list: at('list') };
   OPS.set(area, ops);
   return ops;
 }
@@ -82,19 +101,37 @@ export function undoPlan(writes: readonly RunWrite[], runArea: string | undefine
     if (typeof item === 'string') cannot.push({ key: w.key, why: item });
     else if (item) items.push(item);
   }
-  const counts: Record<UndoAction, number> = { delete: 0, restore: 0, recreate: 0 };
+  // Merges are taken back newest first: the kept record's fields go back through each merge in turn.
+  const unmerges = items.filter((i) => i.action === 'unmerge').reverse();
+  if (unmerges.length) items.splice(0, items.length, ...items.filter((i) => i.action !== 'unmerge'), ...unmerges);
+  const counts: Record<UndoAction, number> = { delete: 0, restore: 0, recreate: 0, unmerge: 0 };
   for (const i of items) counts[i.action]++;
   const cost = items.reduce((n, i) => {
     const ops = recordOps(i.area);
+    if (i.action === 'unmerge') return n + unmergeCost(i);
     const write = (i.action === 'delete' ? ops.delete : i.action === 'restore' ? ops.update : ops.create)?.cost ?? 1;
     // A re-create reads nothing first (its record is gone); the others read the record before writing.
     return n + write + (i.action === 'recreate' ? 0 : (ops.get?.cost ?? 1));
   }, 0);
-  return { area: runArea ?? items[0]?.area ?? 'records', items, cannot, counts, cost };
+  const merges = items.filter((i) => i.action === 'unmerge');
+  const linksBack = merges.reduce((n, i) => n + i.merge!.links.reduce((m, l) => m + l.ids.length, 0), 0);
+  const keptBack = merges.filter((i) => i.merge!.prior).length;
+  return { area: runArea ?? items[0]?.area ?? 'records', items, cannot, counts, linksBack, keptBack, cost };
 }
 
-/** Why an undo cannot take a merge back: said by a dedupe's plan before any merge, and by the undo's. */
-export const MERGE_FOREVER = 'the service cannot undo a merge (the merged record is gone; its deals, activities, notes and followers belong to the record kept)';
+/** One merge's undo: the re-create, then a read and an update per link moved back and for the kept record. */
+function unmergeCost(i: UndoItem): number {
+  const ops = recordOps(i.area);
+  const rw = (o: RecordOps) => (o.get?.cost ?? 1) + (o.update?.cost ?? 1);
+  const links = i.merge!.links.reduce((n, l) => n + l.ids.length * rw(recordOps(l.area)), 0);
+  return (ops.create?.cost ?? 1) + links + (i.merge!.prior ? rw(ops) : 0);
+}
+
+/** Why an undo cannot take back a merge whose journal kept nothing (a dedupe of an older crmctl). */
+export const MERGE_FOREVER = 'the service cannot undo a merge and this journal (of an older crmctl) kept neither the merged record nor its links';
+
+/** What an undo does with a merge, said by a dedupe's plan before any merge, and by the undo's. */
+export const MERGE_UNDO = 'an undo re-creates each merged record (a new id: the old one cannot come back), moves its deals, activities and notes (an organization\'s persons too) back to it and sets the kept record\'s changed fields back; files, leads and followers stay with the kept record';
 
 /** The undo of one write; a string says why there is none. */
 function itemOf(w: RunWrite, ops: RecordOps): UndoItem | string | undefined {
@@ -104,8 +141,8 @@ function itemOf(w: RunWrite, ops: RecordOps): UndoItem | string | undefined {
     return { key: w.key, area: ops.area, action: 'delete', record: w.record, wrote: w.sent ?? {} };
   }
   if (w.op === 'update') {
-    // A dedupe's merge (`sent` = {merge_with_id}): journaled like an update, with no values to put back.
-    if (!w.prior && typeof w.sent?.merge_with_id === 'number') return `merged into ${w.sent.merge_with_id}: ${MERGE_FOREVER}`;
+    // A dedupe's merge (`sent` = {merge_with_id}): journaled like an update, with the merged record and its links kept.
+    if (!w.prior && typeof w.sent?.merge_with_id === 'number') return unmergeOf(w, ops, w.sent.merge_with_id);
     if (w.record === null || !w.prior) return 'the journal does not keep the values this update replaced';
     if (!ops.update || !ops.get) return `${ops.area} have no update`;
     return { key: w.key, area: ops.area, action: 'restore', record: w.record, wrote: w.sent ?? {}, values: w.prior };
@@ -116,10 +153,35 @@ function itemOf(w: RunWrite, ops: RecordOps): UndoItem | string | undefined {
   return { key: w.key, area: ops.area, action: 'recreate', values: createBody(w.deleted, ops.create) };
 }
 
+/** The undo of one merge: the merged record created again, its links moved back, the kept record's fields set back. */
+function unmergeOf(w: RunWrite, ops: RecordOps, into: number): UndoItem | string | undefined {
+  if (!w.merge || !w.deleted) return `merged into ${into}: ${MERGE_FOREVER}`;
+  if (w.outcome === 'unsettled') return `merged into ${into}: the merge may not have landed; crmctl dedupe --resume settles it first`;
+  if (!ops.create) return `${ops.area} have no create`;
+  const m = w.merge;
+  const prior = m.prior && Object.keys(m.prior).length ? m.prior : undefined;
+  return {
+    key: w.key,
+    area: ops.area,
+    action: 'unmerge',
+    ...(w.record !== null ? { record: w.record } : {}),
+    values: createBody(w.deleted, ops.create),
+    merge: { into, links: m.links, ...(prior ? { prior, after: m.after ?? {} } : {}) },
+  };
+}
+
 /** A record's content as its create takes it: the members the create knows, without empty ones. */
 export function createBody(content: Rec, create: Operation): Rec {
   const known = new Set(fieldsOf(create.body, 'body').map((f) => f.key.split('.')[0]!));
-  return Object.fromEntries(Object.entries(content).filter(([k, v]) => known.has(k) && v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)));
+  return Object.fromEntries(Object.entries(content).filter(([k]) => known.has(k)).map(([k, v]) => [k, filled(v)] as const).filter(([, v]) => v !== undefined));
+}
+
+/** A value without its empty members (null, [], and objects left empty: a read answers an unset address part as null; a create refuses it). */
+function filled(v: unknown): unknown {
+  if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) return v;
+  const out = Object.fromEntries(Object.entries(v as Rec).map(([k, x]) => [k, filled(x)] as const).filter(([, x]) => x !== undefined));
+  return Object.keys(out).length ? out : undefined;
 }
 
 export interface Conflict {
@@ -141,12 +203,21 @@ export function conflictsOf(current: Rec, wrote: Rec): Conflict[] {
   return out;
 }
 
-const NOUN: Record<UndoAction, string> = { delete: 'to delete (the run created them)', restore: 'to set back (fields the run changed)', recreate: 'to create again (the run deleted them, from the content it kept)' };
+const NOUN: Record<UndoAction, string> = {
+  delete: 'to delete (the run created them)',
+  restore: 'to set back (fields the run changed)',
+  recreate: 'to create again (the run deleted them, from the content it kept)',
+  unmerge: 'to create again (the run merged them away; from the content it kept, each with a new id: the old id cannot come back)',
+};
 
 /** The plan in words, on stderr before anything is written. */
 export function planText(plan: UndoPlan, o: { runId: string; describe: string; doneEarlier: number; daily?: { remaining: number } }): string {
   const lines = [`Undo of run ${o.runId} (${o.describe}):`];
-  for (const a of ['delete', 'restore', 'recreate'] as const) if (plan.counts[a]) lines.push(`  ${plan.counts[a]} ${plan.area} ${NOUN[a]}`);
+  for (const a of ['delete', 'restore', 'recreate', 'unmerge'] as const) if (plan.counts[a]) lines.push(`  ${plan.counts[a]} ${plan.area} ${NOUN[a]}`);
+  if (plan.counts.unmerge) {
+    lines.push(`  ${plan.linksBack} link${plan.linksBack === 1 ? '' : 's'} to move back to the re-created records (deals, activities, notes${plan.area === 'organizations' ? ', persons' : ''} the merges moved; one changed since is a conflict, left alone)`);
+    if (plan.keptBack) lines.push(`  ${plan.keptBack} kept ${plan.area} to set back (the fields the merges changed)`);
+  }
   if (!plan.items.length) lines.push('  nothing to undo');
   if (o.doneEarlier) lines.push(`  ${o.doneEarlier} undone by an earlier try of this undo (not written again)`);
   for (const c of plan.cannot) lines.push(`  cannot undo ${c.key}: ${c.why}`);

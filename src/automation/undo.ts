@@ -33,7 +33,7 @@ export interface UndoFlags {
 const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo', 'normalize', 'dedupe', 'command', 'mcp', 'upsert', 'apply', 'destroy']);
 
 /** What became of one item of the undo. */
-type Outcome = { key: string; area: string; record?: string | number } & (
+type Outcome = { key: string; area: string; record?: string | number; merged?: string | number } & (
   | { status: 'deleted' | 'restored' | 'recreated' | 'already'; id?: string | number }
   | { status: 'conflict'; conflicts: Conflict[] }
   | { status: 'failed'; error: string }
@@ -110,11 +110,11 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
   run.watchSignals('writes');
   try {
     await run.begin();
-    const undo = new ItemUndo(ctx, http, run, flags.force);
+    const undo = new ItemUndo(ctx, http, run, flags.force, states);
     const one = async (item: UndoItem): Promise<void> => {
-      let outcome: Outcome;
+      let outcome: Outcome | Outcome[];
       try {
-        outcome = await undo.apply(item, states.get(item.key));
+        outcome = item.action === 'unmerge' ? await undo.unmerge(item) : await undo.apply(item, states.get(item.key));
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
         if (err instanceof DailyBudgetError) {
@@ -126,7 +126,7 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
         outcome = { key: item.key, area: item.area, status: 'failed', ...(item.record !== undefined ? { record: item.record } : {}), error: err.message };
         await run.failed(item.key, err.message, { record: item.record, ...(again ? { retry: true } : {}) });
       }
-      outcomes.push(outcome);
+      outcomes.push(...[outcome].flat());
     };
     const inFlight = new Set<Promise<void>>();
     for (const item of plan.items) {
@@ -140,6 +140,7 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
     const n = (s: Outcome['status']) => outcomes.filter((o) => o.status === s).length;
     const counts = { deleted: n('deleted'), restored: n('restored'), recreated: n('recreated'), already: n('already'), conflicts: n('conflict'), failed: n('failed') };
     const said = `${counts.deleted} deleted, ${counts.restored} set back, ${counts.recreated} created again, ${counts.already} already undone; ${counts.conflicts} conflicts, ${counts.failed} failed`;
+    const recreated = outcomes.filter((o) => o.status === 'recreated' && o.merged !== undefined);
     if (spent) {
       await run.pause(said);
       throw spent;
@@ -151,10 +152,11 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
     const conflicts = outcomes.flatMap((o) => (o.status === 'conflict' ? o.conflicts.map((c) => ({ area: o.area, record: o.record, ...c })) : []));
     const failures = outcomes.flatMap((o) => (o.status === 'failed' ? [{ area: o.area, record: o.record ?? null, key: o.key, error: o.error }] : []));
     await renderDocument(ctx, {
-      json: { run: id, undo_run: run.id, area: plan.area, ...counts, conflict_list: conflicts, failures },
+      json: { run: id, undo_run: run.id, area: plan.area, ...counts, conflict_list: conflicts, failures, ...(recreated.length ? { recreated: recreated.map((o) => ({ merged: o.merged, id: (o as { id?: unknown }).id })) } : {}) },
       text: [
         ...conflicts.map((c) => `conflict: ${c.area} ${String(c.record)} ${c.field}: the run wrote ${c.wrote}, now ${c.now} (left alone)`),
         ...failures.map((f) => `failed: ${f.area} ${String(f.record ?? f.key)}: ${f.error}`),
+        ...recreated.map((o) => `${o.area} ${String(o.merged)} created again as ${String((o as { id?: unknown }).id)} (a new id: the old one cannot come back)`),
         `Undo of run ${id}: ${said} (undo run ${run.id}).`,
       ].join('\n'),
     });
@@ -187,11 +189,12 @@ function actionWords(plan: UndoPlan): string {
   if (plan.counts.delete) parts.push(`delete ${plan.counts.delete} ${plan.area}`);
   if (plan.counts.restore) parts.push(`set back ${plan.counts.restore} ${plan.area}`);
   if (plan.counts.recreate) parts.push(`create ${plan.counts.recreate} ${plan.area} again`);
+  if (plan.counts.unmerge) parts.push(`create ${plan.counts.unmerge} merged ${plan.area} again and move ${plan.linksBack} links back`);
   return parts.join(', ');
 }
 
 function planJson(id: string, plan: UndoPlan): Rec {
-  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, cannot: plan.cannot, cost: plan.cost };
+  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, ...(plan.counts.unmerge ? { to_unmerge: plan.counts.unmerge, links_back: plan.linksBack, kept_back: plan.keptBack } : {}), cannot: plan.cannot, cost: plan.cost };
 }
 
 /** One item's undo: read, compare, write, journal. */
@@ -201,8 +204,60 @@ class ItemUndo {
   private readonly reader: Reader;
   private readonly taken = new Set<string>();
 
-  constructor(private readonly ctx: Context, private readonly http: HttpPort, private readonly run: Run, private readonly force: boolean) {
+  constructor(
+    private readonly ctx: Context,
+    private readonly http: HttpPort,
+    private readonly run: Run,
+    private readonly force: boolean,
+    private readonly earlier: ReadonlyMap<string, ItemState> = new Map(),
+  ) {
     this.reader = readerOf(http, (l) => ctx.debug(l));
+  }
+
+  /** Merges are undone one at a time, newest first: two merges into one record set its fields back in turn. */
+  private merges: Promise<unknown> = Promise.resolve();
+
+  /**
+   * The undo of one merge, each part an item of its own (`<key>:create`, `<key>:<area>:<id>`, `<key>:kept`):
+   * the merged record created again from its kept content, each link the merge moved pointed back at it
+   * (a link someone re-pointed since is a conflict, left alone), the kept record's fields set back. A
+   * part an earlier try settled is not written again; one a kill cut off is settled as any item is.
+   */
+  unmerge(item: UndoItem): Promise<Outcome[]> {
+    const next = this.merges.then(() => this.unmergeNow(item));
+    this.merges = next.catch(() => undefined);
+    return next;
+  }
+
+  private async unmergeNow(item: UndoItem): Promise<Outcome[]> {
+    const m = item.merge!;
+    const out: Outcome[] = [];
+    const part = async (sub: UndoItem): Promise<Outcome | undefined> => {
+      const was = this.earlier.get(sub.key);
+      if (was && !was.unsettled) return undefined;
+      return this.apply(sub, was);
+    };
+    const createKey = `${item.key}:create`;
+    const created = this.earlier.get(createKey);
+    let newId = created && !created.unsettled && created.last.action === 'recreated' ? (created.last.id as string | number | undefined) : undefined;
+    if (newId === undefined) {
+      const o = (await part({ key: createKey, area: item.area, action: 'recreate', values: item.values ?? {} }))!;
+      out.push({ ...o, ...(item.record !== undefined ? { merged: item.record } : {}) });
+      newId = (o as { id?: string | number }).id;
+    }
+    if (newId === undefined || newId === null) throw new CliError(`${item.area} ${String(item.record)}: created again but its new id is unknown; its links were not moved back`);
+    for (const l of m.links) {
+      for (const id of l.ids) {
+        const o = await part({ key: `${item.key}:${l.area}:${id}`, area: l.area, action: 'restore', record: id, wrote: { [l.field]: m.into }, values: { [l.field]: Number(newId) } });
+        if (o) out.push(o);
+      }
+    }
+    if (m.prior) {
+      const o = await part({ key: `${item.key}:kept`, area: item.area, action: 'restore', record: m.into, wrote: m.after ?? {}, values: m.prior });
+      if (o) out.push(o);
+    }
+    await this.run.done(item.key, { action: 'unmerged', record: item.record, id: newId });
+    return out;
   }
 
   async apply(item: UndoItem, earlier: ItemState | undefined): Promise<Outcome> {

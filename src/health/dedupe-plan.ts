@@ -1,4 +1,5 @@
-import { MERGE_FOREVER } from '../automation/undo-plan.js';
+import { keepCost } from '../automation/merge-keep.js';
+import { MERGE_UNDO } from '../automation/undo-plan.js';
 import { isEmpty } from './audit/record-checks.js';
 import { organizationCandidate, personCandidate, type OrganizationMatch, type PersonMatch } from './candidates.js';
 import { msOf } from './dates.js';
@@ -41,10 +42,12 @@ export interface DedupePlan {
   records: number;
   groups: DedupeGroup[];
   merges: number;
-  /** Cost of the merges (40 each: the merge operations' stated cost). */
+  /** Cost: the merges (40 each: the merge operations' stated cost) and the reads before each that keep what its undo needs. */
   cost: number;
-  /** Why the merges cannot be taken back: the plan says it before anything is merged (also to an assistant). */
-  cannot_undo: string;
+  /** The part of the cost spent reading what the undo needs (one page per linked kind). */
+  undo_reads: number;
+  /** What `crmctl undo` does with the merges: the plan says it before anything is merged (also to an assistant). */
+  undo: string;
 }
 
 const MERGE_COST = 40;
@@ -81,7 +84,9 @@ const mergesInto = (kind: DedupeKind, ids: readonly number[], survivor: number):
 
 function totals(kind: DedupeKind, keep: KeepChoice, records: number, groups: DedupeGroup[]): DedupePlan {
   const merges = groups.reduce((n, g) => n + g.merges.length, 0);
-  return { kind, keep, records, groups, merges, cost: merges * MERGE_COST, cannot_undo: MERGE_FOREVER };
+  // Before each merge the run reads what its undo needs (src/automation/merge-keep.ts): part of the cost.
+  const reads = merges * keepCost(kind);
+  return { kind, keep, records, groups, merges, cost: merges * MERGE_COST + reads, undo_reads: reads, undo: MERGE_UNDO };
 }
 
 /**
@@ -159,7 +164,7 @@ export function planText(p: DedupePlan): string {
     for (const m of g.merges) lines.push(`  would call: ${m.method} ${m.path} ${JSON.stringify(m.body)} (cost ${m.cost})`);
     lines.push('');
   });
-  lines.push(`Merges cannot be undone: ${p.cannot_undo}; crmctl undo lists them as cannot undo.`);
+  lines.push(`Undo: ${p.undo} (the run keeps what it needs: up to ${p.undo_reads} of the cost in reads before the merges).`);
   lines.push(`${p.groups.length} group${p.groups.length === 1 ? '' : 's'}, ${p.merges} merge${p.merges === 1 ? '' : 's'} (cost ${p.cost}); dry run: nothing was changed.`);
   return lines.join('\n');
 }

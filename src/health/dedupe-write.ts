@@ -5,7 +5,9 @@ import type { Context } from '../core/context.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { HttpResponse } from '../http/types.js';
 import { renderDocument } from '../output/report.js';
-import { MERGE_FOREVER } from '../automation/undo-plan.js';
+import { keptFields, readMergeKeep } from '../automation/merge-keep.js';
+import { MERGE_UNDO } from '../automation/undo-plan.js';
+import { recordedValue } from '../runs/command-line.js';
 import { itemStates, openRun, runInput } from '../runs/run.js';
 import type { DedupePlan } from './dedupe-plan.js';
 import { RunSends } from './run-sends.js';
@@ -26,9 +28,9 @@ export interface DedupeOps {
 /**
  * The merges of `dedupe persons|organizations`, as a run (kind dedupe): every member of a group but the
  * survivor is merged into it through the service's merge operation (`PUT /v1/<kind>/{id}/merge`).
- * Each merge is journaled "sending" (op update of the merged record, `sent` = {merge_with_id}, no
- * prior values: the service has no way back) before it goes out; `crmctl undo` lists them as cannot
- * undo. A merge whose answer is lost, or left in "sending" by a kill, is settled by reading the merged
+ * Each merge is journaled "sending" (op update of the merged record, `sent` = {merge_with_id}) before
+ * it goes out, with what its undo needs, read just before (src/automation/merge-keep.ts): the merged
+ * record whole, the kept record's fields the merge changes and the ids of the records it moves. A merge whose answer is lost, or left in "sending" by a kill, is settled by reading the merged
  * record: gone means merged; a merge is never sent blindly a second time.
  */
 export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: DedupeOps, input: Rec, flags: DedupeWriteFlags): Promise<void> {
@@ -52,15 +54,15 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
 
   const merges = plan.groups.flatMap((g) => g.merges.map((m) => ({ id: Number(m.path.split('/')[3]), into: g.keep })));
   const lines = [
-    `Dedupe ${kind}: ${plan.groups.length} group${plan.groups.length === 1 ? '' : 's'}, ${merges.length} merge${merges.length === 1 ? '' : 's'} (cost ${plan.cost}), keep ${plan.keep}:`,
+    `Dedupe ${kind}: ${plan.groups.length} group${plan.groups.length === 1 ? '' : 's'}, ${merges.length} merge${merges.length === 1 ? '' : 's'} (cost ${plan.cost}: ${plan.cost - plan.undo_reads} the merges, up to ${plan.undo_reads} the reads that keep what an undo needs), keep ${plan.keep}:`,
     ...plan.groups.map((g) => `  keep ${g.keep} (${g.why_keep}); merge ${g.merges.map((m) => m.path.split('/')[3]).join(', ')} into it`),
     ...(pending.length ? [`  ${pending.length} merge${pending.length === 1 ? '' : 's'} cut off by a stop: the merged record is read first, never merged twice`] : []),
-    `  cannot be undone: ${MERGE_FOREVER}; crmctl undo ${run.id} lists them as cannot undo`,
+    `  undo: crmctl undo ${run.id}; ${MERGE_UNDO}`,
   ];
   ctx.io.stderr.write(`${lines.join('\n')}\n`);
   if (merges.length) {
     try {
-      await ctx.confirm(`Merge ${merges.length} ${kind} (cannot be undone)?`);
+      await ctx.confirm(`Merge ${merges.length} ${kind}?`);
     } catch (err) {
       if (run.resumable) await run.pause();
       else await run.discard();
@@ -96,7 +98,8 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
         await sends.refused(key, m.id, err.issues.map((i) => `${i.field}: ${i.rule}`).join('; '));
         continue;
       }
-      await run.sending(key, { op: 'update', kind, record: m.id, sent: prepared.body as Rec, merge: true });
+      const keep = await readMergeKeep(readBack, kind, m.id, m.into);
+      await run.sending(key, { op: 'update', kind, record: m.id, sent: prepared.body as Rec, merge: true, deleted: recordedValue(keep.deleted, ctx.knownSecrets()) as Rec, kept: keep.kept, links: keep.links });
       let unsettled = false;
       // A merge sent twice fails (the record is gone) or worse: a lost answer is settled by reading the merged record.
       const reconcile = async (): Promise<HttpResponse | undefined> => {
@@ -110,13 +113,15 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
       await sends.send(key, m.id, async () => {
         await callOperation(http, ops.merge, prepared, { idempotent: false, reconcile });
         kept.add(m.into);
-        return { action: 'merged', into: m.into };
+        // The kept record's fields as the merge left them: what its undo expects to find (else a conflict).
+        const after = kind === 'persons' ? keptFields(kind, (await read(readBack, ops.get, { params: { id: m.into } })) as Rec) : {};
+        return { action: 'merged', into: m.into, kept_after: after };
       }, () => unsettled);
     }
     const said = `${sends.done} merged, ${sends.failed} failed`;
     await sends.end(said, { merged: sends.done, failed: sends.failed }, merges.length, flags.state, () => renderDocument(ctx, {
       json: { run: run.id, kind, keep: plan.keep, groups: plan.groups.length, kept: kept.size, merged: sends.done, failed: sends.failed, journal: flags.state },
-      text: `Merged ${sends.done} ${kind} into ${kept.size} kept; ${sends.failed} failed (run ${run.id}; merges cannot be undone).`,
+      text: `Merged ${sends.done} ${kind} into ${kept.size} kept; ${sends.failed} failed (run ${run.id}; crmctl undo ${run.id} re-creates the merged records).`,
     }));
   });
 }

@@ -18,8 +18,10 @@ export interface RunWrite {
   sent?: Rec;
   /** The values an update replaced. */
   prior?: Rec;
-  /** What a delete removed. */
+  /** What a delete removed (a merge: the merged record). */
   deleted?: Rec;
+  /** A merge's links and kept record's fields (src/automation/merge-keep.ts), for its undo. */
+  merge?: { links: Array<{ area: string; field: string; ids: number[] }>; prior?: Rec; after?: Rec };
   /** Done: the write landed. Unsettled: it may have (killed, or an answer nobody knows). */
   outcome: 'done' | 'unsettled';
 }
@@ -57,7 +59,18 @@ function writeOf(s: ItemState): RunWrite | undefined {
     ...(isRec(w.sent) ? { sent: w.sent } : {}),
     ...(isRec(w.prior) ? { prior: w.prior } : {}),
     ...(isRec(w.deleted) ? { deleted: w.deleted } : isRec(s.last.deleted) ? { deleted: s.last.deleted } : {}),
+    ...(Array.isArray(w.links) ? { merge: mergeOf(w, s.last) } : {}),
     outcome: done ? 'done' : 'unsettled',
+  };
+}
+
+/** A merge's keeping: its links and the kept record's fields before (its "sending") and after (its outcome). */
+function mergeOf(w: ItemEntry, last: ItemEntry): NonNullable<RunWrite['merge']> {
+  const kept = isRec(w.kept) ? w.kept : {};
+  return {
+    links: (w.links as unknown[]).filter(isRec).map((l) => ({ area: String(l.area), field: String(l.field), ids: Array.isArray(l.ids) ? l.ids.map(Number) : [] })),
+    ...(isRec(kept.prior) ? { prior: kept.prior } : {}),
+    ...(isRec(last.kept_after) ? { after: last.kept_after } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ const alive = async (kind: string) => (await fx.collection<Rec>(kind)).filter((r
 const writes = async () => (await fx.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`);
 
 describe('crmctl dedupe --yes', () => {
-  it('persons, --keep oldest: the three dirt pairs merged into the oldest; undo --last lists the merges as cannot undo and writes nothing', async () => {
+  it('persons, --keep oldest: the three dirt pairs merged into the oldest; the journal keeps what an undo needs', async () => {
     const cwd = workDir();
     const before = await alive('persons');
     await fx.clearRequests();
@@ -23,9 +23,8 @@ describe('crmctl dedupe --yes', () => {
     expect(r.code, r.stderr).toBe(0);
     const journal = journalEntries(join(cwd, 'persons.dedupe-state.ndjson'));
     const runId = journal[0].run_id as string;
-    expect(r.stderr).toContain('Dedupe persons: 3 groups, 3 merges (cost 120), keep oldest:\n  keep 1 (oldest (added ');
-    expect(r.stderr).toContain(`  cannot be undone: the service cannot undo a merge (the merged record is gone; its deals, activities, notes and followers belong to the record kept); crmctl undo ${runId} lists them as cannot undo\n`);
-    expect(r.stdout).toBe(`Merged 3 persons into 3 kept; 0 failed (run ${runId}; merges cannot be undone).\n`);
+    expect(r.stderr).toContain('Dedupe persons: 3 groups, 3 merges (cost 249: 120 the merges, up to 129 the reads that keep what an undo needs), keep oldest:\n  keep 1 (oldest (added ');
+    expect(r.stdout).toBe(`Merged 3 persons into 3 kept; 0 failed (run ${runId}; crmctl undo ${runId} re-creates the merged records).\n`);
     expect(await writes()).toEqual([
       'PUT /api/v1/persons/11/merge {"merge_with_id":1}',
       'PUT /api/v1/persons/12/merge {"merge_with_id":2}',
@@ -39,12 +38,11 @@ describe('crmctl dedupe --yes', () => {
       ['merge:13', 'update', 13, { merge_with_id: 3 }],
     ]);
 
-    await fx.clearRequests();
-    const undo = await runBin(['undo', '--last', '--yes'], { env: fx.env, cwd });
-    expect(undo.code, undo.stderr).toBe(0);
-    expect(undo.stderr).toContain(`Undo of run ${runId} (dedupe persons: merge duplicates, keep oldest):\n  nothing to undo\n  cannot undo merge:11: merged into 1: the service cannot undo a merge (the merged record is gone; its deals, activities, notes and followers belong to the record kept)\n  cannot undo merge:12: merged into 2: `);
-    expect(await writes()).toEqual([]);
-    expect(await alive('persons')).toEqual(before.filter((id) => ![11, 12, 13].includes(id)));
+    // The merged record whole, the kept one's contacts and organization, and the links moved (none here).
+    const first = journal.find((e) => e.status === 'sending' && e.key === 'merge:11');
+    expect(first.deleted).toMatchObject({ id: 11 });
+    expect(Object.keys(first.kept.prior)).toEqual(['emails', 'phones', 'org_id']);
+    expect(first.links.map((l: { area: string; field: string }) => `${l.area}.${l.field}`)).toEqual(['deals.person_id', 'activities.person_id', 'notes.person_id']);
   }, 60_000);
 
   it('organizations, --keep most-complete: one record per group is left, the one the rule keeps', async () => {
@@ -65,7 +63,7 @@ describe('crmctl dedupe --yes', () => {
     await fx.clearRequests();
     const again = await runBin(['dedupe', 'organizations', '--keep', 'most-complete', '--yes', '--new-run'], { env: fx.env, cwd });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('Dedupe organizations: 0 groups, 0 merges (cost 0), keep most-complete:\n');
+    expect(again.stderr).toContain('Dedupe organizations: 0 groups, 0 merges (cost 0: 0 the merges, up to 0 the reads that keep what an undo needs), keep most-complete:\n');
     expect(await writes()).toEqual([]);
   }, 60_000);
 
@@ -101,14 +99,14 @@ describe('crmctl dedupe --yes', () => {
     ]);
     expect(await alive('persons')).toEqual(before.filter((id) => ![11, 12, 13].includes(id)));
     const runId = journalEntries(state)[0].run_id as string;
-    expect(r.stdout).toBe(`Merged 2 persons into 2 kept; 0 failed (run ${runId}; merges cannot be undone).\n`);
+    expect(r.stdout).toBe(`Merged 2 persons into 2 kept; 0 failed (run ${runId}; crmctl undo ${runId} re-creates the merged records).\n`);
   }, 60_000);
 
   it('off a terminal without --yes: exit 2 naming --yes, nothing read or merged', async () => {
     await fx.clearRequests();
     const r = await runBin(['dedupe', 'persons', '--keep', 'oldest'], { env: fx.env, cwd: workDir() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: dedupe persons merges duplicates, which the service cannot undo (--dry-run shows the plan). Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).\n');
+    expect(r.stderr).toBe('error: dedupe persons merges duplicates (--dry-run shows the plan; crmctl undo re-creates the merged records with new ids). Pass --yes to confirm (no prompt: not a terminal, CI or --no-input).\n');
     expect(await fx.requests()).toEqual([]);
   });
 });

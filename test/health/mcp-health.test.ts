@@ -70,7 +70,7 @@ describe('account health over MCP', () => {
     const plan = JSON.parse(r.text);
     expect(plan.dry_run).toBe(true);
     // An assistant is told too: a merge cannot be taken back.
-    expect(plan.cannot_undo).toMatch(/^the service cannot undo a merge /);
+    expect(plan.undo).toMatch(/^an undo re-creates each merged record /);
     expect(plan.groups.map((g: { ids: number[]; keep: number }) => [g.ids, g.keep])).toEqual([[[1, 7], 1], [[4, 8], 4]]);
     expect((await fx.requests()).map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v2/organizations']);
   });

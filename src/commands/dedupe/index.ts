@@ -4,13 +4,13 @@ import { UsageError } from '../../core/errors.js';
 import { flag } from '../../core/flags.js';
 import { NEW_RUN_FLAG } from '../../runs/policy-text.js';
 
-/** `crmctl dedupe`: the plan of merging duplicates, then the merges as a run (the service cannot undo them: the plan says so). */
+/** `crmctl dedupe`: the plan of merging duplicates, then the merges as a run (`crmctl undo` re-creates the merged records: the plan says how). */
 const dedupe = defineCommand({
   path: ['dedupe'],
   summary: 'Group duplicate persons or organizations, show the merge plan, then merge each group into the record you pick or a rule keeps',
   description: [
     'Reads every person (or organization) once, groups duplicates as crmctl audit does (the same e-mail or phone, a name nearly the same; for organizations the same name without its legal form, or the same website; thresholds from the audit settings) and shows each group side by side: the fields whose values differ, the record a rule keeps (--keep oldest: the first added; most-complete: the most fields filled) and the merges that would run, PUT /v1/persons/{id}/merge (cost 40 each; the service keeps merge_with_id).',
-    'Without --keep on a terminal, each group is shown side by side and you pick the record kept (the most complete is the default) or skip the group; off a terminal --keep is required (without it: exit 2, nothing read). --dry-run prints the plan and changes nothing (--json: the plan as one document; without --keep it keeps the oldest). Without it the plan is printed on stderr, a terminal asks (elsewhere --yes is required: without it the command stops with exit 2 and reads nothing), then each merge is sent as a run: its journal (--state, default ./<kind>.dedupe-state.ndjson) records every merge before it goes out, --resume continues a stopped run (a merge whose answer was lost is settled by reading the merged record, never sent twice). The service cannot undo a merge: the plan says so, and crmctl undo lists a dedupe run\'s merges as cannot undo. Guide: docs/health.md.',
+    'Without --keep on a terminal, each group is shown side by side and you pick the record kept (the most complete is the default) or skip the group; off a terminal --keep is required (without it: exit 2, nothing read). --dry-run prints the plan and changes nothing (--json: the plan as one document; without --keep it keeps the oldest). Without it the plan is printed on stderr, a terminal asks (elsewhere --yes is required: without it the command stops with exit 2 and reads nothing), then each merge is sent as a run: its journal (--state, default ./<kind>.dedupe-state.ndjson) records every merge before it goes out, --resume continues a stopped run (a merge whose answer was lost is settled by reading the merged record, never sent twice). The service has no un-merge, so before each merge the run keeps the merged record, the kept record\'s fields the merge changes and the ids of its deals, activities and notes (an organization\'s persons too), read just before (counted in the plan\'s cost): crmctl undo RUN re-creates each merged record (a new id), moves those links back and sets the kept record\'s fields back. Guide: docs/health.md.',
   ].join('\n\n'),
   examples: [
     'crmctl dedupe persons --dry-run',
@@ -39,7 +39,7 @@ const dedupe = defineCommand({
         const yes = ctx.globals.yes ? '' : ', and --yes to confirm the merges';
         throw new UsageError(`missing --keep: which record of each group is kept is asked only on a terminal; pass --keep oldest or --keep most-complete${yes} (no prompt: not a terminal, CI or --no-input)`);
       }
-      await ctx.confirm(`dedupe ${kind} merges duplicates, which the service cannot undo (--dry-run shows the plan).`);
+      await ctx.confirm(`dedupe ${kind} merges duplicates (--dry-run shows the plan; crmctl undo re-creates the merged records with new ids).`);
     }
     const { runDedupe } = await import('./run.js');
     await runDedupe(ctx, kind, flags);

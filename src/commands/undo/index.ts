@@ -13,7 +13,7 @@ const undo = defineCommand({
     'Each record is read just before its write: one whose values are no longer those the run wrote (someone changed it since) is a conflict, left alone and listed (field, value the run wrote, value now) unless --force; exit 7 when any is left.',
     'The undo is a run of its own (crmctl runs list shows it): Ctrl-C, SIGTERM or kill -9, then the same command with --resume, writes nothing twice (a write cut off is settled by reading the record). Undoing an undo redoes.',
     'A single write is a run too (crmctl deals update 5 …, persons delete 3, an MCP tool call): its journal keeps what the write replaced, read just before it, so its undo sets the fields back, creates the deleted record again or deletes the created one.',
-    'Only runs of the account the credentials act on can be undone (exit 2 naming both accounts otherwise). A merge, an apply (crmctl destroy takes it back) and what other tools changed cannot be undone. See docs/undo.md.',
+    'Only runs of the account the credentials act on can be undone (exit 2 naming both accounts otherwise). A dedupe run\'s merges are taken back by re-creating each merged record (a new id) and moving its deals, activities and notes back; a merge made elsewhere, an apply (crmctl destroy takes it back) and what other tools changed cannot be undone. See docs/undo.md.',
   ].join('\n\n'),
   examples: ['crmctl undo --last --dry-run', 'crmctl undo 3f2a9c81b7d0 --yes', 'crmctl undo 3f2a9c81b7d0 --yes --resume'],
   args: [{ name: 'id', description: 'the run to undo (crmctl runs list)', required: false }],
