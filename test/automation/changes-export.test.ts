@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { startFixture, type SandboxFixture } from '../helpers/sandbox.js';
-import { control, journalEntries, killMidRun, lastPage, ndjson, workDir } from './helpers.js';
+import { control, inFlightSettled, journalEntries, killMidRun, lastPage, ndjson, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 let env: Record<string, string>;
@@ -92,6 +92,8 @@ describe('export --incremental', () => {
     // Let the clock pass a whole second, so that "2h" read again would name another time.
     const second = Math.floor(Date.now() / 1000);
     while (Math.floor(Date.now() / 1000) === second) await new Promise((r) => setTimeout(r, 50));
+    // The killed export's page in flight lands after the kill: only what the resume reads counts.
+    await inFlightSettled(fx);
     await fx.clearRequests();
     const r = await run([...args, '--resume']);
     expect(r.code).toBe(0);

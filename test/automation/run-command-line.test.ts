@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
-import { control, countIn, demoSandboxPerTest, journalEntries, killMidRun, workDir } from './helpers.js';
+import { control, countIn, demoSandboxPerTest, inFlightSettled, journalEntries, killMidRun, workDir } from './helpers.js';
 
 let fx: SandboxFixture;
 demoSandboxPerTest((f) => {
@@ -88,6 +88,8 @@ describe('the command line a run records', () => {
     await killMidRun(args, fx.env, () => countIn(state, '"action":"updated"') >= 5);
     await control(fx, 'PUT', 'faults', {});
     expect(headerText(state)).not.toContain(SECRET);
+    // The killed run's updates in flight land after the kill: only what the resumes send counts.
+    await inFlightSettled(fx);
     await fx.clearRequests();
 
     const bare = ['deals', 'bulk-update', '--state', state, '--resume', '--yes'];
