@@ -111,7 +111,8 @@ async function begun(run: Run): Promise<{ run: Run } | { notRecorded: CliError }
   }
 }
 
-const notRecordedNote = (ctx: Context, err: CliError, what: string) => ctx.warn(`${what} not recorded (crmctl undo cannot take ${what === 'this write was' ? 'it' : 'them'} back): ${redactedMessage(err, ctx.knownSecrets())}`);
+const notRecordedNote = (ctx: Context, err: CliError, several: boolean) =>
+  ctx.warn(`${several ? 'these writes were' : 'this write was'} not recorded (crmctl undo cannot take ${several ? 'them' : 'it'} back): ${redactedMessage(err, ctx.knownSecrets())}`);
 
 /**
  * Sends one write through `send`, recorded; a read, or CRMCTL_RECORD=off, is sent as it is. What the
@@ -132,7 +133,7 @@ export async function recordedWrite<T extends { envelope: Envelope }>(ctx: Conte
   }));
   if ('notRecorded' in started) {
     const out = await send();
-    notRecordedNote(ctx, started.notRecorded, 'this write was');
+    notRecordedNote(ctx, started.notRecorded, false);
     return out;
   }
   const { run } = started;
@@ -181,7 +182,7 @@ export class WriteRecorder {
       if ('notRecorded' in started) {
         this.notRecorded = started.notRecorded;
         const out = await send();
-        notRecordedNote(this.ctx, started.notRecorded, 'these writes were');
+        notRecordedNote(this.ctx, started.notRecorded, true);
         return out;
       }
       this.run = started.run;
@@ -208,7 +209,8 @@ export class WriteRecorder {
     if (!run) return;
     try {
       if (this.unknown) await run.pause(`outcome unknown: ${this.unknown.message}`);
-      else await run.finish(failure instanceof CliError ? `stopped: ${redactedMessage(failure, this.ctx.knownSecrets())}` : summary);
+      else if (failure === undefined) await run.finish(summary);
+      else await run.finish(`stopped: ${redactedMessage(failure instanceof CliError ? failure : new CliError(String((failure as Error)?.message ?? failure)), this.ctx.knownSecrets())}`);
     } finally {
       await run.close();
     }

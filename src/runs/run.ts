@@ -178,6 +178,12 @@ function newHeader(o: OpenOptions): RunHeader {
   };
 }
 
+/** The "sending" entry of a write (src/runs/entries.ts, WriteIntent): its send time defaults to now. */
+function sendingEntry(key: string, w: WriteIntent): ItemEntry {
+  const { at, ...rest } = w;
+  return { key, status: 'sending', at: at ?? Date.now(), ...rest };
+}
+
 /** What a run does with its journal and its record in the index. */
 export class Run {
   private log: Pick<Journal, 'append' | 'close'> & Partial<Pick<Journal, 'appendLater' | 'appendAhead' | 'hurry'>> | undefined;
@@ -266,8 +272,7 @@ export class Run {
 
   /** Before a write is sent: on disk with what it sends and what it replaces (src/runs/entries.ts, WriteIntent). */
   sending(key: string, w: WriteIntent): Promise<void> {
-    const { at, ...rest } = w;
-    return this.append({ key, status: 'sending', at: at ?? Date.now(), ...rest });
+    return this.append(sendingEntry(key, w));
   }
 
   /**
@@ -276,9 +281,7 @@ export class Run {
    */
   sendingAhead(key: string, w: WriteIntent): Promise<void> {
     if (!this.log) throw new Error('internal: run entry before begin()');
-    if (!this.log.appendAhead) return this.sending(key, w);
-    const { at, ...rest } = w;
-    return this.log.appendAhead({ key, status: 'sending', at: at ?? Date.now(), ...rest });
+    return this.log.appendAhead ? this.log.appendAhead(sendingEntry(key, w)) : this.log.append(sendingEntry(key, w));
   }
 
   /** Entries announced ahead are now waited for: sync them without waiting for more. */
