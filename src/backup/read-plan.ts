@@ -102,3 +102,20 @@ export const passKinds = (p: ListPass): string[] => [p.kind, ...(p.children ?? [
 
 /** Kinds --skip may name: a list and its children go together (skipping deals skips deal-products). */
 export const SKIPPABLE = LIST_PASSES.flatMap(passKinds);
+
+/**
+ * The passes in groups that share no file: deals and archived deals write the same child files (their
+ * products, discounts, …), so their pages are read in turn, never side by side; every other list writes
+ * files of its own. A group keeps the passes' order.
+ */
+export function fileGroups(passes: readonly ListPass[]): ListPass[][] {
+  let groups: Array<{ kinds: Set<string>; passes: ListPass[] }> = [];
+  for (const p of passes) {
+    const kinds = passKinds(p);
+    const sharing = groups.filter((g) => kinds.some((k) => g.kinds.has(k)));
+    const merged = { kinds: new Set([...sharing.flatMap((g) => [...g.kinds]), ...kinds]), passes: [...sharing.flatMap((g) => g.passes), p] };
+    groups = [...groups.filter((g) => !sharing.includes(g)), merged];
+  }
+  const order = (a: ListPass, b: ListPass) => passes.indexOf(a) - passes.indexOf(b);
+  return groups.map((g) => g.passes.sort(order)).sort((a, b) => order(a[0]!, b[0]!));
+}

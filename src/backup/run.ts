@@ -11,16 +11,19 @@
  *            cursor and the length of every file it wrote, so a resumed run cuts each file back to
  *            its last entry and reads the next page (no record twice, none missing)
  *   file:<id>  one entry per downloaded file (a resumed page does not download it again)
+ * clock, config and the deals' count write no records file, so they run beside the pages (their entries
+ * may come after page entries); the first page of every list (the survey, which prices the rest before
+ * it starts) is read a few lists at a time, each list's pages in order.
  * Then the manifest, written last and atomically: its presence means the backup is complete.
  *
- * Memory stays flat: at most one page (and its children) is held; files stream to disk.
+ * Memory stays flat: at most one page (and its children) is held, a few during the survey; files stream to disk.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { callOperation, nextPage, paginate, recordsOf } from '../api/call.js';
 import { checkReader, prepare, read, readerOf } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
-import { settledInOrder } from '../core/bounded.js';
+import { gated, settledInOrder } from '../core/bounded.js';
 import type { HttpPort } from '../core/http-port.js';
 import { VERSION } from '../core/version.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
@@ -33,10 +36,11 @@ import { openRun, type ItemEntry, type Run } from '../runs/run.js';
 import { paths, FORMAT, readManifest, type Manifest } from './format.js';
 import { downloadTo } from './download.js';
 import { filesOnDisk, manifestKinds, RunningHash } from './manifest.js';
-import { LIST_PASSES, passKinds, SKIPPABLE, type ChildRead, type ListPass } from './read-plan.js';
+import { fileGroups, LIST_PASSES, passKinds, SKIPPABLE, type ChildRead, type ListPass } from './read-plan.js';
 import { estimate, type PassState } from './estimate.js';
 
 type Rec = Record<string, unknown>;
+type Gate = ReturnType<typeof gated>;
 
 export interface BackupOptions {
   out: string;
@@ -77,6 +81,10 @@ const ITEM_TYPES = ['deal', 'person', 'organization', 'product', 'activity', 'pr
 const REFERENCE: Record<string, string> = { pipeline: 'pipelines', stage: 'stages', 'lead-label': 'lead-labels', 'activity-type': 'activity-types', board: 'boards', phase: 'phases' };
 /** What a backup writes into its directory (and --new-run clears): nothing else there is touched. */
 const OWN_PARTS = ['manifest.json', 'config', 'fields', 'records', 'files'];
+/** A page's child reads and downloads in flight at once. */
+const CHILD_READS_IN_FLIGHT = 4;
+/** First pages read at once by the survey: enough to keep the service and this process both busy, no more (pages held at once). */
+const SURVEY_IN_FLIGHT = 4;
 
 export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifest> {
   const skip = checkSkip(o.skip);
@@ -103,15 +111,19 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
   run.watchSignals('page');
   try {
     await run.begin();
-    await b.clock();
-    if (!b.done.has('config')) await b.config();
+    // The service's clock, the configuration and the deals' count write no records file: they are read
+    // beside the first pages (the configuration's ~50 small reads no longer wait in front of them).
+    b.aside(b.clock());
+    const config = b.done.has('config') ? Promise.resolve() : b.aside(b.config());
     // The survey: the deals' count and the first page of every list (the backup's own pages, not
-    // read twice) price the rest before it starts.
-    const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? await b.dealCount() : undefined;
-    for (const p of passes) if (b.state(p).page === 0) await b.step(p, skip);
-    const e = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals: count });
+    // read twice) price the rest before it starts; the configuration is read (and spent) by then.
+    const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? b.aside(b.dealCount()) : Promise.resolve(undefined);
+    await b.survey(passes, skip);
+    const [deals] = await settledInOrder([count, config] as const);
+    const e = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals });
     if (e.tokens > 0) budgetNotice(ctx, http, e);
     for (const p of passes) while (!b.state(p).done) await b.step(p, skip);
+    await b.asideDone();
     b.closeSinks();
     const manifest = await b.manifest(options);
     writeJsonAtomic(paths.manifest(o.out), manifest);
@@ -120,6 +132,8 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
     b.progress.done(b.written);
     return manifest;
   } catch (err) {
+    // Nothing read beside the pages is still writing when the run pauses or closes.
+    await b.asideDone().catch(() => {});
     b.closeSinks();
     if (!run.resumable) throw err;
     await run.pause(`${b.written} records written`);
@@ -178,6 +192,8 @@ class Backup {
   private startedAt: string | undefined;
   private companyName: string | null = null;
   private spent = 0;
+  private readonly besides: Array<Promise<unknown>> = [];
+  private failed: { error: unknown } | undefined;
   written = 0;
   readonly progress: Progress;
 
@@ -213,6 +229,36 @@ class Backup {
       this.passes.set(p.kind, s);
     }
     return s;
+  }
+
+  /**
+   * Work that runs beside the record pages (it writes no records file): its failure stops the next page,
+   * and asideDone waits for all of it.
+   */
+  aside<T>(work: Promise<T>): Promise<T> {
+    this.besides.push(work);
+    work.catch((error: unknown) => {
+      this.failed ??= { error };
+    });
+    return work;
+  }
+
+  /** Every piece of work beside the pages has ended; the first failure in the order they started is thrown. */
+  async asideDone(): Promise<void> {
+    await settledInOrder(this.besides);
+  }
+
+  /**
+   * The first page of every list not begun, a few lists at a time: each list writes files of its own
+   * (deals and archived deals, which share their children's files, in turn), and each page is journaled
+   * on its own as ever, so a resumed run finds every list where its own entries left it.
+   */
+  async survey(passes: readonly ListPass[], skip: Set<string>): Promise<void> {
+    const gate = gated(SURVEY_IN_FLIGHT);
+    const groups = fileGroups(passes.filter((p) => this.state(p).page === 0));
+    await settledInOrder(groups.map((g) => gate(async () => {
+      for (const p of g) await this.step(p, skip);
+    })));
   }
 
   /** The service's time at the start, from the first answer's Date header; the account's name. */
@@ -265,6 +311,7 @@ class Backup {
   /** One page of a list and its children: written, fsynced, journaled. */
   async step(p: ListPass, skip: Set<string>): Promise<void> {
     if (this.run.stopping) throw this.run.stoppedError(`${this.written} records written to ${this.o.out}`);
+    if (this.failed) throw this.failed.error;
     const st = this.state(p);
     const op = await p.op();
     const query: Rec = { ...p.query };
@@ -275,13 +322,19 @@ class Backup {
     const records = list(recordsOf(op, envelope));
     const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
     const lines = new Map<string, Rec[]>([[p.kind, records]]);
-    for (const c of p.children ?? []) {
-      if (skip.has(c.kind)) continue;
-      const got = await this.children(c, records);
-      lines.set(c.kind, got.rows);
-      cost += got.cost;
-    }
-    if (p.bytes && this.o.fileBytes) cost += await this.bytes(records);
+    // The page's child reads and downloads go a few at a time through the one client (each still paced by its
+    // cost governor); every kind's lines keep the order of the page's records whatever order answers come in.
+    const gate = gated(CHILD_READS_IN_FLIGHT);
+    const kids = (p.children ?? []).filter((c) => !skip.has(c.kind));
+    const [got, downloads] = await settledInOrder([
+      settledInOrder(kids.map((c) => this.children(c, records, gate))),
+      p.bytes && this.o.fileBytes ? this.bytes(records, gate) : Promise.resolve(0),
+    ] as const);
+    kids.forEach((c, i) => {
+      lines.set(c.kind, got[i]!.rows);
+      cost += got[i]!.cost;
+    });
+    cost += downloads;
     // Every file the page touched is on disk before the entry that names its length. A child list the page
     // left empty (most deals have no discounts or followers) is neither written nor synced: one fsync less each.
     const touched = [...lines].filter(([, rows]) => rows.length);
@@ -303,53 +356,51 @@ class Backup {
     this.progress.update(this.written, { extra: p.kind });
   }
 
-  /** The children of a page's records (see read-plan.ts for which records have any). */
-  private async children(c: ChildRead, parents: Rec[]): Promise<{ rows: Rec[]; cost: number }> {
+  /** The children of a page's records (see read-plan.ts for which records have any), in the records' order. */
+  private async children(c: ChildRead, parents: Rec[], gate: Gate): Promise<{ rows: Rec[]; cost: number }> {
     const ids = parents.filter((r) => c.when(r, this.o.thorough)).map((r) => r.id);
     const op = await c.op();
-    const rows: Rec[] = [];
     let cost = 0;
-    const pages = (input: Parameters<typeof paginate>[2]) => paginate(this.http, op, input, { all: true, onPage: () => {
-      cost += op.cost ?? 0;
-    } });
-    if ('param' in c.by) {
-      for (const id of ids) {
-        const input = await prepare(this.ctx, op, { params: { [c.by.param]: id } });
-        for await (const x of pages(input)) rows.push({ [c.parentKey]: id, ...(x as Rec) });
-      }
-    } else {
-      for (let i = 0; i < ids.length; i += c.by.batch) {
-        const input = await prepare(this.ctx, op, { query: { [c.by.query]: ids.slice(i, i + c.by.batch) } });
-        for await (const x of pages(input)) rows.push({ [c.parentKey]: (x as Rec)[c.parentKey], ...(x as Rec) });
-      }
-    }
-    return { rows, cost };
+    // One read (and its further pages) per record, or per batch of ids in a query; each the parent id first.
+    const by = c.by;
+    const reads = 'param' in by
+      ? ids.map((id) => ({ raw: { params: { [by.param]: id } }, parent: () => id }))
+      : Array.from({ length: Math.ceil(ids.length / by.batch) }, (_, i) => ({ raw: { query: { [by.query]: ids.slice(i * by.batch, (i + 1) * by.batch) } }, parent: (x: Rec) => x[c.parentKey] }));
+    const parts = await settledInOrder(reads.map((r) => gate(async () => {
+      const rows: Rec[] = [];
+      const input = await prepare(this.ctx, op, r.raw);
+      for await (const x of paginate(this.http, op, input, { all: true, onPage: () => {
+        cost += op.cost ?? 0;
+      } })) rows.push({ [c.parentKey]: r.parent(x as Rec), ...(x as Rec) });
+      return rows;
+    })));
+    return { rows: parts.flat(), cost };
   }
 
   /** Each file's bytes into files/<id>; the record gets their hash (null for a link to a remote file). */
-  private async bytes(records: Rec[]): Promise<number> {
+  private async bytes(records: Rec[], gate: Gate): Promise<number> {
     const { fileOps } = await import('../api/operations/files.js');
     mkdirSync(paths.files(this.o.out), { recursive: true });
     let cost = 0;
-    for (const r of records) {
+    await settledInOrder(records.map(async (r) => {
       const id = String(r.id);
       // Files kept elsewhere (Google Drive, a link) have no bytes the service serves.
       if (r.remote_location && r.remote_location !== 's3') {
         r.bytes_sha256 = null;
-        continue;
+        return;
       }
       const target = paths.file(this.o.out, id);
       const known = this.downloaded.get(id);
       if (known && existsSync(target) && statSync(target).size === known.bytes) {
         r.bytes_sha256 = known.sha256;
-        continue;
+        return;
       }
-      const got = await downloadTo(this.http, fileOps.download, await prepare(this.ctx, fileOps.download, { params: { id } }), target);
+      const got = await gate(async () => downloadTo(this.http, fileOps.download, await prepare(this.ctx, fileOps.download, { params: { id } }), target));
       cost += fileOps.download.cost ?? 0;
       this.downloaded.set(id, got);
       await this.append({ key: `file:${id}`, status: 'done', op: 'read', sha256: got.sha256, bytes: got.bytes, cost: fileOps.download.cost ?? 0 });
       r.bytes_sha256 = got.sha256;
-    }
+    }));
     return cost;
   }
 
