@@ -13,7 +13,8 @@
  *   file:<id>  one entry per downloaded file (a resumed page does not download it again)
  * clock, config and the deals' count write no records file, so they run beside the pages (their entries
  * may come after page entries); the first page of every list (the survey, which prices the rest before
- * it starts) is read a few lists at a time, each list's pages in order.
+ * it starts) is read a few lists at a time, each list's pages in order. The configuration's reads end
+ * before the cost is printed (it counts them); its files are made beside the rest of the pages.
  * Then the manifest, written last and atomically: its presence means the backup is complete.
  *
  * Memory stays flat: at most one page (and its children) is held, a few during the survey; files stream to disk.
@@ -54,15 +55,19 @@ export interface BackupOptions {
   thorough: boolean;
   /** A backup made for one comparison (diff): its journal and run record go when it finishes. */
   ephemeral?: boolean;
-  /** The configuration step: `pull` into a directory (handed in by the command, which sits above this room). */
+  /** The configuration step: `pull`'s reads, then its files in a directory (handed in by the command, which sits above this room). */
   pull: ConfigPull;
 }
 
-/** What the backup keeps of a pull: the records it read (reference kinds become records files), the users, the cost. */
+/**
+ * What the backup keeps of a pull's reads: the records (reference kinds become records files), the users,
+ * the cost; `write` makes pull's files into the directory, once the run's cost is printed.
+ */
 export interface PulledConfig {
   records: Array<{ ck: { kind: string }; rec: Record<string, unknown> }>;
   users: unknown[];
   cost: number;
+  write(): Promise<unknown>;
 }
 export type ConfigPull = (ctx: Context, dir: string) => Promise<PulledConfig>;
 
@@ -114,14 +119,16 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
     // The service's clock, the configuration and the deals' count write no records file: they are read
     // beside the first pages (the configuration's ~50 small reads no longer wait in front of them).
     b.aside(b.clock());
-    const config = b.done.has('config') ? Promise.resolve() : b.aside(b.config());
+    const config = b.done.has('config') ? Promise.resolve(undefined) : b.aside(b.readConfig());
     // The survey: the deals' count and the first page of every list (the backup's own pages, not
     // read twice) price the rest before it starts; the configuration is read (and spent) by then.
     const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? b.aside(b.dealCount()) : Promise.resolve(undefined);
     await b.survey(passes, skip);
-    const [deals] = await settledInOrder([count, config] as const);
+    const [deals, pulled] = await settledInOrder([count, config] as const);
     const e = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals });
     if (e.tokens > 0) budgetNotice(ctx, http, e);
+    // The configuration's files are made beside the rest of the pages (their writing costs no read).
+    if (pulled) b.aside(pulled.write());
     for (const p of passes) while (!b.state(p).done) await b.step(p, skip);
     await b.asideDone();
     b.closeSinks();
@@ -271,8 +278,12 @@ class Backup {
     await this.append({ key: 'clock', status: 'done', op: 'read', started_at: this.startedAt, company_name: this.companyName, cost: userOps.me.cost ?? 0 });
   }
 
-  /** Pull's files, the field catalogs and the ids of configuration and users. */
-  async config(): Promise<void> {
+  /**
+   * The configuration's reads: pull's and the field catalogs. Their cost is known when this ends (the run's
+   * estimate counts it); `write` makes pull's files, the field catalogs and the ids of configuration and users,
+   * then journals the step.
+   */
+  async readConfig(): Promise<{ cost: number; write: () => Promise<void> }> {
     const { fieldCatalog } = await import('../names/catalog.js');
     // The field catalogs are read while pull reads (independent small reads, each paced by the client's
     // governor); read fresh, not the per-profile cache: the catalog is the one of the backup's moment.
@@ -280,9 +291,13 @@ class Backup {
       this.o.pull(this.ctx, paths.config(this.o.out)),
       settledInOrder(ITEM_TYPES.map((t) => fieldCatalog(checkReader(this.ctx), t, readerOf(this.http)))),
     ] as const);
-    let cost = pulled.cost;
+    const cost = pulled.cost + ITEM_TYPES.length * 10;
+    return { cost, write: () => this.writeConfig(pulled, catalogs, cost) };
+  }
+
+  private async writeConfig(pulled: PulledConfig, catalogs: ReadonlyArray<{ fields: ReadonlyArray<{ key: string; name: string; type: string; custom?: boolean; options: unknown }> }>, cost: number): Promise<void> {
+    await pulled.write();
     ITEM_TYPES.forEach((t, i) => {
-      cost += 10;
       writeJsonAtomic(paths.fields(this.o.out, t), catalogs[i]!.fields.map((f) => ({ key: f.key, name: f.name, field_type: f.type, custom: f.custom, options: f.options })));
     });
     const byKind = new Map<string, Rec[]>(Object.values(REFERENCE).map((k) => [k, []]));
