@@ -19,7 +19,7 @@
  *
  * Memory stays flat: at most one page (and its children) is held, a few during the survey; files stream to disk.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { callOperation, nextPage, paginate, recordsOf } from '../api/call.js';
 import { checkReader, prepare, read, readerOf } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
@@ -27,7 +27,7 @@ import { markResumable, UsageError } from '../core/errors.js';
 import { gated, settledInOrder } from '../core/bounded.js';
 import type { HttpPort } from '../core/http-port.js';
 import { VERSION } from '../core/version.js';
-import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
+import { syncDir, writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
 import { budgetNotice } from '../automation/budget-notice.js';
 import { Progress } from '../automation/progress.js';
 import { FileSink } from '../automation/sink.js';
@@ -308,7 +308,12 @@ class Backup {
     byKind.set('users', pulled.users as Rec[]);
     for (const [kind, rows] of byKind) {
       const unique = [...new Map(rows.map((r) => [String(r.id), r])).values()].sort((a, b) => Number(a.id) - Number(b.id) || String(a.id).localeCompare(String(b.id)));
-      writeFileAtomic(paths.records(this.o.out, kind), encode(unique), 0o644);
+      const text = encode(unique);
+      writeFileAtomic(paths.records(this.o.out, kind), text, 0o644);
+      // Counted and hashed as written, not read again for the manifest.
+      const h = new RunningHash();
+      h.add(text, unique.length);
+      this.hashes.set(kind, h);
     }
     await this.append({ key: 'config', status: 'done', op: 'read', cost });
     this.done.add('config');
@@ -444,12 +449,16 @@ class Backup {
   }
 
   async manifest(options: Manifest['options']): Promise<Manifest> {
-    // Every kind of the lists read has its file, empty when the account holds none.
-    for (const p of LIST_PASSES) {
-      for (const k of passKinds(p)) {
-        if (options.skip.includes(k)) continue;
-        if (!existsSync(paths.records(this.o.out, k))) writeFileAtomic(paths.records(this.o.out, k), '', 0o644);
+    // Every kind of the lists read has its file, empty when the account holds none (nothing to write half:
+    // created, then the folder synced once for all of them), counted and hashed as written.
+    const empty = LIST_PASSES.flatMap(passKinds).filter((k) => !options.skip.includes(k) && !existsSync(paths.records(this.o.out, k)));
+    if (empty.length) {
+      mkdirSync(paths.recordsDir(this.o.out), { recursive: true });
+      for (const k of empty) {
+        closeSync(openSync(paths.records(this.o.out, k), 'w', 0o644));
+        this.hashes.set(k, new RunningHash());
       }
+      syncDir(paths.recordsDir(this.o.out));
     }
     const account = await accountOf(this.ctx);
     const onDisk = filesOnDisk(this.o.out);

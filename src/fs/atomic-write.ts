@@ -35,7 +35,8 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-function syncDir(dir: string): void {
+/** Makes a directory's entries (files created or renamed in it) durable. */
+export function syncDir(dir: string): void {
   try {
     const fd = openSync(dir, 'r');
     try {
