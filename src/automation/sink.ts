@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
@@ -60,6 +60,16 @@ export class FileSink implements Sink {
     } catch (err) {
       throw writeError(err, this.path);
     }
+  }
+
+  /**
+   * sync() on libuv's thread pool: the same durability, while the event loop goes on with other work (a
+   * backup's other lists); the file must not be closed before it resolves.
+   */
+  syncAside(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      fsync(this.fd, (err) => (err ? reject(writeError(err, this.path)) : resolve()));
+    });
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { close as closeAside, closeSync, fsync as fsyncAside, fsyncSync, mkdirSync, open as openAside, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -29,6 +29,70 @@ export function writeFileAtomic(path: string, text: string, mode = 0o600): void 
     throw err;
   }
   syncDir(dir);
+}
+
+/**
+ * Several files replaced as writeFileAtomic replaces one (a temp file each, synced, renamed over its
+ * target, its folder synced), the syncs on libuv's thread pool side by side and each folder synced once:
+ * for a batch written while other work goes on (a backup's configuration beside its pages), which the
+ * disk syncs would otherwise stop one after another.
+ */
+export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; text: string; mode?: number }>): Promise<void> {
+  const temps: Array<{ path: string; tmp: string; fd: number | undefined }> = [];
+  try {
+    for (const f of files) {
+      const dir = dirname(f.path);
+      mkdirSync(dir, { recursive: true });
+      const t = { path: f.path, tmp: join(dir, `.${basename(f.path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`), fd: undefined as number | undefined };
+      temps.push(t);
+      t.fd = openSync(t.tmp, 'w', f.mode ?? 0o600);
+      writeSync(t.fd, f.text);
+    }
+    await Promise.all(temps.map((t) => aside((done) => fsyncAside(t.fd!, done))));
+  } catch (err) {
+    for (const t of temps) {
+      if (t.fd !== undefined) closeSync(t.fd);
+      t.fd = undefined;
+      try {
+        unlinkSync(t.tmp);
+      } catch {
+        /* not made, or already gone */
+      }
+    }
+    throw err;
+  }
+  for (const t of temps) closeSync(t.fd!);
+  for (const [i, t] of temps.entries()) {
+    try {
+      renameSync(t.tmp, t.path);
+    } catch (err) {
+      for (const rest of temps.slice(i)) {
+        try {
+          unlinkSync(rest.tmp);
+        } catch {
+          /* already gone */
+        }
+      }
+      throw err;
+    }
+  }
+  await Promise.all([...new Set(temps.map((t) => dirname(t.path)))].map(async (dir) => {
+    try {
+      const fd = await aside<number>((done) => openAside(dir, 'r', done));
+      try {
+        await aside((done) => fsyncAside(fd, done));
+      } finally {
+        await aside((done) => closeAside(fd, done));
+      }
+    } catch {
+      // Some file systems refuse fsync on a directory; the rename is still atomic there.
+    }
+  }));
+}
+
+/** A callback-style fs call as a promise (its work on libuv's thread pool). */
+function aside<T = void>(call: (done: (err: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => call((err, value) => (err ? reject(err) : resolve(value as T))));
 }
 
 export function writeJsonAtomic(path: string, value: unknown): void {

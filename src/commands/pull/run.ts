@@ -10,7 +10,7 @@ import { readLive, readUsers, type LiveAccount, type LiveRecord, type TextScrub 
 import { configFiles, referenceFile, unwritable } from '../../apply-engine/config/write.js';
 import { REFERENCE_FILE } from '../../apply-engine/files.js';
 import type { Context } from '../../core/context.js';
-import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { writeFilesAtomic } from '../../fs/atomic-write.js';
 
 const pick = (r: unknown, keys: string[]) => Object.fromEntries(keys.map((k) => [k, (r as Record<string, unknown>)[k] ?? null]));
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -63,7 +63,7 @@ export async function writePull(ctx: Context, dir: string, r: PullRead, scrub?: 
   if (scrub) reference.project_templates = scrub.value(reference.project_templates);
   files.set(REFERENCE_FILE, referenceFile(reference));
   mkdirSync(dir, { recursive: true });
-  for (const [name, text] of files) writeFileAtomic(join(dir, name), text);
+  await writeFilesAtomic([...files].map(([name, text]) => ({ path: join(dir, name), text })));
   ctx.info(`Pulled ${r.live.records.filter((x) => !x.unwritable).length} configuration records into ${[...files.keys()].join(', ')} in ${dir}. Cost: ${r.cost}.`);
   return { records: r.records, users: r.users, cost: r.cost };
 }
