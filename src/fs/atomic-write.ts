@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 export function writeFileAtomic(path: string, text: string, mode = 0o600): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`);
+  const tmp = tempBeside(path);
   const fd = openSync(tmp, 'w', mode);
   try {
     writeSync(fd, text);
@@ -43,7 +43,7 @@ export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; text
     for (const f of files) {
       const dir = dirname(f.path);
       mkdirSync(dir, { recursive: true });
-      const t = { path: f.path, tmp: join(dir, `.${basename(f.path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`), fd: undefined as number | undefined };
+      const t = { path: f.path, tmp: tempBeside(f.path), fd: undefined as number | undefined };
       temps.push(t);
       t.fd = openSync(t.tmp, 'w', f.mode ?? 0o600);
       writeSync(t.fd, f.text);
@@ -89,6 +89,9 @@ export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; text
     }
   }));
 }
+
+/** A temp file's name beside `path` (hidden, this process's, unique): renamed over it once synced. */
+const tempBeside = (path: string): string => join(dirname(path), `.${basename(path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`);
 
 /** A callback-style fs call as a promise (its work on libuv's thread pool). */
 function aside<T = void>(call: (done: (err: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> {
