@@ -5,11 +5,12 @@
  * just before its write (src/automation/undo.ts).
  */
 import type { Operation } from '../api/operation.js';
-import { ALL_OPERATIONS } from '../api/operations/index.js';
 import { fieldsOf } from '../input/fields.js';
 import type { RunHeader } from '../runs/entries.js';
-import { runWrites, type RunWrite } from '../runs/writes.js';
+import { runWrites, type MergeWrite, type RunWrite } from '../runs/writes.js';
 import { holds, leaves, show, valueAt } from './bulk-update-changes.js';
+import { followerOps, PARTICIPANT_OPS, type MergeKind } from './merge-keep.js';
+import { recordOps, type RecordOps } from './record-ops.js';
 
 type Rec = Record<string, unknown>;
 
@@ -35,22 +36,18 @@ export interface UndoItem {
 export interface UnmergeParts {
   /** The record kept (merged into). */
   into: number;
-  /** Per linked kind (deals, activities, notes, persons), the field that names the merged record and the ids the merge moved. */
-  links: Array<{ area: string; field: string; ids: number[] }>;
+  /** Per linked kind (deals, activities, notes, leads, persons), the field that names the merged record and the ids the merge moved. */
+  links: MergeWrite['links'];
+  /** The deals the merged person took part in (its participant rows the merge gave the kept person). */
+  participants: NonNullable<MergeWrite['participants']>;
+  /** The users following the merged record, and those following the kept one before (absent: an older journal kept none). */
+  followers?: MergeWrite['followers'];
+  /** The files the merge moved for good (they stay with the kept record). */
+  files: number;
   /** The kept record's fields as they were before the merge (absent: the merge changes none). */
   prior?: Rec;
   /** The same fields as the merge left them (what they must still hold, else a conflict). */
   after?: Rec;
-}
-
-/** The operations of one kind of record an undo uses. */
-export interface RecordOps {
-  area: string;
-  get?: Operation;
-  update?: Operation;
-  delete?: Operation;
-  create?: Operation;
-  list?: Operation;
 }
 
 export interface UndoPlan {
@@ -64,6 +61,12 @@ export interface UndoPlan {
   linksBack: number;
   /** Kept records whose fields a merge changed, set back. */
   keptBack: number;
+  /** Deal participations the merges gave the kept persons, given back to the re-created ones. */
+  participantsBack: number;
+  /** Follows the merges moved to the kept records, moved back. */
+  followersBack: number;
+  /** Files the merges moved: they stay with the kept records. */
+  filesStay: number;
   /** Tokens at most: a read before each write, and the write. */
   cost: number;
 }
@@ -74,16 +77,6 @@ export function areaOf(header: RunHeader): string | undefined {
   return typeof a === 'string' ? a : undefined;
 }
 
-/** The get, update, delete and create of an area, as its commands call them (the first row at a path: v2 before v1). */
-export function recordOps(area: string): RecordOps {
-  const known = OPS.get(area);
-  if (known) return known;
-  const at = (verb: string) => ALL_OPERATIONS.find((op) => op.cli.command.length === 2 && op.cli.command[0] === area && op.cli.command[1] === verb && !op.cli.switch);
-  const ops = { area, get: at('get'), update: at('update'), delete: at('delete'), create: at('create'), list: at('list') };
-  OPS.set(area, ops);
-  return ops;
-}
-const OPS = new Map<string, RecordOps>();
 
 /** The area of one write: its own kind when it names one with a get (a restore writes several kinds), else the run's. */
 function areaOfWrite(w: RunWrite, runArea: string | undefined): string | undefined {
@@ -108,7 +101,7 @@ export function undoPlan(writes: readonly RunWrite[], runArea: string | undefine
   for (const i of items) counts[i.action]++;
   const cost = items.reduce((n, i) => {
     const ops = recordOps(i.area);
-    if (i.action === 'unmerge') return n + unmergeCost(i);
+    if (i.action === 'unmerge') return n + unmergeCost(i, isMergeKind(i.area) ? followerOps(i.area) : undefined, PARTICIPANT_OPS);
     const write = (i.action === 'delete' ? ops.delete : i.action === 'restore' ? ops.update : ops.create)?.cost ?? 1;
     // A re-create reads nothing first (its record is gone); the others read the record before writing.
     return n + write + (i.action === 'recreate' ? 0 : (ops.get?.cost ?? 1));
@@ -116,22 +109,40 @@ export function undoPlan(writes: readonly RunWrite[], runArea: string | undefine
   const merges = items.filter((i) => i.action === 'unmerge');
   const linksBack = merges.reduce((n, i) => n + i.merge!.links.reduce((m, l) => m + l.ids.length, 0), 0);
   const keptBack = merges.filter((i) => i.merge!.prior).length;
-  return { area: runArea ?? items[0]?.area ?? 'records', items, cannot, counts, linksBack, keptBack, cost };
+  const participantsBack = merges.reduce((n, i) => n + i.merge!.participants.length, 0);
+  const followersBack = merges.reduce((n, i) => n + (i.merge!.followers?.moved.length ?? 0), 0);
+  const filesStay = merges.reduce((n, i) => n + i.merge!.files, 0);
+  return { area: runArea ?? items[0]?.area ?? 'records', items, cannot, counts, linksBack, keptBack, participantsBack, followersBack, filesStay, cost };
 }
 
-/** One merge's undo: the re-create, then a read and an update per link moved back and for the kept record. */
-function unmergeCost(i: UndoItem): number {
+/**
+ * One merge's undo: the re-create, then a read and an update per link moved back and for the kept
+ * record; per deal taken part in, its participants read, one added and one removed; the followers of
+ * both records read, each moved follower added to the re-created record and removed from the kept one.
+ */
+function unmergeCost(i: UndoItem, follow: { list: Operation; add: Operation; remove: Operation } | undefined, part: { list: Operation; add: Operation; remove: Operation }): number {
   const ops = recordOps(i.area);
+  const m = i.merge!;
   const rw = (o: RecordOps) => (o.get?.cost ?? 1) + (o.update?.cost ?? 1);
-  const links = i.merge!.links.reduce((n, l) => n + l.ids.length * rw(recordOps(l.area)), 0);
-  return (ops.create?.cost ?? 1) + links + (i.merge!.prior ? rw(ops) : 0);
+  const c = (o: Operation) => o.cost ?? 1;
+  const links = m.links.reduce((n, l) => n + l.ids.length * rw(recordOps(l.area)), 0);
+  const participants = m.participants.length * (c(part.list) + c(part.add) + c(part.remove));
+  const followers = m.followers && follow ? 2 * c(follow.list) + m.followers.moved.length * (c(follow.add) + c(follow.remove)) : 0;
+  return (ops.create?.cost ?? 1) + links + participants + followers + (m.prior ? rw(ops) : 0);
 }
+
+const isMergeKind = (area: string): area is MergeKind => area === 'persons' || area === 'organizations';
 
 /** Why an undo cannot take back a merge whose journal kept nothing (a dedupe of an older crmctl). */
 export const MERGE_FOREVER = 'the service cannot undo a merge and this journal (of an older crmctl) kept neither the merged record nor its links';
 
 /** What an undo does with a merge, said by a dedupe's plan before any merge, and by the undo's. */
-export const MERGE_UNDO = 'an undo re-creates each merged record (a new id: the old one cannot come back), moves its deals, activities and notes (an organization\'s persons too) back to it and sets the kept record\'s changed fields back; files, leads and followers stay with the kept record';
+export const MERGE_UNDO = 'an undo re-creates each merged record (a new id: the old one cannot come back), moves its deals, activities, notes and leads (an organization\'s persons too), its deal participations and its followers back to it and sets the kept record\'s changed fields back; files stay with the kept record (the service cannot move a file back)';
+
+/** What both plans say of the files merges moved: the service cannot re-link a file (its update takes a name and a description only). */
+export function filesStay(n: number): string {
+  return `${n} file${n === 1 ? ' stays' : 's stay'} with the kept record (the service cannot move a file back)`;
+}
 
 /** The undo of one write; a string says why there is none. */
 function itemOf(w: RunWrite, ops: RecordOps): UndoItem | string | undefined {
@@ -166,7 +177,7 @@ function unmergeOf(w: RunWrite, ops: RecordOps, into: number): UndoItem | string
     action: 'unmerge',
     ...(w.record !== null ? { record: w.record } : {}),
     values: createBody(w.deleted, ops.create),
-    merge: { into, links: m.links, ...(prior ? { prior, after: m.after ?? {} } : {}) },
+    merge: { into, links: m.links, participants: m.participants ?? [], ...(m.followers ? { followers: m.followers } : {}), files: m.files ?? 0, ...(prior ? { prior, after: m.after ?? {} } : {}) },
   };
 }
 
@@ -215,7 +226,10 @@ export function planText(plan: UndoPlan, o: { runId: string; describe: string; d
   const lines = [`Undo of run ${o.runId} (${o.describe}):`];
   for (const a of ['delete', 'restore', 'recreate', 'unmerge'] as const) if (plan.counts[a]) lines.push(`  ${plan.counts[a]} ${plan.area} ${NOUN[a]}`);
   if (plan.counts.unmerge) {
-    lines.push(`  ${plan.linksBack} link${plan.linksBack === 1 ? '' : 's'} to move back to the re-created records (deals, activities, notes${plan.area === 'organizations' ? ', persons' : ''} the merges moved; one changed since is a conflict, left alone)`);
+    lines.push(`  ${plan.linksBack} link${plan.linksBack === 1 ? '' : 's'} to move back to the re-created records (deals, activities, notes, leads${plan.area === 'organizations' ? ', persons' : ''} the merges moved; one changed since is a conflict, left alone)`);
+    if (plan.participantsBack) lines.push(`  ${plan.participantsBack} deal participation${plan.participantsBack === 1 ? '' : 's'} to give back to the re-created persons (the kept person stays a participant only where it was one before)`);
+    if (plan.followersBack) lines.push(`  ${plan.followersBack} follower${plan.followersBack === 1 ? '' : 's'} to move back to the re-created records (one who stopped following since is a conflict, left alone)`);
+    if (plan.filesStay) lines.push(`  ${filesStay(plan.filesStay)}`);
     if (plan.keptBack) lines.push(`  ${plan.keptBack} kept ${plan.area} to set back (the fields the merges changed)`);
   }
   if (!plan.items.length) lines.push('  nothing to undo');

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { callOperation, recordsOf } from '../api/call.js';
+import type { Operation } from '../api/operation.js';
 import type { Context } from '../core/context.js';
 import { CliError, DailyBudgetError, NotFoundError, PartialFailureError, UsageError, ValidationError } from '../core/errors.js';
 import type { HttpPort } from '../core/http-port.js';
@@ -15,7 +16,9 @@ import { itemStates, openRun, runInput, type ItemState, type Run } from '../runs
 import { holds } from './bulk-update-changes.js';
 import { priorValues } from './bulk-update.js';
 import { reconcilerFor } from './reconcile.js';
-import { areaOf, conflictsOf, planText, recordOps, runWrites, undoPlan, type Conflict, type RecordOps, type UndoItem, type UndoPlan } from './undo-plan.js';
+import { followerOps, followersOf, linkId, PARTICIPANT_OPS, participantsOf, type MergeKind } from './merge-keep.js';
+import { recordOps, type RecordOps } from './record-ops.js';
+import { areaOf, conflictsOf, planText, runWrites, undoPlan, type Conflict, type UndoItem, type UndoPlan } from './undo-plan.js';
 
 type Rec = Record<string, unknown>;
 
@@ -194,7 +197,7 @@ function actionWords(plan: UndoPlan): string {
 }
 
 function planJson(id: string, plan: UndoPlan): Rec {
-  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, ...(plan.counts.unmerge ? { to_unmerge: plan.counts.unmerge, links_back: plan.linksBack, kept_back: plan.keptBack } : {}), cannot: plan.cannot, cost: plan.cost };
+  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, ...(plan.counts.unmerge ? { to_unmerge: plan.counts.unmerge, links_back: plan.linksBack, kept_back: plan.keptBack, participants_back: plan.participantsBack, followers_back: plan.followersBack, files_stay: plan.filesStay } : {}), cannot: plan.cannot, cost: plan.cost };
 }
 
 /** One item's undo: read, compare, write, journal. */
@@ -252,12 +255,96 @@ class ItemUndo {
         if (o) out.push(o);
       }
     }
+    // Participants and followers have no record to compare and set back: each part reads where things stand and writes only what is missing, so a kill mid-part is settled by the next try.
+    const once = async (key: string, run: () => Promise<Outcome>) => {
+      const was = this.earlier.get(key);
+      if (!was || was.unsettled) out.push(await run());
+    };
+    for (const p of m.participants) await once(`${item.key}:participants:${p.deal}`, () => this.participantBack(`${item.key}:participants:${p.deal}`, p, m.into, Number(newId)));
+    if (m.followers && (item.area === 'persons' || item.area === 'organizations')) {
+      const kind = item.area;
+      const followers = m.followers;
+      await once(`${item.key}:followers`, () => this.followersBack(`${item.key}:followers`, kind, followers, m.into, Number(newId)));
+    }
     if (m.prior) {
       const o = await part({ key: `${item.key}:kept`, area: item.area, action: 'restore', record: m.into, wrote: m.after ?? {}, values: m.prior });
       if (o) out.push(o);
     }
     await this.run.done(item.key, { action: 'unmerged', record: item.record, id: newId });
     return out;
+  }
+
+  /**
+   * A deal the merged person took part in: the re-created person takes part again, and the participant
+   * row the merge gave the kept person goes (the kept person stays one where it was before the merge).
+   * The row gone since (someone removed it) is a conflict, left alone.
+   */
+  private async participantBack(key: string, p: { deal: number; id: number; kept_before: boolean }, into: number, newId: number): Promise<Outcome> {
+    const item = { key, area: 'deals', record: p.deal };
+    let rows: Rec[];
+    try {
+      rows = await participantsOf(this.reader, p.deal);
+    } catch (err) {
+      if (err instanceof NotFoundError) return this.conflict(item, [{ field: 'participants', wrote: `person ${into}`, now: 'the deal is deleted' }]);
+      throw err;
+    }
+    const keptRows = rows.filter((r) => linkId(r.person_id) === into);
+    const hasNew = rows.some((r) => linkId(r.person_id) === newId);
+    // The rows of the kept person beyond the one it had before: the one the merge gave it (a service that folds a merged row into the kept person's own leaves none).
+    const moved = keptRows.length - (p.kept_before ? 1 : 0);
+    // Not a participant before the merge and none now: someone removed the row the merge gave it.
+    if (!hasNew && !p.kept_before && moved < 1 && !this.force) return this.conflict(item, [{ field: 'participants', wrote: `person ${into}`, now: `person ${into} is no longer a participant` }]);
+    if (!hasNew) await this.send(PARTICIPANT_OPS.add, { params: { id: p.deal }, body: { person_id: newId } });
+    if (moved >= 1) {
+      const row = keptRows.find((r) => Number(r.id) === p.id) ?? keptRows.at(-1)!;
+      await this.send(PARTICIPANT_OPS.remove, { params: { id: p.deal, deal_participant_id: Number(row.id) } });
+    }
+    return this.settle(item, hasNew && moved < 1 ? 'already' : 'restored');
+  }
+
+  /**
+   * The users who followed the merged record follow the re-created one again; those the merge made
+   * follow the kept record stop (those who followed it before stay). One who stopped following the kept
+   * record since is a conflict, left alone. The re-created record's own automatic follower (its owner,
+   * on create) goes when it did not follow the merged record.
+   */
+  private async followersBack(key: string, kind: MergeKind, f: { moved: number[]; kept_before: number[] }, into: number, newId: number): Promise<Outcome> {
+    const ops = followerOps(kind);
+    const onNew = new Set(await followersOf(this.reader, kind, newId));
+    const onKept = new Set(await followersOf(this.reader, kind, into));
+    const before = new Set(f.kept_before);
+    const conflicts: Conflict[] = [];
+    let wrote = false;
+    for (const u of f.moved) {
+      // Followed the kept record through the merge (not before it) and follows neither now: someone changed it.
+      if (!onNew.has(u) && !before.has(u) && !onKept.has(u) && !this.force) {
+        conflicts.push({ field: 'followers', wrote: `user ${u}`, now: `user ${u} no longer follows it` });
+        continue;
+      }
+      if (!onNew.has(u)) {
+        await this.send(ops.add, { params: { id: newId }, body: { user_id: u } });
+        wrote = true;
+      }
+      if (!before.has(u) && onKept.has(u)) {
+        await this.send(ops.remove, { params: { id: into, follower_id: u } });
+        wrote = true;
+      }
+    }
+    const moved = new Set(f.moved);
+    for (const u of onNew) {
+      if (moved.has(u)) continue;
+      await this.send(ops.remove, { params: { id: newId, follower_id: u } });
+      wrote = true;
+    }
+    const item = { key, area: kind, record: into };
+    if (conflicts.length) return this.conflict(item, conflicts);
+    return this.settle(item, wrote ? 'restored' : 'already');
+  }
+
+  /** One write of a part that settles itself by reading (participants, followers): through the entry, never sent blindly twice. */
+  private async send(op: Operation, raw: { params: Rec; body?: Rec }): Promise<void> {
+    const input = await this.entry(() => prepare(this.reader, op, raw));
+    await callOperation(this.http, op, input, { idempotent: false });
   }
 
   async apply(item: UndoItem, earlier: ItemState | undefined): Promise<Outcome> {
@@ -358,13 +445,13 @@ class ItemUndo {
     }
   }
 
-  private async settle(item: UndoItem, status: 'deleted' | 'restored' | 'recreated' | 'already', newId?: string | number): Promise<Outcome> {
+  private async settle(item: Pick<UndoItem, 'key' | 'area' | 'record'>, status: 'deleted' | 'restored' | 'recreated' | 'already', newId?: string | number): Promise<Outcome> {
     const record = item.record;
     await this.run.done(item.key, { action: status, ...(record !== undefined ? { record } : {}), ...(newId !== undefined ? { id: newId } : {}) });
     return { key: item.key, area: item.area, status, ...(record !== undefined ? { record } : {}), ...(newId !== undefined ? { id: newId } : {}) };
   }
 
-  private async conflict(item: UndoItem, conflicts: Conflict[]): Promise<Outcome> {
+  private async conflict(item: Pick<UndoItem, 'key' | 'area' | 'record'>, conflicts: Conflict[]): Promise<Outcome> {
     await this.run.done(item.key, { action: 'conflict', record: item.record, conflicts });
     return { key: item.key, area: item.area, status: 'conflict', record: item.record, conflicts };
   }

@@ -6,7 +6,7 @@ import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { HttpResponse } from '../http/types.js';
 import { renderDocument } from '../output/report.js';
 import { keptFields, readMergeKeep } from '../automation/merge-keep.js';
-import { MERGE_UNDO } from '../automation/undo-plan.js';
+import { filesStay, MERGE_UNDO } from '../automation/undo-plan.js';
 import { recordedValue } from '../runs/command-line.js';
 import { itemStates, openRun, runInput } from '../runs/run.js';
 import type { DedupePlan } from './dedupe-plan.js';
@@ -30,7 +30,9 @@ export interface DedupeOps {
  * survivor is merged into it through the service's merge operation (`PUT /v1/<kind>/{id}/merge`).
  * Each merge is journaled "sending" (op update of the merged record, `sent` = {merge_with_id}) before
  * it goes out, with what its undo needs, read just before (src/automation/merge-keep.ts): the merged
- * record whole, the kept record's fields the merge changes and the ids of the records it moves. A merge whose answer is lost, or left in "sending" by a kill, is settled by reading the merged
+ * record whole, the kept record's fields the merge changes, the ids of the records it moves, the deals the
+ * merged person takes part in, both records' followers and the count of files it moves. A merge whose
+ * answer is lost, or left in "sending" by a kill, is settled by reading the merged
  * record: gone means merged; a merge is never sent blindly a second time.
  */
 export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: DedupeOps, input: Rec, flags: DedupeWriteFlags): Promise<void> {
@@ -54,9 +56,10 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
 
   const merges = plan.groups.flatMap((g) => g.merges.map((m) => ({ id: Number(m.path.split('/')[3]), into: g.keep })));
   const lines = [
-    `Dedupe ${kind}: ${plan.groups.length} group${plan.groups.length === 1 ? '' : 's'}, ${merges.length} merge${merges.length === 1 ? '' : 's'} (cost ${plan.cost}: ${plan.cost - plan.undo_reads} the merges, up to ${plan.undo_reads} the reads that keep what an undo needs), keep ${plan.keep}:`,
+    `Dedupe ${kind}: ${plan.groups.length} group${plan.groups.length === 1 ? '' : 's'}, ${merges.length} merge${merges.length === 1 ? '' : 's'} (cost at least ${plan.cost}: ${plan.cost - plan.undo_reads} the merges, at least ${plan.undo_reads} the reads that keep what an undo needs), keep ${plan.keep}:`,
     ...plan.groups.map((g) => `  keep ${g.keep} (${g.why_keep}); merge ${g.merges.map((m) => m.path.split('/')[3]).join(', ')} into it`),
     ...(pending.length ? [`  ${pending.length} merge${pending.length === 1 ? '' : 's'} cut off by a stop: the merged record is read first, never merged twice`] : []),
+    ...(plan.files ? [`  ${filesStay(plan.files)}`] : []),
     `  undo: crmctl undo ${run.id}; ${MERGE_UNDO}`,
   ];
   ctx.io.stderr.write(`${lines.join('\n')}\n`);
@@ -99,7 +102,7 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
         continue;
       }
       const keep = await readMergeKeep(readBack, kind, m.id, m.into);
-      await run.sending(key, { op: 'update', kind, record: m.id, sent: prepared.body as Rec, merge: true, deleted: recordedValue(keep.deleted, ctx.knownSecrets()) as Rec, kept: keep.kept, links: keep.links });
+      await run.sending(key, { op: 'update', kind, record: m.id, sent: prepared.body as Rec, merge: true, deleted: recordedValue(keep.deleted, ctx.knownSecrets()) as Rec, kept: keep.kept, links: keep.links, participants: keep.participants, followers: keep.followers, ...(keep.files !== undefined ? { files: keep.files } : {}) });
       let unsettled = false;
       // A merge sent twice fails (the record is gone) or worse: a lost answer is settled by reading the merged record.
       const reconcile = async (): Promise<HttpResponse | undefined> => {
