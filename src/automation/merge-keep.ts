@@ -26,27 +26,26 @@ export interface MergeLink {
   field: string;
   /** The merged record's counts (v2 include_fields) that say how many it has; none: the service gives no count (leads). */
   counts: readonly string[];
-  /** The lists that hold them (the area's list unless said: leads are listed archived or not, apart). */
-  lists?: readonly Operation[];
+  /** The list of the archived ones, when the area's list leaves them out (deals, leads): a merge moves them too. */
+  archived?: Operation;
 }
 
 const DEALS = ['open_deals_count', 'closed_deals_count'] as const;
-const LEAD_LISTS = [leadOps.list, leadOps.archived];
 
 /** The links each merge moves that the undo moves back (the service's merge: deals, activities, notes, leads; an organization's persons). */
 export const MERGE_LINKS: Record<MergeKind, readonly MergeLink[]> = {
   persons: [
-    { area: 'deals', field: 'person_id', counts: DEALS },
+    { area: 'deals', field: 'person_id', counts: DEALS, archived: dealOps.archived },
     { area: 'activities', field: 'person_id', counts: ['activities_count'] },
     { area: 'notes', field: 'person_id', counts: ['notes_count'] },
-    { area: 'leads', field: 'person_id', counts: [], lists: LEAD_LISTS },
+    { area: 'leads', field: 'person_id', counts: [], archived: leadOps.archived },
   ],
   organizations: [
     { area: 'persons', field: 'org_id', counts: ['people_count'] },
-    { area: 'deals', field: 'org_id', counts: DEALS },
+    { area: 'deals', field: 'org_id', counts: DEALS, archived: dealOps.archived },
     { area: 'activities', field: 'org_id', counts: ['activities_count'] },
     { area: 'notes', field: 'org_id', counts: ['notes_count'] },
-    { area: 'leads', field: 'organization_id', counts: [], lists: LEAD_LISTS },
+    { area: 'leads', field: 'organization_id', counts: [], archived: leadOps.archived },
   ],
 };
 
@@ -93,8 +92,8 @@ export interface MergeKept {
   deleted: Rec;
   /** The kept record's id and its fields the merge may change, as they were. */
   kept: { id: number; prior: Rec };
-  /** Per linked kind, the field naming the losing record and the ids of the records that name it (a lead's id is a string). */
-  links: Array<{ area: string; field: string; ids: Array<number | string> }>;
+  /** Per linked kind, the field naming the losing record and the ids of the records that name it (a lead's id is a string); those archived, apart (the undo un-archives them to write, then archives them again). */
+  links: Array<{ area: string; field: string; ids: Array<number | string>; archived?: Array<number | string> }>;
   /** The deals the losing person took part in (persons only). */
   participants: KeptParticipant[];
   followers: KeptFollowers;
@@ -110,15 +109,19 @@ const pages = (n: number, op: Operation) => Math.max(1, Math.ceil(n / (op.maxLim
  * The reads one merge's keeping costs, from the counts the plan's read gave (LINK_COUNTS): the losing
  * record, the kept one before (and after, when the merge changes it), the pages of each link list, the
  * deals a person is on and each one's participants, both records' followers. Leads have no count (a
- * page each of the open and archived lists), so the sum is a floor: the plans say "at least".
+ * page each of the open and archived lists), nor have archived deals, and the v1 list of a person's deals
+ * states no cost, so the sum is a floor: the plans say "at least".
  */
 export function keepCost(kind: MergeKind, merged?: Rec, kept?: Rec): number {
   const get = recordOps(kind).get?.cost ?? 1;
   let n = (KEPT_FIELDS[kind].length ? 3 : 2) * get;
-  for (const l of MERGE_LINKS[kind]) for (const op of listsOf(l)) n += pages(count(merged, l.counts), op);
+  // The counts do not say how many are archived: a page of that list each (a floor).
+  for (const l of MERGE_LINKS[kind]) for (const op of [recordOps(l.area).list!, ...(l.archived ? [l.archived] : [])]) n += pages(op === l.archived ? 0 : count(merged, l.counts), op);
   const f = followerOps(kind).list;
   n += pages(count(merged, ['followers_count']), f) + pages(count(kept, ['followers_count']), f);
-  if (kind === 'persons') n += pages(count(merged, PARTICIPATING), personOps.deals) + count(merged, PARTICIPATING) * (PARTICIPANT_OPS.list.cost ?? 1);
+  // A person on no deal is not looked up (readMergeKeep); the v1 list of a person's deals has no stated cost (counted 1).
+  const on = count(merged, PARTICIPATING);
+  if (kind === 'persons' && on) n += pages(on, personOps.deals) + on * (PARTICIPANT_OPS.list.cost ?? 1);
   return n;
 }
 
@@ -129,8 +132,6 @@ export const filesOf = (merged: Rec | undefined): number => count(merged, ['file
 export function keptFields(kind: MergeKind, rec: Rec): Rec {
   return Object.fromEntries(KEPT_FIELDS[kind].map((f) => [f, rec[f] ?? null]));
 }
-
-const listsOf = (l: MergeLink): readonly Operation[] => l.lists ?? [recordOps(l.area).list!];
 
 async function collect(it: AsyncIterable<unknown>): Promise<Rec[]> {
   const out: Rec[] = [];
@@ -149,22 +150,29 @@ export const participantsOf = (reader: Reader, deal: number): Promise<Rec[]> => 
 /** Reads what the undo of merging `id` into `into` needs (through the same paced client as the merge). */
 export async function readMergeKeep(reader: Reader, kind: MergeKind, id: number, into: number): Promise<MergeKept> {
   const get = recordOps(kind).get!;
-  const { files_count: files, ...deleted } = (await read(reader, get, { params: { id }, query: { include_fields: ['files_count'] } })) as Rec;
+  const counts = kind === 'persons' ? ['files_count', ...PARTICIPATING] : ['files_count'];
+  const read1 = (await read(reader, get, { params: { id }, query: { include_fields: counts } })) as Rec;
+  const deleted = Object.fromEntries(Object.entries(read1).filter(([k]) => !counts.includes(k)));
+  const files = read1.files_count;
   const survivor = (await read(reader, get, { params: { id: into } })) as Rec;
   const links: MergeKept['links'] = [];
-  for (const l of MERGE_LINKS[kind]) {
+  const named = async (op: Operation, field: string): Promise<Array<number | string>> => {
     const ids: Array<number | string> = [];
-    for (const op of listsOf(l)) {
-      for await (const r of readAll(reader, op, { query: { [l.field]: id } })) {
-        const rec = r as Rec;
-        // A filter the service ignored would list records of others: only those that name the losing record.
-        if (linkId(rec[l.field]) === id) ids.push(typeof rec.id === 'string' ? rec.id : Number(rec.id));
-      }
+    for await (const r of readAll(reader, op, { query: { [field]: id } })) {
+      const rec = r as Rec;
+      // A filter the service ignored would list records of others: only those that name the losing record.
+      if (linkId(rec[field]) === id) ids.push(typeof rec.id === 'string' ? rec.id : Number(rec.id));
     }
-    links.push({ area: l.area, field: l.field, ids });
+    return ids;
+  };
+  for (const l of MERGE_LINKS[kind]) {
+    const ids = await named(recordOps(l.area).list!, l.field);
+    const archived = l.archived ? await named(l.archived, l.field) : [];
+    links.push({ area: l.area, field: l.field, ids: [...ids, ...archived], ...(archived.length ? { archived } : {}) });
   }
   const participants: KeptParticipant[] = [];
-  if (kind === 'persons') {
+  // The deals a person is on (its own and those it takes part in): not looked up when its counts say there are none.
+  if (kind === 'persons' && !PARTICIPATING.every((k) => read1[k] === 0)) {
     for await (const d of readAll(reader, personOps.deals, { params: { id } })) {
       const deal = Number((d as Rec).id);
       const rows = await participantsOf(reader, deal);

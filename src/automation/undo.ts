@@ -250,9 +250,12 @@ class ItemUndo {
     }
     if (newId === undefined || newId === null) throw new CliError(`${item.area} ${String(item.record)}: created again but its new id is unknown; its links were not moved back`);
     for (const l of m.links) {
+      const archived = new Set(l.archived ?? []);
       for (const id of l.ids) {
-        const o = await part({ key: `${item.key}:${l.area}:${id}`, area: l.area, action: 'restore', record: id, wrote: { [l.field]: m.into }, values: { [l.field]: Number(newId) } });
-        if (o) out.push(o);
+        const sub: UndoItem = { key: `${item.key}:${l.area}:${id}`, area: l.area, action: 'restore', record: id, wrote: { [l.field]: m.into }, values: { [l.field]: Number(newId) } };
+        const was = this.earlier.get(sub.key);
+        if (was && !was.unsettled) continue;
+        out.push(archived.has(id) ? await this.archivedBack(sub, l.field, m.into, Number(newId), was) : await this.apply(sub, was));
       }
     }
     // Participants and followers have no record to compare and set back: each part reads where things stand and writes only what is missing, so a kill mid-part is settled by the next try.
@@ -272,6 +275,32 @@ class ItemUndo {
     }
     await this.run.done(item.key, { action: 'unmerged', record: item.record, id: newId });
     return out;
+  }
+
+  /**
+   * A link the merge moved that was archived (a deal, a lead): the service refuses to change an archived
+   * record, so it is un-archived (`is_archived: false` alone), pointed back, and archived again with the
+   * reason it had. The un-archiving is journaled with that reason first, so a kill between the three
+   * writes is finished by the next try, which archives it again.
+   */
+  private async archivedBack(item: UndoItem, field: string, into: number, newId: number, was: ItemState | undefined): Promise<Outcome> {
+    const ops = recordOps(item.area);
+    const id = item.record!;
+    const cur = await this.current(ops, id);
+    if (!cur) return this.conflict(item, [{ field: '(record)', wrote: 'it', now: 'deleted' }]);
+    const now = linkId(cur[field]);
+    const earlierPrior = was?.write?.prior as Rec | undefined;
+    if (now === newId && cur.is_archived === true) return this.settle(item, earlierPrior ? 'restored' : 'already');
+    if (now !== newId && now !== into && !this.force) return this.conflict(item, conflictsOf(cur, item.wrote ?? {}));
+    const reason = earlierPrior?.archive_reason ?? cur.archive_reason;
+    const again = { is_archived: true, ...(item.area === 'leads' && typeof reason === 'string' ? { archive_reason: reason } : {}) };
+    if (cur.is_archived === true) {
+      await this.run.sending(item.key, { op: 'update', kind: item.area, record: id, sent: { is_archived: false }, prior: again });
+      await this.send(ops.update!, { params: { id: String(id) }, body: { is_archived: false } });
+    }
+    if (now !== newId) await this.send(ops.update!, { params: { id: String(id) }, body: item.values ?? {} });
+    await this.send(ops.update!, { params: { id: String(id) }, body: again });
+    return this.settle(item, 'restored');
   }
 
   /**
@@ -342,7 +371,7 @@ class ItemUndo {
   }
 
   /** One write of a part that settles itself by reading (participants, followers): through the entry, never sent blindly twice. */
-  private async send(op: Operation, raw: { params: Rec; body?: Rec }): Promise<void> {
+  private async send(op: Operation, raw: { params: Record<string, unknown>; body?: Rec }): Promise<void> {
     const input = await this.entry(() => prepare(this.reader, op, raw));
     await callOperation(this.http, op, input, { idempotent: false });
   }

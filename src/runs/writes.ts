@@ -28,8 +28,8 @@ export interface RunWrite {
 
 /** What a merge's journal keeps for its undo (a journal of an older crmctl kept only links and fields). */
 export interface MergeWrite {
-  /** Per linked kind, the field naming the merged record and the ids the merge moved (a lead's id is a string). */
-  links: Array<{ area: string; field: string; ids: Array<number | string> }>;
+  /** Per linked kind, the field naming the merged record and the ids the merge moved (a lead's id is a string), and those archived then. */
+  links: Array<{ area: string; field: string; ids: Array<number | string>; archived?: Array<number | string> }>;
   /** The deals the merged person took part in: its participant row, and whether the kept person took part already. */
   participants?: Array<{ deal: number; id: number; kept_before: boolean }>;
   /** The users following the merged record, and those following the kept one before. */
@@ -84,7 +84,7 @@ function mergeOf(w: ItemEntry, last: ItemEntry): MergeWrite {
   const ids = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : Number(x))) : []);
   const users = (v: unknown) => (Array.isArray(v) ? v.map(Number) : []);
   return {
-    links: (w.links as unknown[]).filter(isRec).map((l) => ({ area: String(l.area), field: String(l.field), ids: ids(l.ids) })),
+    links: (w.links as unknown[]).filter(isRec).map((l) => ({ area: String(l.area), field: String(l.field), ids: ids(l.ids), ...(Array.isArray(l.archived) ? { archived: ids(l.archived) } : {}) })),
     ...(Array.isArray(w.participants) ? { participants: w.participants.filter(isRec).map((p) => ({ deal: Number(p.deal), id: Number(p.id), kept_before: p.kept_before === true })) } : {}),
     ...(isRec(w.followers) ? { followers: { moved: users(w.followers.moved), kept_before: users(w.followers.kept_before) } } : {}),
     ...(typeof w.files === 'number' ? { files: w.files } : {}),
