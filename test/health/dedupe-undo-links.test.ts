@@ -75,6 +75,59 @@ describe('undo of a dedupe: leads, deal participants, followers and files', () =
   }, 120_000);
 });
 
+describe('undo of a dedupe: links changed by hand since', () => {
+  it('a lead re-pointed, a participant removed, a follower gone since the merge: each a conflict, left alone and listed; the rest taken back; exit 7', async () => {
+    const cwd = workDir();
+    const { leads } = await linkMore(fx, cwd);
+    const { runId } = await dedupe(cwd, 'persons');
+    const rows = JSON.parse((await runAll(fx, cwd, [['deals', 'participants', 'list', '1', '--json']]))[0]!) as Array<{ id: number; person_id: { value: number } }>;
+    const row = rows.find((r) => r.person_id.value === 1)!;
+    await runAll(fx, cwd, [
+      ['leads', 'update', leads[0]!, '--person-id', '4'],
+      ['deals', 'participants', 'delete', '1', String(row.id), '--yes'],
+      ['persons', 'followers', 'remove', '1', '3', '--yes'],
+    ]);
+
+    await fx.clearRequests();
+    const u = await runBin(['undo', runId, '--yes'], { env: fx.env, cwd });
+    expect(u.code, u.stderr).toBe(7);
+    const out = u.stdout.split('\n');
+    expect(out.filter((l) => l.startsWith('conflict: '))).toEqual([
+      `conflict: leads ${leads[0]} person_id: the run wrote 1, now 4 (left alone)`,
+      'conflict: deals 1 participants: the run wrote person 1, now person 1 is no longer a participant (left alone)',
+      'conflict: persons 1 followers: the run wrote user 3, now user 3 no longer follows it (left alone)',
+    ]);
+    // "1 already": person 12's re-created record is followed by its owner, user 2, on create: the one follower to give back.
+    expect(u.stdout).toMatch(/3 created again, 1 already undone; 3 conflicts, 0 failed/);
+    const recreated11 = Number(/^persons 11 created again as (\d+) /m.exec(u.stdout)![1]);
+    const sent = (await nonGet()).map((r) => `${r.method} ${r.path}`);
+    expect(sent.filter((w) => w.includes(leads[0]!) || w.startsWith('POST /api/v1/deals/1/') || w === `POST /api/v2/persons/${recreated11}/followers`)).toEqual([]);
+    // Left as the hands left them; the other merges' links went back (the archived lead to person 12's re-created record).
+    const byId = new Map((await fx.collection<Rec>('leads')).map((l) => [l.id, l]));
+    expect(byId.get(leads[0]!)!.person_id).toBe(4);
+    expect(byId.get(leads[1]!)!).toMatchObject({ person_id: Number(/^persons 12 created again as (\d+) /m.exec(u.stdout)![1]), is_archived: true });
+    expect((await fx.collection<Rec>('dealParticipants')).filter((p) => p.deal_id === 1).map((p) => p.person_id)).toEqual([7]);
+  }, 120_000);
+});
+
+describe('undo of a dedupe of organizations', () => {
+  it('leads and followers of a merged organization go back to the re-created one', async () => {
+    const cwd = workDir();
+    await linkDuplicates(fx, cwd);
+    await linkMore(fx, cwd);
+    const before = await snapshot(fx);
+    const { runId } = await dedupe(cwd, 'organizations');
+    const merged = await snapshot(fx);
+    expect(merged.leads).toContain(JSON.stringify(['Lead of a duplicate organization', null, 'Umbrella Logistics', false]));
+    expect(merged.followers).toContain(JSON.stringify(['organization', 'Umbrella Logistics', 2]));
+    const u = await runBin(['undo', runId, '--yes'], { env: fx.env, cwd });
+    expect(u.code, u.stderr + u.stdout).toBe(0);
+    expect(u.stderr).toContain('  1 follower to move back to the re-created records (one who stopped following since is a conflict, left alone)\n');
+    expect(u.stderr).toMatch(/ {2}\d+ links to move back to the re-created records \(deals, activities, notes, leads, persons the merges moved; one changed since is a conflict, left alone\)\n/);
+    expect(await snapshot(fx)).toEqual(before);
+  }, 120_000);
+});
+
 describe('the dedupe plan\'s cost of keeping', () => {
   it('is read from the records\' counts (same pages as before) and is a floor of what the run spends on it, a page of an unstated cost apart per person on a deal', async () => {
     const cwd = workDir();
