@@ -128,6 +128,44 @@ describe('undo of a dedupe of organizations', () => {
   }, 120_000);
 });
 
+describe('kill -9 inside the undo of a dedupe', () => {
+  it('killed at several points (after 3, 5, 7... writes landed), then undo --resume: no person re-created twice, every link back, the account as before the dedupe', async () => {
+    const cwd = workDir();
+    await linkDuplicates(fx, cwd);
+    await linkMore(fx, cwd);
+    const before = await snapshot(fx);
+    const { runId } = await dedupe(cwd, 'persons');
+    const filesMerged = (await snapshot(fx)).files;
+    // Slow answers: a kill lands between a write and its answer, or between the writes of one part.
+    await control(fx, 'PUT', 'faults', { latencyMs: 25, seed: 7 });
+    await fx.clearRequests();
+    const state = fx.sandbox.state;
+    let kills = 0;
+    for (const step of [3, 5, 7, 4, 6, 5, 8]) {
+      const at = state.writeSeq + step;
+      try {
+        await killMidRun(['undo', runId, '--yes', ...(kills ? ['--resume'] : [])], { ...fx.env }, () => state.writeSeq >= at);
+        kills++;
+      } catch (err) {
+        if (!String(err).includes('finished before the kill')) throw err;
+        break;
+      }
+    }
+    expect(kills).toBeGreaterThanOrEqual(3);
+    await control(fx, 'PUT', 'faults', {});
+    const r = await runBin(['undo', runId, '--yes', '--resume'], { env: fx.env, cwd });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const sent = (await nonGet()).map((x) => `${x.method} ${x.path}`);
+    expect(await snapshot(fx)).toEqual({ ...before, files: filesMerged });
+    expect(sent.filter((w) => w === 'POST /api/v2/persons').length).toBe(3);
+    // Finished: the same undo again writes nothing.
+    await fx.clearRequests();
+    const again = await runBin(['undo', runId, '--yes', '--resume'], { env: fx.env, cwd });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await nonGet()).toEqual([]);
+  }, 180_000);
+});
+
 describe('the dedupe plan\'s cost of keeping', () => {
   it('is read from the records\' counts (same pages as before) and is a floor of what the run spends on it, a page of an unstated cost apart per person on a deal', async () => {
     const cwd = workDir();
