@@ -103,7 +103,7 @@ describe('undo of a dedupe: links changed by hand since', () => {
     const sent = (await nonGet()).map((r) => `${r.method} ${r.path}`);
     expect(sent.filter((w) => w.includes(leads[0]!) || w.startsWith('POST /api/v1/deals/1/') || w === `POST /api/v2/persons/${recreated11}/followers`)).toEqual([]);
     // Left as the hands left them; the other merges' links went back (the archived lead to person 12's re-created record).
-    const byId = new Map((await fx.collection<Rec>('leads')).map((l) => [l.id, l]));
+    const byId = new Map((await fx.collection<Record<string, any>>('leads')).map((l) => [String(l.id), l]));
     expect(byId.get(leads[0]!)!.person_id).toBe(4);
     expect(byId.get(leads[1]!)!).toMatchObject({ person_id: Number(/^persons 12 created again as (\d+) /m.exec(u.stdout)![1]), is_archived: true });
     expect((await fx.collection<Rec>('dealParticipants')).filter((p) => p.deal_id === 1).map((p) => p.person_id)).toEqual([7]);
