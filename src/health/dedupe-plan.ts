@@ -177,7 +177,7 @@ export function planText(p: DedupePlan): string {
     lines.push('');
   });
   if (p.files) lines.push(`Files: ${filesStay(p.files)}.`);
-  lines.push(`Undo: ${p.undo} (the run keeps what it needs: at least ${p.undo_reads} of the cost in reads before the merges; leads are not counted ahead).`);
+  lines.push(`Undo: ${p.undo}. The run keeps what it needs in reads before the merges: at least ${p.undo_reads} of the cost (leads and archived deals have no count: a page each).`);
   lines.push(`${p.groups.length} group${p.groups.length === 1 ? '' : 's'}, ${p.merges} merge${p.merges === 1 ? '' : 's'} (cost at least ${p.cost}); dry run: nothing was changed.`);
   return lines.join('\n');
 }
