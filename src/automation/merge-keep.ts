@@ -64,6 +64,12 @@ export function followerOps(kind: MergeKind): { list: Operation; add: Operation;
   return { list: t.followers, add: t.addFollower, remove: t.removeFollower };
 }
 
+/** The get and the merge of a kind (the merge is v1 only: the service has no v2 form). */
+export function mergeOpsOf(kind: MergeKind): { get: Operation; merge: Operation } {
+  const t = kind === 'persons' ? personOps : organizationOps;
+  return { get: t.get, merge: t.merge };
+}
+
 /** The participant operations of deals (v1 only: the service has no v2 form). */
 export const PARTICIPANT_OPS = { list: dealOps.participants, add: dealOps.addParticipant, remove: dealOps.deleteParticipant };
 

@@ -7,14 +7,15 @@
 import type { Operation } from '../api/operation.js';
 import { fieldsOf } from '../input/fields.js';
 import type { RunHeader } from '../runs/entries.js';
+import { itemStates, type ItemEntry } from '../runs/entries.js';
 import { runWrites, type MergeWrite, type RunWrite } from '../runs/writes.js';
 import { holds, leaves, show, valueAt } from './bulk-update-changes.js';
-import { followerOps, PARTICIPANT_OPS, type MergeKind } from './merge-keep.js';
+import { followerOps, keepCost, mergeOpsOf, PARTICIPANT_OPS, type MergeKind } from './merge-keep.js';
 import { recordOps, type RecordOps } from './record-ops.js';
 
 type Rec = Record<string, unknown>;
 
-export type UndoAction = 'delete' | 'restore' | 'recreate' | 'unmerge';
+export type UndoAction = 'delete' | 'restore' | 'recreate' | 'unmerge' | 'remerge';
 
 export interface UndoItem {
   /** The item's key in the run undone (an input line, a record id): the undo's journal keys it the same. */
@@ -30,6 +31,16 @@ export interface UndoItem {
   values?: Rec;
   /** An unmerge's other parts: the links to point back at the re-created record, the kept record's fields to set back. */
   merge?: UnmergeParts;
+  /** A remerge: the record kept by the dedupe (merged into again) and the id the merged record had. */
+  remerge?: { into: number; merged: number };
+}
+
+/** A merge an undo of a dedupe took back (its re-created record, the record kept), for the undo of that undo to make again. */
+export interface Remerge {
+  key: string;
+  record: number;
+  into: number;
+  merged: number;
 }
 
 /** What the undo of one merge does after re-creating the merged record. */
@@ -83,12 +94,33 @@ function areaOfWrite(w: RunWrite, runArea: string | undefined): string | undefin
   return w.kind && recordOps(w.kind).get ? w.kind : runArea;
 }
 
-/** The plan of the writes not settled yet by an earlier try of the same undo (`settled`: their keys). */
-export function undoPlan(writes: readonly RunWrite[], runArea: string | undefined, settled: ReadonlySet<string> = new Set()): UndoPlan {
+/**
+ * The merges an undo of a dedupe took back (its "unmerged" entries: the re-created record and the
+ * record kept), in the order the dedupe made them (the undo took them back newest first).
+ */
+export function remergesOf(items: readonly ItemEntry[]): Remerge[] {
+  const out: Remerge[] = [];
+  for (const s of itemStates(items).values()) {
+    const l = s.last;
+    if (/^merge:\d+$/.test(s.key) && l.status === 'done' && l.action === 'unmerged' && typeof l.into === 'number' && l.id !== undefined && l.id !== null) {
+      out.push({ key: s.key, record: Number(l.id), into: l.into, merged: Number(l.record) });
+    }
+  }
+  return out.reverse();
+}
+
+/**
+ * The plan of the writes not settled yet by an earlier try of the same undo (`settled`: their keys).
+ * `remerges`: an undo of the undo of a dedupe merges each re-created record into the kept one again
+ * through the service's merge (which moves its links, participations and followers back), instead of
+ * deleting it and pointing each link back by hand: the parts of those unmerges are not undone one by one.
+ */
+export function undoPlan(writes: readonly RunWrite[], runArea: string | undefined, settled: ReadonlySet<string> = new Set(), remerges: readonly Remerge[] = []): UndoPlan {
   const items: UndoItem[] = [];
   const cannot: UndoPlan['cannot'] = [];
+  const remerged = (key: string) => remerges.some((r) => key.startsWith(`${r.key}:`));
   for (const w of writes) {
-    if (settled.has(w.key)) continue;
+    if (settled.has(w.key) || remerged(w.key)) continue;
     const area = areaOfWrite(w, runArea);
     const item = area ? itemOf(w, recordOps(area)) : 'the journal does not say which kind of record it wrote';
     if (typeof item === 'string') cannot.push({ key: w.key, why: item });
@@ -97,11 +129,16 @@ export function undoPlan(writes: readonly RunWrite[], runArea: string | undefine
   // Merges are taken back newest first: the kept record's fields go back through each merge in turn.
   const unmerges = items.filter((i) => i.action === 'unmerge').reverse();
   if (unmerges.length) items.splice(0, items.length, ...items.filter((i) => i.action !== 'unmerge'), ...unmerges);
-  const counts: Record<UndoAction, number> = { delete: 0, restore: 0, recreate: 0, unmerge: 0 };
+  for (const r of remerges) {
+    if (!settled.has(r.key)) items.push({ key: r.key, area: runArea ?? 'persons', action: 'remerge', record: r.record, remerge: { into: r.into, merged: r.merged } });
+  }
+  const counts: Record<UndoAction, number> = { delete: 0, restore: 0, recreate: 0, unmerge: 0, remerge: 0 };
   for (const i of items) counts[i.action]++;
   const cost = items.reduce((n, i) => {
     const ops = recordOps(i.area);
     if (i.action === 'unmerge') return n + unmergeCost(i, isMergeKind(i.area) ? followerOps(i.area) : undefined, PARTICIPANT_OPS);
+    // A merge as a dedupe sends it: the record read first, what its undo needs (a floor), the merge.
+    if (i.action === 'remerge') return n + (ops.get?.cost ?? 1) + (isMergeKind(i.area) ? keepCost(i.area) + (mergeOpsOf(i.area).merge.cost ?? 1) : 0);
     const write = (i.action === 'delete' ? ops.delete : i.action === 'restore' ? ops.update : ops.create)?.cost ?? 1;
     // A re-create reads nothing first (its record is gone); the others read the record before writing.
     return n + write + (i.action === 'recreate' ? 0 : (ops.get?.cost ?? 1));
@@ -219,12 +256,13 @@ const NOUN: Record<UndoAction, string> = {
   restore: 'to set back (fields the run changed)',
   recreate: 'to create again (the run deleted them, from the content it kept)',
   unmerge: 'to create again (the run merged them away; from the content it kept, each with a new id: the old id cannot come back)',
+  remerge: 'to merge again into the records kept (the service\'s merge moves their links, participations and followers back to those; an undo of this undo creates them again)',
 };
 
 /** The plan in words, on stderr before anything is written. */
 export function planText(plan: UndoPlan, o: { runId: string; describe: string; doneEarlier: number; daily?: { remaining: number } }): string {
   const lines = [`Undo of run ${o.runId} (${o.describe}):`];
-  for (const a of ['delete', 'restore', 'recreate', 'unmerge'] as const) if (plan.counts[a]) lines.push(`  ${plan.counts[a]} ${plan.area} ${NOUN[a]}`);
+  for (const a of ['delete', 'restore', 'recreate', 'unmerge', 'remerge'] as const) if (plan.counts[a]) lines.push(`  ${plan.counts[a]} ${plan.area} ${NOUN[a]}`);
   if (plan.counts.unmerge) {
     lines.push(`  ${plan.linksBack} link${plan.linksBack === 1 ? '' : 's'} to move back to the re-created records (deals, activities, notes, leads${plan.area === 'organizations' ? ', persons' : ''} the merges moved; one changed since is a conflict, left alone)`);
     if (plan.participantsBack) lines.push(`  ${plan.participantsBack} deal participation${plan.participantsBack === 1 ? '' : 's'} to give back to the re-created persons (the kept person stays a participant only where it was one before)`);

@@ -16,9 +16,10 @@ import { itemStates, openRun, runInput, type ItemState, type Run } from '../runs
 import { holds } from './bulk-update-changes.js';
 import { priorValues } from './bulk-update.js';
 import { reconcilerFor } from './reconcile.js';
-import { followerOps, followersOf, linkId, PARTICIPANT_OPS, participantsOf, type MergeKind } from './merge-keep.js';
+import { followerOps, followersOf, linkId, mergeOpsOf, PARTICIPANT_OPS, participantsOf, type MergeKind } from './merge-keep.js';
 import { recordOps, type RecordOps } from './record-ops.js';
-import { areaOf, conflictsOf, planText, runWrites, undoPlan, type Conflict, type UndoItem, type UndoPlan } from './undo-plan.js';
+import { announceMerge, exists, sendMerge } from './merge-send.js';
+import { areaOf, conflictsOf, planText, remergesOf, runWrites, undoPlan, type Conflict, type UndoItem, type UndoPlan } from './undo-plan.js';
 
 type Rec = Record<string, unknown>;
 
@@ -38,6 +39,7 @@ const WRITING = new Set(['import', 'bulk-update', 'restore', 'undo', 'normalize'
 /** What became of one item of the undo. */
 type Outcome = { key: string; area: string; record?: string | number; merged?: string | number } & (
   | { status: 'deleted' | 'restored' | 'recreated' | 'already'; id?: string | number }
+  | { status: 'remerged'; into: number }
   | { status: 'conflict'; conflicts: Conflict[] }
   | { status: 'failed'; error: string }
 );
@@ -90,7 +92,9 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
   // What an earlier try of this undo settled is not done again; what it left in flight is settled by reading.
   const states = itemStates(opened.state === 'resume' ? opened.entries : []);
   const settled = new Set([...states.values()].filter((s) => !s.unsettled).map((s) => s.key));
-  const plan = undoPlan(runWrites(journal.items), area, settled);
+  // An undo of the undo of a dedupe merges the re-created records again (a redo through the service's merge).
+  const remerges = record.kind === 'undo' && header.undone_kind === 'dedupe' ? remergesOf(journal.items) : [];
+  const plan = undoPlan(runWrites(journal.items), area, settled, remerges);
   // A single write that is no create, update or delete of a record (src/automation/record-write.ts) is kept, not undone.
   // An apply's other records (kinds with no read to check them first) are destroy's to remove: its state file names them.
   const elsewhere = record.kind === 'apply' && typeof journal.header?.state === 'string' ? `; crmctl destroy --state ${journal.header.state} removes what that apply created` : '';
@@ -117,7 +121,7 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
     const one = async (item: UndoItem): Promise<void> => {
       let outcome: Outcome | Outcome[];
       try {
-        outcome = item.action === 'unmerge' ? await undo.unmerge(item) : await undo.apply(item, states.get(item.key));
+        outcome = item.action === 'unmerge' ? await undo.unmerge(item) : item.action === 'remerge' ? await undo.remerge(item) : await undo.apply(item, states.get(item.key));
       } catch (err) {
         if (!(err instanceof CliError)) throw err;
         if (err instanceof DailyBudgetError) {
@@ -141,8 +145,9 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
     await Promise.all(inFlight);
 
     const n = (s: Outcome['status']) => outcomes.filter((o) => o.status === s).length;
-    const counts = { deleted: n('deleted'), restored: n('restored'), recreated: n('recreated'), already: n('already'), conflicts: n('conflict'), failed: n('failed') };
-    const said = `${counts.deleted} deleted, ${counts.restored} set back, ${counts.recreated} created again, ${counts.already} already undone; ${counts.conflicts} conflicts, ${counts.failed} failed`;
+    const counts = { deleted: n('deleted'), restored: n('restored'), recreated: n('recreated'), ...(plan.counts.remerge ? { merged: n('remerged') } : {}), already: n('already'), conflicts: n('conflict'), failed: n('failed') };
+    const said = `${counts.deleted} deleted, ${counts.restored} set back, ${counts.recreated} created again, ${counts.merged !== undefined ? `${counts.merged} merged again, ` : ''}${counts.already} already undone; ${counts.conflicts} conflicts, ${counts.failed} failed`;
+    const remerged = outcomes.flatMap((o) => (o.status === 'remerged' ? [o] : []));
     const recreated = outcomes.filter((o) => o.status === 'recreated' && o.merged !== undefined);
     if (spent) {
       await run.pause(said);
@@ -155,11 +160,16 @@ export async function runUndo(ctx: Context, flags: UndoFlags): Promise<void> {
     const conflicts = outcomes.flatMap((o) => (o.status === 'conflict' ? o.conflicts.map((c) => ({ area: o.area, record: o.record, ...c })) : []));
     const failures = outcomes.flatMap((o) => (o.status === 'failed' ? [{ area: o.area, record: o.record ?? null, key: o.key, error: o.error }] : []));
     await renderDocument(ctx, {
-      json: { run: id, undo_run: run.id, area: plan.area, ...counts, conflict_list: conflicts, failures, ...(recreated.length ? { recreated: recreated.map((o) => ({ merged: o.merged, id: (o as { id?: unknown }).id })) } : {}) },
+      json: {
+        run: id, undo_run: run.id, area: plan.area, ...counts, conflict_list: conflicts, failures,
+        ...(recreated.length ? { recreated: recreated.map((o) => ({ merged: o.merged, id: (o as { id?: unknown }).id })) } : {}),
+        ...(remerged.length ? { remerged: remerged.map((o) => ({ id: o.record, into: o.into })) } : {}),
+      },
       text: [
         ...conflicts.map((c) => `conflict: ${c.area} ${String(c.record)} ${c.field}: the run wrote ${c.wrote}, now ${c.now} (left alone)`),
         ...failures.map((f) => `failed: ${f.area} ${String(f.record ?? f.key)}: ${f.error}`),
         ...recreated.map((o) => `${o.area} ${String(o.merged)} created again as ${String((o as { id?: unknown }).id)} (a new id: the old one cannot come back)`),
+        ...remerged.map((o) => `${o.area} ${String(o.record)} merged into ${o.into} again (the service's merge: its links, participations and followers went with it)`),
         `Undo of run ${id}: ${said} (undo run ${run.id}).`,
       ].join('\n'),
     });
@@ -193,11 +203,12 @@ function actionWords(plan: UndoPlan): string {
   if (plan.counts.restore) parts.push(`set back ${plan.counts.restore} ${plan.area}`);
   if (plan.counts.recreate) parts.push(`create ${plan.counts.recreate} ${plan.area} again`);
   if (plan.counts.unmerge) parts.push(`create ${plan.counts.unmerge} merged ${plan.area} again and move ${plan.linksBack} links back`);
+  if (plan.counts.remerge) parts.push(`merge ${plan.counts.remerge} ${plan.area} into the records kept again`);
   return parts.join(', ');
 }
 
 function planJson(id: string, plan: UndoPlan): Rec {
-  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, ...(plan.counts.unmerge ? { to_unmerge: plan.counts.unmerge, links_back: plan.linksBack, kept_back: plan.keptBack, participants_back: plan.participantsBack, followers_back: plan.followersBack, files_stay: plan.filesStay } : {}), cannot: plan.cannot, cost: plan.cost };
+  return { run: id, area: plan.area, to_delete: plan.counts.delete, to_set_back: plan.counts.restore, to_create_again: plan.counts.recreate, ...(plan.counts.unmerge ? { to_unmerge: plan.counts.unmerge, links_back: plan.linksBack, kept_back: plan.keptBack, participants_back: plan.participantsBack, followers_back: plan.followersBack, files_stay: plan.filesStay } : {}), ...(plan.counts.remerge ? { to_merge_again: plan.counts.remerge } : {}), cannot: plan.cannot, cost: plan.cost };
 }
 
 /** One item's undo: read, compare, write, journal. */
@@ -273,8 +284,42 @@ class ItemUndo {
       const o = await part({ key: `${item.key}:kept`, area: item.area, action: 'restore', record: m.into, wrote: m.after ?? {}, values: m.prior });
       if (o) out.push(o);
     }
-    await this.run.done(item.key, { action: 'unmerged', record: item.record, id: newId });
+    // `into`: an undo of this undo merges the re-created record into it again (undo-plan.ts remergesOf).
+    await this.run.done(item.key, { action: 'unmerged', record: item.record, id: newId, into: m.into });
     return out;
+  }
+
+  /**
+   * The redo of an unmerge: the re-created record merged into the kept one again, as a dedupe merges
+   * (what its own undo needs read and journaled first; a merge a kill cut off is settled by reading the
+   * record: gone means merged). A re-created record deleted since by other hands is a conflict.
+   */
+  remerge(item: UndoItem): Promise<Outcome> {
+    const next = this.merges.then(() => this.remergeNow(item));
+    this.merges = next.catch(() => undefined);
+    return next;
+  }
+
+  private async remergeNow(item: UndoItem): Promise<Outcome> {
+    const kind = item.area as MergeKind;
+    const ops = mergeOpsOf(kind);
+    const id = Number(item.record);
+    const into = item.remerge!.into;
+    const done = (extra: Rec = {}) => ({ key: item.key, area: item.area, status: 'remerged' as const, record: id, into, ...extra });
+    if (!(await exists(this.reader, ops.get, id))) {
+      const was = this.earlier.get(item.key);
+      // Announced by an earlier try and gone: that merge landed.
+      if (was?.unsettled && was.write) {
+        await this.run.done(item.key, { record: id, action: 'merged', into, reconciled: true });
+        return done();
+      }
+      return this.conflict(item, [{ field: '(record)', wrote: `merged into ${into}`, now: 'deleted' }]);
+    }
+    const prepared = await this.entry(() => prepare(this.reader, ops.merge, { params: { id }, body: { merge_with_id: into } }));
+    await announceMerge(this.ctx, this.run, this.reader, kind, item.key, prepared, id, into);
+    const outcome = await sendMerge(this.http, this.reader, ops, kind, prepared, id, into, () => this.unsettled.add(item.key));
+    await this.run.done(item.key, { record: id, ...outcome });
+    return done();
   }
 
   /**

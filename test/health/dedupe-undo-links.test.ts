@@ -166,6 +166,42 @@ describe('kill -9 inside the undo of a dedupe', () => {
   }, 180_000);
 });
 
+describe('undo of the undo of a dedupe', () => {
+  it('merges each re-created person into the kept one again through the service\'s merge (a redo, journaled as a merge is); undone once more, they are created again', async () => {
+    const cwd = workDir();
+    await linkDuplicates(fx, cwd);
+    await linkMore(fx, cwd);
+    const before = await snapshot(fx);
+    const { runId } = await dedupe(cwd, 'persons');
+    const merged = await snapshot(fx);
+    const u = await runBin(['undo', runId, '--yes'], { env: fx.env, cwd });
+    expect(u.code, u.stderr + u.stdout).toBe(0);
+    const undoId = /\(undo run (\S+)\)\.$/m.exec(u.stdout)![1]!;
+    const recreated = [...u.stdout.matchAll(/^persons (\d+) created again as (\d+) /gm)].map((m) => ({ merged: Number(m[1]), id: Number(m[2]) }));
+    expect(recreated.map((r) => r.merged)).toEqual([13, 12, 11]);
+
+    await fx.clearRequests();
+    const redo = await runBin(['undo', undoId, '--yes'], { env: fx.env, cwd });
+    expect(redo.code, redo.stderr + redo.stdout).toBe(0);
+    expect(redo.stderr.split('\n')).toContain("  3 persons to merge again into the records kept (the service's merge moves their links, participations and followers back to those; an undo of this undo creates them again)");
+    const keptOf = new Map([[11, 1], [12, 2], [13, 3]]);
+    // In the order the dedupe merged them (the undo took them back newest first).
+    expect(redo.stdout.split('\n').filter((l) => l.includes(' merged into '))).toEqual([...recreated].reverse().map((r) => `persons ${r.id} merged into ${keptOf.get(r.merged)} again (the service's merge: its links, participations and followers went with it)`));
+    expect(redo.stdout).toMatch(/^Undo of run \S+: 0 deleted, 0 set back, 0 created again, 3 merged again, 0 already undone; 0 conflicts, 0 failed \(undo run \S+\)\.$/m);
+    const sent = (await nonGet()).map((r) => `${r.method} ${r.path}`);
+    expect(sent).toEqual([...recreated].reverse().map((r) => `PUT /api/v1/persons/${r.id}/merge`));
+    expect(await snapshot(fx)).toEqual(merged);
+
+    // The redo is journaled as a merge is: undone, the merged records are created again, every link with them.
+    const redoId = /\(undo run (\S+)\)\.$/m.exec(redo.stdout)![1]!;
+    const again = await runBin(['undo', redoId, '--yes'], { env: fx.env, cwd });
+    expect(again.code, again.stderr + again.stdout).toBe(0);
+    // 1 already: Bob's re-created record is followed by its owner on create, the one follower it had.
+    expect(again.stdout).toMatch(/3 created again, 1 already undone; 0 conflicts, 0 failed/);
+    expect(await snapshot(fx)).toEqual({ ...before, files: merged.files });
+  }, 180_000);
+});
+
 describe('the dedupe plan\'s cost of keeping', () => {
   it('is read from the records\' counts (same pages as before) and is a floor of what the run spends on it, a page of an unstated cost apart per person on a deal', async () => {
     const cwd = workDir();
