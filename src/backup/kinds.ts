@@ -86,7 +86,7 @@ export const BACKUP_KINDS: readonly BackupKind[] = [
   {
     name: 'files',
     links: { user_id: USER, deal_id: 'deals', person_id: 'persons', org_id: 'organizations', product_id: 'products', activity_id: 'activities', lead_id: 'leads', project_id: 'projects' },
-    // By name alone: a file restored into another account goes on one of the items it was linked to.
+    // By name alone: the links are compared as fields (each through the id map).
     natural: ['file_name'],
   },
   {

@@ -124,20 +124,12 @@ function fixups(kind: string, body: Rec, dropped: string[]): void {
   if (kind === 'products') {
     if (Array.isArray(body.prices)) body.prices = (body.prices as Rec[]).map(({ product_id: _p, ...price }) => price);
   }
-  if (kind === 'files') fileFixups(body, dropped);
+  if (kind === 'files') fileFixups(dropped);
 }
 
-/** The item a file is uploaded to: the most specific it is linked to (the service links an upload to one). */
-const FILE_LINKS = ['activity_id', 'deal_id', 'lead_id', 'project_id', 'product_id', 'person_id', 'org_id'];
-/** What an upload carries besides its link: the part's file name names the file, the bytes are the part, the service stores it as an upload; the description follows it (restore-plan.ts `after`). */
+/** What an upload carries besides its links (every one, mapped): the part's file name names the file, the bytes are the part, the service stores it as an upload; the description follows it (restore-plan.ts `after`). */
 const FILE_CARRIED = new Set(['file_name', 'name', 'bytes_sha256', 'remote_location', 'inline_flag', 'description']);
 
-function fileFixups(body: Rec, dropped: string[]): void {
-  const on = FILE_LINKS.find((k) => body[k] !== undefined);
-  for (const k of FILE_LINKS) {
-    if (k === on || body[k] === undefined) continue;
-    delete body[k];
-    dropped.push(`${k} (a file is uploaded to one item)`);
-  }
+function fileFixups(dropped: string[]): void {
   for (let i = dropped.length - 1; i >= 0; i--) if (FILE_CARRIED.has(dropped[i]!)) dropped.splice(i, 1);
 }

@@ -156,5 +156,4 @@ export const NEVER_CARRIED = [
   'history: changelogs, deal flow, stage changes, e-mails, mail messages',
   'counts the service computes (products_count, followers_count, …)',
   'a follow the owner\'s own (a record with one follower is read as its owner\'s: backup reads the followers of records with more than one)',
-  'a file\'s links beyond one item: a file is uploaded to one (its activity, deal, lead, project, product, person or organization, the first it has); its name and bytes are carried',
 ];

@@ -134,7 +134,8 @@ describe('backup → restore into another account → diff', () => {
     const bFiles = await b.collection('files');
     expect(bFiles.map((f) => f.file_name).sort()).toEqual((await a.collection('files')).map((f) => f.file_name).sort());
     const licence = bFiles.find((f) => f.file_name === 'Acme licence agreement.pdf')!;
-    expect(licence.deal_id).toBe(bDealId);
+    // Every item A's file is linked to (its deal, the deal's person and organization), mapped to B's ids.
+    expect([licence.deal_id, licence.person_id, licence.org_id]).toEqual([bDealId, bPerson!.id, bOrg!.id]);
     expect(licence.description).toBe('Signed by both parties');
     const downloaded = join(workDir(), 'licence.pdf');
     const dl = await runBin(['files', 'download', String(licence.id), '--out', downloaded], { env: b.env });
@@ -149,7 +150,7 @@ describe('backup → restore into another account → diff', () => {
     const report = JSON.parse(readFileSync(join(restoreDirOf()!, 'report.json'), 'utf8'));
     expect(report.failed).toEqual([]);
     expect(report.not_carried.kinds).toEqual({});
-    expect(report.not_carried.fields.files).toEqual(['org_id (a file is uploaded to one item)', 'person_id (a file is uploaded to one item)', 'user_id']);
+    expect(report.not_carried.fields.files).toEqual(['user_id']);
     expect(report.not_carried.never).toContain('add_time, update_time and other service-set times (the target sets them at the restore)');
 
     const d = await runBin(['diff', dir], { env: b.env });

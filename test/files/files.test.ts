@@ -92,9 +92,12 @@ describe('files: upload and download', () => {
     expect(linked).toMatchObject({ person_id: 1, remote_id: 'abc123' });
     await json(['files', 'delete', String(up.id), '--yes']);
     expect((await run(['files', 'get', String(up.id)])).code).toBe(5);
-    const two = await run(['files', 'upload', '--file', writeTemp(dir(), 'm.txt', 'y'), '--deal-id', '1', '--person-id', '1']);
-    expect(two.code).toBe(2);
-    expect(two.stderr).toContain('a file is linked to one item; deal_id and person_id were given');
+    // Each link is its own field of the upload: a file goes on a deal and its person at once.
+    const two = await json(['files', 'upload', '--file', writeTemp(dir(), 'm.txt', 'y'), '--deal-id', '1', '--person-id', '1']);
+    expect(two).toMatchObject({ deal_id: 1, person_id: 1, org_id: null });
+    const missing = await run(['files', 'upload', '--file', writeTemp(dir(), 'k.txt', 'z'), '--deal-id', '1', '--person-id', '999']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('person_id: no person with id 999');
   });
 });
 

@@ -35,10 +35,13 @@ const LINKS = [
 
 const fields = (req: SandboxRequest): Record<string, unknown> => objectBody(req.body, false);
 
-/** The one item a file is linked to, checked to exist. */
+/**
+ * The items a file is linked to, each checked to exist. The vendor's upload takes every link as its own
+ * optional field ("the ID of the deal to associate file(s) with", …) and its file object carries them all,
+ * so several are taken together (a file on a deal, its person and its organization).
+ */
 function link(state: SandboxState, b: Record<string, unknown>): Partial<FileRec> {
   const given = LINKS.filter(([k]) => b[k] !== undefined && b[k] !== '' && b[k] !== null);
-  if (given.length > 1) throw invalid(given[1]![0], `a file is linked to one item; ${given.map(([k]) => k).join(' and ')} were given`);
   const out: Partial<FileRec> = {};
   for (const [k, collection, noun] of given) {
     const raw = String(b[k]);
