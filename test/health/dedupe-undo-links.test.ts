@@ -225,5 +225,13 @@ describe('the dedupe plan\'s cost of keeping', () => {
     expect(plan.undo_reads).toBeLessThanOrEqual(spent);
     // The only difference: the v1 list of a person's deals, whose cost the interface does not state (counted 1 by the plan).
     expect(spent - plan.undo_reads).toBe(unstated.reduce((n, r) => n + r.cost - 1, 0));
+
+    // Organizations: every list a merge's keeping reads has a stated cost, and the counts say the pages: the plan is what the run spends.
+    const orgDry = await runBin(['dedupe', 'organizations', '--keep', 'oldest', '--dry-run', '--json'], { env: fx.env, cwd });
+    const orgPlan = JSON.parse(orgDry.stdout) as { undo_reads: number };
+    await fx.clearRequests();
+    await dedupe(cwd, 'organizations');
+    const orgReads = (await fx.requests()).filter((r) => r.method === 'GET' && r.path !== '/api/v2/organizations' && r.path !== '/api/v2/organizationFields');
+    expect(orgReads.reduce((n, r) => n + r.cost, 0)).toBe(orgPlan.undo_reads);
   }, 120_000);
 });
