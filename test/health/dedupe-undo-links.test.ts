@@ -203,7 +203,7 @@ describe('undo of the undo of a dedupe', () => {
 });
 
 describe('the dedupe plan\'s cost of keeping', () => {
-  it('is read from the records\' counts (same pages as before) and is a floor of what the run spends on it, a page of an unstated cost apart per person on a deal', async () => {
+  it('is read from the records\' counts (same pages as before): what the run spends for organizations, a floor for persons (the v1 list of a person\'s deals states no cost)', async () => {
     const cwd = workDir();
     await linkDuplicates(fx, cwd);
     await linkMore(fx, cwd);
