@@ -17,6 +17,14 @@ demoSandboxPerTest((f) => (fx = f));
 type Rec = Record<string, any> & { id: number };
 const nonGet = async () => (await fx.requests()).filter((r) => r.method !== 'GET');
 
+/** A fresh folder, the duplicates given every kind of link a merge moves, and the account as it was then. */
+async function linkedAccount(): Promise<{ cwd: string; leads: string[]; before: Record<string, unknown> }> {
+  const cwd = workDir();
+  await linkDuplicates(fx, cwd);
+  const { leads } = await linkMore(fx, cwd);
+  return { cwd, leads, before: await snapshot(fx) };
+}
+
 async function dedupe(cwd: string, kind: 'persons' | 'organizations'): Promise<{ runId: string; stderr: string }> {
   const d = await runBin(['dedupe', kind, '--keep', 'oldest', ...(kind === 'persons' ? ['--region', 'EE'] : []), '--yes'], { env: fx.env, cwd });
   expect(d.code, d.stderr).toBe(0);
@@ -25,10 +33,7 @@ async function dedupe(cwd: string, kind: 'persons' | 'organizations'): Promise<{
 
 describe('undo of a dedupe: leads, deal participants, followers and files', () => {
   it('persons: leads (archived too), participations and followers go back to the re-created persons; the kept person keeps only its own; the file stays, said by both plans', async () => {
-    const cwd = workDir();
-    await linkDuplicates(fx, cwd);
-    const { leads } = await linkMore(fx, cwd);
-    const before = await snapshot(fx);
+    const { cwd, leads, before } = await linkedAccount();
     const { runId, stderr } = await dedupe(cwd, 'persons');
     expect(stderr.split('\n')).toContain('  1 file stays with the kept record (the service cannot move a file back)');
     expect(stderr).toContain('; files stay with the kept record (the service cannot move a file back)\n');
@@ -112,10 +117,7 @@ describe('undo of a dedupe: links changed by hand since', () => {
 
 describe('undo of a dedupe of organizations', () => {
   it('leads and followers of a merged organization go back to the re-created one', async () => {
-    const cwd = workDir();
-    await linkDuplicates(fx, cwd);
-    await linkMore(fx, cwd);
-    const before = await snapshot(fx);
+    const { cwd, before } = await linkedAccount();
     const { runId } = await dedupe(cwd, 'organizations');
     const merged = await snapshot(fx);
     expect(merged.leads).toContain(JSON.stringify(['Lead of a duplicate organization', null, 'Umbrella Logistics', false]));
@@ -130,10 +132,7 @@ describe('undo of a dedupe of organizations', () => {
 
 describe('kill -9 inside the undo of a dedupe', () => {
   it('killed at several points (after 3, 5, 7... writes landed), then undo --resume: no person re-created twice, every link back, the account as before the dedupe', async () => {
-    const cwd = workDir();
-    await linkDuplicates(fx, cwd);
-    await linkMore(fx, cwd);
-    const before = await snapshot(fx);
+    const { cwd, before } = await linkedAccount();
     const { runId } = await dedupe(cwd, 'persons');
     const filesMerged = (await snapshot(fx)).files;
     // Slow answers: a kill lands between a write and its answer, or between the writes of one part.
@@ -168,10 +167,7 @@ describe('kill -9 inside the undo of a dedupe', () => {
 
 describe('undo of the undo of a dedupe', () => {
   it('merges each re-created person into the kept one again through the service\'s merge (a redo, journaled as a merge is); undone once more, they are created again', async () => {
-    const cwd = workDir();
-    await linkDuplicates(fx, cwd);
-    await linkMore(fx, cwd);
-    const before = await snapshot(fx);
+    const { cwd, before } = await linkedAccount();
     const { runId } = await dedupe(cwd, 'persons');
     const merged = await snapshot(fx);
     const u = await runBin(['undo', runId, '--yes'], { env: fx.env, cwd });
@@ -204,9 +200,7 @@ describe('undo of the undo of a dedupe', () => {
 
 describe('the dedupe plan\'s cost of keeping', () => {
   it('is read from the records\' counts (same pages as before): what the run spends for organizations, a floor for persons (the v1 list of a person\'s deals states no cost)', async () => {
-    const cwd = workDir();
-    await linkDuplicates(fx, cwd);
-    await linkMore(fx, cwd);
+    const { cwd } = await linkedAccount();
     await fx.clearRequests();
     const dry = await runBin(['dedupe', 'persons', '--keep', 'oldest', '--region', 'EE', '--dry-run', '--json'], { env: fx.env, cwd });
     expect(dry.code, dry.stderr).toBe(0);
