@@ -136,7 +136,7 @@ export function undoPlan(writes: readonly RunWrite[], runArea: string | undefine
   for (const i of items) counts[i.action]++;
   const cost = items.reduce((n, i) => {
     const ops = recordOps(i.area);
-    if (i.action === 'unmerge') return n + unmergeCost(i, isMergeKind(i.area) ? followerOps(i.area) : undefined, PARTICIPANT_OPS);
+    if (i.action === 'unmerge') return n + unmergeCost(i);
     // A merge as a dedupe sends it: the record read first, what its undo needs (a floor), the merge.
     if (i.action === 'remerge') return n + (ops.get?.cost ?? 1) + (isMergeKind(i.area) ? keepCost(i.area) + (mergeOpsOf(i.area).merge.cost ?? 1) : 0);
     const write = (i.action === 'delete' ? ops.delete : i.action === 'restore' ? ops.update : ops.create)?.cost ?? 1;
@@ -157,9 +157,11 @@ export function undoPlan(writes: readonly RunWrite[], runArea: string | undefine
  * record; per deal taken part in, its participants read, one added and one removed; the followers of
  * both records read, each moved follower added to the re-created record and removed from the kept one.
  */
-function unmergeCost(i: UndoItem, follow: { list: Operation; add: Operation; remove: Operation } | undefined, part: { list: Operation; add: Operation; remove: Operation }): number {
+function unmergeCost(i: UndoItem): number {
   const ops = recordOps(i.area);
   const m = i.merge!;
+  const follow = isMergeKind(i.area) ? followerOps(i.area) : undefined;
+  const part = PARTICIPANT_OPS;
   const rw = (o: RecordOps) => (o.get?.cost ?? 1) + (o.update?.cost ?? 1);
   const c = (o: Operation) => o.cost ?? 1;
   const links = m.links.reduce((n, l) => n + l.ids.length * rw(recordOps(l.area)), 0);

@@ -305,7 +305,7 @@ class ItemUndo {
     const ops = mergeOpsOf(kind);
     const id = Number(item.record);
     const into = item.remerge!.into;
-    const done = (extra: Rec = {}) => ({ key: item.key, area: item.area, status: 'remerged' as const, record: id, into, ...extra });
+    const done = (): Outcome => ({ key: item.key, area: item.area, status: 'remerged', record: id, into });
     if (!(await exists(this.reader, ops.get, id))) {
       const was = this.earlier.get(item.key);
       // Announced by an earlier try and gone: that merge landed.
