@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
 import type { SandboxFixture } from '../helpers/sandbox.js';
-import { control, demoSandboxPerTest, journalEntries, killMidRun, workDir } from '../automation/helpers.js';
+import { control, demoSandboxPerTest, journalEntries, killMidRun, killWhen, workDir } from '../automation/helpers.js';
 import { linkDuplicates, linkMore, runAll, snapshot } from './dedupe-undo-helpers.js';
 
 let fx: SandboxFixture;
@@ -195,6 +195,36 @@ describe('undo of the undo of a dedupe', () => {
     // 1 already: Bob's re-created record is followed by its owner on create, the one follower it had.
     expect(again.stdout).toMatch(/3 created again, 1 already undone; 0 conflicts, 0 failed/);
     expect(await snapshot(fx)).toEqual({ ...before, files: merged.files });
+  }, 180_000);
+});
+
+describe('kill -9 inside the undo of the undo of a dedupe', () => {
+  it('killed right after a merge landed and before its answer, then --resume: that record is read (gone: merged), never merged twice', async () => {
+    const { cwd } = await linkedAccount();
+    const { runId } = await dedupe(cwd, 'persons');
+    const merged = await snapshot(fx);
+    const u = await runBin(['undo', runId, '--yes'], { env: fx.env, cwd });
+    expect(u.code, u.stderr + u.stdout).toBe(0);
+    const undoId = /\(undo run (\S+)\)\.$/m.exec(u.stdout)![1]!;
+    await control(fx, 'PUT', 'faults', { latencyMs: 150, seed: 4 });
+    await fx.clearRequests();
+    // A merge marks the merged person deleted: the kill lands with the first merge done and its answer still on the way.
+    await killWhen(['undo', undoId, '--yes'], { ...fx.env }, (kill) => fx.sandbox.state.events.on((e) => {
+      if (e.action === 'delete' && e.object === 'person') kill();
+    }));
+    await new Promise((r) => setTimeout(r, 400));
+    await control(fx, 'PUT', 'faults', {});
+    // The journal has the merge announced and no answer: --resume reads the record before anything.
+    const entries = journalEntries(join(fx.env.CRMCTL_CONFIG_DIR!, 'runs', 'undo', `${undoId}.ndjson`));
+    const settledKeys = new Set(entries.filter((e) => e.status === 'done').map((e) => e.key));
+    expect(entries.filter((e) => e.status === 'sending' && !settledKeys.has(e.key)).map((e) => (e.sent as { merge_with_id?: number }).merge_with_id)).toEqual([1]);
+    const r = await runBin(['undo', undoId, '--yes', '--resume'], { env: fx.env, cwd });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/3 merged again, 0 already undone; 0 conflicts, 0 failed/);
+    const merges = (await nonGet()).map((x) => `${x.method} ${x.path}`).filter((w) => w.endsWith('/merge'));
+    expect(merges.length).toBe(3);
+    expect(new Set(merges).size).toBe(3);
+    expect(await snapshot(fx)).toEqual(merged);
   }, 180_000);
 });
 
