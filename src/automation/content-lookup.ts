@@ -61,17 +61,22 @@ export async function findByContent(
   http: HttpPort, list: Operation, d: ContentDescriptor, rows: Array<{ line: number; body: Record<string, unknown> }>, cutoff: number, taken: Set<string>,
 ): Promise<Map<number, Record<string, unknown>>> {
   const recent: Array<Record<string, unknown>> = [];
-  for await (const rec of readAll(readerOf(http), list, { query: { updated_since: rfc3339(cutoff) } })) {
-    const r = rec as Record<string, unknown>;
-    const added = Date.parse(String(r.add_time ?? '').replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(String(r.add_time ?? '')) ? '' : 'Z'));
-    if (!Number.isNaN(added) && added < Math.floor(cutoff / 1000) * 1000) continue; // updated, not created, since the send
-    recent.push(r);
-  }
+  const at = (v: unknown) => Date.parse(String(v ?? '').replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(String(v ?? '')) ? '' : 'Z'));
+  for await (const rec of readAll(readerOf(http), list, { query: { updated_since: rfc3339(cutoff) } })) recent.push(rec as Record<string, unknown>);
+  /**
+   * Created since the send, not only updated: its add_time is after the cutoff, or is the one the row
+   * sent (an undo re-creates a record with the add_time it had: a create cut off by a kill must be
+   * found all the same, or it is sent twice).
+   */
+  const created = (r: Record<string, unknown>, body: Record<string, unknown>) => {
+    const added = at(r.add_time);
+    return Number.isNaN(added) || added >= Math.floor(cutoff / 1000) * 1000 || (body.add_time !== undefined && added === at(body.add_time));
+  };
   // Oldest first: rows sent earlier tend to have the lower ids.
   recent.sort((a, b) => Number(a.id) - Number(b.id));
   const found = new Map<number, Record<string, unknown>>();
   for (const row of rows) {
-    const rec = recent.find((r) => !taken.has(String(r.id)) && matches(d, row.body, r));
+    const rec = recent.find((r) => !taken.has(String(r.id)) && created(r, row.body) && matches(d, row.body, r));
     if (!rec) continue;
     taken.add(String(rec.id));
     found.set(row.line, rec);

@@ -222,7 +222,7 @@ async function writeOf(op: Operation, input: Prepared): Promise<{ op: 'create' |
   // The shapes first, so most writes that are not record writes (followers, merges, conversions) load no other table.
   const shaped = op.method === 'POST' && !/\{[^}]+\}/.test(op.path) ? 'create' : op.method === 'DELETE' ? 'delete' : op.method === 'PATCH' || op.method === 'PUT' ? 'update' : 'call';
   if (shaped === 'call' || (shaped !== 'create' && input.params.id === undefined)) return { op: 'call' };
-  const { recordOps } = await import('./undo-plan.js');
+  const { recordOps } = await import('./record-ops.js');
   const ops = recordOps(op.cli.command[0] ?? '');
   const mine = ops[shaped];
   // The undo takes a create back with the area's delete and sets an update back with the area's update: only those are theirs.

@@ -1,5 +1,5 @@
-import { keepCost } from '../automation/merge-keep.js';
-import { MERGE_UNDO } from '../automation/undo-plan.js';
+import { filesOf, keepCost } from '../automation/merge-keep.js';
+import { filesStay, MERGE_UNDO } from '../automation/undo-plan.js';
 import { isEmpty } from './audit/record-checks.js';
 import { organizationCandidate, personCandidate, type OrganizationMatch, type PersonMatch } from './candidates.js';
 import { msOf } from './dates.js';
@@ -24,6 +24,10 @@ export interface MergeStep {
   path: string;
   body: { merge_with_id: number };
   cost: number;
+  /** The reads before it that keep what its undo needs (from the counts the plan's read gave: a floor, leads are not counted). */
+  keep_reads: number;
+  /** The files it moves to the kept record for good (the service cannot move a file back). */
+  files: number;
 }
 
 export interface DedupeGroup {
@@ -42,10 +46,12 @@ export interface DedupePlan {
   records: number;
   groups: DedupeGroup[];
   merges: number;
-  /** Cost: the merges (40 each: the merge operations' stated cost) and the reads before each that keep what its undo needs. */
+  /** Cost, at least: the merges (40 each: the merge operations' stated cost) and the reads before each that keep what its undo needs. */
   cost: number;
-  /** The part of the cost spent reading what the undo needs (one page per linked kind). */
+  /** The part of the cost spent reading what the undo needs, at least (src/automation/merge-keep.ts keepCost). */
   undo_reads: number;
+  /** The files the merges move to the kept records for good. */
+  files: number;
   /** What `crmctl undo` does with the merges: the plan says it before anything is merged (also to an assistant). */
   undo: string;
 }
@@ -73,31 +79,37 @@ export function planDedupe(kind: DedupeKind, records: readonly Rec[], keep: Keep
       why_keep: why,
       reasons: g.reasons,
       differences: differences(members, fieldNames),
-      merges: mergesInto(kind, g.ids, survivor),
+      merges: mergesInto(kind, g.ids, survivor, byId),
     };
   });
   return totals(kind, keep, records.length, out);
 }
 
-const mergesInto = (kind: DedupeKind, ids: readonly number[], survivor: number): MergeStep[] =>
-  ids.filter((id) => id !== survivor).map((id) => ({ method: 'PUT' as const, path: `/v1/${kind}/${id}/merge`, body: { merge_with_id: survivor }, cost: MERGE_COST }));
+/** The merges into `survivor`, each with its keeping's reads and its files from the counts the records were read with (LINK_COUNTS). */
+const mergesInto = (kind: DedupeKind, ids: readonly number[], survivor: number, byId: ReadonlyMap<number, Rec>): MergeStep[] =>
+  ids.filter((id) => id !== survivor).map((id) => ({
+    method: 'PUT' as const, path: `/v1/${kind}/${id}/merge`, body: { merge_with_id: survivor }, cost: MERGE_COST,
+    keep_reads: keepCost(kind, byId.get(id), byId.get(survivor)), files: filesOf(byId.get(id)),
+  }));
 
 function totals(kind: DedupeKind, keep: KeepChoice, records: number, groups: DedupeGroup[]): DedupePlan {
   const merges = groups.reduce((n, g) => n + g.merges.length, 0);
+  const steps = groups.flatMap((g) => g.merges);
   // Before each merge the run reads what its undo needs (src/automation/merge-keep.ts): part of the cost.
-  const reads = merges * keepCost(kind);
-  return { kind, keep, records, groups, merges, cost: merges * MERGE_COST + reads, undo_reads: reads, undo: MERGE_UNDO };
+  const reads = steps.reduce((n, m) => n + m.keep_reads, 0);
+  const files = steps.reduce((n, m) => n + m.files, 0);
+  return { kind, keep, records, groups, merges, cost: merges * MERGE_COST + reads, undo_reads: reads, files, undo: MERGE_UNDO };
 }
 
 /**
  * The plan with the survivors a person picked on a terminal, one per group in order: a record id
  * (kept; the others merged into it), or null (the group is skipped: nothing merged).
  */
-export function withSurvivors(plan: DedupePlan, picks: ReadonlyArray<number | null>): DedupePlan {
+export function withSurvivors(plan: DedupePlan, picks: ReadonlyArray<number | null>, records: ReadonlyMap<number, Rec>): DedupePlan {
   const groups = plan.groups.flatMap((g, i): DedupeGroup[] => {
     const keep = picks[i];
     if (keep === null || keep === undefined || !g.ids.includes(keep)) return [];
-    return [{ ...g, keep, why_keep: keep === g.keep ? `${g.why_keep}, picked` : 'picked', merges: mergesInto(plan.kind, g.ids, keep) }];
+    return [{ ...g, keep, why_keep: keep === g.keep ? `${g.why_keep}, picked` : 'picked', merges: mergesInto(plan.kind, g.ids, keep, records) }];
   });
   return totals(plan.kind, 'picked', plan.records, groups);
 }
@@ -164,8 +176,9 @@ export function planText(p: DedupePlan): string {
     for (const m of g.merges) lines.push(`  would call: ${m.method} ${m.path} ${JSON.stringify(m.body)} (cost ${m.cost})`);
     lines.push('');
   });
-  lines.push(`Undo: ${p.undo} (the run keeps what it needs: up to ${p.undo_reads} of the cost in reads before the merges).`);
-  lines.push(`${p.groups.length} group${p.groups.length === 1 ? '' : 's'}, ${p.merges} merge${p.merges === 1 ? '' : 's'} (cost ${p.cost}); dry run: nothing was changed.`);
+  if (p.files) lines.push(`Files: ${filesStay(p.files)}.`);
+  lines.push(`Undo: ${p.undo}. The run keeps what it needs in reads before the merges: at least ${p.undo_reads} of the cost (leads and archived deals have no count: a page each).`);
+  lines.push(`${p.groups.length} group${p.groups.length === 1 ? '' : 's'}, ${p.merges} merge${p.merges === 1 ? '' : 's'} (cost at least ${p.cost}); dry run: nothing was changed.`);
   return lines.join('\n');
 }
 

@@ -1,13 +1,9 @@
-import { callOperation } from '../api/call.js';
-import type { Operation } from '../api/operation.js';
-import { prepare, read, readerOf, type Prepared, type Reader } from '../entry/prepare.js';
+import { prepare, readerOf, type Prepared, type Reader } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
-import { NotFoundError, ValidationError } from '../core/errors.js';
-import type { HttpResponse } from '../http/types.js';
+import { ValidationError } from '../core/errors.js';
 import { renderDocument } from '../output/report.js';
-import { keptFields, readMergeKeep } from '../automation/merge-keep.js';
-import { MERGE_UNDO } from '../automation/undo-plan.js';
-import { recordedValue } from '../runs/command-line.js';
+import { announceMerge, exists, sendMerge, type MergeOps } from '../automation/merge-send.js';
+import { filesStay, MERGE_UNDO } from '../automation/undo-plan.js';
 import { itemStates, openRun, runInput } from '../runs/run.js';
 import type { DedupePlan } from './dedupe-plan.js';
 import { RunSends } from './run-sends.js';
@@ -20,20 +16,18 @@ export interface DedupeWriteFlags {
   newRun: boolean;
 }
 
-export interface DedupeOps {
-  get: Operation;
-  merge: Operation;
-}
 
 /**
  * The merges of `dedupe persons|organizations`, as a run (kind dedupe): every member of a group but the
  * survivor is merged into it through the service's merge operation (`PUT /v1/<kind>/{id}/merge`).
  * Each merge is journaled "sending" (op update of the merged record, `sent` = {merge_with_id}) before
  * it goes out, with what its undo needs, read just before (src/automation/merge-keep.ts): the merged
- * record whole, the kept record's fields the merge changes and the ids of the records it moves. A merge whose answer is lost, or left in "sending" by a kill, is settled by reading the merged
+ * record whole, the kept record's fields the merge changes, the ids of the records it moves, the deals the
+ * merged person takes part in, both records' followers and the count of files it moves. A merge whose
+ * answer is lost, or left in "sending" by a kill, is settled by reading the merged
  * record: gone means merged; a merge is never sent blindly a second time.
  */
-export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: DedupeOps, input: Rec, flags: DedupeWriteFlags): Promise<void> {
+export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: MergeOps, input: Rec, flags: DedupeWriteFlags): Promise<void> {
   const kind = plan.kind;
   const opened = await openRun(ctx, {
     kind: 'dedupe',
@@ -54,9 +48,10 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
 
   const merges = plan.groups.flatMap((g) => g.merges.map((m) => ({ id: Number(m.path.split('/')[3]), into: g.keep })));
   const lines = [
-    `Dedupe ${kind}: ${plan.groups.length} group${plan.groups.length === 1 ? '' : 's'}, ${merges.length} merge${merges.length === 1 ? '' : 's'} (cost ${plan.cost}: ${plan.cost - plan.undo_reads} the merges, up to ${plan.undo_reads} the reads that keep what an undo needs), keep ${plan.keep}:`,
+    `Dedupe ${kind}: ${plan.groups.length} group${plan.groups.length === 1 ? '' : 's'}, ${merges.length} merge${merges.length === 1 ? '' : 's'} (cost at least ${plan.cost}: ${plan.cost - plan.undo_reads} the merges, at least ${plan.undo_reads} the reads that keep what an undo needs), keep ${plan.keep}:`,
     ...plan.groups.map((g) => `  keep ${g.keep} (${g.why_keep}); merge ${g.merges.map((m) => m.path.split('/')[3]).join(', ')} into it`),
     ...(pending.length ? [`  ${pending.length} merge${pending.length === 1 ? '' : 's'} cut off by a stop: the merged record is read first, never merged twice`] : []),
+    ...(plan.files ? [`  ${filesStay(plan.files)}`] : []),
     `  undo: crmctl undo ${run.id}; ${MERGE_UNDO}`,
   ];
   ctx.io.stderr.write(`${lines.join('\n')}\n`);
@@ -98,24 +93,12 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
         await sends.refused(key, m.id, err.issues.map((i) => `${i.field}: ${i.rule}`).join('; '));
         continue;
       }
-      const keep = await readMergeKeep(readBack, kind, m.id, m.into);
-      await run.sending(key, { op: 'update', kind, record: m.id, sent: prepared.body as Rec, merge: true, deleted: recordedValue(keep.deleted, ctx.knownSecrets()) as Rec, kept: keep.kept, links: keep.links });
+      await announceMerge(ctx, run, readBack, kind, key, prepared, m.id, m.into);
       let unsettled = false;
-      // A merge sent twice fails (the record is gone) or worse: a lost answer is settled by reading the merged record.
-      const reconcile = async (): Promise<HttpResponse | undefined> => {
-        try {
-          return (await exists(readBack, ops.get, m.id)) ? undefined : { status: 200, headers: {}, body: { success: true, data: { id: m.into, merge_what_id: m.id } } };
-        } catch (err) {
-          unsettled = true;
-          throw err;
-        }
-      };
       await sends.send(key, m.id, async () => {
-        await callOperation(http, ops.merge, prepared, { idempotent: false, reconcile });
+        const done = await sendMerge(http, readBack, ops, kind, prepared, m.id, m.into, () => (unsettled = true));
         kept.add(m.into);
-        // The kept record's fields as the merge left them: what its undo expects to find (else a conflict).
-        const after = kind === 'persons' ? keptFields(kind, (await read(readBack, ops.get, { params: { id: m.into } })) as Rec) : {};
-        return { action: 'merged', into: m.into, kept_after: after };
+        return done;
       }, () => unsettled);
     }
     const said = `${sends.done} merged, ${sends.failed} failed`;
@@ -124,15 +107,4 @@ export async function runDedupeWrite(ctx: Context, plan: DedupePlan, ops: Dedupe
       text: `Merged ${sends.done} ${kind} into ${kept.size} kept; ${sends.failed} failed (run ${run.id}; crmctl undo ${run.id} re-creates the merged records).`,
     }));
   });
-}
-
-/** The record is still there (a merged one is gone: not found, or answered as deleted). */
-async function exists(reader: Reader, get: Operation, id: number): Promise<boolean> {
-  try {
-    const rec = (await read(reader, get, { params: { id } })) as Rec | null;
-    return Boolean(rec) && rec!.is_deleted !== true && rec!.active_flag !== false;
-  } catch (err) {
-    if (err instanceof NotFoundError) return false;
-    throw err;
-  }
 }

@@ -58,7 +58,7 @@ export const HEALTH_TOOLS: HealthTool[] = [
   {
     name: 'dedupe_plan',
     title: 'Plan a dedupe',
-    description: 'Duplicate persons or organizations grouped, the record each group keeps and the merges that would run (read-only: nothing is merged; crmctl undo of a dedupe run re-creates the merged records with new ids and moves their deals, activities and notes back). Reads every record of the kind (10 a page of 500).',
+    description: 'Duplicate persons or organizations grouped, the record each group keeps and the merges that would run (read-only: nothing is merged; crmctl undo of a dedupe run re-creates the merged records with new ids and moves their deals, activities, notes, leads, participations and followers back; files stay). Reads every record of the kind (10 a page of 500).',
     inputSchema: {
       type: 'object',
       properties: { kind: { type: 'string', enum: ['persons', 'organizations'] }, keep: { type: 'string', enum: ['oldest', 'most-complete'] }, region: { type: 'string' } },

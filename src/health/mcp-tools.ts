@@ -1,3 +1,4 @@
+import { LINK_COUNTS } from '../automation/merge-keep.js';
 import { readAll } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { CliError, ValidationError } from '../core/errors.js';
@@ -78,7 +79,7 @@ async function dedupe(ctx: Context, a: Record<string, unknown>) {
   const own = kind === 'persons' ? cfg.duplicatePersons : cfg.duplicateOrganizations;
   const op = kind === 'persons' ? (await import('../api/operations/persons.js')).personOps.list : (await import('../api/operations/organizations.js')).organizationOps.list;
   const records: Array<Record<string, unknown> & { id: number; name: string; add_time: string }> = [];
-  for await (const r of readAll(ctx, op, {})) records.push(r as (typeof records)[number]);
+  for await (const r of readAll(ctx, op, { query: { include_fields: [...LINK_COUNTS[kind]] } })) records.push(r as (typeof records)[number]);
   const plan = planDedupe(kind, records, (a.keep as 'oldest' | 'most-complete' | undefined) ?? 'oldest', { match: own.match, threshold: own.nameSimilarity, region: typeof a.region === 'string' ? parseRegion(a.region, 'region') : cfg.phoneRegion });
   return { dry_run: true, ...plan, groups: plan.groups.slice(0, 50), more_groups: Math.max(0, plan.groups.length - 50) };
 }

@@ -20,10 +20,24 @@ export interface RunWrite {
   prior?: Rec;
   /** What a delete removed (a merge: the merged record). */
   deleted?: Rec;
-  /** A merge's links and kept record's fields (src/automation/merge-keep.ts), for its undo. */
-  merge?: { links: Array<{ area: string; field: string; ids: number[] }>; prior?: Rec; after?: Rec };
+  /** A merge's links, participants, followers, files and kept record's fields (src/automation/merge-keep.ts), for its undo. */
+  merge?: MergeWrite;
   /** Done: the write landed. Unsettled: it may have (killed, or an answer nobody knows). */
   outcome: 'done' | 'unsettled';
+}
+
+/** What a merge's journal keeps for its undo (a journal of an older crmctl kept only links and fields). */
+export interface MergeWrite {
+  /** Per linked kind, the field naming the merged record and the ids the merge moved (a lead's id is a string), and those archived then. */
+  links: Array<{ area: string; field: string; ids: Array<number | string>; archived?: Array<number | string> }>;
+  /** The deals the merged person took part in: its participant row, and whether the kept person took part already. */
+  participants?: Array<{ deal: number; id: number; kept_before: boolean }>;
+  /** The users following the merged record, and those following the kept one before. */
+  followers?: { moved: number[]; kept_before: number[] };
+  /** The files the merge moved for good. */
+  files?: number;
+  prior?: Rec;
+  after?: Rec;
 }
 
 /** Keys a run uses for its own bookkeeping, not for records of its work (bulk-update's selection, its temporary filter). */
@@ -64,11 +78,16 @@ function writeOf(s: ItemState): RunWrite | undefined {
   };
 }
 
-/** A merge's keeping: its links and the kept record's fields before (its "sending") and after (its outcome). */
-function mergeOf(w: ItemEntry, last: ItemEntry): NonNullable<RunWrite['merge']> {
+/** A merge's keeping: its links, participants, followers, files and the kept record's fields before (its "sending") and after (its outcome). */
+function mergeOf(w: ItemEntry, last: ItemEntry): MergeWrite {
   const kept = isRec(w.kept) ? w.kept : {};
+  const ids = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : Number(x))) : []);
+  const users = (v: unknown) => (Array.isArray(v) ? v.map(Number) : []);
   return {
-    links: (w.links as unknown[]).filter(isRec).map((l) => ({ area: String(l.area), field: String(l.field), ids: Array.isArray(l.ids) ? l.ids.map(Number) : [] })),
+    links: (w.links as unknown[]).filter(isRec).map((l) => ({ area: String(l.area), field: String(l.field), ids: ids(l.ids), ...(Array.isArray(l.archived) ? { archived: ids(l.archived) } : {}) })),
+    ...(Array.isArray(w.participants) ? { participants: w.participants.filter(isRec).map((p) => ({ deal: Number(p.deal), id: Number(p.id), kept_before: p.kept_before === true })) } : {}),
+    ...(isRec(w.followers) ? { followers: { moved: users(w.followers.moved), kept_before: users(w.followers.kept_before) } } : {}),
+    ...(typeof w.files === 'number' ? { files: w.files } : {}),
     ...(isRec(kept.prior) ? { prior: kept.prior } : {}),
     ...(isRec(last.kept_after) ? { after: last.kept_after } : {}),
   };

@@ -16,11 +16,11 @@ describe('crmctl dedupe --dry-run', () => {
     const r = await runCli(['dedupe', 'persons', '--dry-run', '--json', '--region', 'EE'], { env: fx.env });
     expect(r.code, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout);
-    expect(plan).toMatchObject({ dry_run: true, kind: 'persons', keep: 'oldest', records: 14, merges: 3, cost: 249, undo_reads: 129, undo: expect.stringMatching(/^an undo re-creates each merged record /) });
+    expect(plan).toMatchObject({ dry_run: true, kind: 'persons', keep: 'oldest', records: 14, merges: 3, cost: 549, undo_reads: 429, undo: expect.stringMatching(/^an undo re-creates each merged record /) });
     expect(plan.groups.map((g: { ids: number[]; keep: number; merges: unknown[] }) => [g.ids, g.keep, g.merges])).toEqual([
-      [[1, 11], 1, [{ method: 'PUT', path: '/v1/persons/11/merge', body: { merge_with_id: 1 }, cost: 40 }]],
-      [[2, 12], 2, [{ method: 'PUT', path: '/v1/persons/12/merge', body: { merge_with_id: 2 }, cost: 40 }]],
-      [[3, 13], 3, [{ method: 'PUT', path: '/v1/persons/13/merge', body: { merge_with_id: 3 }, cost: 40 }]],
+      [[1, 11], 1, [{ method: 'PUT', path: '/v1/persons/11/merge', body: { merge_with_id: 1 }, cost: 40, keep_reads: 143, files: 0 }]],
+      [[2, 12], 2, [{ method: 'PUT', path: '/v1/persons/12/merge', body: { merge_with_id: 2 }, cost: 40, keep_reads: 143, files: 0 }]],
+      [[3, 13], 3, [{ method: 'PUT', path: '/v1/persons/13/merge', body: { merge_with_id: 3 }, cost: 40, keep_reads: 143, files: 0 }]],
     ]);
     const bob = plan.groups[1];
     expect(bob.differences.find((d: { field: string }) => d.field === 'phones').values).toEqual({ 2: '+372 5550 1037', 12: '+37255501037' });
@@ -37,7 +37,7 @@ describe('crmctl dedupe --dry-run', () => {
     expect(r.stdout).toMatch(/ {2}Annual revenue +250000\n/);
     expect(r.stdout).toContain('  would call: PUT /v1/organizations/7/merge {"merge_with_id":1} (cost 40)\n');
     // The plan says, before anything is merged, that the service cannot take a merge back.
-    expect(r.stdout).toContain("Undo: an undo re-creates each merged record (a new id: the old one cannot come back), moves its deals, activities and notes (an organization's persons too) back to it and sets the kept record's changed fields back; files, leads and followers stay with the kept record (the run keeps what it needs: up to 104 of the cost in reads before the merges).\n2 groups, 2 merges (cost 184); dry run: nothing was changed.\n");
+    expect(r.stdout).toContain("Undo: an undo re-creates each merged record (a new id: the old one cannot come back), moves its deals, activities, notes and leads (an organization's persons too), its deal participations and its followers back to it and sets the kept record's changed fields back; files stay with the kept record (the service cannot move a file back). The run keeps what it needs in reads before the merges: at least 304 of the cost (leads and archived deals have no count: a page each).\n2 groups, 2 merges (cost at least 384); dry run: nothing was changed.\n");
   });
 
   it('--keep most-complete keeps the record with the most fields filled', async () => {

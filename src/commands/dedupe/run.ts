@@ -1,3 +1,4 @@
+import { LINK_COUNTS } from '../../automation/merge-keep.js';
 import { checkReader, readAll } from '../../entry/prepare.js';
 import type { Context } from '../../core/context.js';
 import { ValidationError } from '../../core/errors.js';
@@ -31,7 +32,8 @@ export async function runDedupe(ctx: Context, kind: DedupeKind, flags: DedupeFla
   const table = kind === 'persons' ? (await import('../../api/operations/persons.js')).personOps : (await import('../../api/operations/organizations.js')).organizationOps;
   const op = table.list;
   const records: Array<Record<string, unknown> & { id: number; name: string; add_time: string }> = [];
-  for await (const r of readAll(ctx, op, {})) records.push(r as (typeof records)[number]);
+  // With the counts of what a merge moves (same cost a page): the plan's cost of keeping for the undo, and its files line.
+  for await (const r of readAll(ctx, op, { query: { include_fields: [...LINK_COUNTS[kind]] } })) records.push(r as (typeof records)[number]);
   const { fieldCatalog } = await import('../../names/catalog.js');
   const catalog = await fieldCatalog(checkReader(ctx), kind === 'persons' ? 'person' : 'organization', ctx);
   const names = new Map(catalog.custom.map((f) => [f.key, f.name]));
@@ -41,7 +43,8 @@ export async function runDedupe(ctx: Context, kind: DedupeKind, flags: DedupeFla
   let plan = planDedupe(kind, records, flags.keep ?? (picking ? 'most-complete' : 'oldest'), settings, names);
   if (picking && plan.groups.length) {
     const { pickSurvivors } = await import('../../prompts/survivor.js');
-    plan = withSurvivors(plan, await pickSurvivors(ctx, plan, new Map(records.map((r) => [r.id, r]))));
+    const byId = new Map(records.map((r) => [r.id, r]));
+    plan = withSurvivors(plan, await pickSurvivors(ctx, plan, byId), byId);
   }
   if (!flags.dryRun) {
     const { runDedupeWrite } = await import('../../health/dedupe-write.js');

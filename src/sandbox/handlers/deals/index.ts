@@ -12,10 +12,11 @@ import { dealProductRoutes } from './products.js';
 import { DEAL_READ, DEAL_WRITE, dealSpec } from './spec.js';
 import { dealV1Routes } from './v1.js';
 
-/** Archived deals are a list of their own (v2 lists leave them out). */
+/** Archived deals are a list of their own (v2 lists leave them out); the vendor's index charges 20 a page for it. */
 const archivedSpec: ResourceSpec<Deal> = {
   ...dealSpec,
   base: '/api/v2/deals/archived',
+  costs: { ...dealSpec.costs, list: 20 },
   list: { ...dealSpec.list, rows: (state) => state.deals.filter((d) => d.is_archived) },
 };
 
