@@ -13,8 +13,8 @@
  *   file:<id>  one entry per downloaded file (a resumed page does not download it again)
  * clock, config and the deals' count write no records file, so they run beside the pages (their entries
  * may come after page entries); the first page of every list (the survey, which prices the rest before
- * it starts) is read a few lists at a time, each list's pages in order. The configuration's reads end
- * before the cost is printed (it counts them); its files are made beside the rest of the pages.
+ * it starts) is read a few lists at a time, each list's pages in order. The configuration's reads and
+ * files go on beside every page: the printed cost counts them at what they cost at least.
  * Then the manifest, written last and atomically: its presence means the backup is complete.
  *
  * Memory stays flat: at most one page (and its children) is held, a few during the survey; files stream to disk.
@@ -69,7 +69,12 @@ export interface PulledConfig {
   cost: number;
   write(): Promise<unknown>;
 }
-export type ConfigPull = (ctx: Context, dir: string) => Promise<PulledConfig>;
+export interface ConfigPull {
+  /** Pull's reads; `write` makes its files into `dir`. */
+  read(ctx: Context, dir: string): Promise<PulledConfig>;
+  /** What those reads cost at least, known before any answer (the run's cost is printed while they go on). */
+  costAtLeast(): Promise<number>;
+}
 
 /** One page of a list written: the next cursor (null: the list is done) and every file's length. */
 interface PageEntry extends ItemEntry {
@@ -82,6 +87,8 @@ interface PageEntry extends ItemEntry {
 }
 
 const ITEM_TYPES = ['deal', 'person', 'organization', 'product', 'activity', 'project'] as const;
+/** What one item type's field catalog read costs (the v2 field list). */
+const CATALOG_COST = 10;
 /** Reference kinds written from what pull read: config kind → records file. */
 const REFERENCE: Record<string, string> = { pipeline: 'pipelines', stage: 'stages', 'lead-label': 'lead-labels', 'activity-type': 'activity-types', board: 'boards', phase: 'phases' };
 /** What a backup writes into its directory (and --new-run clears): nothing else there is touched. */
@@ -117,18 +124,16 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
   try {
     await run.begin();
     // The service's clock, the configuration and the deals' count write no records file: they are read
-    // beside the first pages (the configuration's ~50 small reads no longer wait in front of them).
+    // beside the pages (the configuration's ~50 small reads never wait in front of them, nor they in front of the pages).
     b.aside(b.clock());
-    const config = b.done.has('config') ? Promise.resolve(undefined) : b.aside(b.readConfig());
+    const config = b.done.has('config') ? undefined : b.aside(b.readConfig().then((pulled) => pulled.write()));
     // The survey: the deals' count and the first page of every list (the backup's own pages, not
-    // read twice) price the rest before it starts; the configuration is read (and spent) by then.
+    // read twice) price the rest before it starts; the configuration's reads, still going on, at what they cost at least.
     const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? b.aside(b.dealCount()) : Promise.resolve(undefined);
     await b.survey(passes, skip);
-    const [deals, pulled] = await settledInOrder([count, config] as const);
-    const e = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals });
+    const records = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals: await count });
+    const e = config ? { tokens: records.tokens + (await b.configCostAtLeast()), atLeast: true } : records;
     if (e.tokens > 0) budgetNotice(ctx, http, e);
-    // The configuration's files are made beside the rest of the pages (their writing costs no read).
-    if (pulled) b.aside(pulled.write());
     for (const p of passes) while (!b.state(p).done) await b.step(p, skip);
     await b.asideDone();
     b.closeSinks();
@@ -283,15 +288,20 @@ class Backup {
    * estimate counts it); `write` makes pull's files, the field catalogs and the ids of configuration and users,
    * then journals the step.
    */
+  /** What readConfig costs at least before any answer: pull's reads and one page of each field catalog. */
+  async configCostAtLeast(): Promise<number> {
+    return (await this.o.pull.costAtLeast()) + ITEM_TYPES.length * CATALOG_COST;
+  }
+
   async readConfig(): Promise<{ cost: number; write: () => Promise<void> }> {
     const { fieldCatalog } = await import('../names/catalog.js');
     // The field catalogs are read while pull reads (independent small reads, each paced by the client's
     // governor); read fresh, not the per-profile cache: the catalog is the one of the backup's moment.
     const [pulled, catalogs] = await settledInOrder([
-      this.o.pull(this.ctx, paths.config(this.o.out)),
+      this.o.pull.read(this.ctx, paths.config(this.o.out)),
       settledInOrder(ITEM_TYPES.map((t) => fieldCatalog(checkReader(this.ctx), t, readerOf(this.http)))),
     ] as const);
-    const cost = pulled.cost + ITEM_TYPES.length * 10;
+    const cost = pulled.cost + ITEM_TYPES.length * CATALOG_COST;
     return { cost, write: () => this.writeConfig(pulled, catalogs, cost) };
   }
 

@@ -128,6 +128,20 @@ export async function readLive(reader: Reader, wanted: Set<string>, scrub?: Text
   return { records: records.filter((r) => wanted.has(r.ck.kind)), cost: cost + (users.length ? (userOps.list.cost ?? 0) : 0), fingerprint, users };
 }
 
+/**
+ * What `readLive` costs at least, known before any answer: one page of every list that needs no other
+ * kind's answer (a kind read per parent, such as a role's settings, adds its reads once the parents are
+ * read) and the users' list when a kind names users. A backup prices its run with it while these reads go on.
+ */
+export function liveCostAtLeast(wanted: Set<string>): number {
+  const need = new Set(wanted);
+  for (const ck of CONFIG_KINDS) if (need.has(ck.kind) && readsFrom(ck)) need.add(readsFrom(ck)!);
+  const kinds = CONFIG_KINDS.filter((ck) => need.has(ck.kind));
+  const roots = kinds.filter((ck) => !readsFrom(ck)).flatMap((ck) => ck.reads([]));
+  const users = kinds.some((k) => k.userRefs || k.nestedRefs?.some((r) => r.kind === USER_REF)) ? (userOps.list.cost ?? 0) : 0;
+  return roots.reduce((n, r) => n + (r.op.cost ?? 0), users);
+}
+
 /** Lists that answer an object holding the list (goals answer { goals: [...] }). */
 function extractList(answer: unknown): Live[] {
   if (answer && typeof answer === 'object') for (const v of Object.values(answer)) if (Array.isArray(v)) return v as Live[];

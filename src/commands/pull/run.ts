@@ -6,7 +6,7 @@ import { projectTemplateOps } from '../../api/operations/project-templates.js';
 import { userOps } from '../../api/operations/users.js';
 import { settledInOrder } from '../../core/bounded.js';
 import { CONFIG_KIND_NAMES } from '../../apply-engine/config/kinds.js';
-import { readLive, readUsers, type LiveAccount, type LiveRecord, type TextScrub } from '../../apply-engine/config/live.js';
+import { liveCostAtLeast, readLive, readUsers, type LiveAccount, type LiveRecord, type TextScrub } from '../../apply-engine/config/live.js';
 import { configFiles, referenceFile, unwritable } from '../../apply-engine/config/write.js';
 import { REFERENCE_FILE } from '../../apply-engine/files.js';
 import type { Context } from '../../core/context.js';
@@ -46,6 +46,11 @@ export async function readPull(ctx: Context, o: { scrub?: TextScrub } = {}): Pro
   ] as const);
   const cost = live.cost + goals.cost + (currencyOps.list.cost ?? 0) + (userOps.list.cost ?? 0) + (projectTemplateOps.list.cost ?? 0);
   return { live, records: live.records, users: list(usersAnswer), goals: goals.goals, currencies, templates, cost };
+}
+
+/** What `readPull` costs at least, known before any answer (see liveCostAtLeast). */
+export function pullCostAtLeast(): number {
+  return liveCostAtLeast(new Set(CONFIG_KIND_NAMES)) + (currencyOps.list.cost ?? 0) + (userOps.list.cost ?? 0) + (projectTemplateOps.list.cost ?? 0);
 }
 
 /** The files of a pull (one per group and the reference file) made from its reads, written into `dir`. */
