@@ -125,6 +125,7 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
     await run.begin();
     // The service's clock, the configuration and the deals' count write no records file: they are read
     // beside the pages (the configuration's ~50 small reads never wait in front of them, nor they in front of the pages).
+    const mark = b.costMark();
     b.aside(b.clock());
     const config = b.done.has('config') ? undefined : b.aside(b.readConfig().then((pulled) => pulled.write()));
     // The survey: the deals' count and the first page of every list (the backup's own pages, not
@@ -132,7 +133,7 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
     const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? b.aside(b.dealCount()) : Promise.resolve(undefined);
     await b.survey(passes, skip);
     const records = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals: await count });
-    const e = config ? { tokens: records.tokens + (await b.configCostAtLeast()), atLeast: true } : records;
+    const e = config ? { tokens: records.tokens + (await b.configRestAtLeast(mark)), atLeast: true } : records;
     if (e.tokens > 0) budgetNotice(ctx, http, e);
     for (const p of passes) while (!b.state(p).done) await b.step(p, skip);
     await b.asideDone();
@@ -288,9 +289,22 @@ class Backup {
    * estimate counts it); `write` makes pull's files, the field catalogs and the ids of configuration and users,
    * then journals the step.
    */
-  /** What readConfig costs at least before any answer: pull's reads and one page of each field catalog. */
-  async configCostAtLeast(): Promise<number> {
-    return (await this.o.pull.costAtLeast()) + ITEM_TYPES.length * CATALOG_COST;
+  /** Where the process's spending stands: what the client acquired, what the journal counted. */
+  costMark(): { acquired: number; spent: number } {
+    return { acquired: this.http.governor.stats.acquired, spent: this.spent };
+  }
+
+  /**
+   * What the configuration's reads, still going on, cost at least from now: what they cost at least
+   * before any answer (pull's reads, one page of each field catalog) less what the client spent since
+   * `mark` beyond the entries the journal counted (the survey, the count, the clock), which are theirs.
+   * Nothing once they are done (their entry counts them).
+   */
+  async configRestAtLeast(mark: { acquired: number; spent: number }): Promise<number> {
+    if (this.done.has('config')) return 0;
+    const atLeast = (await this.o.pull.costAtLeast()) + ITEM_TYPES.length * CATALOG_COST;
+    const theirs = this.http.governor.stats.acquired - mark.acquired - (this.spent - mark.spent);
+    return Math.max(0, atLeast - theirs);
   }
 
   async readConfig(): Promise<{ cost: number; write: () => Promise<void> }> {
