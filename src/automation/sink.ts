@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
+import { fsyncAside } from '../fs/atomic-write.js';
 
 /** Where an export's bytes go: a file (counted, fsynced per page, resumable) or stdout (back-pressured). */
 export interface Sink {
@@ -66,9 +67,9 @@ export class FileSink implements Sink {
    * sync() on libuv's thread pool: the same durability, while the event loop goes on with other work (a
    * backup's other lists); the file must not be closed before it resolves.
    */
-  syncAside(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      fsync(this.fd, (err) => (err ? reject(writeError(err, this.path)) : resolve()));
+  async syncAside(): Promise<void> {
+    await fsyncAside(this.fd).catch((err: unknown) => {
+      throw writeError(err, this.path);
     });
   }
 

@@ -61,7 +61,7 @@ export interface BackupOptions {
 
 /**
  * What the backup keeps of a pull's reads: the records (reference kinds become records files), the users,
- * the cost; `write` makes pull's files into the directory, once the run's cost is printed.
+ * the cost; `write` makes pull's files into the directory (beside the pages, as soon as the reads end).
  */
 export interface PulledConfig {
   records: Array<{ ck: { kind: string }; rec: Record<string, unknown> }>;
@@ -284,11 +284,6 @@ class Backup {
     await this.append({ key: 'clock', status: 'done', op: 'read', started_at: this.startedAt, company_name: this.companyName, cost: userOps.me.cost ?? 0 });
   }
 
-  /**
-   * The configuration's reads: pull's and the field catalogs. Their cost is known when this ends (the run's
-   * estimate counts it); `write` makes pull's files, the field catalogs and the ids of configuration and users,
-   * then journals the step.
-   */
   /** Where the process's spending stands: what the client acquired, what the journal counted. */
   costMark(): { acquired: number; spent: number } {
     return { acquired: this.http.governor.stats.acquired, spent: this.spent };
@@ -307,6 +302,11 @@ class Backup {
     return Math.max(0, atLeast - theirs);
   }
 
+  /**
+   * The configuration's reads: pull's and the field catalogs, beside the pages (configRestAtLeast prices
+   * them while they go on); `write` makes pull's files, the field catalogs and the ids of configuration and
+   * users, then journals the step with what the reads cost.
+   */
   async readConfig(): Promise<{ cost: number; write: () => Promise<void> }> {
     const { fieldCatalog } = await import('../names/catalog.js');
     // The field catalogs are read while pull reads (independent small reads, each paced by the client's

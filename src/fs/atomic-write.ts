@@ -1,4 +1,5 @@
-import { close as closeAside, closeSync, fsync as fsyncAside, fsyncSync, mkdirSync, open as openAside, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { close, closeSync, fsync, fsyncSync, mkdirSync, open, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -48,7 +49,7 @@ export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; text
       t.fd = openSync(t.tmp, 'w', f.mode ?? 0o600);
       writeSync(t.fd, f.text);
     }
-    await Promise.all(temps.map((t) => aside((done) => fsyncAside(t.fd!, done))));
+    await Promise.all(temps.map((t) => fsyncAside(t.fd!)));
   } catch (err) {
     for (const t of temps) {
       if (t.fd !== undefined) closeSync(t.fd);
@@ -78,11 +79,11 @@ export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; text
   }
   await Promise.all([...new Set(temps.map((t) => dirname(t.path)))].map(async (dir) => {
     try {
-      const fd = await aside<number>((done) => openAside(dir, 'r', done));
+      const fd = await openAside(dir, 'r');
       try {
-        await aside((done) => fsyncAside(fd, done));
+        await fsyncAside(fd);
       } finally {
-        await aside((done) => closeAside(fd, done));
+        await closeAside(fd);
       }
     } catch {
       // Some file systems refuse fsync on a directory; the rename is still atomic there.
@@ -93,10 +94,10 @@ export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; text
 /** A temp file's name beside `path` (hidden, this process's, unique): renamed over it once synced. */
 const tempBeside = (path: string): string => join(dirname(path), `.${basename(path)}.${process.pid}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`);
 
-/** A callback-style fs call as a promise (its work on libuv's thread pool). */
-function aside<T = void>(call: (done: (err: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => call((err, value) => (err ? reject(err) : resolve(value as T))));
-}
+/** The fs calls a batch makes on libuv's thread pool (by file descriptor, as the sync ones). */
+export const fsyncAside = promisify(fsync);
+const openAside = promisify(open);
+const closeAside = promisify(close);
 
 export function writeJsonAtomic(path: string, value: unknown): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
