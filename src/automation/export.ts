@@ -1,7 +1,8 @@
-import { callOperation, nextPage, recordsOf } from '../api/call.js';
+import { callOperation, nextPage, recordsOf, type Envelope } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { prepare } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
+import { ReadAhead } from '../core/read-ahead.js';
 import { markResumable, UsageError } from '../core/errors.js';
 import { currencyFor } from '../runs/account.js';
 import { canonical, hashOf } from '../runs/fingerprint.js';
@@ -119,6 +120,13 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   const namer = importable ? await recordNames(ctx, o.resource, o.format) : undefined;
   const named = !importable && !o.raw && o.format === 'csv' && op0.cli.customFields ? await csvNamer(ctx, op0.cli.customFields) : undefined;
 
+  const readPage = async (op: Operation, at: string | number | undefined): Promise<Envelope> => {
+    const query: Record<string, unknown> = { ...o.query };
+    if (op.pagination !== 'none') query.limit = pageSizeOf(op);
+    if (at !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = at;
+    return (await callOperation(http, op, await prepare(ctx, op, { params: o.params, query }))).envelope;
+  };
+  const ahead = new ReadAhead<Envelope>();
   let noticed = false;
   run?.watchSignals('page');
   try {
@@ -126,15 +134,26 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
     while (phase < ops.length) {
       if (run?.stopping) throw run.stoppedError(`${written} records written to ${o.out}`);
       const op = ops[phase]!;
-      const pageSize = pageSizeOf(op);
-      const query: Record<string, unknown> = { ...o.query };
-      if (op.pagination !== 'none') query.limit = pageSize;
-      if (next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = next;
-      const { envelope } = await callOperation(http, op, await prepare(ctx, op, { params: o.params, query }));
+      const envelope = await ahead.take(`${phase}:${String(next)}`, () => readPage(op, next));
       const data = recordsOf(op, envelope);
       const listed = Array.isArray(data) ? data : data == null ? [] : [data];
+      const after = op.pagination === 'none' || listed.length === 0 ? undefined : nextPage(op, envelope);
+      if (!noticed) {
+        // The first answer gives both the total and what is left today: the rest of the run, priced
+        // before the next page is asked for (the figures are this page's).
+        noticed = true;
+        const total = totalOf(envelope.additional_data);
+        const perPage = op.cost ?? 1;
+        const pageSize = pageSizeOf(op);
+        if (after !== undefined) {
+          budgetNotice(ctx, http, total !== undefined
+            ? { tokens: Math.ceil(Math.max(0, total - written - listed.length) / pageSize) * perPage, atLeast: op.cost == null }
+            : { tokens: perPage, per: `a page of ${pageSize} records` });
+        }
+      }
+      // The next page is asked for now, while this one is named, encoded and synced (src/core/read-ahead.ts).
+      if (after !== undefined) await ahead.ask(`${phase}:${String(after)}`, () => readPage(op, after));
       const records = namer ? await namer.annotate(listed) : named ? await named(listed) : listed;
-      const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
       const newColumns = o.format === 'csv' && columns === undefined;
       if (newColumns) {
         columns = csvColumns(op0.cli.fields, records);
@@ -146,17 +165,6 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
       written += records.length;
       await run?.append({ key: `page:${page}`, op: 'read', status: 'done', phase, next: after ?? null, records: written, bytes: sink.bytes, ...(newColumns && !o.columns ? { columns } : {}) } satisfies PageEntry);
       page++;
-      if (!noticed) {
-        // The first answer gives both the total and what is left today: the rest of the run, priced.
-        noticed = true;
-        const total = totalOf(envelope.additional_data);
-        const perPage = op.cost ?? 1;
-        if (after !== undefined) {
-          budgetNotice(ctx, http, total !== undefined
-            ? { tokens: Math.ceil(Math.max(0, total - written) / pageSize) * perPage, atLeast: op.cost == null }
-            : { tokens: perPage, per: `a page of ${pageSize} records` });
-        }
-      }
       progress.update(written, { total: phase === 0 ? totalOf(envelope.additional_data) : undefined });
       if (after === undefined) {
         phase++;

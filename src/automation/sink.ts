@@ -2,7 +2,7 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } f
 import type { Writable } from 'node:stream';
 import { CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { fsyncAside } from '../fs/atomic-write.js';
+import { fsyncAside, writeAside } from '../fs/atomic-write.js';
 
 /** Where an export's bytes go: a file (counted, fsynced per page, resumable) or stdout (back-pressured). */
 export interface Sink {
@@ -53,6 +53,23 @@ export class FileSink implements Sink {
       throw writeError(err, this.path);
     }
     this.bytes += length;
+  }
+
+  /**
+   * write() on libuv's thread pool: while syncs of other files are under way (a backup's previous page, its
+   * journal), the file system may make a write wait for them, and the event loop would wait with it.
+   */
+  async writeAside(text: string): Promise<void> {
+    const buf = Buffer.from(text, 'utf8');
+    const at = this.bytes;
+    // The place is taken now: a write asked for after this one goes after it, whichever thread is first.
+    this.bytes += buf.length;
+    try {
+      let off = 0;
+      while (off < buf.length) off += (await writeAside(this.fd, buf, off, buf.length - off, at + off)).bytesWritten;
+    } catch (err) {
+      throw writeError(err, this.path);
+    }
   }
 
   sync(): void {

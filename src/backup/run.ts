@@ -14,18 +14,22 @@
  * clock, config and the deals' count write no records file, so they run beside the pages (their entries
  * may come after page entries); the first page of every list (the survey, which prices the rest before
  * it starts) is read a few lists at a time, each list's pages in order. The configuration's reads and
- * files go on beside every page: the printed cost counts them at what they cost at least.
+ * files start once the cost is printed (counted in it at what they cost at least) and go on beside the
+ * pages. After the survey a list's next page is asked for while this one is written (src/core/read-ahead.ts),
+ * and a page's syncs and entry go on while the next one is written (commit).
  * Then the manifest, written last and atomically: its presence means the backup is complete.
  *
- * Memory stays flat: at most one page (and its children) is held, a few during the survey; files stream to disk.
+ * Memory stays flat: at most two pages (and one's children) are held, a few during the survey; files stream to disk.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { callOperation, nextPage, paginate, recordsOf } from '../api/call.js';
+import type { Operation } from '../api/operation.js';
 import { checkReader, prepare, read, readerOf } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
 import { markResumable, UsageError } from '../core/errors.js';
 import { gated, settledInOrder } from '../core/bounded.js';
 import type { HttpPort } from '../core/http-port.js';
+import { ReadAhead } from '../core/read-ahead.js';
 import { VERSION } from '../core/version.js';
 import { syncDir, writeFilesAtomic, writeJsonAtomic } from '../fs/atomic-write.js';
 import { budgetNotice } from '../automation/budget-notice.js';
@@ -42,6 +46,7 @@ import { estimate, type PassState } from './estimate.js';
 
 type Rec = Record<string, unknown>;
 type Gate = ReturnType<typeof gated>;
+interface Page { records: Rec[]; after: string | number | undefined }
 
 export interface BackupOptions {
   out: string;
@@ -125,17 +130,22 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
     await run.begin();
     // The service's clock, the configuration and the deals' count write no records file: they are read
     // beside the pages (the configuration's ~50 small reads never wait in front of them, nor they in front of the pages).
-    const mark = b.costMark();
     b.aside(b.clock());
-    const config = b.done.has('config') ? undefined : b.aside(b.readConfig().then((pulled) => pulled.write()));
+    const configToRead = !b.done.has('config');
     // The survey: the deals' count and the first page of every list (the backup's own pages, not
-    // read twice) price the rest before it starts; the configuration's reads, still going on, at what they cost at least.
+    // read twice) price the rest before it starts; the configuration at what it costs at least.
     const count = passes.some((p) => p.kind === 'deals' && !b.state(p).done) ? b.aside(b.dealCount()) : Promise.resolve(undefined);
     await b.survey(passes, skip);
+    // The estimate counts what the journal counted: the survey's pages are in it first.
+    await b.committed();
     const records = estimate(passes.map((p) => ({ pass: p, state: b.state(p) })), { deals: await count });
-    const e = config ? { tokens: records.tokens + (await b.configRestAtLeast(mark)), atLeast: true } : records;
+    const e = configToRead ? { tokens: records.tokens + (await b.configAtLeast()), atLeast: true } : records;
     if (e.tokens > 0) budgetNotice(ctx, http, e);
-    for (const p of passes) while (!b.state(p).done) await b.step(p, skip);
+    // The configuration is read after the survey, beside the pages: its reads and files would hold the
+    // survey's first pages (and the printed cost) back, where beside the pages they fill the waits for the service.
+    if (configToRead) b.aside(b.readConfig().then((pulled) => pulled.write()));
+    for (const p of passes) while (!b.state(p).done) await b.step(p, skip, true);
+    await b.committed();
     await b.asideDone();
     b.closeSinks();
     const manifest = await b.manifest(options);
@@ -145,7 +155,9 @@ export async function runBackup(ctx: Context, o: BackupOptions): Promise<Manifes
     b.progress.done(b.written);
     return manifest;
   } catch (err) {
-    // Nothing read beside the pages is still writing when the run pauses or closes.
+    // Nothing read beside the pages is still writing when the run pauses or closes; pages written and
+    // synced are journaled (a resumed run does not read them again).
+    await b.committed().catch(() => {});
     await b.asideDone().catch(() => {});
     b.closeSinks();
     if (!run.resumable) throw err;
@@ -206,7 +218,11 @@ class Backup {
   private companyName: string | null = null;
   private spent = 0;
   private readonly besides: Array<Promise<unknown>> = [];
+  /** The next page of the list being read, asked for before its turn (step's readAhead). */
+  private readonly ahead = new ReadAhead<Page>();
   private failed: { error: unknown } | undefined;
+  /** The pages' syncs and entries, in the order the pages were written (commit). */
+  private commits: Promise<void> = Promise.resolve();
   written = 0;
   readonly progress: Progress;
 
@@ -284,27 +300,14 @@ class Backup {
     await this.append({ key: 'clock', status: 'done', op: 'read', started_at: this.startedAt, company_name: this.companyName, cost: userOps.me.cost ?? 0 });
   }
 
-  /** Where the process's spending stands: what the client acquired, what the journal counted. */
-  costMark(): { acquired: number; spent: number } {
-    return { acquired: this.http.governor.stats.acquired, spent: this.spent };
+  /** What the configuration's reads cost at least, known before any answer: pull's reads, one page of each field catalog. */
+  async configAtLeast(): Promise<number> {
+    return (await this.o.pull.costAtLeast()) + ITEM_TYPES.length * CATALOG_COST;
   }
 
   /**
-   * What the configuration's reads, still going on, cost at least from now: what they cost at least
-   * before any answer (pull's reads, one page of each field catalog) less what the client spent since
-   * `mark` beyond the entries the journal counted (the survey, the count, the clock), which are theirs.
-   * Nothing once they are done (their entry counts them).
-   */
-  async configRestAtLeast(mark: { acquired: number; spent: number }): Promise<number> {
-    if (this.done.has('config')) return 0;
-    const atLeast = (await this.o.pull.costAtLeast()) + ITEM_TYPES.length * CATALOG_COST;
-    const theirs = this.http.governor.stats.acquired - mark.acquired - (this.spent - mark.spent);
-    return Math.max(0, atLeast - theirs);
-  }
-
-  /**
-   * The configuration's reads: pull's and the field catalogs, beside the pages (configRestAtLeast prices
-   * them while they go on); `write` makes pull's files, the field catalogs and the ids of configuration and
+   * The configuration's reads: pull's and the field catalogs, beside the pages (configAtLeast prices
+   * them before they start); `write` makes pull's files, the field catalogs and the ids of configuration and
    * users, then journals the step with what the reads cost.
    */
   async readConfig(): Promise<{ cost: number; write: () => Promise<void> }> {
@@ -354,19 +357,30 @@ class Backup {
     return Number.isFinite(n) ? n : undefined;
   }
 
-  /** One page of a list and its children: written, fsynced, journaled. */
-  async step(p: ListPass, skip: Set<string>): Promise<void> {
+  /** One page of a list: its records and the next page's cursor or offset (undefined: the list is done). */
+  private async page(p: ListPass, op: Operation, next: string | number | undefined): Promise<Page> {
+    const query: Rec = { ...p.query };
+    if (op.pagination !== 'none') query.limit = op.maxLimit ?? 500;
+    if (next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = next;
+    const { envelope } = await callOperation(this.http, op, await prepare(this.ctx, op, { query }));
+    const records = list(recordsOf(op, envelope));
+    return { records, after: op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope) };
+  }
+
+  /**
+   * One page of a list and its children: written, fsynced, journaled. With `readAhead`, the list's next
+   * page is asked for as soon as this one's answer is in (the pages after the survey: the survey already
+   * keeps a few lists' reads going at once).
+   */
+  async step(p: ListPass, skip: Set<string>, readAhead = false): Promise<void> {
     if (this.run.stopping) throw this.run.stoppedError(`${this.written} records written to ${this.o.out}`);
     if (this.failed) throw this.failed.error;
     const st = this.state(p);
     const op = await p.op();
-    const query: Rec = { ...p.query };
-    if (op.pagination !== 'none') query.limit = op.maxLimit ?? 500;
-    if (st.next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = st.next;
-    const { envelope } = await callOperation(this.http, op, await prepare(this.ctx, op, { query }));
+    const { records, after } = await this.ahead.take(`${p.kind}:${String(st.next)}`, () => this.page(p, op, st.next));
+    // The next page is asked for now, while this one's children, lines and syncs go on (src/core/read-ahead.ts).
+    if (readAhead && after !== undefined) await this.ahead.ask(`${p.kind}:${String(after)}`, () => this.page(p, op, after));
     let cost = op.cost ?? 0;
-    const records = list(recordsOf(op, envelope));
-    const after = op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope);
     const lines = new Map<string, Rec[]>([[p.kind, records]]);
     // The page's child reads and downloads go a few at a time through the one client (each still paced by its
     // cost governor); every kind's lines keep the order of the page's records whatever order answers come in.
@@ -384,16 +398,21 @@ class Backup {
     // Every file the page touched is on disk before the entry that names its length. A child list the page
     // left empty (most deals have no discounts or followers) is neither written nor synced: one fsync less each.
     const touched = [...lines].filter(([, rows]) => rows.length);
-    for (const [kind, rows] of touched) {
+    await settledInOrder(touched.map(([kind, rows]) => {
+      // The sink first: a file's first write opens it and starts its running hash.
+      const sink = this.sink(kind);
       const text = encode(rows);
-      await this.sink(kind).write(text);
       this.hashes.get(kind)?.add(text, rows.length);
-    }
-    // Synced on the thread pool, side by side: lists read at the same time (the survey, the configuration) go on meanwhile.
-    await settledInOrder(touched.map(([kind]) => this.sink(kind).syncAside()));
+      return sink.writeAside(text);
+    }));
     const files = Object.fromEntries([...lines.keys()].filter((k) => this.sinks.has(k) || this.lengths.has(k)).map((k) => [k, this.sinks.get(k)?.bytes ?? this.lengths.get(k)!]));
     st.records += records.length;
-    await this.append({ key: `${p.kind}:${st.page}`, status: 'done', op: 'read', pass: p.kind, next: after ?? null, records: st.records, files, cost } satisfies PageEntry);
+    const entry = { key: `${p.kind}:${st.page}`, status: 'done' as const, op: 'read', pass: p.kind, next: after ?? null, records: st.records, files, cost } satisfies PageEntry;
+    // The page's syncs and entry go on while the next page is read and written: the entry, written once its
+    // files are synced (on the thread pool, side by side), names their lengths as of this page, and a
+    // resumed run cuts later bytes off. Entries land in the order pages were written (deals and archived
+    // deals share files: the last entry of a file is its longest).
+    this.commit(touched.map(([kind]) => kind), entry);
     if (st.page === 0) st.firstPage = { records: records.length, cost };
     st.page++;
     st.cost += cost;
@@ -401,6 +420,24 @@ class Backup {
     st.done = after === undefined;
     this.written += records.length;
     this.progress.update(this.written, { extra: p.kind });
+  }
+
+  /** After the pages committed before: the kinds' files synced, then the entry journaled. */
+  private commit(kinds: string[], entry: PageEntry & { status: 'done' }): void {
+    const sinks = kinds.map((k) => this.sink(k));
+    this.commits = this.commits.then(async () => {
+      await settledInOrder(sinks.map((s) => s.syncAside()));
+      await this.append(entry);
+    });
+    // A failed commit fails every later one; the next step, or committed(), throws it.
+    this.commits.catch((error: unknown) => {
+      this.failed ??= { error };
+    });
+  }
+
+  /** Every page written so far is synced and journaled (its failure thrown). */
+  committed(): Promise<void> {
+    return this.commits;
   }
 
   /** The children of a page's records (see read-plan.ts for which records have any), in the records' order. */

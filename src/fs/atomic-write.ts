@@ -1,4 +1,4 @@
-import { close, closeSync, fsync, fsyncSync, mkdirSync, open, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { close, closeSync, fsync, fsyncSync, mkdirSync, open, openSync, renameSync, unlinkSync, write, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 
@@ -96,6 +96,8 @@ const tempBeside = (path: string): string => join(dirname(path), `.${basename(pa
 
 /** The fs calls a batch makes on libuv's thread pool (by file descriptor, as the sync ones). */
 export const fsyncAside = promisify(fsync);
+/** A write at a position, on the thread pool: a disk busy syncing another file holds that thread, not the event loop. */
+export const writeAside = promisify(write);
 const openAside = promisify(open);
 const closeAside = promisify(close);
 

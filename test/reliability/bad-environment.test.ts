@@ -282,7 +282,8 @@ describe('the service vanishes mid-list (sandbox process killed with SIGKILL bet
     const { sb, env } = await slowSandbox(data, 1500);
     const out = join(dir, 'leads.ndjson');
     const first = runBin(['export', 'leads', '--out', out, '--page-size', '200'], env);
-    await killAfterPages(sb, '/api/v1/leads', 2);
+    // An export asks for the next page while it writes this one: page 3 is asked for once page 1 is journaled.
+    await killAfterPages(sb, '/api/v1/leads', 3);
     const r = await first;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Could not reach the service|connection/i);

@@ -6,6 +6,7 @@ import type { SandboxState } from '../../store/state.js';
 import { fieldByCode } from '../../engine/fields/store.js';
 import { flatCustomFields, presentCustomFields } from '../../engine/fields/values.js';
 import { followersOf } from '../../engine/followers.js';
+import { activityOrder, lazy, pickStats } from '../../engine/stats.js';
 import type { PresentOptions } from '../../engine/resource.js';
 import { v1Time, v2Time } from '../../engine/time.js';
 import { messages, threads } from '../mailbox/common.js';
@@ -32,31 +33,30 @@ export function dealMessages(state: SandboxState, dealId: number) {
   return messages(state).filter((m) => ids.has(m.mail_thread_id));
 }
 
-export function dealStats(state: SandboxState, d: Deal): Record<string, unknown> {
+/** The include_fields values asked for (all of them by default), each computed only when asked (engine/stats.ts). */
+export function dealStats(state: SandboxState, d: Deal, keys: readonly string[] = DEAL_INCLUDE): Record<string, unknown> {
   // Lookups by key, built once per list page (engine/page-index.ts), not a scan per deal.
-  const acts = recordsBy(state, state.activities, 'deal_id', d.id);
-  const planned = acts.filter((a) => !a.done).sort((a, b) => String(a.due_date ?? '9999').localeCompare(String(b.due_date ?? '9999')) || a.id - b.id);
-  const done = acts.filter((a) => a.done).sort((a, b) => String(b.due_date ?? '').localeCompare(String(a.due_date ?? '')) || b.id - a.id);
-  const mails = dealMessages(state, d.id);
-  const last = (sent: 0 | 1) => mails.filter((m) => m.sent_flag === sent).map((m) => m.message_time).sort().at(-1) ?? null;
-  return {
-    next_activity_id: planned[0]?.id ?? null,
-    last_activity_id: done[0]?.id ?? null,
-    first_won_time: v2Time((d.first_won_time as string | undefined) ?? d.won_time),
-    products_count: recordsBy(state, state.dealProducts, 'deal_id', d.id).length,
-    files_count: recordsBy(state, state.files, 'deal_id', d.id).length,
-    notes_count: recordsBy(state, state.notes, 'deal_id', d.id).length,
-    followers_count: followersOf(state, 'deal', d.id).length,
-    email_messages_count: mails.length,
-    activities_count: acts.length,
-    done_activities_count: done.length,
-    undone_activities_count: planned.length,
-    participants_count: recordsBy(state, state.participants, 'deal_id', d.id).length + (d.person_id ? 1 : 0),
-    last_incoming_mail_time: v2Time(last(0)),
-    last_outgoing_mail_time: v2Time(last(1)),
-    smart_bcc_email: `${state.company.domain}+deal${d.id}@pipedrivemail.com`,
-    source_lead_id: d.source_lead_id,
-  };
+  const acts = lazy(() => activityOrder(recordsBy(state, state.activities, 'deal_id', d.id)));
+  const mails = lazy(() => dealMessages(state, d.id));
+  const last = (sent: 0 | 1) => v2Time(mails().filter((m) => m.sent_flag === sent).map((m) => m.message_time).sort().at(-1) ?? null);
+  return pickStats({
+    next_activity_id: () => acts().planned[0]?.id ?? null,
+    last_activity_id: () => acts().done[0]?.id ?? null,
+    first_won_time: () => v2Time((d.first_won_time as string | undefined) ?? d.won_time),
+    products_count: () => recordsBy(state, state.dealProducts, 'deal_id', d.id).length,
+    files_count: () => recordsBy(state, state.files, 'deal_id', d.id).length,
+    notes_count: () => recordsBy(state, state.notes, 'deal_id', d.id).length,
+    followers_count: () => followersOf(state, 'deal', d.id).length,
+    email_messages_count: () => mails().length,
+    activities_count: () => acts().planned.length + acts().done.length,
+    done_activities_count: () => acts().done.length,
+    undone_activities_count: () => acts().planned.length,
+    participants_count: () => recordsBy(state, state.participants, 'deal_id', d.id).length + (d.person_id ? 1 : 0),
+    last_incoming_mail_time: () => last(0),
+    last_outgoing_mail_time: () => last(1),
+    smart_bcc_email: () => `${state.company.domain}+deal${d.id}@pipedrivemail.com`,
+    source_lead_id: () => d.source_lead_id,
+  }, keys);
 }
 
 function labels(state: SandboxState, ids: number[]) {
@@ -77,8 +77,7 @@ export function v2Deal(state: SandboxState, d: Deal, o: PresentOptions = { inclu
   };
   if (o.labels) rec.labels = labels(state, d.label_ids);
   if (o.include.length) {
-    const s = dealStats(state, d);
-    for (const k of o.include) rec[k] = s[k] ?? null;
+    Object.assign(rec, dealStats(state, d, o.include));
   }
   return rec;
 }

@@ -48,9 +48,10 @@ function totals(state: SandboxState, deals: Deal[]) {
     weighted[d.currency] ??= { value: 0, count: 0 };
     const v = values[d.currency]!;
     const w = weighted[d.currency]!;
+    const wv = weightedValue(state, d);
     v.value = (v.value as number) + d.value; v.count = (v.count as number) + 1; v.value_converted = v.value;
-    w.value = (w.value as number) + weightedValue(state, d); w.count = (w.count as number) + 1;
-    sum += d.value; wsum += weightedValue(state, d);
+    w.value = (w.value as number) + wv; w.count = (w.count as number) + 1;
+    sum += d.value; wsum += wv;
   }
   for (const [c, v] of Object.entries(values)) { v.value_formatted = money(v.value as number, c); v.value_converted_formatted = money(v.value as number, c); }
   for (const [c, w] of Object.entries(weighted)) w.value_formatted = money(w.value as number, c);

@@ -11,6 +11,7 @@ import { presentCustomFields } from '../../engine/fields/values.js';
 import { addFollower, followersOf } from '../../engine/followers.js';
 import type { ResourceSpec } from '../../engine/resource.js';
 import { r, REF, type Rule } from '../../engine/rules.js';
+import { activityOrder, lazy, pickStats } from '../../engine/stats.js';
 import { v2Time } from '../../engine/time.js';
 import { searchText } from '../shared/search-text.js';
 import { orgMessages } from '../shared/related.js';
@@ -49,27 +50,26 @@ export const ORG_MEMBERS: Record<string, Rule> = {
   custom_fields: r.custom((v) => v),
 };
 
-export function orgStats(state: SandboxState, o: Organization): Record<string, unknown> {
+/** The include_fields values of an organization asked for (all by default), each computed only when asked (engine/stats.ts). */
+export function orgStats(state: SandboxState, o: Organization, keys: readonly string[] = ORG_INCLUDE): Record<string, unknown> {
   // Lookups by key, built once per list page (engine/page-index.ts): a scan per organization made a page O(organizations × deals).
-  const own = recordsBy(state, state.deals, 'org_id', o.id);
-  const people = new Set(recordsBy(state, state.persons, 'org_id', o.id).map((p) => p.id));
+  const own = lazy(() => recordsBy(state, state.deals, 'org_id', o.id));
+  const people = lazy(() => new Set(recordsBy(state, state.persons, 'org_id', o.id).map((p) => p.id)));
   // "related" deals: deals of the organization's persons that name another (or no) organization (counted only, order aside).
-  const related = [...people].flatMap((id) => recordsBy(state, state.deals, 'person_id', id).filter((d) => d.org_id !== o.id));
+  const related = lazy(() => [...people()].flatMap((id) => recordsBy(state, state.deals, 'person_id', id).filter((d) => d.org_id !== o.id)));
   const count = (rows: readonly Deal[], s: string) => rows.filter((d) => d.status === s).length;
-  const acts = recordsBy(state, state.activities, 'org_id', o.id);
-  const planned = acts.filter((a) => !a.done).sort((a, b) => String(a.due_date ?? '9999').localeCompare(String(b.due_date ?? '9999')) || a.id - b.id);
-  const done = acts.filter((a) => a.done).sort((a, b) => String(b.due_date ?? '').localeCompare(String(a.due_date ?? '')) || b.id - a.id);
-  return {
-    next_activity_id: planned[0]?.id ?? null, last_activity_id: done[0]?.id ?? null,
-    open_deals_count: count(own, 'open'), related_open_deals_count: count(related, 'open'),
-    closed_deals_count: own.length - count(own, 'open'), related_closed_deals_count: related.length - count(related, 'open'),
-    won_deals_count: count(own, 'won'), related_won_deals_count: count(related, 'won'),
-    lost_deals_count: count(own, 'lost'), related_lost_deals_count: count(related, 'lost'),
-    email_messages_count: orgMessages(state, o.id).length, people_count: people.size,
-    activities_count: acts.length, done_activities_count: done.length, undone_activities_count: planned.length,
-    files_count: recordsBy(state, state.files, 'org_id', o.id).length, notes_count: recordsBy(state, state.notes, 'org_id', o.id).length,
-    followers_count: followersOf(state, 'organization', o.id).length, smart_bcc_email: `${state.company.domain}+org${o.id}@pipedrivemail.com`,
-  };
+  const acts = lazy(() => activityOrder(recordsBy(state, state.activities, 'org_id', o.id)));
+  return pickStats({
+    next_activity_id: () => acts().planned[0]?.id ?? null, last_activity_id: () => acts().done[0]?.id ?? null,
+    open_deals_count: () => count(own(), 'open'), related_open_deals_count: () => count(related(), 'open'),
+    closed_deals_count: () => own().length - count(own(), 'open'), related_closed_deals_count: () => related().length - count(related(), 'open'),
+    won_deals_count: () => count(own(), 'won'), related_won_deals_count: () => count(related(), 'won'),
+    lost_deals_count: () => count(own(), 'lost'), related_lost_deals_count: () => count(related(), 'lost'),
+    email_messages_count: () => orgMessages(state, o.id).length, people_count: () => people().size,
+    activities_count: () => acts().planned.length + acts().done.length, done_activities_count: () => acts().done.length, undone_activities_count: () => acts().planned.length,
+    files_count: () => recordsBy(state, state.files, 'org_id', o.id).length, notes_count: () => recordsBy(state, state.notes, 'org_id', o.id).length,
+    followers_count: () => followersOf(state, 'organization', o.id).length, smart_bcc_email: () => `${state.company.domain}+org${o.id}@pipedrivemail.com`,
+  }, keys);
 }
 
 export const organizationSpec: ResourceSpec<Organization> = {
@@ -113,7 +113,7 @@ export const organizationSpec: ResourceSpec<Organization> = {
       annual_revenue: (o.annual_revenue as number | null | undefined) ?? null, employee_count: (o.employee_count as number | null | undefined) ?? null,
       custom_fields: presentCustomFields(state, 'organization', o.custom_fields, opt),
     };
-    if (opt.include.length) { const s = orgStats(state, o); for (const k of opt.include) rec[k] = s[k] ?? null; }
+    if (opt.include.length) Object.assign(rec, orgStats(state, o, opt.include));
     return rec;
   },
   include: ORG_INCLUDE,

@@ -9,6 +9,7 @@ import {
   personLabels, pictures, v1Time, v2Time,
 } from './common.js';
 import { presentCustomFields } from '../../engine/fields/values.js';
+import { activityOrder, lazy, pickStats } from '../../engine/stats.js';
 
 export const INCLUDE_FIELDS = [
   'next_activity_id', 'last_activity_id', 'open_deals_count', 'related_open_deals_count', 'closed_deals_count',
@@ -21,47 +22,50 @@ const MARKETING = new Set(['marketing_status', 'doi_status']);
 
 export interface DetailOptions { include?: string[]; customKeys?: string[]; optionLabels?: boolean; labels?: boolean }
 
-/** Counts and pointers of a person (the include_fields values; always part of the v1 record). */
-export function stats(state: SandboxState, p: Person): Record<string, unknown> {
+/**
+ * Counts and pointers of a person (the include_fields values; always part of the v1 record): the asked ones,
+ * each computed only when asked (engine/stats.ts); all of them by default.
+ */
+export function stats(state: SandboxState, p: Person, keys: readonly string[] = INCLUDE_FIELDS): Record<string, unknown> {
   // Lookups by key, built once per list page (engine/page-index.ts): a scan per person made a page O(persons × deals).
-  const own = recordsBy(state, state.deals, 'person_id', p.id);
-  const partIds = new Set(recordsBy(state, participants(state), 'person_id', p.id).map((x) => x.deal_id));
-  // Counted only (never listed), so the participant deals need not keep the collection's order.
-  const part = [...partIds].map((id) => state.deals.get(id)).filter((d): d is Deal => d !== undefined && d.person_id !== p.id);
+  const own = lazy(() => recordsBy(state, state.deals, 'person_id', p.id));
+  const part = lazy(() => {
+    const partIds = new Set(recordsBy(state, participants(state), 'person_id', p.id).map((x) => x.deal_id));
+    // Counted only (never listed), so the participant deals need not keep the collection's order.
+    return [...partIds].map((id) => state.deals.get(id)).filter((d): d is Deal => d !== undefined && d.person_id !== p.id);
+  });
   // "related" deals: those of the person's organization that are not the person's own.
-  const related = p.org_id ? recordsBy(state, state.deals, 'org_id', p.org_id).filter((d) => d.person_id !== p.id) : [];
+  const related = lazy(() => (p.org_id ? recordsBy(state, state.deals, 'org_id', p.org_id).filter((d) => d.person_id !== p.id) : []));
   const count = (ds: readonly Deal[], s: Deal['status'] | 'closed') => ds.filter((d) => (s === 'closed' ? d.status === 'won' || d.status === 'lost' : d.status === s)).length;
-  const acts = recordsBy(state, state.activities, 'person_id', p.id);
-  const planned = acts.filter((a) => !a.done).sort((a, b) => String(a.due_date ?? '9999').localeCompare(String(b.due_date ?? '9999')) || a.id - b.id);
-  const done = acts.filter((a) => a.done).sort((a, b) => String(b.due_date ?? '').localeCompare(String(a.due_date ?? '')) || b.id - a.id);
-  const mails = recordsBy(state, mailMessages(state), 'person_id', p.id);
-  const last = (sent: 0 | 1) => mails.filter((m) => m.sent_flag === sent).map((m) => m.message_time).sort().at(-1) ?? null;
-  return {
-    next_activity_id: planned[0]?.id ?? null,
-    last_activity_id: done[0]?.id ?? null,
-    open_deals_count: count(own, 'open'),
-    related_open_deals_count: count(related, 'open'),
-    closed_deals_count: count(own, 'closed'),
-    related_closed_deals_count: count(related, 'closed'),
-    participant_open_deals_count: count(part, 'open'),
-    participant_closed_deals_count: count(part, 'closed'),
-    email_messages_count: mails.length,
-    activities_count: acts.length,
-    done_activities_count: acts.filter((a) => a.done).length,
-    undone_activities_count: planned.length,
-    files_count: recordsBy(state, files(state), 'person_id', p.id).length,
-    notes_count: recordsBy(state, state.notes, 'person_id', p.id).length,
-    followers_count: followersOf(state, 'person', p.id).length,
-    won_deals_count: count(own, 'won'),
-    related_won_deals_count: count(related, 'won'),
-    lost_deals_count: count(own, 'lost'),
-    related_lost_deals_count: count(related, 'lost'),
-    last_incoming_mail_time: last(0),
-    last_outgoing_mail_time: last(1),
-    marketing_status: p.marketing_status ?? 'no_consent',
-    doi_status: p.doi_status ?? null,
-    smart_bcc_email: `${state.company.domain}+person${p.id}@pipedrivemail.com`,
-  };
+  const acts = lazy(() => activityOrder(recordsBy(state, state.activities, 'person_id', p.id)));
+  const mails = lazy(() => recordsBy(state, mailMessages(state), 'person_id', p.id));
+  const last = (sent: 0 | 1) => mails().filter((m) => m.sent_flag === sent).map((m) => m.message_time).sort().at(-1) ?? null;
+  return pickStats({
+    next_activity_id: () => acts().planned[0]?.id ?? null,
+    last_activity_id: () => acts().done[0]?.id ?? null,
+    open_deals_count: () => count(own(), 'open'),
+    related_open_deals_count: () => count(related(), 'open'),
+    closed_deals_count: () => count(own(), 'closed'),
+    related_closed_deals_count: () => count(related(), 'closed'),
+    participant_open_deals_count: () => count(part(), 'open'),
+    participant_closed_deals_count: () => count(part(), 'closed'),
+    email_messages_count: () => mails().length,
+    activities_count: () => acts().planned.length + acts().done.length,
+    done_activities_count: () => acts().done.length,
+    undone_activities_count: () => acts().planned.length,
+    files_count: () => recordsBy(state, files(state), 'person_id', p.id).length,
+    notes_count: () => recordsBy(state, state.notes, 'person_id', p.id).length,
+    followers_count: () => followersOf(state, 'person', p.id).length,
+    won_deals_count: () => count(own(), 'won'),
+    related_won_deals_count: () => count(related(), 'won'),
+    lost_deals_count: () => count(own(), 'lost'),
+    related_lost_deals_count: () => count(related(), 'lost'),
+    last_incoming_mail_time: () => last(0),
+    last_outgoing_mail_time: () => last(1),
+    marketing_status: () => p.marketing_status ?? 'no_consent',
+    doi_status: () => p.doi_status ?? null,
+    smart_bcc_email: () => `${state.company.domain}+person${p.id}@pipedrivemail.com`,
+  }, keys);
 }
 
 function syncFields(state: SandboxState, p: Person): Record<string, unknown> {
@@ -92,12 +96,8 @@ export function v2Person(state: SandboxState, p: Person, o: DetailOptions = {}):
   };
   if (o.labels) rec.labels = labelsOf(state, p);
   if (o.include?.length) {
-    const s = stats(state, p);
-    for (const k of o.include) {
-      // marketing_status and doi_status exist only with the marketing app (interface, Person).
-      if (MARKETING.has(k) && !marketingApp(state)) continue;
-      rec[k] = s[k] ?? null;
-    }
+    // marketing_status and doi_status exist only with the marketing app (interface, Person).
+    Object.assign(rec, stats(state, p, o.include.filter((k) => !MARKETING.has(k) || marketingApp(state))));
   }
   return rec;
 }
