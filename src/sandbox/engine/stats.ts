@@ -5,7 +5,10 @@
 /** A value computed on first use, then kept (several counts share one look-up). */
 export function lazy<T>(compute: () => T): () => T {
   let kept: { value: T } | undefined;
-  return () => (kept ??= { value: compute() }).value;
+  return () => {
+    kept ??= { value: compute() };
+    return kept.value;
+  };
 }
 
 /** The asked keys' values from a table of how each is computed; a key the table lacks is null. */
