@@ -56,17 +56,16 @@ export class FileSink implements Sink {
   }
 
   /**
-   * write() on libuv's thread pool: while syncs of other files are under way (a backup's previous page, its
-   * journal), the file system may make a write wait for them, and the event loop would wait with it.
+   * write() of bytes on libuv's thread pool: while syncs of other files are under way (a backup's previous
+   * page, its journal), the file system may make a write wait for them, and the event loop would wait with it.
    */
-  async writeAside(text: string): Promise<void> {
-    const buf = Buffer.from(text, 'utf8');
+  async writeAside(bytes: Uint8Array): Promise<void> {
     const at = this.bytes;
     // The place is taken now: a write asked for after this one goes after it, whichever thread is first.
-    this.bytes += buf.length;
+    this.bytes += bytes.length;
     try {
       let off = 0;
-      while (off < buf.length) off += (await writeAside(this.fd, buf, off, buf.length - off, at + off)).bytesWritten;
+      while (off < bytes.length) off += (await writeAside(this.fd, bytes, off, bytes.length - off, at + off)).bytesWritten;
     } catch (err) {
       throw writeError(err, this.path);
     }

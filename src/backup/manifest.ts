@@ -25,8 +25,10 @@ export class RunningHash {
   private readonly h = createHash('sha256');
   private count = 0;
 
-  add(text: string, lines: number): void {
-    this.h.update(text, 'utf8');
+  /** `text` as written: a page's bytes (encoded once for the hash and the file), or a string. */
+  add(text: string | Uint8Array, lines: number): void {
+    if (typeof text === 'string') this.h.update(text, 'utf8');
+    else this.h.update(text);
     this.count += lines;
   }
 

@@ -401,9 +401,10 @@ class Backup {
     await settledInOrder(touched.map(([kind, rows]) => {
       // The sink first: a file's first write opens it and starts its running hash.
       const sink = this.sink(kind);
-      const text = encode(rows);
-      this.hashes.get(kind)?.add(text, rows.length);
-      return sink.writeAside(text);
+      // Encoded to bytes once, for the hash and the file.
+      const bytes = Buffer.from(encode(rows), 'utf8');
+      this.hashes.get(kind)?.add(bytes, rows.length);
+      return sink.writeAside(bytes);
     }));
     const files = Object.fromEntries([...lines.keys()].filter((k) => this.sinks.has(k) || this.lengths.has(k)).map((k) => [k, this.sinks.get(k)?.bytes ?? this.lengths.get(k)!]));
     st.records += records.length;
