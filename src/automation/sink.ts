@@ -16,6 +16,7 @@ export interface Sink {
 
 export class FileSink implements Sink {
   private fd: number;
+  private scratch: Buffer | undefined;
   bytes = 0;
 
   /** `resumeAt` keeps the first bytes (the checkpointed length) and drops any half-written page after them. */
@@ -53,6 +54,17 @@ export class FileSink implements Sink {
       throw writeError(err, this.path);
     }
     this.bytes += length;
+  }
+
+  /**
+   * `text` as UTF-8 in this sink's own buffer, reused page after page, valid until the next call: a new
+   * Buffer per page would be garbage the heap does not weigh (its bytes are outside it), and the RSS of a
+   * long run would drift up with them (see docs/migrations.md, "Measured").
+   */
+  encode(text: string): Uint8Array {
+    const need = Buffer.byteLength(text, 'utf8');
+    if (!this.scratch || this.scratch.length < need) this.scratch = Buffer.allocUnsafe(Math.max(need, 2 * (this.scratch?.length ?? 0)));
+    return this.scratch.subarray(0, this.scratch.write(text, 0, 'utf8'));
   }
 
   /**

@@ -401,8 +401,8 @@ class Backup {
     await settledInOrder(touched.map(([kind, rows]) => {
       // The sink first: a file's first write opens it and starts its running hash.
       const sink = this.sink(kind);
-      // Encoded to bytes once, for the hash and the file.
-      const bytes = Buffer.from(encode(rows), 'utf8');
+      // Encoded to bytes once, for the hash and the file, in the sink's own buffer (written before the next page).
+      const bytes = sink.encode(encode(rows));
       this.hashes.get(kind)?.add(bytes, rows.length);
       return sink.writeAside(bytes);
     }));
