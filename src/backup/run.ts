@@ -368,9 +368,9 @@ class Backup {
   }
 
   /**
-   * One page of a list and its children: written, fsynced, journaled. With `readAhead`, the list's next
-   * page is asked for as soon as this one's answer is in (the pages after the survey: the survey already
-   * keeps a few lists' reads going at once).
+   * One page of a list and its children: written, then fsynced and journaled by `commit` while the next
+   * page goes on. With `readAhead`, the list's next page is asked for as soon as this one's answer is in
+   * (the pages after the survey: the survey already keeps a few lists' reads going at once).
    */
   async step(p: ListPass, skip: Set<string>, readAhead = false): Promise<void> {
     if (this.run.stopping) throw this.run.stoppedError(`${this.written} records written to ${this.o.out}`);
