@@ -101,9 +101,8 @@ export interface ResourceSpec<R extends Rec & { id: number }> {
   /** After a create or an update committed (follow-up writes: a first follower, a deal's value). */
   after?: (env: WriteEnv, rec: R, action: 'create' | 'update') => void;
   present: (state: SandboxState, rec: R, o: PresentOptions) => Record<string, unknown>;
-  /** include_fields values reads accept (computed by `stats`). */
+  /** include_fields values reads accept (`present` computes the asked ones: engine/stats.ts). */
   include?: readonly string[];
-  stats?: (state: SandboxState, rec: R) => Record<string, unknown>;
   list?: ListSpec<R>;
   search?: SearchSpec<R>;
 }

@@ -33,8 +33,8 @@ export function dealMessages(state: SandboxState, dealId: number) {
   return messages(state).filter((m) => ids.has(m.mail_thread_id));
 }
 
-/** The include_fields values asked for (all of them by default), each computed only when asked (engine/stats.ts). */
-export function dealStats(state: SandboxState, d: Deal, keys: readonly string[] = DEAL_INCLUDE): Record<string, unknown> {
+/** The include_fields values asked for, each computed only when asked (engine/stats.ts). */
+function dealStats(state: SandboxState, d: Deal, keys: readonly string[]): Record<string, unknown> {
   // Lookups by key, built once per list page (engine/page-index.ts), not a scan per deal.
   const acts = lazy(() => activityOrder(recordsBy(state, state.activities, 'deal_id', d.id)));
   const mails = lazy(() => dealMessages(state, d.id));

@@ -10,7 +10,7 @@ import { addFollower } from '../../engine/followers.js';
 import type { Input, ResourceSpec, WriteEnv } from '../../engine/resource.js';
 import { r, REF, type Rule } from '../../engine/rules.js';
 import { searchText } from '../shared/search-text.js';
-import { DEAL_INCLUDE, dealStats, v2Deal } from './present.js';
+import { DEAL_INCLUDE, v2Deal } from './present.js';
 import { refuseArchivedEdit } from '../../engine/archived.js';
 
 export const DEAL_READ = ['deals:read', 'deals:full'];
@@ -163,7 +163,6 @@ export const dealSpec: ResourceSpec<Deal> = {
   },
   present: (state, d, o) => v2Deal(state, d, o),
   include: DEAL_INCLUDE,
-  stats: dealStats,
   list: {
     rows: (state, q, { byFilter }) => {
       const statuses = q.list('status');

@@ -50,8 +50,8 @@ export const ORG_MEMBERS: Record<string, Rule> = {
   custom_fields: r.custom((v) => v),
 };
 
-/** The include_fields values of an organization asked for (all by default), each computed only when asked (engine/stats.ts). */
-export function orgStats(state: SandboxState, o: Organization, keys: readonly string[] = ORG_INCLUDE): Record<string, unknown> {
+/** The include_fields values of an organization asked for, each computed only when asked (engine/stats.ts). */
+function orgStats(state: SandboxState, o: Organization, keys: readonly string[]): Record<string, unknown> {
   // Lookups by key, built once per list page (engine/page-index.ts): a scan per organization made a page O(organizations × deals).
   const own = lazy(() => recordsBy(state, state.deals, 'org_id', o.id));
   const people = lazy(() => new Set(recordsBy(state, state.persons, 'org_id', o.id).map((p) => p.id)));
@@ -117,7 +117,6 @@ export const organizationSpec: ResourceSpec<Organization> = {
     return rec;
   },
   include: ORG_INCLUDE,
-  stats: orgStats,
   list: {
     filters: { owner_id: { kind: 'int', test: (o, v: number) => o.owner_id === v } },
     filterType: 'org',
