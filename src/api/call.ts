@@ -113,6 +113,14 @@ export async function* paginate(http: HttpPort, op: Operation, input: Prepared, 
   }
 }
 
+/** The query of one page of a list: `limit` records from `at` (nextPage's answer: an offset list's start, a cursor list's cursor; undefined: the first page). */
+export function pageQuery(op: Operation, query: Record<string, unknown>, limit: number, at: string | number | undefined): Record<string, unknown> {
+  const q = { ...query };
+  if (op.pagination !== 'none') q.limit = limit;
+  if (at !== undefined) q[op.pagination === 'offset' ? 'start' : 'cursor'] = at;
+  return q;
+}
+
 export function nextPage(op: Operation, envelope: Envelope): string | number | undefined {
   const add = envelope.additional_data ?? {};
   if (op.pagination === 'cursor') {

@@ -1,4 +1,4 @@
-import { callOperation, nextPage, recordsOf, type Envelope } from '../api/call.js';
+import { callOperation, nextPage, pageQuery, recordsOf, type Envelope } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { prepare } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
@@ -121,9 +121,7 @@ export async function runExport(ctx: Context, o: ExportOptions): Promise<{ recor
   const named = !importable && !o.raw && o.format === 'csv' && op0.cli.customFields ? await csvNamer(ctx, op0.cli.customFields) : undefined;
 
   const readPage = async (op: Operation, at: string | number | undefined): Promise<Envelope> => {
-    const query: Record<string, unknown> = { ...o.query };
-    if (op.pagination !== 'none') query.limit = pageSizeOf(op);
-    if (at !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = at;
+    const query = pageQuery(op, o.query, pageSizeOf(op), at);
     return (await callOperation(http, op, await prepare(ctx, op, { params: o.params, query }))).envelope;
   };
   const ahead = new ReadAhead<Envelope>();

@@ -22,7 +22,7 @@
  * Memory stays flat: at most two pages (and one's children) are held, a few during the survey; files stream to disk.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { callOperation, nextPage, paginate, recordsOf } from '../api/call.js';
+import { callOperation, nextPage, pageQuery, paginate, recordsOf } from '../api/call.js';
 import type { Operation } from '../api/operation.js';
 import { checkReader, prepare, read, readerOf } from '../entry/prepare.js';
 import type { Context } from '../core/context.js';
@@ -359,9 +359,7 @@ class Backup {
 
   /** One page of a list: its records and the next page's cursor or offset (undefined: the list is done). */
   private async page(p: ListPass, op: Operation, next: string | number | undefined): Promise<Page> {
-    const query: Rec = { ...p.query };
-    if (op.pagination !== 'none') query.limit = op.maxLimit ?? 500;
-    if (next !== undefined) query[op.pagination === 'offset' ? 'start' : 'cursor'] = next;
+    const query = pageQuery(op, p.query ?? {}, op.maxLimit ?? 500, next);
     const { envelope } = await callOperation(this.http, op, await prepare(this.ctx, op, { query }));
     const records = list(recordsOf(op, envelope));
     return { records, after: op.pagination === 'none' || records.length === 0 ? undefined : nextPage(op, envelope) };
